@@ -1,0 +1,120 @@
+// Request schemas of the customer account calls (SPEC §5, §7): registration, sign-in, passwords,
+// email, two-factor sign-in and sessions. Response shapes are described with them for the OpenAPI
+// document and the clients.
+
+import { z } from 'zod';
+import {
+  agreed,
+  areaCode,
+  checkConfirmation,
+  checkPhone,
+  email,
+  loginPassword,
+  optionalText,
+  pin,
+  text,
+  totpCode,
+} from './fields.ts';
+
+export const registerBody = z
+  .object({
+    areaCode: areaCode(),
+    phone: text(20),
+    password: loginPassword(),
+    confirmPassword: z.string({ error: 'field_required' }),
+    inviteCode: optionalText(32),
+    captchaId: text(64),
+    captchaCode: text(12),
+    smsCode: optionalText(8),
+    agree: agreed(),
+  })
+  .superRefine(checkPhone)
+  .superRefine(checkConfirmation);
+
+export const loginBody = z
+  .object({
+    areaCode: areaCode(),
+    phone: text(20),
+    password: z.string({ error: 'field_required' }).min(1, { error: 'field_required' }).max(64),
+    totpCode: optionalText(6),
+  })
+  .superRefine(checkPhone);
+
+export const sendCodeBody = z
+  .object({
+    areaCode: areaCode(),
+    phone: text(20),
+    purpose: z.enum(['register', 'login', 'reset'], { error: 'field_invalid' }).default('register'),
+  })
+  .superRefine(checkPhone);
+
+export const changePasswordBody = z
+  .object({
+    oldPassword: z.string({ error: 'field_required' }).min(1, { error: 'field_required' }).max(64),
+    password: loginPassword(),
+    confirmPassword: z.string({ error: 'field_required' }),
+  })
+  .superRefine(checkConfirmation);
+
+export const setPinBody = z
+  .object({
+    password: pin(),
+    confirmPassword: z.string({ error: 'field_required' }),
+    loginPassword: z.string({ error: 'field_required' }).min(1, { error: 'field_required' }).max(64),
+  })
+  .superRefine(checkConfirmation);
+
+export const updateEmailBody = z.object({
+  email: email(),
+  loginPassword: z.string({ error: 'field_required' }).min(1, { error: 'field_required' }).max(64),
+});
+
+export const totpEnableBody = z.object({ code: totpCode() });
+export const totpDisableBody = z.object({
+  code: totpCode(),
+  loginPassword: z.string({ error: 'field_required' }).min(1, { error: 'field_required' }).max(64),
+});
+export const revokeSessionBody = z.object({ id: text(64) });
+
+export const idStatus = z.enum(['none', 'pending', 'succ', 'fail']);
+
+export const userView = z.object({
+  id: z.number().int(),
+  account: z.string(),
+  status: z.number().int(),
+  idStatus,
+  hasTradePassword: z.boolean(),
+  hasWithdrawPassword: z.boolean(),
+  email: z.string().nullable(),
+  totpEnabled: z.boolean(),
+});
+export type UserView = z.infer<typeof userView>;
+
+export const loginResult = z.object({ token: z.string(), user: userView });
+export const loginInfo = z.object({
+  user: userView,
+  openAutoApply: z.number().int(),
+  serviceSaleSmartly: z.string(),
+});
+
+export const sessionView = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  userAgent: z.string(),
+  ip: z.string(),
+  current: z.boolean(),
+});
+
+export const captchaView = z.object({ captchaId: z.string(), svg: z.string() });
+
+export const deploymentProps = z.object({
+  mode: z.enum(['paper', 'live']),
+  platformName: z.string(),
+  defaultAreaCode: z.string(),
+  inviteCodeRequired: z.boolean(),
+  smsCodeRequired: z.boolean(),
+  openAutoApply: z.number().int(),
+  stockCountry: z.enum(['IN', 'US', 'BR']),
+});
+export type DeploymentProps = z.infer<typeof deploymentProps>;

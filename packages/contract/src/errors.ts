@@ -1,0 +1,251 @@
+// The closed catalogue of every expected rejection: a snake_case code, its HTTP status and its message
+// in both languages. Server, web and admin all read it from here, so a code means one thing everywhere.
+// Adding a code means adding both translations; nothing outside this file invents user-facing errors.
+
+import type { Lang } from './lang.ts';
+
+export type ErrorEntry = { readonly status: number; readonly en: string; readonly pt: string };
+
+export const ERRORS = {
+  // --- sessions and access ---
+  session_invalid: {
+    status: 401,
+    en: 'Your session has ended. Please sign in again.',
+    pt: 'Sua sessão terminou. Entre novamente.',
+  },
+  not_logged_in: { status: 401, en: 'You are not currently logged in', pt: 'Você não está conectado no momento' },
+  forbidden: {
+    status: 403,
+    en: 'You do not have permission to do this',
+    pt: 'Você não tem permissão para fazer isso',
+  },
+  not_found: { status: 404, en: 'Not found', pt: 'Não encontrado' },
+  too_many_requests: {
+    status: 429,
+    en: 'Too many requests. Please wait a moment and try again.',
+    pt: 'Muitas solicitações. Aguarde um momento e tente novamente.',
+  },
+  internal_error: {
+    status: 500,
+    en: 'Something went wrong on our side. Nothing was changed; please try again.',
+    pt: 'Algo deu errado do nosso lado. Nada foi alterado; tente novamente.',
+  },
+  // --- request validation ---
+  validation_failed: {
+    status: 400,
+    en: 'Please check the highlighted fields',
+    pt: 'Verifique os campos destacados',
+  },
+  field_required: { status: 400, en: 'This field is required', pt: 'Este campo é obrigatório' },
+  field_invalid: { status: 400, en: 'This value is not valid', pt: 'Este valor não é válido' },
+  idempotency_key_reused: {
+    status: 409,
+    en: 'This request was already sent with different content',
+    pt: 'Esta solicitação já foi enviada com conteúdo diferente',
+  },
+  idempotency_in_flight: {
+    status: 409,
+    en: 'This request is already being processed',
+    pt: 'Esta solicitação já está sendo processada',
+  },
+  // --- accounts (SPEC §5, §8) ---
+  phone_invalid: {
+    status: 400,
+    en: 'Phone number format is incorrect',
+    pt: 'O formato do número de telefone está incorreto',
+  },
+  phone_taken: {
+    status: 409,
+    en: 'This phone number is already registered',
+    pt: 'Este número de telefone já está cadastrado',
+  },
+  password_length: {
+    status: 400,
+    en: 'The password must be 6 to 20 characters',
+    pt: 'A senha deve ter de 6 a 20 caracteres',
+  },
+  password_mismatch: {
+    status: 400,
+    en: 'The 2 password inputs do not match',
+    pt: 'As 2 senhas digitadas não coincidem',
+  },
+  password_incorrect: {
+    status: 400,
+    en: 'The password is incorrect, please re-enter',
+    pt: 'A senha está incorreta, digite novamente',
+  },
+  pin_format: {
+    status: 400,
+    en: 'The password must be exactly 6 digits',
+    pt: 'A senha deve ter exatamente 6 dígitos',
+  },
+  trade_password_incorrect: {
+    status: 400,
+    en: 'The transaction password is incorrect, please re-enter',
+    pt: 'A senha de transação está incorreta, digite novamente',
+  },
+  withdraw_password_incorrect: {
+    status: 400,
+    en: 'The withdrawal password is incorrect, please re-enter',
+    pt: 'A senha de saque está incorreta, digite novamente',
+  },
+  trade_password_not_set: {
+    status: 400,
+    en: 'Please set a transaction password first',
+    pt: 'Defina uma senha de transação primeiro',
+  },
+  withdraw_password_not_set: {
+    status: 400,
+    en: 'Please set a withdrawal password first',
+    pt: 'Defina uma senha de saque primeiro',
+  },
+  captcha_incorrect: { status: 400, en: 'Captcha code error', pt: 'Código captcha incorreto' },
+  captcha_expired: {
+    status: 400,
+    en: 'The captcha has expired. Tap the image for a new one.',
+    pt: 'O captcha expirou. Toque na imagem para obter outro.',
+  },
+  sms_code_incorrect: {
+    status: 400,
+    en: 'The verification code is incorrect or has expired',
+    pt: 'O código de verificação está incorreto ou expirou',
+  },
+  sms_too_soon: {
+    status: 429,
+    en: 'Please wait before requesting another code',
+    pt: 'Aguarde antes de solicitar outro código',
+  },
+  invite_code_required: {
+    status: 400,
+    en: 'An invitation code is required',
+    pt: 'É necessário um código de convite',
+  },
+  invite_code_invalid: {
+    status: 400,
+    en: 'The invitation code is not valid',
+    pt: 'O código de convite não é válido',
+  },
+  agreement_required: {
+    status: 400,
+    en: 'Please agree to the disclaimer and privacy policy first',
+    pt: 'Aceite primeiro o aviso legal e a política de privacidade',
+  },
+  login_failed: {
+    status: 401,
+    en: 'The phone number or password is incorrect',
+    pt: 'O número de telefone ou a senha está incorreto',
+  },
+  too_many_attempts: {
+    status: 429,
+    en: 'Too many failed attempts. Please try again later.',
+    pt: 'Muitas tentativas sem sucesso. Tente novamente mais tarde.',
+  },
+  account_blocked: {
+    status: 403,
+    en: 'This account is blocked. Please contact support.',
+    pt: 'Esta conta está bloqueada. Entre em contato com o suporte.',
+  },
+  totp_required: {
+    status: 401,
+    en: 'Enter the 6-digit code from your authenticator app',
+    pt: 'Digite o código de 6 dígitos do seu aplicativo autenticador',
+  },
+  totp_incorrect: {
+    status: 401,
+    en: 'The authenticator code is incorrect',
+    pt: 'O código do autenticador está incorreto',
+  },
+  totp_not_started: {
+    status: 400,
+    en: 'Start two-factor setup first',
+    pt: 'Inicie primeiro a configuração de dois fatores',
+  },
+  email_invalid: { status: 400, en: 'Email format is incorrect', pt: 'O formato do e-mail está incorreto' },
+  cpf_invalid: { status: 400, en: 'CPF format is incorrect', pt: 'O formato do CPF está incorreto' },
+  cnpj_invalid: { status: 400, en: 'CNPJ format is incorrect', pt: 'O formato do CNPJ está incorreto' },
+  kyc_required: { status: 403, en: 'Please complete KYC first', pt: 'Conclua o KYC primeiro' },
+  // --- staff ---
+  staff_login_failed: {
+    status: 401,
+    en: 'The username, password or code is incorrect',
+    pt: 'O usuário, a senha ou o código está incorreto',
+  },
+  staff_username_taken: {
+    status: 409,
+    en: 'This username is already taken',
+    pt: 'Este nome de usuário já está em uso',
+  },
+  reason_required: {
+    status: 400,
+    en: 'Please write the reason for this action',
+    pt: 'Escreva o motivo desta ação',
+  },
+  // --- money and trading (SPEC §8) ---
+  insufficient_balance: { status: 400, en: 'Insufficient balance', pt: 'Saldo insuficiente' },
+  insufficient_quantity: { status: 400, en: 'Not enough quantity', pt: 'Quantidade insuficiente' },
+  amount_zero: {
+    status: 400,
+    en: 'The order amount or price cannot be 0',
+    pt: 'O valor ou o preço da ordem não pode ser 0',
+  },
+  quantity_required: {
+    status: 400,
+    en: 'Please enter the quantity',
+    pt: 'Informe a quantidade',
+  },
+  daily_limit_buy: {
+    status: 400,
+    en: 'Stocks with daily limit cannot be bought',
+    pt: 'Ações no limite diário não podem ser compradas',
+  },
+  instrument_unlisted: {
+    status: 400,
+    en: 'The stock is currently unlisted and cannot be traded',
+    pt: 'A ação não está listada no momento e não pode ser negociada',
+  },
+  leverage_funds: {
+    status: 400,
+    en: 'Your account funds do not meet the leverage requirements',
+    pt: 'Os fundos da sua conta não atendem aos requisitos de alavancagem',
+  },
+  trigger_wrong_side: {
+    status: 400,
+    en: 'The set price cannot be higher or lower than the order price',
+    pt: 'O preço definido não pode ser maior ou menor que o preço da ordem',
+  },
+  subscription_funds: {
+    status: 400,
+    en: 'Your account is insufficient for the subscription amount',
+    pt: 'Sua conta é insuficiente para o valor da subscrição',
+  },
+  deposits_closed: {
+    status: 400,
+    en: 'Deposits cannot be made at the current time',
+    pt: 'Não é possível fazer depósitos no momento',
+  },
+  withdrawals_closed: {
+    status: 400,
+    en: 'Withdrawals cannot be made at the current time',
+    pt: 'Não é possível fazer saques no momento',
+  },
+  no_closable_orders: {
+    status: 400,
+    en: 'There are no closable orders',
+    pt: 'Não há ordens que possam ser fechadas',
+  },
+} as const satisfies Record<string, ErrorEntry>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.hasOwn(ERRORS, value);
+}
+
+export function errorMessage(code: ErrorCode, lang: Lang): string {
+  const entry: ErrorEntry = ERRORS[code];
+  return lang === 'pt-BR' ? entry.pt : entry.en;
+}
+
+export function errorStatus(code: ErrorCode): number {
+  return ERRORS[code].status;
+}

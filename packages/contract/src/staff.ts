@@ -1,0 +1,46 @@
+// Request schemas of the staff console calls: sign-in with TOTP, staff management, customer status
+// and the audit log. Every staff action that changes something carries a written reason.
+
+import { z } from 'zod';
+import { loginPassword, pageQuery, text, totpCode } from './fields.ts';
+
+export const STAFF_ROLES = ['support', 'compliance', 'finance', 'admin'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+export const staffLoginBody = z.object({
+  username: text(64),
+  password: z.string({ error: 'field_required' }).min(1, { error: 'field_required' }).max(128),
+  totpCode: totpCode(),
+});
+
+export const staffPasswordBody = z.object({
+  oldPassword: z.string({ error: 'field_required' }).min(1, { error: 'field_required' }).max(128),
+  password: loginPassword(),
+});
+
+export const staffCreateBody = z.object({
+  username: z
+    .string({ error: 'field_required' })
+    .trim()
+    .regex(/^[a-z][a-z0-9._-]{2,31}$/, { error: 'field_invalid' }),
+  role: z.enum(STAFF_ROLES, { error: 'field_invalid' }),
+});
+
+const reason = () => z.string({ error: 'reason_required' }).trim().min(3, { error: 'reason_required' }).max(500);
+
+export const staffDisableBody = z.object({ id: z.coerce.number().int().positive(), reason: reason() });
+
+export const userStatusBody = z.object({
+  userId: z.coerce.number({ error: 'field_invalid' }).int().positive(),
+  status: z.coerce.number({ error: 'field_invalid' }).int().min(0).max(1),
+  reason: reason(),
+});
+
+export const auditQuery = pageQuery.extend({
+  action: z.string().max(64).optional(),
+  staffId: z.coerce.number().int().positive().optional(),
+});
+
+export const usersQuery = pageQuery.extend({ keyword: z.string().trim().max(64).optional() });
+
+

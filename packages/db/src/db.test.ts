@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { testDatabases } from './testing.ts';
+
+const dbs = await testDatabases();
+
+describe.each(dbs)('database on $dialect', ({ open }) => {
+  it('migrates, round-trips parameters, and keeps money as exact strings', async () => {
+    const db = await open();
+    try {
+      const [user] = await db.query<{ id: number }>(
+        `INSERT INTO users (phone, area_code, national_number, password_hash, invite_code, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id`,
+        ['+919876543210', '91', '9876543210', 'h', 'INV1', 1_700_000_000_000],
+      );
+      expect(user?.id).toBeTypeOf('number');
+      const rows = await db.query<{ phone: string; created_at: number }>('SELECT phone, created_at FROM users WHERE id = $1', [
+        user!.id,
+      ]);
+      expect(rows).toEqual([{ phone: '+919876543210', created_at: 1_700_000_000_000 }]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('rolls a failed transaction back whole', async () => {
+    const db = await open();
+    try {
+      await expect(
+        db.transaction(async (tx) => {
+          await tx.run(
+            `INSERT INTO users (phone, area_code, national_number, password_hash, invite_code, created_at, updated_at)
+             VALUES ('+911', '91', '1', 'h', 'A', 1, 1)`,
+          );
+          throw new Error('boom');
+        }),
+      ).rejects.toThrow('boom');
+      expect(await db.query('SELECT id FROM users')).toEqual([]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('refuses to update or delete audit log rows', async () => {
+    const db = await open();
+    try {
+      await db.run(
+        `INSERT INTO audit_log (at, action, target_type, target_id, reason, detail, prev_hash, hash)
+         VALUES (1, 'x', 'user', '1', 'r', '{}', '', 'h1')`,
+      );
+      await expect(db.run(`UPDATE audit_log SET reason = 'changed'`)).rejects.toThrow(/append-only/);
+      await expect(db.run('DELETE FROM audit_log')).rejects.toThrow(/append-only/);
+      expect(await db.query('SELECT reason FROM audit_log')).toEqual([{ reason: 'r' }]);
+    } finally {
+      await db.close();
+    }
+  });
+});

@@ -1,0 +1,171 @@
+// The schema, as an ordered list of migrations applied once each. A migration is written once in the
+// shared SQL subset; the few type names that differ between SQLite and PostgreSQL are `{{tokens}}`.
+// Never edit a migration that has shipped: add a new one.
+
+import type { Db, Dialect } from './types.ts';
+
+const TOKENS: Record<string, Record<Dialect, string>> = {
+  id: { sqlite: 'INTEGER PRIMARY KEY AUTOINCREMENT', postgres: 'BIGSERIAL PRIMARY KEY' },
+  money: { sqlite: 'TEXT', postgres: 'NUMERIC(78,0)' },
+  blob: { sqlite: 'BLOB', postgres: 'BYTEA' },
+};
+
+export function renderSql(sql: string, dialect: Dialect): string {
+  return sql.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
+    const token = TOKENS[name];
+    if (!token) throw new Error(`unknown schema token {{${name}}}`);
+    return token[dialect];
+  });
+}
+
+/** Append-only tables refuse UPDATE and DELETE at the database level, not only in code. */
+function appendOnly(table: string, dialect: Dialect): string {
+  if (dialect === 'sqlite') {
+    return `
+      CREATE TRIGGER ${table}_no_update BEFORE UPDATE ON ${table}
+        BEGIN SELECT RAISE(ABORT, '${table} is append-only'); END;
+      CREATE TRIGGER ${table}_no_delete BEFORE DELETE ON ${table}
+        BEGIN SELECT RAISE(ABORT, '${table} is append-only'); END;`;
+  }
+  return `
+    CREATE OR REPLACE FUNCTION ${table}_append_only() RETURNS trigger LANGUAGE plpgsql AS $f$
+      BEGIN RAISE EXCEPTION '${table} is append-only'; END $f$;
+    CREATE TRIGGER ${table}_no_change BEFORE UPDATE OR DELETE ON ${table}
+      FOR EACH ROW EXECUTE FUNCTION ${table}_append_only();`;
+}
+
+export type Migration = { version: number; name: string; sql: (dialect: Dialect) => string };
+
+export const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: 'accounts, sessions, staff and the audit log',
+    sql: (d) => `
+      CREATE TABLE users (
+        id {{id}},
+        phone TEXT NOT NULL UNIQUE,
+        area_code TEXT NOT NULL,
+        national_number TEXT NOT NULL,
+        password_hash TEXT NOT NULL,
+        trade_pin_hash TEXT,
+        withdraw_pin_hash TEXT,
+        email TEXT,
+        totp_secret TEXT,
+        totp_pending_secret TEXT,
+        status INTEGER NOT NULL DEFAULT 1,
+        id_status TEXT NOT NULL DEFAULT 'none',
+        invite_code TEXT NOT NULL UNIQUE,
+        invited_by BIGINT REFERENCES users(id),
+        is_demo INTEGER NOT NULL DEFAULT 0,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE TABLE sessions (
+        id TEXT PRIMARY KEY,
+        user_id BIGINT NOT NULL REFERENCES users(id),
+        token_hash TEXT NOT NULL UNIQUE,
+        created_at BIGINT NOT NULL,
+        last_seen_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        revoked_at BIGINT,
+        user_agent TEXT NOT NULL DEFAULT '',
+        ip TEXT NOT NULL DEFAULT ''
+      );
+      CREATE INDEX sessions_user ON sessions(user_id);
+      CREATE TABLE login_failures (
+        id {{id}},
+        subject TEXT NOT NULL,
+        at BIGINT NOT NULL
+      );
+      CREATE INDEX login_failures_subject ON login_failures(subject, at);
+      CREATE TABLE captchas (
+        id TEXT PRIMARY KEY,
+        answer_hash TEXT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        used_at BIGINT
+      );
+      CREATE TABLE sms_codes (
+        id {{id}},
+        phone TEXT NOT NULL,
+        purpose TEXT NOT NULL,
+        code_hash TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        used_at BIGINT,
+        attempts INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE INDEX sms_codes_phone ON sms_codes(phone, purpose, created_at);
+      CREATE TABLE staff (
+        id {{id}},
+        username TEXT NOT NULL UNIQUE,
+        password_hash TEXT NOT NULL,
+        totp_secret TEXT NOT NULL,
+        role TEXT NOT NULL,
+        status INTEGER NOT NULL DEFAULT 1,
+        created_at BIGINT NOT NULL
+      );
+      CREATE TABLE staff_sessions (
+        id TEXT PRIMARY KEY,
+        staff_id BIGINT NOT NULL REFERENCES staff(id),
+        token_hash TEXT NOT NULL UNIQUE,
+        created_at BIGINT NOT NULL,
+        last_seen_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        revoked_at BIGINT
+      );
+      CREATE TABLE audit_log (
+        id {{id}},
+        at BIGINT NOT NULL,
+        staff_id BIGINT REFERENCES staff(id),
+        action TEXT NOT NULL,
+        target_type TEXT NOT NULL,
+        target_id TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        detail TEXT NOT NULL,
+        prev_hash TEXT NOT NULL,
+        hash TEXT NOT NULL UNIQUE
+      );
+      CREATE INDEX audit_log_action ON audit_log(action, id);
+      ${appendOnly('audit_log', d)}
+    `,
+  },
+];
+
+export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+  await db.run('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)');
+  const done = new Set((await db.query<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => r.version));
+  const applied: number[] = [];
+  for (const m of migrations) {
+    if (done.has(m.version)) continue;
+    await db.transaction(async (tx) => {
+      for (const statement of splitStatements(renderSql(m.sql(db.dialect), db.dialect))) {
+        await tx.run(statement);
+      }
+      await tx.run('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+    });
+    applied.push(m.version);
+  }
+  return applied;
+}
+
+/** Splits on semicolons outside $f$…$f$ bodies and BEGIN…END trigger blocks. */
+export function splitStatements(sql: string): string[] {
+  const out: string[] = [];
+  let current = '';
+  let inDollar = false;
+  let depth = 0;
+  for (const line of sql.split('\n')) {
+    for (const part of line.split(/(\$f\$|\bBEGIN\b|\bEND\b|;)/)) {
+      if (part === '$f$') inDollar = !inDollar;
+      else if (!inDollar && part === 'BEGIN') depth++;
+      else if (!inDollar && part === 'END') depth = Math.max(0, depth - 1);
+      if (part === ';' && !inDollar && depth === 0) {
+        if (current.trim()) out.push(current.trim());
+        current = '';
+      } else current += part;
+    }
+    current += '\n';
+  }
+  if (current.trim()) out.push(current.trim());
+  return out;
+}

@@ -1,0 +1,61 @@
+// PostgreSQL through node-postgres, used when DATABASE_URL is set. int8 columns (ids, times in ms)
+// are read as numbers; NUMERIC money stays a string so no float ever touches it.
+
+import pg from 'pg';
+import type { Db, Param, Row, Sql } from './types.ts';
+
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new Error(`int8 value ${value} is past 2^53; use NUMERIC`);
+  return n;
+});
+
+const toPgValue = (p: Param) => (typeof p === 'bigint' ? p.toString() : p);
+
+export async function openPostgres(url: string, options: { schema?: string; max?: number } = {}): Promise<Db> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  });
+  pool.on('error', () => undefined); // an idle client dying is reported on its next use
+  if (options.schema) {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS "${options.schema}"`);
+    } finally {
+      await client.end();
+    }
+  }
+  const on = (runner: pg.Pool | pg.PoolClient): Sql => ({
+    dialect: 'postgres',
+    async query<T extends Row>(text: string, params: readonly Param[] = []) {
+      return (await runner.query(text, params.map(toPgValue))).rows as T[];
+    },
+    async run(text: string, params: readonly Param[] = []) {
+      return (await runner.query(text, params.map(toPgValue))).rowCount ?? 0;
+    },
+  });
+  const direct = on(pool);
+  return {
+    ...direct,
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(on(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}
