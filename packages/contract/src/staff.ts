@@ -44,3 +44,16 @@ export const auditQuery = pageQuery.extend({
 export const usersQuery = pageQuery.extend({ keyword: z.string().trim().max(64).optional() });
 
 
+
+/** What each staff role may do. The server enforces it; the console uses it to show its menu. */
+export const STAFF_PERMISSIONS = {
+  'users.read': ['support', 'compliance', 'finance', 'admin'],
+  'users.status': ['compliance', 'admin'],
+  'audit.read': ['compliance', 'admin'],
+  'staff.manage': ['admin'],
+} as const satisfies Record<string, readonly StaffRole[]>;
+export type StaffPermission = keyof typeof STAFF_PERMISSIONS;
+
+export function staffCan(role: StaffRole, permission: StaffPermission): boolean {
+  return (STAFF_PERMISSIONS[permission] as readonly StaffRole[]).includes(role);
+}

@@ -1,0 +1,117 @@
+// Builds the HTTP application: Fastify with the SPEC §7–8 conventions under /ipor-api (form and JSON
+// bodies, token and lang headers, the {code, msg, data} envelope), the OpenAPI document generated from
+// the same zod schemas, security headers, request ids, and the two front ends as static files.
+
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import type { Db } from '@bourse/db';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { SandboxSms } from './adapters/sms/sandbox.ts';
+import type { SmsPort } from './adapters/sms/sms-port.ts';
+import type { Config } from './config.ts';
+import { accountRoutes } from './features/accounts/routes.ts';
+import { Accounts } from './features/accounts/service.ts';
+import { Captchas } from './features/common/captcha.ts';
+import { commonRoutes } from './features/common/routes.ts';
+import { seed } from './features/demo/seed.ts';
+import { staffRoutes } from './features/staff/routes.ts';
+import { Staff } from './features/staff/service.ts';
+import { errorEnvelope, registerEnvelope } from './http/envelope.ts';
+import { type Clock, systemClock } from './platform/clock.ts';
+
+export const API_PREFIX = '/ipor-api';
+
+export type AppDeps = { config: Config; db: Db; clock?: Clock; sms?: SmsPort; logger?: boolean };
+
+export type App = { http: FastifyInstance; accounts: Accounts; staff: Staff; sandboxSms: SandboxSms | null; clock: Clock };
+
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const { config, db } = deps;
+  const clock = deps.clock ?? systemClock;
+  const sandboxSms = deps.sms ? null : new SandboxSms();
+  const sms = deps.sms ?? sandboxSms!;
+
+  const http = Fastify({
+    logger: deps.logger === false ? false : { level: config.logLevel },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
+    },
+    trustProxy: true,
+    bodyLimit: 1_048_576,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  http.setValidatorCompiler(validatorCompiler);
+  http.setSerializerCompiler(serializerCompiler);
+  http.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await http.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'", ...(config.serviceChatUrl ? [new URL(config.serviceChatUrl).origin] : [])],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        workerSrc: ["'self'"],
+        manifestSrc: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await http.register(swagger, {
+    openapi: {
+      info: { title: 'Bourse API', version: '0.1.0', description: 'SPEC §7 calls. Every answer is {code, msg, data}.' },
+      servers: [{ url: API_PREFIX }],
+      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'token' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  const captchas = new Captchas(db, clock, config.testHooks);
+  const accounts = new Accounts({ db, clock, config, captchas, sms });
+  const staff = new Staff({ db, clock, issuer: config.platformName });
+
+  await http.register(
+    async (api) => {
+      await api.register(formbody);
+      registerEnvelope(api);
+      commonRoutes(api, { config, captchas, sandboxSms: config.testHooks ? sandboxSms : null });
+      accountRoutes(api, accounts);
+      staffRoutes(api, staff, config);
+      api.get('/openapi.json', { schema: { hide: true } }, async () => http.swagger());
+      api.get('/health', { schema: { hide: true } }, async () => ({ code: 0, msg: 'ok', data: { mode: config.mode } }));
+    },
+    { prefix: API_PREFIX },
+  );
+
+  serveFrontEnds(http, config);
+  await seed({ db, clock, config, staff, log: (m) => http.log.warn(m) });
+  return { http, accounts, staff, sandboxSms, clock };
+}
+
+/** The customer app at /, the staff console at /admin, each falling back to its index.html (SPA routes). */
+function serveFrontEnds(http: FastifyInstance, config: Config) {
+  const web = config.webDist && existsSync(join(config.webDist, 'index.html')) ? config.webDist : null;
+  const admin = config.adminDist && existsSync(join(config.adminDist, 'index.html')) ? config.adminDist : null;
+  if (web) http.register(fastifyStatic, { root: web, prefix: '/', wildcard: false, index: 'index.html' });
+  if (admin) http.register(fastifyStatic, { root: admin, prefix: '/admin/', decorateReply: !web, wildcard: false, index: 'index.html' });
+  http.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    if (path.startsWith(API_PREFIX) || request.method !== 'GET' || /\.\w+$/.test(path)) {
+      return reply.status(404).send(errorEnvelope('not_found', 'en-US'));
+    }
+    if (admin && (path === '/admin' || path.startsWith('/admin/'))) return reply.sendFile('index.html', admin);
+    if (web) return reply.sendFile('index.html', web);
+    return reply.status(404).type('text/plain').send('The customer app is not built: run `npm run build`.');
+  });
+}

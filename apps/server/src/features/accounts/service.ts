@@ -1,0 +1,296 @@
+// Customer accounts: registration, sign-in with optional TOTP, sessions, passwords, PINs and email.
+// Holds: passwords and PINs only as argon2id hashes; tokens only as SHA-256; a rejected request
+// changes nothing (checks first, then one transaction). A blocked user (status 0) is signed out
+// on the next call.
+
+import type { loginBody, registerBody, UserView } from '@bourse/contract';
+import { normalizePhone } from '@bourse/contract';
+import type { Db } from '@bourse/db';
+import type { z } from 'zod';
+import type { SmsPort } from '../../adapters/sms/sms-port.ts';
+import type { Config } from '../../config.ts';
+import { AppError, fieldError } from '../../http/app-error.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { checkLoginAllowed, clearLoginFailures, recordLoginFailure } from '../../platform/login-throttle.ts';
+import {
+  hashPassword,
+  newId,
+  newInviteCode,
+  newToken,
+  sha256,
+  verifyDecoy,
+  verifyPassword,
+} from '../../platform/secrets.ts';
+import { checkTotp, newTotpSecret, totpUrl } from '../../platform/totp.ts';
+import type { Captchas } from '../common/captcha.ts';
+import * as repo from './repo.ts';
+
+export const SESSION_TTL_MS = 30 * 24 * 3_600_000;
+const TOUCH_EVERY_MS = 60_000;
+const SMS_CODE_TTL_MS = 10 * 60_000;
+const SMS_RESEND_MS = 60_000;
+const SMS_MAX_ATTEMPTS = 5;
+
+export type ClientMeta = { userAgent: string; ip: string };
+export type Authenticated = { user: repo.UserRow; sessionId: string };
+
+export function toUserView(u: repo.UserRow): UserView {
+  return {
+    id: u.id,
+    account: `+${u.area_code} ${u.national_number}`,
+    status: u.status,
+    idStatus: u.id_status,
+    hasTradePassword: u.trade_pin_hash !== null,
+    hasWithdrawPassword: u.withdraw_pin_hash !== null,
+    email: u.email,
+    totpEnabled: u.totp_secret !== null,
+  };
+}
+
+export class Accounts {
+  readonly #db: Db;
+  readonly #clock: Clock;
+  readonly #config: Config;
+  readonly #captchas: Captchas;
+  readonly #sms: SmsPort;
+  readonly #onUserCreated: (userId: number) => Promise<void>;
+
+  constructor(deps: {
+    db: Db;
+    clock: Clock;
+    config: Config;
+    captchas: Captchas;
+    sms: SmsPort;
+    /** Called after a new account commits (paper mode grants its virtual funds here). */
+    onUserCreated?: (userId: number) => Promise<void>;
+  }) {
+    this.#db = deps.db;
+    this.#clock = deps.clock;
+    this.#config = deps.config;
+    this.#captchas = deps.captchas;
+    this.#sms = deps.sms;
+    this.#onUserCreated = deps.onUserCreated ?? (async () => undefined);
+  }
+
+  async register(input: z.output<typeof registerBody>, meta: ClientMeta) {
+    const phone = normalizePhone(input.areaCode, input.phone);
+    if (!phone) throw fieldError('phone', 'phone_invalid');
+    if (this.#config.inviteCodeRequired && !input.inviteCode) throw fieldError('inviteCode', 'invite_code_required');
+    // The captcha is spent whatever happens next, so it cannot be replayed to probe phone numbers.
+    await this.#captchas.consume(this.#db, input.captchaId, input.captchaCode);
+    const passwordHash = await hashPassword(input.password);
+    const now = this.#clock.now();
+
+    const result = await this.#db.transaction(async (tx) => {
+      let invitedBy: number | null = null;
+      if (input.inviteCode) {
+        const inviter = await repo.findUserByInviteCode(tx, input.inviteCode.toUpperCase());
+        if (!inviter) throw fieldError('inviteCode', 'invite_code_invalid');
+        invitedBy = inviter.id;
+      }
+      if (this.#config.smsCodeRequired) {
+        if (!input.smsCode) throw fieldError('smsCode', 'sms_code_incorrect');
+        await this.#consumeSmsCode(tx, phone, 'register', input.smsCode, now);
+      }
+      if (await repo.findUserByPhone(tx, phone)) throw fieldError('phone', 'phone_taken');
+      const userId = await repo.insertUser(tx, {
+        phone,
+        areaCode: input.areaCode,
+        national: phone.slice(input.areaCode.length + 1),
+        passwordHash,
+        inviteCode: newInviteCode(),
+        invitedBy,
+        isDemo: false,
+        now,
+      });
+      const token = await this.#startSession(tx, userId, meta, now);
+      return { token, user: (await repo.findUserById(tx, userId))! };
+    });
+    await this.#onUserCreated(result.user.id);
+    return { token: result.token, user: toUserView(result.user) };
+  }
+
+  async login(input: z.output<typeof loginBody>, meta: ClientMeta) {
+    const phone = normalizePhone(input.areaCode, input.phone);
+    if (!phone) throw fieldError('phone', 'phone_invalid');
+    const now = this.#clock.now();
+    await checkLoginAllowed(this.#db, phone, now);
+    const user = await repo.findUserByPhone(this.#db, phone);
+    const passwordOk = user ? await verifyPassword(user.password_hash, input.password) : await verifyDecoy(input.password);
+    if (!user || !passwordOk) {
+      await recordLoginFailure(this.#db, phone, now);
+      throw new AppError('login_failed');
+    }
+    if (user.status === 0) throw new AppError('account_blocked');
+    if (user.totp_secret) {
+      if (!input.totpCode) throw fieldError('totpCode', 'totp_required');
+      if (!checkTotp(user.totp_secret, input.totpCode, now)) {
+        await recordLoginFailure(this.#db, phone, now);
+        throw fieldError('totpCode', 'totp_incorrect');
+      }
+    }
+    await clearLoginFailures(this.#db, phone);
+    const token = await this.#db.transaction((tx) => this.#startSession(tx, user.id, meta, now));
+    return { token, user: toUserView(user) };
+  }
+
+  async authenticate(token: string | undefined): Promise<Authenticated> {
+    if (!token) throw new AppError('not_logged_in');
+    const now = this.#clock.now();
+    const session = await repo.findLiveSession(this.#db, sha256(token), now);
+    if (!session) throw new AppError('session_invalid');
+    const user = await repo.findUserById(this.#db, session.user_id);
+    if (!user) throw new AppError('session_invalid');
+    if (user.status === 0) {
+      await repo.revokeAllSessions(this.#db, user.id, now);
+      throw new AppError('account_blocked');
+    }
+    if (now - session.last_seen_at > TOUCH_EVERY_MS) await repo.touchSession(this.#db, session.id, now);
+    return { user, sessionId: session.id };
+  }
+
+  loginInfo(user: repo.UserRow) {
+    return {
+      user: toUserView(user),
+      openAutoApply: this.#config.openAutoApply,
+      serviceSaleSmartly: this.#config.serviceChatUrl,
+    };
+  }
+
+  async logout(auth: Authenticated) {
+    await repo.revokeSession(this.#db, auth.user.id, auth.sessionId, this.#clock.now());
+  }
+
+  async sessions(auth: Authenticated) {
+    const rows = await repo.listLiveSessions(this.#db, auth.user.id, this.#clock.now());
+    return rows.map((s) => ({
+      id: s.id,
+      createdAt: new Date(s.created_at).toISOString(),
+      lastSeenAt: new Date(s.last_seen_at).toISOString(),
+      userAgent: s.user_agent,
+      ip: s.ip,
+      current: s.id === auth.sessionId,
+    }));
+  }
+
+  async revokeSession(auth: Authenticated, id: string) {
+    const changed = await repo.revokeSession(this.#db, auth.user.id, id, this.#clock.now());
+    // Another user's session id answers exactly like an unknown one.
+    if (changed === 0) throw new AppError('not_found');
+  }
+
+  async changePassword(auth: Authenticated, oldPassword: string, password: string) {
+    await this.#requirePassword(auth.user, oldPassword, 'oldPassword');
+    const hash = await hashPassword(password);
+    const now = this.#clock.now();
+    await this.#db.transaction(async (tx) => {
+      await repo.updateUser(tx, auth.user.id, 'password_hash', hash, now);
+      // A new password signs out every other device.
+      await repo.revokeAllSessions(tx, auth.user.id, now, auth.sessionId);
+    });
+  }
+
+  async setPin(auth: Authenticated, kind: 'trade' | 'withdraw', pin: string, loginPassword: string) {
+    await this.#requirePassword(auth.user, loginPassword, 'loginPassword');
+    const column = kind === 'trade' ? 'trade_pin_hash' : 'withdraw_pin_hash';
+    await repo.updateUser(this.#db, auth.user.id, column, await hashPassword(pin), this.#clock.now());
+  }
+
+  /** Checks a 6-digit transaction or withdrawal password; used by money-moving features. */
+  async checkPin(user: repo.UserRow, kind: 'trade' | 'withdraw', pin: string | undefined): Promise<void> {
+    const hash = kind === 'trade' ? user.trade_pin_hash : user.withdraw_pin_hash;
+    if (!hash) throw new AppError(kind === 'trade' ? 'trade_password_not_set' : 'withdraw_password_not_set');
+    const subject = `pin:${kind}:${user.id}`;
+    const now = this.#clock.now();
+    await checkLoginAllowed(this.#db, subject, now);
+    if (!pin || !(await verifyPassword(hash, pin))) {
+      await recordLoginFailure(this.#db, subject, now);
+      throw fieldError('password', kind === 'trade' ? 'trade_password_incorrect' : 'withdraw_password_incorrect');
+    }
+    await clearLoginFailures(this.#db, subject);
+  }
+
+  async updateEmail(auth: Authenticated, email: string, loginPassword: string) {
+    await this.#requirePassword(auth.user, loginPassword, 'loginPassword');
+    await repo.updateUser(this.#db, auth.user.id, 'email', email, this.#clock.now());
+  }
+
+  async totpSetup(auth: Authenticated) {
+    const secret = newTotpSecret();
+    await repo.updateUser(this.#db, auth.user.id, 'totp_pending_secret', secret, this.#clock.now());
+    return { secret, otpauthUrl: totpUrl(secret, toUserView(auth.user).account, this.#config.platformName) };
+  }
+
+  async totpEnable(auth: Authenticated, code: string) {
+    const pending = auth.user.totp_pending_secret;
+    if (!pending) throw new AppError('totp_not_started');
+    const now = this.#clock.now();
+    if (!checkTotp(pending, code, now)) throw fieldError('code', 'totp_incorrect');
+    await this.#db.transaction(async (tx) => {
+      await repo.updateUser(tx, auth.user.id, 'totp_secret', pending, now);
+      await repo.updateUser(tx, auth.user.id, 'totp_pending_secret', null, now);
+    });
+  }
+
+  async totpDisable(auth: Authenticated, code: string, loginPassword: string) {
+    await this.#requirePassword(auth.user, loginPassword, 'loginPassword');
+    const now = this.#clock.now();
+    if (!auth.user.totp_secret || !checkTotp(auth.user.totp_secret, code, now)) throw fieldError('code', 'totp_incorrect');
+    await repo.updateUser(this.#db, auth.user.id, 'totp_secret', null, now);
+  }
+
+  async sendCode(areaCode: string, national: string, purpose: string) {
+    const phone = normalizePhone(areaCode, national);
+    if (!phone) throw fieldError('phone', 'phone_invalid');
+    const now = this.#clock.now();
+    const last = await this.#db.query<{ created_at: number }>(
+      'SELECT created_at FROM sms_codes WHERE phone = $1 AND purpose = $2 ORDER BY created_at DESC LIMIT 1',
+      [phone, purpose],
+    );
+    if (last[0] && now - last[0].created_at < SMS_RESEND_MS) throw new AppError('sms_too_soon');
+    const code = String(Number.parseInt(newId(4), 16) % 1_000_000).padStart(6, '0');
+    await this.#db.run(
+      'INSERT INTO sms_codes (phone, purpose, code_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)',
+      [phone, purpose, sha256(`${phone}:${purpose}:${code}`), now, now + SMS_CODE_TTL_MS],
+    );
+    await this.#sms.send({ to: phone, code, at: now, text: `${this.#config.platformName}: your code is ${code}` });
+    return { sent: true, resendAfterSec: SMS_RESEND_MS / 1000 };
+  }
+
+  async #consumeSmsCode(tx: import('@bourse/db').Sql, phone: string, purpose: string, code: string, now: number) {
+    const rows = await tx.query<{ id: number; code_hash: string; attempts: number }>(
+      `SELECT id, code_hash, attempts FROM sms_codes
+       WHERE phone = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3 ORDER BY created_at DESC LIMIT 1`,
+      [phone, purpose, now],
+    );
+    const row = rows[0];
+    if (!row || row.attempts >= SMS_MAX_ATTEMPTS || row.code_hash !== sha256(`${phone}:${purpose}:${code}`)) {
+      throw fieldError('smsCode', 'sms_code_incorrect');
+    }
+    await tx.run('UPDATE sms_codes SET used_at = $2 WHERE id = $1', [row.id, now]);
+  }
+
+  async #requirePassword(user: repo.UserRow, password: string, field: string) {
+    const subject = `password:${user.id}`;
+    const now = this.#clock.now();
+    await checkLoginAllowed(this.#db, subject, now);
+    if (!(await verifyPassword(user.password_hash, password))) {
+      await recordLoginFailure(this.#db, subject, now);
+      throw fieldError(field, 'password_incorrect');
+    }
+  }
+
+  async #startSession(tx: import('@bourse/db').Sql, userId: number, meta: ClientMeta, now: number): Promise<string> {
+    const token = newToken();
+    await repo.insertSession(tx, {
+      id: newId(),
+      userId,
+      tokenHash: sha256(token),
+      now,
+      expiresAt: now + SESSION_TTL_MS,
+      userAgent: meta.userAgent,
+      ip: meta.ip,
+    });
+    return token;
+  }
+}

@@ -1,0 +1,45 @@
+// Start-up accounts. Paper mode seeds a demo customer and a demo staff administrator whose
+// credentials the README shows. Live mode never has known credentials: on first start it creates an
+// administrator with a random password and TOTP secret and prints them once to the log.
+
+import type { Db } from '@bourse/db';
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { hashPassword } from '../../platform/secrets.ts';
+import * as repo from '../accounts/repo.ts';
+import type { Staff } from '../staff/service.ts';
+
+export const DEMO_CUSTOMER = { areaCode: '91', phone: '9876543210', password: 'demo1234', inviteCode: 'DEMO2026' } as const;
+export const DEMO_STAFF = { username: 'admin', password: 'admin-demo-123', totpSecret: 'JBSWY3DPEHPK3PXP' } as const;
+
+/** The system itself, as the actor of the audit entries it writes at start-up. */
+const SYSTEM = { staff: { id: 0 } } as Parameters<Staff['create']>[0];
+
+export async function seed(deps: { db: Db; clock: Clock; config: Config; staff: Staff; log: (msg: string) => void }) {
+  const { db, clock, config, staff } = deps;
+  const staffCount = (await db.query<{ n: number }>('SELECT COUNT(*) AS n FROM staff'))[0]?.n ?? 0;
+  if (config.mode === 'paper') {
+    const phone = `+${DEMO_CUSTOMER.areaCode}${DEMO_CUSTOMER.phone}`;
+    if (!(await repo.findUserByPhone(db, phone))) {
+      await repo.insertUser(db, {
+        phone,
+        areaCode: DEMO_CUSTOMER.areaCode,
+        national: DEMO_CUSTOMER.phone,
+        passwordHash: await hashPassword(DEMO_CUSTOMER.password),
+        inviteCode: DEMO_CUSTOMER.inviteCode,
+        invitedBy: null,
+        isDemo: true,
+        now: clock.now(),
+      });
+    }
+    if (Number(staffCount) === 0) await staff.create(SYSTEM, DEMO_STAFF.username, 'admin', DEMO_STAFF);
+    return;
+  }
+  if (Number(staffCount) === 0) {
+    const created = await staff.create(SYSTEM, 'admin', 'admin');
+    deps.log(
+      `First start: staff administrator "admin" created. Initial password: ${created.initialPassword} ` +
+        `TOTP secret: ${created.totpSecret} (${created.otpauthUrl}). Shown once: store them now and change the password.`,
+    );
+  }
+}

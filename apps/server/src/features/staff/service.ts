@@ -1,0 +1,165 @@
+// Staff accounts and what they may do: sign-in always needs password + TOTP; each role's rights come
+// from the contract's STAFF_PERMISSIONS; every change a staff member makes is written to the audit
+// log in the same transaction as the change itself.
+
+import { type StaffPermission, type StaffRole, staffCan } from '@bourse/contract';
+import type { Db } from '@bourse/db';
+import { AppError, fieldError } from '../../http/app-error.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { checkLoginAllowed, clearLoginFailures, recordLoginFailure } from '../../platform/login-throttle.ts';
+import {
+  hashPassword,
+  newId,
+  newToken,
+  sha256,
+  verifyDecoy,
+  verifyPassword,
+} from '../../platform/secrets.ts';
+import { checkTotp, newTotpSecret, totpUrl } from '../../platform/totp.ts';
+import * as accountsRepo from '../accounts/repo.ts';
+import { appendAudit, listAudit } from './audit.ts';
+
+const STAFF_SESSION_TTL_MS = 12 * 3_600_000;
+
+type StaffRow = { id: number; username: string; password_hash: string; totp_secret: string; role: StaffRole; status: number; created_at: number };
+export type StaffAuth = { staff: StaffRow; sessionId: string };
+
+const view = (s: StaffRow) => ({ id: s.id, username: s.username, role: s.role });
+
+export class Staff {
+  readonly #db: Db;
+  readonly #clock: Clock;
+  readonly #issuer: string;
+  constructor(deps: { db: Db; clock: Clock; issuer: string }) {
+    this.#db = deps.db;
+    this.#clock = deps.clock;
+    this.#issuer = deps.issuer;
+  }
+
+  async login(username: string, password: string, totpCode: string) {
+    const now = this.#clock.now();
+    const subject = `staff:${username.toLowerCase()}`;
+    await checkLoginAllowed(this.#db, subject, now);
+    const staff = (await this.#db.query<StaffRow>('SELECT * FROM staff WHERE username = $1', [username.toLowerCase()]))[0];
+    const passwordOk = staff ? await verifyPassword(staff.password_hash, password) : await verifyDecoy(password);
+    if (!staff || !passwordOk || staff.status !== 1 || !checkTotp(staff.totp_secret, totpCode, now)) {
+      await recordLoginFailure(this.#db, subject, now);
+      throw new AppError('staff_login_failed');
+    }
+    await clearLoginFailures(this.#db, subject);
+    const token = newToken();
+    await this.#db.transaction(async (tx) => {
+      await tx.run(
+        `INSERT INTO staff_sessions (id, staff_id, token_hash, created_at, last_seen_at, expires_at)
+         VALUES ($1, $2, $3, $4, $4, $5)`,
+        [newId(), staff.id, sha256(token), now, now + STAFF_SESSION_TTL_MS],
+      );
+      await appendAudit(tx, { staffId: staff.id, action: 'staff.sign_in', targetType: 'staff', targetId: String(staff.id), reason: '', detail: {} }, now);
+    });
+    return { token, staff: view(staff) };
+  }
+
+  async authenticate(token: string | undefined, permission?: StaffPermission): Promise<StaffAuth> {
+    if (!token) throw new AppError('not_logged_in');
+    const now = this.#clock.now();
+    const rows = await this.#db.query<StaffRow & { session_id: string }>(
+      `SELECT s.*, ss.id AS session_id FROM staff_sessions ss JOIN staff s ON s.id = ss.staff_id
+       WHERE ss.token_hash = $1 AND ss.revoked_at IS NULL AND ss.expires_at > $2`,
+      [sha256(token), now],
+    );
+    const row = rows[0];
+    if (!row || row.status !== 1) throw new AppError('session_invalid');
+    if (permission && !staffCan(row.role, permission)) throw new AppError('forbidden');
+    return { staff: row, sessionId: row.session_id };
+  }
+
+  me(auth: StaffAuth) {
+    return { staff: view(auth.staff) };
+  }
+
+  async logout(auth: StaffAuth) {
+    await this.#db.run('UPDATE staff_sessions SET revoked_at = $2 WHERE id = $1', [auth.sessionId, this.#clock.now()]);
+  }
+
+  async changePassword(auth: StaffAuth, oldPassword: string, password: string) {
+    if (!(await verifyPassword(auth.staff.password_hash, oldPassword))) throw fieldError('oldPassword', 'password_incorrect');
+    const hash = await hashPassword(password);
+    const now = this.#clock.now();
+    await this.#db.transaction(async (tx) => {
+      await tx.run('UPDATE staff SET password_hash = $2 WHERE id = $1', [auth.staff.id, hash]);
+      await tx.run('UPDATE staff_sessions SET revoked_at = $3 WHERE staff_id = $1 AND id <> $2 AND revoked_at IS NULL', [auth.staff.id, auth.sessionId, now]);
+      await appendAudit(tx, { staffId: auth.staff.id, action: 'staff.password_changed', targetType: 'staff', targetId: String(auth.staff.id), reason: '', detail: {} }, now);
+    });
+  }
+
+  async list() {
+    const rows = await this.#db.query<StaffRow>('SELECT * FROM staff ORDER BY id');
+    return rows.map((s) => ({ ...view(s), status: s.status, createdAt: new Date(s.created_at).toISOString() }));
+  }
+
+  /** Creates a staff member; the initial password and TOTP secret are shown once and never again. */
+  async create(auth: StaffAuth, username: string, role: StaffRole, fixed?: { password: string; totpSecret: string }) {
+    const initialPassword = fixed?.password ?? newToken().slice(0, 16);
+    const totpSecret = fixed?.totpSecret ?? newTotpSecret();
+    const hash = await hashPassword(initialPassword);
+    const now = this.#clock.now();
+    const id = await this.#db.transaction(async (tx) => {
+      if ((await tx.query('SELECT id FROM staff WHERE username = $1', [username])).length) throw fieldError('username', 'staff_username_taken');
+      const [row] = await tx.query<{ id: number }>(
+        'INSERT INTO staff (username, password_hash, totp_secret, role, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id',
+        [username, hash, totpSecret, role, now],
+      );
+      await appendAudit(tx, { staffId: auth.staff.id || null, action: 'staff.created', targetType: 'staff', targetId: String(row!.id), reason: '', detail: { username, role } }, now);
+      return row!.id;
+    });
+    return { id, username, role, initialPassword, totpSecret, otpauthUrl: totpUrl(totpSecret, username, `${this.#issuer} staff`) };
+  }
+
+  async disable(auth: StaffAuth, id: number, reason: string) {
+    if (id === auth.staff.id) throw new AppError('forbidden');
+    const now = this.#clock.now();
+    await this.#db.transaction(async (tx) => {
+      if ((await tx.run('UPDATE staff SET status = 0 WHERE id = $1 AND status = 1', [id])) === 0) throw new AppError('not_found');
+      await tx.run('UPDATE staff_sessions SET revoked_at = $2 WHERE staff_id = $1 AND revoked_at IS NULL', [id, now]);
+      await appendAudit(tx, { staffId: auth.staff.id, action: 'staff.disabled', targetType: 'staff', targetId: String(id), reason, detail: {} }, now);
+    });
+  }
+
+  async users(q: { page: number; limit: number; keyword?: string | undefined }) {
+    const like = q.keyword ? `%${q.keyword.replace(/[%_]/g, '')}%` : '%';
+    const total = (await this.#db.query<{ n: number }>('SELECT COUNT(*) AS n FROM users WHERE phone LIKE $1', [like]))[0]?.n ?? 0;
+    const rows = await this.#db.query<accountsRepo.UserRow>(
+      'SELECT * FROM users WHERE phone LIKE $1 ORDER BY id DESC LIMIT $2 OFFSET $3',
+      [like, q.limit, (q.page - 1) * q.limit],
+    );
+    return {
+      total: Number(total),
+      items: rows.map((u) => ({
+        id: u.id,
+        account: `+${u.area_code} ${u.national_number}`,
+        status: u.status,
+        idStatus: u.id_status,
+        createdAt: new Date(u.created_at).toISOString(),
+      })),
+    };
+  }
+
+  /** Blocks (0) or unblocks (1) a customer; a blocked customer's next call signs every session out. */
+  async setUserStatus(auth: StaffAuth, userId: number, status: 0 | 1, reason: string) {
+    const now = this.#clock.now();
+    await this.#db.transaction(async (tx) => {
+      const user = await accountsRepo.findUserById(tx, userId);
+      if (!user) throw new AppError('not_found');
+      await accountsRepo.updateUser(tx, userId, 'status', status, now);
+      await appendAudit(
+        tx,
+        { staffId: auth.staff.id, action: status === 0 ? 'user.blocked' : 'user.unblocked', targetType: 'user', targetId: String(userId), reason, detail: { from: user.status, to: status } },
+        now,
+      );
+    });
+  }
+
+  audit(q: { page: number; limit: number; action?: string | undefined; staffId?: number | undefined }) {
+    return listAudit(this.#db, q);
+  }
+}

@@ -1,0 +1,77 @@
+// Maps every answer to SPEC §8's envelope in one place: success → {code: 0, msg, data}; an AppError →
+// {code: -1001 (or -1000 for sessions), msg in the request's language, error, fields}, with a fitting
+// HTTP status; request validation → field-level messages; anything else → a logged 500 that leaks nothing.
+
+import {
+  type ErrorCode,
+  type ErrorEnvelope,
+  errorMessage,
+  errorStatus,
+  isErrorCode,
+  type Lang,
+  pickLang,
+  RESPONSE_CODE,
+} from '@bourse/contract';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError } from './app-error.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    lang: Lang;
+  }
+}
+
+const SESSION_CODES: ReadonlySet<ErrorCode> = new Set(['session_invalid', 'not_logged_in', 'account_blocked']);
+
+export function ok<T>(data: T, msg = 'success') {
+  return { code: RESPONSE_CODE.ok, msg, data };
+}
+
+export function errorEnvelope(code: ErrorCode, lang: Lang, fields?: Record<string, ErrorCode>): ErrorEnvelope {
+  const body: ErrorEnvelope = {
+    code: SESSION_CODES.has(code) ? RESPONSE_CODE.sessionInvalid : RESPONSE_CODE.message,
+    msg: errorMessage(code, lang),
+    data: null,
+    error: code,
+  };
+  if (fields && Object.keys(fields).length > 0) {
+    body.fields = Object.fromEntries(Object.entries(fields).map(([k, c]) => [k, errorMessage(c, lang)]));
+  }
+  return body;
+}
+
+export function sendError(reply: FastifyReply, request: FastifyRequest, code: ErrorCode, fields?: Record<string, ErrorCode>) {
+  return reply.status(errorStatus(code)).send(errorEnvelope(code, request.lang ?? 'en-US', fields));
+}
+
+export function registerEnvelope(app: FastifyInstance): void {
+  app.decorateRequest('lang', 'en-US');
+  app.addHook('onRequest', async (request) => {
+    const header = request.headers.lang;
+    request.lang = pickLang(Array.isArray(header) ? header[0] : header, request.headers['accept-language']);
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) return sendError(reply, request, error.code, error.fields);
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields: Record<string, ErrorCode> = {};
+      for (const issue of error.validation) {
+        const field = issue.instancePath.replace(/^\//, '').split('/')[0] || 'body';
+        const code: ErrorCode = isErrorCode(issue.message ?? "") ? (issue.message as ErrorCode) : 'field_invalid';
+        fields[field] ??= code;
+      }
+      // The toast shows the first field's own message: "Phone number format is incorrect" says more
+      // than "check the fields"; the rest are shown under their fields.
+      const first = Object.values(fields)[0] ?? 'validation_failed';
+      return sendError(reply, request, first === 'field_required' || first === 'field_invalid' ? 'validation_failed' : first, fields);
+    }
+    if (error.statusCode === 429) return sendError(reply, request, 'too_many_requests');
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      request.log.info({ err: error }, 'client error');
+      return sendError(reply, request, error.statusCode === 404 ? 'not_found' : 'field_invalid');
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendError(reply, request, 'internal_error');
+  });
+}

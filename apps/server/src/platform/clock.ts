@@ -1,0 +1,19 @@
+// Time as a port: the server asks a Clock, so tests can move time (sessions expiring, T+1 settlement).
+
+export type Clock = { now(): number };
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+/** A clock tests set and advance by hand. */
+export function manualClock(startMs = Date.UTC(2026, 0, 5, 4, 0)): Clock & { advance(ms: number): void; set(ms: number): void } {
+  let t = startMs;
+  return {
+    now: () => t,
+    advance: (ms) => {
+      t += ms;
+    },
+    set: (ms) => {
+      t = ms;
+    },
+  };
+}

@@ -1,0 +1,44 @@
+// For API tests: the whole HTTP stack on a fresh database with a manual clock, driven through
+// Fastify's inject (no socket). Helpers speak the wire format the app uses (form bodies, headers).
+
+import type { Db } from '@bourse/db';
+import { buildApp } from './app.ts';
+import { loadConfig, type Config } from './config.ts';
+import { manualClock } from './platform/clock.ts';
+
+export type Reply = { status: number; body: { code: number; msg: string; data: any; error?: string; fields?: Record<string, string> } };
+
+export async function testApp(db: Db, overrides: Partial<Config> = {}) {
+  const config = { ...loadConfig({ BOURSE_TEST_HOOKS: '1' }, { dataDir: null }), ...overrides };
+  const clock = manualClock();
+  const app = await buildApp({ config, db, clock, logger: false });
+  const call = async (
+    method: 'GET' | 'POST',
+    url: string,
+    opts: { body?: Record<string, string>; json?: unknown; token?: string; lang?: string } = {},
+  ): Promise<Reply> => {
+    const headers: Record<string, string> = {};
+    if (opts.token) headers.token = opts.token;
+    if (opts.lang) headers.lang = opts.lang;
+    let payload: string | undefined;
+    if (opts.body) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      payload = new URLSearchParams(opts.body).toString();
+    } else if (opts.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(opts.json);
+    }
+    const res = await app.http.inject({ method, url: `/ipor-api${url}`, headers, ...(payload ? { payload } : {}) });
+    return { status: res.statusCode, body: res.json() };
+  };
+  const captcha = async () => {
+    const { body } = await call('GET', '/common/captcha');
+    const answer = (await call('GET', `/test/captcha/${body.data.captchaId}`)).body.data.answer as string;
+    return { captchaId: body.data.captchaId as string, captchaCode: answer };
+  };
+  const register = async (phone: string, password = 'secret12', extra: Record<string, string> = {}) =>
+    call('POST', '/user/register', {
+      body: { areaCode: '91', phone, password, confirmPassword: password, agree: '1', ...(await captcha()), ...extra },
+    });
+  return { app, clock, call, captcha, register, close: () => app.http.close() };
+}

@@ -1,0 +1,113 @@
+// Browser-test harness: starts the real server (built front ends, a fresh embedded database in a temp
+// DATA_DIR, paper mode with test hooks) and Debian's Chromium through playwright-core at a phone
+// viewport. Screenshots go to test-results/screens/ as artefacts.
+//
+// Captchas: the page fetches GET /ipor-api/common/captcha; wait for that response
+// (page.waitForResponse(r => r.url().includes('/common/captcha'))), read data.captchaId from its JSON,
+// then `await captchaAnswer(server, captchaId)`. SMS codes: `await smsCode(server, '9xxxxxxxxx')`.
+// Staff sign-in: `staffTotp()` gives the current code of the seeded admin.
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import * as OTPAuth from 'otpauth';
+
+export const ROOT = new URL('../', import.meta.url).pathname;
+export const SCREENS = join(ROOT, 'test-results', 'screens');
+export const PHONE = { width: 390, height: 844 };
+export const DEMO_CUSTOMER = { areaCode: '91', phone: '9876543210', password: 'demo1234' };
+export const DEMO_STAFF = { username: 'admin', password: 'admin-demo-123', totpSecret: 'JBSWY3DPEHPK3PXP' };
+
+export type Server = { baseUrl: string; dataDir: string; stop: () => Promise<void> };
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startServer(env: Record<string, string> = {}): Promise<Server> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'bourse-e2e-'));
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--disable-warning=ExperimentalWarning', join(ROOT, 'apps/server/src/main.ts')],
+    {
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, BOURSE_TEST_HOOKS: '1', LOG_LEVEL: 'warn', MODE: 'paper', ...env },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${baseUrl}/ipor-api/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('server did not start within 30 s');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    baseUrl,
+    dataDir,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: run scripts/ensure-chromium.sh`);
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+/** A phone-sized page (390×844, touch) whose stored language is `lang` before the app loads. */
+export async function phonePage(browser: Browser, lang: 'en-US' | 'pt-BR' = 'en-US'): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 1, isMobile: true, hasTouch: true, locale: lang });
+  await context.addInitScript((l) => {
+    if (!localStorage.getItem('smcLanguage')) localStorage.setItem('smcLanguage', l);
+  }, lang);
+  const page = await context.newPage();
+  return { context, page };
+}
+
+export async function captchaAnswer(server: Server, captchaId: string): Promise<string> {
+  const res = await fetch(`${server.baseUrl}/ipor-api/test/captcha/${captchaId}`);
+  return ((await res.json()) as { data: { answer: string } }).data.answer;
+}
+
+export async function smsCode(server: Server, phone: string, areaCode = '91'): Promise<string> {
+  const res = await fetch(`${server.baseUrl}/ipor-api/test/sms?areaCode=${areaCode}&phone=${phone}`);
+  return ((await res.json()) as { data: { code: string } }).data.code;
+}
+
+export function staffTotp(secret = DEMO_STAFF.totpSecret): string {
+  return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
+}
+
+export async function shot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENS, { recursive: true });
+  const path = join(SCREENS, `${name}.png`);
+  await page.screenshot({ path, fullPage: false });
+  return path;
+}

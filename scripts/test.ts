@@ -1,0 +1,59 @@
+// `npm test`: every check CI runs, in order, stopping at nothing so one report shows all of it:
+// type checks, lint, unit and API tests (SQLite, and PostgreSQL when reachable), the engine's seeded
+// simulation, a build of both front ends, then browser tests in Chromium. Ends with one line
+// "tests: N passed, N failed" summed over the test runners.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('../', import.meta.url).pathname;
+const results = join(root, 'test-results');
+mkdirSync(results, { recursive: true });
+const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --disable-warning=ExperimentalWarning`.trim() };
+const skipBrowser = process.argv.includes('--no-browser');
+
+type Step = { name: string; cmd: string; args: string[]; report?: string };
+const vitest = (name: string, config: string, report: string): Step => ({
+  name,
+  cmd: 'vitest',
+  args: ['run', '--config', config, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+  report,
+});
+
+const steps: Step[] = [
+  { name: 'typecheck (server and packages)', cmd: 'tsc', args: ['-p', 'tsconfig.json'] },
+  { name: 'typecheck (web)', cmd: 'tsc', args: ['-p', 'apps/web/tsconfig.json'] },
+  { name: 'typecheck (admin)', cmd: 'tsc', args: ['-p', 'apps/admin/tsconfig.json'] },
+  { name: 'lint', cmd: 'biome', args: ['lint', '.'] },
+  vitest('unit and API tests', 'vitest.config.ts', join(results, 'unit.json')),
+];
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+if (pkg.scripts.sim) steps.push({ name: 'engine simulation (100,000 commands)', cmd: 'npm', args: ['run', 'sim', '--', '--seed', '1', '--commands', '100000'] });
+if (!skipBrowser) {
+  steps.push(
+    { name: 'build front ends', cmd: 'npm', args: ['run', 'build'] },
+    { name: 'ensure Chromium', cmd: 'bash', args: ['scripts/ensure-chromium.sh'] },
+    vitest('browser tests', 'vitest.e2e.config.ts', join(results, 'e2e.json')),
+  );
+}
+
+let passed = 0;
+let failed = 0;
+const failures: string[] = [];
+for (const step of steps) {
+  console.log(`\n=== ${step.name} ===`);
+  const run = spawnSync(step.cmd, step.args, { cwd: root, env, stdio: 'inherit' });
+  if (step.report && existsSync(step.report)) {
+    const r = JSON.parse(readFileSync(step.report, 'utf8')) as { numPassedTests: number; numFailedTests: number };
+    passed += r.numPassedTests;
+    failed += r.numFailedTests;
+  }
+  if (run.status !== 0) {
+    failures.push(step.name);
+    if (!step.report) failed += 1;
+  } else if (!step.report) passed += 1;
+}
+console.log(failures.length ? `\nFailed steps: ${failures.join(', ')}` : '\nEvery step passed.');
+console.log(`tests: ${passed} passed, ${failed} failed`);
+process.exit(failures.length ? 1 : 0);
