@@ -233,6 +233,99 @@ export const ERRORS = {
     en: 'There are no closable orders',
     pt: 'Não há ordens que possam ser fechadas',
   },
+  // --- engine rejections (packages/engine ENGINE_REJECTIONS; a test keeps the two lists in step) ---
+  invalid_command: { status: 400, en: 'This request is not valid', pt: 'Esta solicitação não é válida' },
+  command_id_reused: {
+    status: 409,
+    en: 'This request was already sent with different content',
+    pt: 'Esta solicitação já foi enviada com conteúdo diferente',
+  },
+  transfer_id_reused: {
+    status: 409,
+    en: 'This transfer was already sent with different content',
+    pt: 'Esta transferência já foi enviada com conteúdo diferente',
+  },
+  invalid_user: { status: 400, en: 'Unknown account', pt: 'Conta desconhecida' },
+  invalid_amount: { status: 400, en: 'The amount is not valid', pt: 'O valor não é válido' },
+  unknown_asset: { status: 400, en: 'Unknown asset', pt: 'Ativo desconhecido' },
+  hold_not_found: { status: 404, en: 'The reserved funds were not found', pt: 'Os fundos reservados não foram encontrados' },
+  hold_amount_exceeded: {
+    status: 400,
+    en: 'The amount is more than the reserved funds',
+    pt: 'O valor é maior que os fundos reservados',
+  },
+  same_account: { status: 400, en: 'Choose two different accounts', pt: 'Escolha duas contas diferentes' },
+  instrument_exists: { status: 409, en: 'This instrument already exists', pt: 'Este instrumento já existe' },
+  invalid_instrument: { status: 400, en: 'This instrument is not valid', pt: 'Este instrumento não é válido' },
+  unknown_instrument: { status: 404, en: 'Unknown instrument', pt: 'Instrumento desconhecido' },
+  instrument_halted: {
+    status: 400,
+    en: 'Trading in this instrument is halted',
+    pt: 'A negociação deste instrumento está suspensa',
+  },
+  invalid_price: { status: 400, en: 'The price is not valid', pt: 'O preço não é válido' },
+  invalid_quantity: { status: 400, en: 'The quantity is not valid', pt: 'A quantidade não é válida' },
+  price_not_on_tick: {
+    status: 400,
+    en: 'The price must be a multiple of the tick size',
+    pt: 'O preço deve ser múltiplo do tick mínimo',
+  },
+  quantity_not_on_lot: {
+    status: 400,
+    en: 'The quantity must be a multiple of the lot size',
+    pt: 'A quantidade deve ser múltipla do lote',
+  },
+  quantity_below_minimum: {
+    status: 400,
+    en: 'The quantity is below the minimum',
+    pt: 'A quantidade está abaixo do mínimo',
+  },
+  quantity_above_maximum: {
+    status: 400,
+    en: 'The quantity is above the maximum',
+    pt: 'A quantidade está acima do máximo',
+  },
+  price_outside_band: {
+    status: 400,
+    en: "The price is outside today's price band",
+    pt: 'O preço está fora da banda de preço de hoje',
+  },
+  post_only_would_take: {
+    status: 400,
+    en: 'A post-only order cannot trade immediately',
+    pt: 'Uma ordem somente-maker não pode ser executada imediatamente',
+  },
+  fok_not_fillable: {
+    status: 400,
+    en: 'The order cannot be filled completely right now',
+    pt: 'A ordem não pode ser executada integralmente agora',
+  },
+  no_liquidity: {
+    status: 400,
+    en: 'There is no one to trade with at an acceptable price right now',
+    pt: 'Não há contraparte a um preço aceitável no momento',
+  },
+  invalid_trigger_price: {
+    status: 400,
+    en: 'The trigger price is not valid',
+    pt: 'O preço de disparo não é válido',
+  },
+  open_order_limit: {
+    status: 400,
+    en: 'You have reached the limit of open orders',
+    pt: 'Você atingiu o limite de ordens abertas',
+  },
+  order_not_found: { status: 404, en: 'Order not found', pt: 'Ordem não encontrada' },
+  order_not_amendable: {
+    status: 400,
+    en: 'This order can no longer be changed',
+    pt: 'Esta ordem não pode mais ser alterada',
+  },
+  amend_no_change: {
+    status: 400,
+    en: 'Nothing to change in this order',
+    pt: 'Nada a alterar nesta ordem',
+  },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERRORS;

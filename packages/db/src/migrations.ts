@@ -129,6 +129,27 @@ export const MIGRATIONS: Migration[] = [
       ${appendOnly('audit_log', d)}
     `,
   },
+  {
+    version: 2,
+    name: 'engine journal, snapshots and checkpoints',
+    sql: () => `
+      CREATE TABLE engine_journal (
+        seq BIGINT PRIMARY KEY,
+        command TEXT NOT NULL
+      );
+      CREATE TABLE engine_snapshots (
+        seq BIGINT PRIMARY KEY,
+        state_hash TEXT NOT NULL,
+        state TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+      );
+      CREATE TABLE engine_checkpoints (
+        seq BIGINT PRIMARY KEY,
+        state_hash TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+      );
+    `,
+  },
 ];
 
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {

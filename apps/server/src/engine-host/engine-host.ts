@@ -1,0 +1,179 @@
+// The engine host: the one writer. Commands are applied in arrival order by the deterministic engine,
+// then journaled in batches (group commit) together with the read-model rows their results produce,
+// in one transaction; each caller is answered only after that commit. Snapshots every N commands.
+// Start-up = last snapshot (its hash checked) + replay of the journal after it (checked against the
+// last checkpoint's hash). A failed commit stops the process: memory is ahead of disk, so it recovers
+// by restarting from the journal, never by carrying on.
+
+import type { Db, Sql } from '@bourse/db';
+
+/** What the host needs of an engine: deterministic apply, a hash of its whole state, snapshots. */
+export interface ReplayableEngine<C, R> {
+  apply(command: C): R;
+  stateHash(): string;
+  snapshot(): unknown;
+}
+
+export type Applied<C, R> = { seq: number; command: C; result: R };
+
+export type EngineHostOptions<C, R, E extends ReplayableEngine<C, R>> = {
+  db: Db;
+  create: () => E;
+  restore: (snapshot: unknown) => E;
+  encode: (command: C) => string;
+  decode: (text: string) => C;
+  /** Writes the read-model rows for a batch, inside the journal's transaction. */
+  project?: (tx: Sql, batch: readonly Applied<C, R>[]) => Promise<void>;
+  snapshotEvery?: number;
+  maxBatch?: number;
+  now?: () => number;
+  /** Called when a commit fails; the default ends the process so it restarts from the journal. */
+  onFatal?: (error: unknown) => void;
+};
+
+type HostConfig<C, R, E extends ReplayableEngine<C, R>> = Required<Omit<EngineHostOptions<C, R, E>, 'project'>> &
+  Pick<EngineHostOptions<C, R, E>, 'project'>;
+
+type Pending<C, R> = Applied<C, R> & { resolve: (r: R) => void; reject: (e: unknown) => void };
+
+const JOURNAL_CHUNK = 500;
+
+export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
+  readonly engine: E;
+  readonly #o: HostConfig<C, R, E>;
+  #seq: number;
+  #lastSnapshotSeq: number;
+  #queue: Pending<C, R>[] = [];
+  #flushing: Promise<void> | null = null;
+  #failed: unknown = null;
+  #closed = false;
+
+  private constructor(engine: E, seq: number, lastSnapshotSeq: number, options: HostConfig<C, R, E>) {
+    this.engine = engine;
+    this.#seq = seq;
+    this.#lastSnapshotSeq = lastSnapshotSeq;
+    this.#o = options;
+  }
+
+  /** Loads the last snapshot, replays the journal after it and checks the state hashes. */
+  static async open<C, R, E extends ReplayableEngine<C, R>>(options: EngineHostOptions<C, R, E>) {
+    const o = {
+      snapshotEvery: 100_000,
+      maxBatch: 2_000,
+      now: () => Date.now(),
+      onFatal: (error: unknown) => {
+        console.error('engine journal commit failed; stopping so the process restarts from the journal', error);
+        process.exit(70);
+      },
+      ...options,
+    };
+    const { db } = o;
+    const snap = (
+      await db.query<{ seq: number; state_hash: string; state: string }>(
+        'SELECT seq, state_hash, state FROM engine_snapshots ORDER BY seq DESC LIMIT 1',
+      )
+    )[0];
+    let engine: E;
+    let seq = 0;
+    if (snap) {
+      engine = o.restore(JSON.parse(snap.state));
+      const hash = engine.stateHash();
+      if (hash !== snap.state_hash) throw new Error(`snapshot ${snap.seq} restores to hash ${hash}, recorded ${snap.state_hash}`);
+      seq = Number(snap.seq);
+    } else {
+      engine = o.create();
+    }
+    const snapshotSeq = seq;
+    for (;;) {
+      const rows = await db.query<{ seq: number; command: string }>(
+        'SELECT seq, command FROM engine_journal WHERE seq > $1 ORDER BY seq LIMIT 10000',
+        [seq],
+      );
+      if (rows.length === 0) break;
+      for (const row of rows) {
+        if (Number(row.seq) !== seq + 1) throw new Error(`journal gap: expected ${seq + 1}, found ${row.seq}`);
+        engine.apply(o.decode(row.command));
+        seq = Number(row.seq);
+      }
+    }
+    const checkpoint = (
+      await db.query<{ seq: number; state_hash: string }>('SELECT seq, state_hash FROM engine_checkpoints WHERE seq = $1', [seq])
+    )[0];
+    if (checkpoint && checkpoint.state_hash !== engine.stateHash()) {
+      throw new Error(`replay to ${seq} gives hash ${engine.stateHash()}, checkpoint recorded ${checkpoint.state_hash}`);
+    }
+    return new EngineHost<C, R, E>(engine, seq, snapshotSeq, o);
+  }
+
+  get seq(): number {
+    return this.#seq;
+  }
+
+  /** Applies the command now and answers once its batch is durably committed. */
+  submit(command: C): Promise<R> {
+    if (this.#failed) return Promise.reject(this.#failed);
+    if (this.#closed) return Promise.reject(new Error('engine host is closed'));
+    const result = this.engine.apply(command);
+    const seq = ++this.#seq;
+    return new Promise<R>((resolve, reject) => {
+      this.#queue.push({ seq, command, result, resolve, reject });
+      this.#flushing ??= this.#flushLoop();
+    });
+  }
+
+  async #flushLoop(): Promise<void> {
+    // Yield once so commands submitted in the same tick share the first commit.
+    await new Promise((r) => setImmediate(r));
+    while (this.#queue.length > 0) {
+      const batch = this.#queue.splice(0, this.#o.maxBatch);
+      try {
+        await this.#commit(batch);
+      } catch (error) {
+        this.#failed = error;
+        for (const p of [...batch, ...this.#queue.splice(0)]) p.reject(error);
+        this.#flushing = null;
+        this.#o.onFatal(error);
+        return;
+      }
+      for (const p of batch) p.resolve(p.result);
+    }
+    this.#flushing = null;
+  }
+
+  async #commit(batch: readonly Pending<C, R>[]) {
+    const last = batch[batch.length - 1]!.seq;
+    const takeSnapshot = last - this.#lastSnapshotSeq >= this.#o.snapshotEvery;
+    await this.#o.db.transaction(async (tx) => {
+      for (let i = 0; i < batch.length; i += JOURNAL_CHUNK) {
+        const chunk = batch.slice(i, i + JOURNAL_CHUNK);
+        const values = chunk.map((_, k) => `($${2 * k + 1}, $${2 * k + 2})`).join(', ');
+        await tx.run(
+          `INSERT INTO engine_journal (seq, command) VALUES ${values}`,
+          chunk.flatMap((p) => [p.seq, this.#o.encode(p.command)]),
+        );
+      }
+      await this.#o.project?.(tx, batch);
+      // A snapshot must describe exactly `last`: valid only when nothing newer has been applied yet.
+      if (takeSnapshot && this.#seq === last) {
+        await tx.run('INSERT INTO engine_snapshots (seq, state_hash, state, created_at) VALUES ($1, $2, $3, $4)', [
+          last,
+          this.engine.stateHash(),
+          JSON.stringify(this.engine.snapshot()),
+          this.#o.now(),
+        ]);
+        this.#lastSnapshotSeq = last;
+      }
+    });
+  }
+
+  /** Waits for every submitted command to commit, records a checkpoint hash, and stops accepting. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    while (this.#flushing) await this.#flushing;
+    if (this.#failed) return;
+    await this.#o.db.run(
+      'INSERT INTO engine_checkpoints (seq, state_hash, created_at) VALUES ($1, $2, $3) ON CONFLICT (seq) DO NOTHING',
+      [this.#seq, this.engine.stateHash(), this.#o.now()],
+    );
+  }
+}
