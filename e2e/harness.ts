@@ -41,7 +41,16 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
     process.execPath,
     ['--disable-warning=ExperimentalWarning', join(ROOT, 'apps/server/src/main.ts')],
     {
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, BOURSE_TEST_HOOKS: '1', LOG_LEVEL: 'warn', MODE: 'paper', ...env },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        BOURSE_TEST_HOOKS: '1',
+        LOG_LEVEL: 'warn',
+        MODE: 'paper',
+        ...env,
+      },
       stdio: ['ignore', 'inherit', 'inherit'],
     },
   );
@@ -77,13 +86,31 @@ export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: run scripts/ensure-chromium.sh`);
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 
 /** A phone-sized page (390×844, touch) whose stored language is `lang` before the app loads. */
-export async function phonePage(browser: Browser, lang: 'en-US' | 'pt-BR' = 'en-US'): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 1, isMobile: true, hasTouch: true, locale: lang });
+export async function phonePage(
+  browser: Browser,
+  lang: 'en-US' | 'pt-BR' = 'en-US',
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    viewport: PHONE,
+    deviceScaleFactor: 1,
+    isMobile: true,
+    hasTouch: true,
+    locale: lang,
+  });
   await context.addInitScript((l) => {
     if (!localStorage.getItem('smcLanguage')) localStorage.setItem('smcLanguage', l);
   }, lang);

@@ -10,7 +10,10 @@ import { join } from 'node:path';
 const root = new URL('../', import.meta.url).pathname;
 const results = join(root, 'test-results');
 mkdirSync(results, { recursive: true });
-const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --disable-warning=ExperimentalWarning`.trim() };
+const env = {
+  ...process.env,
+  NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --disable-warning=ExperimentalWarning`.trim(),
+};
 const skipBrowser = process.argv.includes('--no-browser');
 
 type Step = { name: string; cmd: string; args: string[]; report?: string };
@@ -29,7 +32,12 @@ const steps: Step[] = [
   vitest('unit and API tests', 'vitest.config.ts', join(results, 'unit.json')),
 ];
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-if (pkg.scripts.sim) steps.push({ name: 'engine simulation (100,000 commands)', cmd: 'npm', args: ['run', 'sim', '--', '--seed', '1', '--commands', '100000'] });
+if (pkg.scripts.sim)
+  steps.push({
+    name: 'engine simulation (100,000 commands)',
+    cmd: 'npm',
+    args: ['run', 'sim', '--', '--seed', '1', '--commands', '100000'],
+  });
 if (!skipBrowser) {
   steps.push(
     { name: 'build front ends', cmd: 'npm', args: ['run', 'build'] },

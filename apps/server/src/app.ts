@@ -29,7 +29,13 @@ export const API_PREFIX = '/ipor-api';
 
 export type AppDeps = { config: Config; db: Db; clock?: Clock; sms?: SmsPort; logger?: boolean };
 
-export type App = { http: FastifyInstance; accounts: Accounts; staff: Staff; sandboxSms: SandboxSms | null; clock: Clock };
+export type App = {
+  http: FastifyInstance;
+  accounts: Accounts;
+  staff: Staff;
+  sandboxSms: SandboxSms | null;
+  clock: Clock;
+};
 
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, db } = deps;
@@ -104,7 +110,14 @@ function serveFrontEnds(http: FastifyInstance, config: Config) {
   const web = config.webDist && existsSync(join(config.webDist, 'index.html')) ? config.webDist : null;
   const admin = config.adminDist && existsSync(join(config.adminDist, 'index.html')) ? config.adminDist : null;
   if (web) http.register(fastifyStatic, { root: web, prefix: '/', wildcard: false, index: 'index.html' });
-  if (admin) http.register(fastifyStatic, { root: admin, prefix: '/admin/', decorateReply: !web, wildcard: false, index: 'index.html' });
+  if (admin)
+    http.register(fastifyStatic, {
+      root: admin,
+      prefix: '/admin/',
+      decorateReply: !web,
+      wildcard: false,
+      index: 'index.html',
+    });
   http.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     if (path.startsWith(API_PREFIX) || request.method !== 'GET' || /\.\w+$/.test(path)) {

@@ -6,7 +6,10 @@ import { buildApp } from './app.ts';
 import { loadConfig, type Config } from './config.ts';
 import { manualClock } from './platform/clock.ts';
 
-export type Reply = { status: number; body: { code: number; msg: string; data: any; error?: string; fields?: Record<string, string> } };
+export type Reply = {
+  status: number;
+  body: { code: number; msg: string; data: any; error?: string; fields?: Record<string, string> };
+};
 
 export async function testApp(db: Db, overrides: Partial<Config> = {}) {
   const config = { ...loadConfig({ BOURSE_TEST_HOOKS: '1' }, { dataDir: null }), ...overrides };

@@ -248,7 +248,11 @@ export const ERRORS = {
   invalid_user: { status: 400, en: 'Unknown account', pt: 'Conta desconhecida' },
   invalid_amount: { status: 400, en: 'The amount is not valid', pt: 'O valor não é válido' },
   unknown_asset: { status: 400, en: 'Unknown asset', pt: 'Ativo desconhecido' },
-  hold_not_found: { status: 404, en: 'The reserved funds were not found', pt: 'Os fundos reservados não foram encontrados' },
+  hold_not_found: {
+    status: 404,
+    en: 'The reserved funds were not found',
+    pt: 'Os fundos reservados não foram encontrados',
+  },
   hold_amount_exceeded: {
     status: 400,
     en: 'The amount is more than the reserved funds',

@@ -62,10 +62,7 @@ export function checkPhone(value: { areaCode: string; phone: string }, ctx: z.Re
 }
 
 /** Adds password_mismatch on `confirmPassword` unless both entries match. */
-export function checkConfirmation(
-  value: { password: string; confirmPassword: string },
-  ctx: z.RefinementCtx,
-): void {
+export function checkConfirmation(value: { password: string; confirmPassword: string }, ctx: z.RefinementCtx): void {
   if (value.password !== value.confirmPassword) {
     ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'password_mismatch' });
   }

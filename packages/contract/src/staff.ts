@@ -43,8 +43,6 @@ export const auditQuery = pageQuery.extend({
 
 export const usersQuery = pageQuery.extend({ keyword: z.string().trim().max(64).optional() });
 
-
-
 /** What each staff role may do. The server enforces it; the console uses it to show its menu. */
 export const STAFF_PERMISSIONS = {
   'users.read': ['support', 'compliance', 'finance', 'admin'],

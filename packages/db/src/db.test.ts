@@ -13,9 +13,10 @@ describe.each(dbs)('database on $dialect', ({ open }) => {
         ['+919876543210', '91', '9876543210', 'h', 'INV1', 1_700_000_000_000],
       );
       expect(user?.id).toBeTypeOf('number');
-      const rows = await db.query<{ phone: string; created_at: number }>('SELECT phone, created_at FROM users WHERE id = $1', [
-        user!.id,
-      ]);
+      const rows = await db.query<{ phone: string; created_at: number }>(
+        'SELECT phone, created_at FROM users WHERE id = $1',
+        [user!.id],
+      );
       expect(rows).toEqual([{ phone: '+919876543210', created_at: 1_700_000_000_000 }]);
     } finally {
       await db.close();

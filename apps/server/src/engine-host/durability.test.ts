@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 
 const hasStrace = spawnSync('strace', ['-V']).status === 0;
-if (!hasStrace) console.warn('\n*** strace is not installed: the fsync durability test is SKIPPED (apt-get install strace). ***\n');
+if (!hasStrace)
+  console.warn('\n*** strace is not installed: the fsync durability test is SKIPPED (apt-get install strace). ***\n');
 
 it.skipIf(!hasStrace)('fsyncs the write-ahead log once per acknowledged commit', () => {
   const dir = mkdtempSync(join(tmpdir(), 'bourse-fsync-'));
@@ -18,7 +19,19 @@ it.skipIf(!hasStrace)('fsyncs the write-ahead log once per acknowledged commit',
   try {
     const run = spawnSync(
       'strace',
-      ['-f', '-e', 'trace=fsync,fdatasync', '-y', '-o', trace, process.execPath, '--disable-warning=ExperimentalWarning', join(import.meta.dirname, 'durability-child.ts'), join(dir, 'db'), String(commits)],
+      [
+        '-f',
+        '-e',
+        'trace=fsync,fdatasync',
+        '-y',
+        '-o',
+        trace,
+        process.execPath,
+        '--disable-warning=ExperimentalWarning',
+        join(import.meta.dirname, 'durability-child.ts'),
+        join(dir, 'db'),
+        String(commits),
+      ],
       { encoding: 'utf8', timeout: 60_000 },
     );
     expect(run.status, run.stderr).toBe(0);

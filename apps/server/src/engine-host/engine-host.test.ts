@@ -15,7 +15,9 @@ class Counter implements ReplayableEngine<Cmd, number> {
     return v;
   }
   stateHash() {
-    return createHash('sha256').update(JSON.stringify([...this.values].sort())).digest('hex');
+    return createHash('sha256')
+      .update(JSON.stringify([...this.values].sort()))
+      .digest('hex');
   }
   snapshot() {
     return [...this.values];
@@ -42,11 +44,15 @@ describe.each(dbs)('engine host on $dialect', ({ open: openDb }) => {
     const host = await open(db, {
       project: async (tx, batch) => {
         commits++;
-        const [row] = await tx.query<{ n: number }>('SELECT COUNT(*) AS n FROM engine_journal WHERE seq <= $1', [batch.at(-1)!.seq]);
+        const [row] = await tx.query<{ n: number }>('SELECT COUNT(*) AS n FROM engine_journal WHERE seq <= $1', [
+          batch.at(-1)!.seq,
+        ]);
         expect(Number(row!.n)).toBe(batch.at(-1)!.seq); // the batch's journal rows are visible in the same tx
       },
     });
-    const answers = await Promise.all(Array.from({ length: 1000 }, (_, i) => host.submit({ key: `k${i % 10}`, add: 1 })));
+    const answers = await Promise.all(
+      Array.from({ length: 1000 }, (_, i) => host.submit({ key: `k${i % 10}`, add: 1 })),
+    );
     expect(answers.at(-1)).toBe(100);
     expect(commits).toBeLessThan(10);
     const [{ n }] = (await db.query<{ n: number }>('SELECT COUNT(*) AS n FROM engine_journal')) as [{ n: number }];

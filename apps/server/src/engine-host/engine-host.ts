@@ -78,7 +78,8 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
     if (snap) {
       engine = o.restore(JSON.parse(snap.state));
       const hash = engine.stateHash();
-      if (hash !== snap.state_hash) throw new Error(`snapshot ${snap.seq} restores to hash ${hash}, recorded ${snap.state_hash}`);
+      if (hash !== snap.state_hash)
+        throw new Error(`snapshot ${snap.seq} restores to hash ${hash}, recorded ${snap.state_hash}`);
       seq = Number(snap.seq);
     } else {
       engine = o.create();
@@ -97,10 +98,15 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
       }
     }
     const checkpoint = (
-      await db.query<{ seq: number; state_hash: string }>('SELECT seq, state_hash FROM engine_checkpoints WHERE seq = $1', [seq])
+      await db.query<{ seq: number; state_hash: string }>(
+        'SELECT seq, state_hash FROM engine_checkpoints WHERE seq = $1',
+        [seq],
+      )
     )[0];
     if (checkpoint && checkpoint.state_hash !== engine.stateHash()) {
-      throw new Error(`replay to ${seq} gives hash ${engine.stateHash()}, checkpoint recorded ${checkpoint.state_hash}`);
+      throw new Error(
+        `replay to ${seq} gives hash ${engine.stateHash()}, checkpoint recorded ${checkpoint.state_hash}`,
+      );
     }
     return new EngineHost<C, R, E>(engine, seq, snapshotSeq, o);
   }

@@ -14,10 +14,19 @@ afterAll(() => t.close());
 describe('HTTP conventions', () => {
   it('reads the language from lang, then Accept-Language, defaulting to en-US', async () => {
     const inject = (headers: Record<string, string>) =>
-      t.app.http.inject({ method: 'POST', url: '/ipor-api/user/login', headers, payload: { areaCode: '91', phone: '1', password: 'x' } });
+      t.app.http.inject({
+        method: 'POST',
+        url: '/ipor-api/user/login',
+        headers,
+        payload: { areaCode: '91', phone: '1', password: 'x' },
+      });
     expect((await inject({})).json().msg).toBe('Phone number format is incorrect');
-    expect((await inject({ 'accept-language': 'pt-BR,pt;q=0.9' })).json().msg).toBe('O formato do número de telefone está incorreto');
-    expect((await inject({ lang: 'en-US', 'accept-language': 'pt-BR' })).json().msg).toBe('Phone number format is incorrect');
+    expect((await inject({ 'accept-language': 'pt-BR,pt;q=0.9' })).json().msg).toBe(
+      'O formato do número de telefone está incorreto',
+    );
+    expect((await inject({ lang: 'en-US', 'accept-language': 'pt-BR' })).json().msg).toBe(
+      'Phone number format is incorrect',
+    );
   });
 
   it('gives a translated message per invalid field and keeps the HTTP status fitting', async () => {
@@ -38,7 +47,11 @@ describe('HTTP conventions', () => {
   });
 
   it('sends security headers and a request id', async () => {
-    const res = await t.app.http.inject({ method: 'GET', url: '/ipor-api/common/props', headers: { 'x-request-id': 'trace-12345678' } });
+    const res = await t.app.http.inject({
+      method: 'GET',
+      url: '/ipor-api/common/props',
+      headers: { 'x-request-id': 'trace-12345678' },
+    });
     expect(res.headers['x-request-id']).toBe('trace-12345678');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(String(res.headers['content-security-policy'])).toContain("default-src 'self'");

@@ -41,7 +41,12 @@ export function errorEnvelope(code: ErrorCode, lang: Lang, fields?: Record<strin
   return body;
 }
 
-export function sendError(reply: FastifyReply, request: FastifyRequest, code: ErrorCode, fields?: Record<string, ErrorCode>) {
+export function sendError(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  code: ErrorCode,
+  fields?: Record<string, ErrorCode>,
+) {
   return reply.status(errorStatus(code)).send(errorEnvelope(code, request.lang ?? 'en-US', fields));
 }
 
@@ -58,13 +63,18 @@ export function registerEnvelope(app: FastifyInstance): void {
       const fields: Record<string, ErrorCode> = {};
       for (const issue of error.validation) {
         const field = issue.instancePath.replace(/^\//, '').split('/')[0] || 'body';
-        const code: ErrorCode = isErrorCode(issue.message ?? "") ? (issue.message as ErrorCode) : 'field_invalid';
+        const code: ErrorCode = isErrorCode(issue.message ?? '') ? (issue.message as ErrorCode) : 'field_invalid';
         fields[field] ??= code;
       }
       // The toast shows the first field's own message: "Phone number format is incorrect" says more
       // than "check the fields"; the rest are shown under their fields.
       const first = Object.values(fields)[0] ?? 'validation_failed';
-      return sendError(reply, request, first === 'field_required' || first === 'field_invalid' ? 'validation_failed' : first, fields);
+      return sendError(
+        reply,
+        request,
+        first === 'field_required' || first === 'field_invalid' ? 'validation_failed' : first,
+        fields,
+      );
     }
     if (error.statusCode === 429) return sendError(reply, request, 'too_many_requests');
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {

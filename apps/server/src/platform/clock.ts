@@ -5,7 +5,9 @@ export type Clock = { now(): number };
 export const systemClock: Clock = { now: () => Date.now() };
 
 /** A clock tests set and advance by hand. */
-export function manualClock(startMs = Date.UTC(2026, 0, 5, 4, 0)): Clock & { advance(ms: number): void; set(ms: number): void } {
+export function manualClock(
+  startMs = Date.UTC(2026, 0, 5, 4, 0),
+): Clock & { advance(ms: number): void; set(ms: number): void } {
   let t = startMs;
   return {
     now: () => t,

@@ -60,10 +60,25 @@ export async function insertUser(
   return rows[0]!.id;
 }
 
-const UPDATABLE = ['password_hash', 'trade_pin_hash', 'withdraw_pin_hash', 'email', 'totp_secret', 'totp_pending_secret', 'status', 'id_status'] as const;
+const UPDATABLE = [
+  'password_hash',
+  'trade_pin_hash',
+  'withdraw_pin_hash',
+  'email',
+  'totp_secret',
+  'totp_pending_secret',
+  'status',
+  'id_status',
+] as const;
 export type UpdatableColumn = (typeof UPDATABLE)[number];
 
-export async function updateUser(db: Sql, id: number, column: UpdatableColumn, value: string | number | null, now: number) {
+export async function updateUser(
+  db: Sql,
+  id: number,
+  column: UpdatableColumn,
+  value: string | number | null,
+  now: number,
+) {
   if (!UPDATABLE.includes(column)) throw new Error(`column ${column} is not updatable`);
   await db.run(`UPDATE users SET ${column} = $2, updated_at = $3 WHERE id = $1`, [id, value, now]);
 }
@@ -97,7 +112,11 @@ export const touchSession = (db: Sql, id: string, now: number) =>
   db.run('UPDATE sessions SET last_seen_at = $2 WHERE id = $1', [id, now]);
 
 export const revokeSession = (db: Sql, userId: number, id: string, now: number) =>
-  db.run('UPDATE sessions SET revoked_at = $3 WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL', [id, userId, now]);
+  db.run('UPDATE sessions SET revoked_at = $3 WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL', [
+    id,
+    userId,
+    now,
+  ]);
 
 export const revokeAllSessions = (db: Sql, userId: number, now: number, exceptId: string | null = null) =>
   db.run('UPDATE sessions SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL AND id <> $3', [

@@ -30,8 +30,10 @@ export function accountRoutes(app: FastifyInstance, accounts: Accounts) {
   const signedIn = (request: FastifyRequest): Promise<Authenticated> => accounts.authenticate(bearerToken(request));
   const tags = ['accounts'];
 
-  r.post('/user/register', { schema: { tags, body: registerBody, response: { 200: envelope(loginResult) } } }, async (req) =>
-    ok(await accounts.register(req.body, clientMeta(req)), 'registration successful'),
+  r.post(
+    '/user/register',
+    { schema: { tags, body: registerBody, response: { 200: envelope(loginResult) } } },
+    async (req) => ok(await accounts.register(req.body, clientMeta(req)), 'registration successful'),
   );
   r.post('/user/login', { schema: { tags, body: loginBody, response: { 200: envelope(loginResult) } } }, async (req) =>
     ok(await accounts.login(req.body, clientMeta(req)), 'login successful'),
@@ -43,22 +45,36 @@ export function accountRoutes(app: FastifyInstance, accounts: Accounts) {
     await accounts.logout(await signedIn(req));
     return ok({ done: true as const });
   });
-  r.get('/user/sessions', { schema: { tags, response: { 200: envelope(z.object({ items: z.array(sessionView) })) } } }, async (req) =>
-    ok({ items: await accounts.sessions(await signedIn(req)) }),
+  r.get(
+    '/user/sessions',
+    { schema: { tags, response: { 200: envelope(z.object({ items: z.array(sessionView) })) } } },
+    async (req) => ok({ items: await accounts.sessions(await signedIn(req)) }),
   );
-  r.post('/user/sessions/revoke', { schema: { tags, body: revokeSessionBody, response: { 200: done } } }, async (req) => {
-    await accounts.revokeSession(await signedIn(req), req.body.id);
-    return ok({ done: true as const });
-  });
-  r.post('/user/update/password', { schema: { tags, body: changePasswordBody, response: { 200: done } } }, async (req) => {
-    await accounts.changePassword(await signedIn(req), req.body.oldPassword, req.body.password);
-    return ok({ done: true as const }, 'modified');
-  });
-  for (const kind of ['trade', 'withdraw'] as const) {
-    r.post(`/user/update/${kind}Password`, { schema: { tags, body: setPinBody, response: { 200: done } } }, async (req) => {
-      await accounts.setPin(await signedIn(req), kind, req.body.password, req.body.loginPassword);
+  r.post(
+    '/user/sessions/revoke',
+    { schema: { tags, body: revokeSessionBody, response: { 200: done } } },
+    async (req) => {
+      await accounts.revokeSession(await signedIn(req), req.body.id);
+      return ok({ done: true as const });
+    },
+  );
+  r.post(
+    '/user/update/password',
+    { schema: { tags, body: changePasswordBody, response: { 200: done } } },
+    async (req) => {
+      await accounts.changePassword(await signedIn(req), req.body.oldPassword, req.body.password);
       return ok({ done: true as const }, 'modified');
-    });
+    },
+  );
+  for (const kind of ['trade', 'withdraw'] as const) {
+    r.post(
+      `/user/update/${kind}Password`,
+      { schema: { tags, body: setPinBody, response: { 200: done } } },
+      async (req) => {
+        await accounts.setPin(await signedIn(req), kind, req.body.password, req.body.loginPassword);
+        return ok({ done: true as const }, 'modified');
+      },
+    );
   }
   r.post('/user/update/email', { schema: { tags, body: updateEmailBody, response: { 200: done } } }, async (req) => {
     await accounts.updateEmail(await signedIn(req), req.body.email, req.body.loginPassword);
@@ -79,7 +95,13 @@ export function accountRoutes(app: FastifyInstance, accounts: Accounts) {
   });
   r.post(
     '/common/code/send',
-    { schema: { tags, body: sendCodeBody, response: { 200: envelope(z.object({ sent: z.boolean(), resendAfterSec: z.number() })) } } },
+    {
+      schema: {
+        tags,
+        body: sendCodeBody,
+        response: { 200: envelope(z.object({ sent: z.boolean(), resendAfterSec: z.number() })) },
+      },
+    },
     async (req) => ok(await accounts.sendCode(req.body.areaCode, req.body.phone, req.body.purpose), 'sent'),
   );
 }

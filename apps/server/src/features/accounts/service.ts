@@ -116,7 +116,9 @@ export class Accounts {
     const now = this.#clock.now();
     await checkLoginAllowed(this.#db, phone, now);
     const user = await repo.findUserByPhone(this.#db, phone);
-    const passwordOk = user ? await verifyPassword(user.password_hash, input.password) : await verifyDecoy(input.password);
+    const passwordOk = user
+      ? await verifyPassword(user.password_hash, input.password)
+      : await verifyDecoy(input.password);
     if (!user || !passwordOk) {
       await recordLoginFailure(this.#db, phone, now);
       throw new AppError('login_failed');
@@ -235,7 +237,8 @@ export class Accounts {
   async totpDisable(auth: Authenticated, code: string, loginPassword: string) {
     await this.#requirePassword(auth.user, loginPassword, 'loginPassword');
     const now = this.#clock.now();
-    if (!auth.user.totp_secret || !checkTotp(auth.user.totp_secret, code, now)) throw fieldError('code', 'totp_incorrect');
+    if (!auth.user.totp_secret || !checkTotp(auth.user.totp_secret, code, now))
+      throw fieldError('code', 'totp_incorrect');
     await repo.updateUser(this.#db, auth.user.id, 'totp_secret', null, now);
   }
 

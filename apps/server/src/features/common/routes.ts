@@ -26,7 +26,10 @@ export function deploymentPropsOf(config: Config): DeploymentProps {
 
 const envelope = <T extends z.ZodType>(data: T) => z.object({ code: z.literal(0), msg: z.string(), data });
 
-export function commonRoutes(app: FastifyInstance, deps: { config: Config; captchas: Captchas; sandboxSms: SandboxSms | null }) {
+export function commonRoutes(
+  app: FastifyInstance,
+  deps: { config: Config; captchas: Captchas; sandboxSms: SandboxSms | null },
+) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['common'];
   const props = deploymentPropsOf(deps.config);

@@ -9,7 +9,12 @@ import { hashPassword } from '../../platform/secrets.ts';
 import * as repo from '../accounts/repo.ts';
 import type { Staff } from '../staff/service.ts';
 
-export const DEMO_CUSTOMER = { areaCode: '91', phone: '9876543210', password: 'demo1234', inviteCode: 'DEMO2026' } as const;
+export const DEMO_CUSTOMER = {
+  areaCode: '91',
+  phone: '9876543210',
+  password: 'demo1234',
+  inviteCode: 'DEMO2026',
+} as const;
 export const DEMO_STAFF = { username: 'admin', password: 'admin-demo-123', totpSecret: 'JBSWY3DPEHPK3PXP' } as const;
 
 /** The system itself, as the actor of the audit entries it writes at start-up. */

@@ -49,11 +49,24 @@ export async function appendAudit(tx: Sql, entry: AuditEntry, at: number): Promi
   await tx.run(
     `INSERT INTO audit_log (at, staff_id, action, target_type, target_id, reason, detail, prev_hash, hash)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [at, row.staff_id, row.action, row.target_type, row.target_id, row.reason, row.detail, prevHash, hashOf(prevHash, at, row)],
+    [
+      at,
+      row.staff_id,
+      row.action,
+      row.target_type,
+      row.target_id,
+      row.reason,
+      row.detail,
+      prevHash,
+      hashOf(prevHash, at, row),
+    ],
   );
 }
 
-export async function listAudit(db: Sql, q: { page: number; limit: number; action?: string | undefined; staffId?: number | undefined }) {
+export async function listAudit(
+  db: Sql,
+  q: { page: number; limit: number; action?: string | undefined; staffId?: number | undefined },
+) {
   const where: string[] = [];
   const params: (string | number)[] = [];
   if (q.action) {

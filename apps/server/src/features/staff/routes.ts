@@ -21,7 +21,8 @@ import type { Staff } from './service.ts';
 export function staffRoutes(app: FastifyInstance, staff: Staff, config: Config) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['staff'];
-  const as = (request: FastifyRequest, permission?: StaffPermission) => staff.authenticate(bearerToken(request), permission);
+  const as = (request: FastifyRequest, permission?: StaffPermission) =>
+    staff.authenticate(bearerToken(request), permission);
 
   r.post('/admin/auth/login', { schema: { tags, body: staffLoginBody } }, async (req) =>
     ok(await staff.login(req.body.username, req.body.password, req.body.totpCode), 'login successful'),
@@ -55,7 +56,12 @@ export function staffRoutes(app: FastifyInstance, staff: Staff, config: Config) 
     return ok(await staff.users(req.query));
   });
   r.post('/admin/users/status', { schema: { tags, body: userStatusBody } }, async (req) => {
-    await staff.setUserStatus(await as(req, 'users.status'), req.body.userId, req.body.status as 0 | 1, req.body.reason);
+    await staff.setUserStatus(
+      await as(req, 'users.status'),
+      req.body.userId,
+      req.body.status as 0 | 1,
+      req.body.reason,
+    );
     return ok({ done: true }, 'modified');
   });
 }

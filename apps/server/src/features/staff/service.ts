@@ -7,21 +7,22 @@ import type { Db } from '@bourse/db';
 import { AppError, fieldError } from '../../http/app-error.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { checkLoginAllowed, clearLoginFailures, recordLoginFailure } from '../../platform/login-throttle.ts';
-import {
-  hashPassword,
-  newId,
-  newToken,
-  sha256,
-  verifyDecoy,
-  verifyPassword,
-} from '../../platform/secrets.ts';
+import { hashPassword, newId, newToken, sha256, verifyDecoy, verifyPassword } from '../../platform/secrets.ts';
 import { checkTotp, newTotpSecret, totpUrl } from '../../platform/totp.ts';
 import * as accountsRepo from '../accounts/repo.ts';
 import { appendAudit, listAudit } from './audit.ts';
 
 const STAFF_SESSION_TTL_MS = 12 * 3_600_000;
 
-type StaffRow = { id: number; username: string; password_hash: string; totp_secret: string; role: StaffRole; status: number; created_at: number };
+type StaffRow = {
+  id: number;
+  username: string;
+  password_hash: string;
+  totp_secret: string;
+  role: StaffRole;
+  status: number;
+  created_at: number;
+};
 export type StaffAuth = { staff: StaffRow; sessionId: string };
 
 const view = (s: StaffRow) => ({ id: s.id, username: s.username, role: s.role });
@@ -40,7 +41,9 @@ export class Staff {
     const now = this.#clock.now();
     const subject = `staff:${username.toLowerCase()}`;
     await checkLoginAllowed(this.#db, subject, now);
-    const staff = (await this.#db.query<StaffRow>('SELECT * FROM staff WHERE username = $1', [username.toLowerCase()]))[0];
+    const staff = (
+      await this.#db.query<StaffRow>('SELECT * FROM staff WHERE username = $1', [username.toLowerCase()])
+    )[0];
     const passwordOk = staff ? await verifyPassword(staff.password_hash, password) : await verifyDecoy(password);
     if (!staff || !passwordOk || staff.status !== 1 || !checkTotp(staff.totp_secret, totpCode, now)) {
       await recordLoginFailure(this.#db, subject, now);
@@ -54,7 +57,18 @@ export class Staff {
          VALUES ($1, $2, $3, $4, $4, $5)`,
         [newId(), staff.id, sha256(token), now, now + STAFF_SESSION_TTL_MS],
       );
-      await appendAudit(tx, { staffId: staff.id, action: 'staff.sign_in', targetType: 'staff', targetId: String(staff.id), reason: '', detail: {} }, now);
+      await appendAudit(
+        tx,
+        {
+          staffId: staff.id,
+          action: 'staff.sign_in',
+          targetType: 'staff',
+          targetId: String(staff.id),
+          reason: '',
+          detail: {},
+        },
+        now,
+      );
     });
     return { token, staff: view(staff) };
   }
@@ -82,13 +96,28 @@ export class Staff {
   }
 
   async changePassword(auth: StaffAuth, oldPassword: string, password: string) {
-    if (!(await verifyPassword(auth.staff.password_hash, oldPassword))) throw fieldError('oldPassword', 'password_incorrect');
+    if (!(await verifyPassword(auth.staff.password_hash, oldPassword)))
+      throw fieldError('oldPassword', 'password_incorrect');
     const hash = await hashPassword(password);
     const now = this.#clock.now();
     await this.#db.transaction(async (tx) => {
       await tx.run('UPDATE staff SET password_hash = $2 WHERE id = $1', [auth.staff.id, hash]);
-      await tx.run('UPDATE staff_sessions SET revoked_at = $3 WHERE staff_id = $1 AND id <> $2 AND revoked_at IS NULL', [auth.staff.id, auth.sessionId, now]);
-      await appendAudit(tx, { staffId: auth.staff.id, action: 'staff.password_changed', targetType: 'staff', targetId: String(auth.staff.id), reason: '', detail: {} }, now);
+      await tx.run(
+        'UPDATE staff_sessions SET revoked_at = $3 WHERE staff_id = $1 AND id <> $2 AND revoked_at IS NULL',
+        [auth.staff.id, auth.sessionId, now],
+      );
+      await appendAudit(
+        tx,
+        {
+          staffId: auth.staff.id,
+          action: 'staff.password_changed',
+          targetType: 'staff',
+          targetId: String(auth.staff.id),
+          reason: '',
+          detail: {},
+        },
+        now,
+      );
     });
   }
 
@@ -104,30 +133,62 @@ export class Staff {
     const hash = await hashPassword(initialPassword);
     const now = this.#clock.now();
     const id = await this.#db.transaction(async (tx) => {
-      if ((await tx.query('SELECT id FROM staff WHERE username = $1', [username])).length) throw fieldError('username', 'staff_username_taken');
+      if ((await tx.query('SELECT id FROM staff WHERE username = $1', [username])).length)
+        throw fieldError('username', 'staff_username_taken');
       const [row] = await tx.query<{ id: number }>(
         'INSERT INTO staff (username, password_hash, totp_secret, role, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id',
         [username, hash, totpSecret, role, now],
       );
-      await appendAudit(tx, { staffId: auth.staff.id || null, action: 'staff.created', targetType: 'staff', targetId: String(row!.id), reason: '', detail: { username, role } }, now);
+      await appendAudit(
+        tx,
+        {
+          staffId: auth.staff.id || null,
+          action: 'staff.created',
+          targetType: 'staff',
+          targetId: String(row!.id),
+          reason: '',
+          detail: { username, role },
+        },
+        now,
+      );
       return row!.id;
     });
-    return { id, username, role, initialPassword, totpSecret, otpauthUrl: totpUrl(totpSecret, username, `${this.#issuer} staff`) };
+    return {
+      id,
+      username,
+      role,
+      initialPassword,
+      totpSecret,
+      otpauthUrl: totpUrl(totpSecret, username, `${this.#issuer} staff`),
+    };
   }
 
   async disable(auth: StaffAuth, id: number, reason: string) {
     if (id === auth.staff.id) throw new AppError('forbidden');
     const now = this.#clock.now();
     await this.#db.transaction(async (tx) => {
-      if ((await tx.run('UPDATE staff SET status = 0 WHERE id = $1 AND status = 1', [id])) === 0) throw new AppError('not_found');
+      if ((await tx.run('UPDATE staff SET status = 0 WHERE id = $1 AND status = 1', [id])) === 0)
+        throw new AppError('not_found');
       await tx.run('UPDATE staff_sessions SET revoked_at = $2 WHERE staff_id = $1 AND revoked_at IS NULL', [id, now]);
-      await appendAudit(tx, { staffId: auth.staff.id, action: 'staff.disabled', targetType: 'staff', targetId: String(id), reason, detail: {} }, now);
+      await appendAudit(
+        tx,
+        {
+          staffId: auth.staff.id,
+          action: 'staff.disabled',
+          targetType: 'staff',
+          targetId: String(id),
+          reason,
+          detail: {},
+        },
+        now,
+      );
     });
   }
 
   async users(q: { page: number; limit: number; keyword?: string | undefined }) {
     const like = q.keyword ? `%${q.keyword.replace(/[%_]/g, '')}%` : '%';
-    const total = (await this.#db.query<{ n: number }>('SELECT COUNT(*) AS n FROM users WHERE phone LIKE $1', [like]))[0]?.n ?? 0;
+    const total =
+      (await this.#db.query<{ n: number }>('SELECT COUNT(*) AS n FROM users WHERE phone LIKE $1', [like]))[0]?.n ?? 0;
     const rows = await this.#db.query<accountsRepo.UserRow>(
       'SELECT * FROM users WHERE phone LIKE $1 ORDER BY id DESC LIMIT $2 OFFSET $3',
       [like, q.limit, (q.page - 1) * q.limit],
@@ -153,7 +214,14 @@ export class Staff {
       await accountsRepo.updateUser(tx, userId, 'status', status, now);
       await appendAudit(
         tx,
-        { staffId: auth.staff.id, action: status === 0 ? 'user.blocked' : 'user.unblocked', targetType: 'user', targetId: String(userId), reason, detail: { from: user.status, to: status } },
+        {
+          staffId: auth.staff.id,
+          action: status === 0 ? 'user.blocked' : 'user.unblocked',
+          targetType: 'user',
+          targetId: String(userId),
+          reason,
+          detail: { from: user.status, to: status },
+        },
         now,
       );
     });

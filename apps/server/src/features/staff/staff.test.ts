@@ -21,8 +21,11 @@ describe.each(dbs)('staff console on $dialect', ({ open }) => {
     db = await open();
     t = await testApp(db);
   };
-  const signIn = async (username = DEMO_STAFF.username, password = DEMO_STAFF.password, secret = DEMO_STAFF.totpSecret) =>
-    t.call('POST', '/admin/auth/login', { json: { username, password, totpCode: totpNow(secret, t.clock.now()) } });
+  const signIn = async (
+    username = DEMO_STAFF.username,
+    password = DEMO_STAFF.password,
+    secret = DEMO_STAFF.totpSecret,
+  ) => t.call('POST', '/admin/auth/login', { json: { username, password, totpCode: totpNow(secret, t.clock.now()) } });
 
   it('signs staff in only with password and TOTP, in the request language', async () => {
     await start();
@@ -30,7 +33,11 @@ describe.each(dbs)('staff console on $dialect', ({ open }) => {
       json: { username: 'admin', password: DEMO_STAFF.password, totpCode: '000000' },
       lang: 'pt-BR',
     });
-    expect(wrong.body).toMatchObject({ code: -1001, error: 'staff_login_failed', msg: 'O usuário, a senha ou o código está incorreto' });
+    expect(wrong.body).toMatchObject({
+      code: -1001,
+      error: 'staff_login_failed',
+      msg: 'O usuário, a senha ou o código está incorreto',
+    });
     const ok = await signIn();
     expect(ok.body.data.staff).toMatchObject({ username: 'admin', role: 'admin' });
     const me = await t.call('GET', '/admin/auth/me', { token: ok.body.data.token });
@@ -43,9 +50,13 @@ describe.each(dbs)('staff console on $dialect', ({ open }) => {
   it('lets only permitted roles act, and writes every action to the audit log with its reason', async () => {
     await start();
     const admin = (await signIn()).body.data.token as string;
-    const created = await t.call('POST', '/admin/staff/create', { token: admin, json: { username: 'sam', role: 'support' } });
+    const created = await t.call('POST', '/admin/staff/create', {
+      token: admin,
+      json: { username: 'sam', role: 'support' },
+    });
     expect(created.body.data).toMatchObject({ username: 'sam', role: 'support' });
-    const support = (await signIn('sam', created.body.data.initialPassword, created.body.data.totpSecret)).body.data.token as string;
+    const support = (await signIn('sam', created.body.data.initialPassword, created.body.data.totpSecret)).body.data
+      .token as string;
 
     const user = (await t.register('9000000021')).body.data;
     const block = { userId: String(user.user.id), status: '0', reason: 'suspected account takeover' };
@@ -53,13 +64,20 @@ describe.each(dbs)('staff console on $dialect', ({ open }) => {
     expect((await t.call('GET', '/admin/audit', { token: support })).body.error).toBe('forbidden');
     expect((await t.call('GET', '/admin/users', { token: support })).body.data.total).toBeGreaterThanOrEqual(2);
 
-    expect((await t.call('POST', '/admin/users/status', { token: admin, json: { ...block, reason: '' } })).body.error).toBe('reason_required');
+    expect(
+      (await t.call('POST', '/admin/users/status', { token: admin, json: { ...block, reason: '' } })).body.error,
+    ).toBe('reason_required');
     expect((await t.call('POST', '/admin/users/status', { token: admin, json: block })).body.code).toBe(0);
     expect((await t.call('GET', '/user/login/info', { token: user.token })).body.error).toBe('account_blocked');
 
     const audit = (await t.call('GET', '/admin/audit?action=user.blocked', { token: admin })).body.data;
     expect(audit.items).toEqual([
-      expect.objectContaining({ action: 'user.blocked', staffUsername: 'admin', targetId: String(user.user.id), reason: 'suspected account takeover' }),
+      expect.objectContaining({
+        action: 'user.blocked',
+        staffUsername: 'admin',
+        targetId: String(user.user.id),
+        reason: 'suspected account takeover',
+      }),
     ]);
     expect(await verifyChain(db)).toBeNull();
   });
