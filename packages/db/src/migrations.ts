@@ -150,6 +150,68 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'read model of the engine: transfers, orders, trades',
+    sql: () => `
+      CREATE TABLE ledger_transfers (
+        transfer_id TEXT PRIMARY KEY,
+        seq BIGINT NOT NULL,
+        at BIGINT NOT NULL,
+        debit TEXT NOT NULL,
+        credit TEXT NOT NULL,
+        debit_owner TEXT NOT NULL,
+        credit_owner TEXT NOT NULL,
+        asset TEXT NOT NULL,
+        amount {{money}} NOT NULL,
+        cause TEXT NOT NULL,
+        link TEXT NOT NULL
+      );
+      CREATE INDEX ledger_transfers_debit_owner ON ledger_transfers(debit_owner, seq);
+      CREATE INDEX ledger_transfers_credit_owner ON ledger_transfers(credit_owner, seq);
+      CREATE TABLE orders (
+        id BIGINT PRIMARY KEY,
+        command_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        instrument_id TEXT NOT NULL,
+        side TEXT NOT NULL,
+        order_type TEXT NOT NULL,
+        time_in_force TEXT NOT NULL,
+        price_ticks BIGINT NOT NULL,
+        qty_lots BIGINT NOT NULL,
+        filled_lots BIGINT NOT NULL DEFAULT 0,
+        status TEXT NOT NULL,
+        reason TEXT NOT NULL DEFAULT '',
+        trigger_spec TEXT,
+        hold_asset TEXT NOT NULL,
+        hold_amount {{money}} NOT NULL,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        last_seq BIGINT NOT NULL
+      );
+      CREATE INDEX orders_user ON orders(user_id, id);
+      CREATE INDEX orders_user_status ON orders(user_id, status);
+      CREATE TABLE trades (
+        id BIGINT PRIMARY KEY,
+        seq BIGINT NOT NULL,
+        instrument_id TEXT NOT NULL,
+        price_ticks BIGINT NOT NULL,
+        qty_lots BIGINT NOT NULL,
+        taker_side TEXT NOT NULL,
+        maker_order_id BIGINT NOT NULL,
+        taker_order_id BIGINT NOT NULL,
+        maker_user_id TEXT NOT NULL,
+        taker_user_id TEXT NOT NULL,
+        notional {{money}} NOT NULL,
+        maker_fee {{money}} NOT NULL,
+        taker_fee {{money}} NOT NULL,
+        at BIGINT NOT NULL
+      );
+      CREATE INDEX trades_instrument ON trades(instrument_id, id);
+      CREATE INDEX trades_maker_user ON trades(maker_user_id, id);
+      CREATE INDEX trades_taker_user ON trades(taker_user_id, id);
+    `,
+  },
 ];
 
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {

@@ -22,9 +22,9 @@ describe.each(dbs)('staff console on $dialect', ({ open }) => {
     t = await testApp(db);
   };
   const signIn = async (
-    username = DEMO_STAFF.username,
-    password = DEMO_STAFF.password,
-    secret = DEMO_STAFF.totpSecret,
+    username: string = DEMO_STAFF.username,
+    password: string = DEMO_STAFF.password,
+    secret: string = DEMO_STAFF.totpSecret,
   ) => t.call('POST', '/admin/auth/login', { json: { username, password, totpCode: totpNow(secret, t.clock.now()) } });
 
   it('signs staff in only with password and TOTP, in the request language', async () => {
