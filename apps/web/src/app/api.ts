@@ -1,0 +1,98 @@
+// The app's configured request wrapper and the calls shared by many screens (props, login info).
+// Server state lives in TanStack Query; query keys are listed here so invalidation stays in one place.
+
+import { useQuery } from '@tanstack/react-query';
+import { Toast } from 'antd-mobile';
+import { currentLanguage, i18n } from '../i18n/index.ts';
+import { loginPath, navigateTo } from './navigation.ts';
+import { createRequest, type RequestData, type RequestOptions, unwrap } from './request.ts';
+import { clearSession, getToken, type SessionUser, saveUser, useSession } from './session.ts';
+
+export const request = createRequest({
+  fetch: (input, init) => fetch(input, init),
+  getToken,
+  getLanguage: currentLanguage,
+  onSessionInvalid: () => {
+    clearSession();
+    if (!window.location.pathname.startsWith(loginPath)) navigateTo(loginPath);
+  },
+  showToast: (message, durationMs) => {
+    Toast.show({ content: message, duration: durationMs });
+  },
+  showLoading: () => {
+    Toast.show({ icon: 'loading', content: i18n.t('common.loading'), duration: 0 });
+  },
+  hideLoading: () => Toast.clear(),
+  networkErrorMessage: () => i18n.t('common.networkError'),
+});
+
+/** GET returning `data`, rejecting with ApiError on any code other than 0. */
+export function apiGet<T>(path: string, data?: RequestData, options: RequestOptions = {}): Promise<T> {
+  return unwrap(request<T>(path, { ...options, method: 'GET', data }));
+}
+
+/** POST returning `data`, rejecting with ApiError on any code other than 0. */
+export function apiPost<T>(path: string, data?: RequestData, options: RequestOptions = {}): Promise<T> {
+  return unwrap(request<T>(path, { ...options, method: 'POST', data }));
+}
+
+export const queryKeys = {
+  props: ['common', 'props'] as const,
+  loginInfo: ['user', 'login-info'] as const,
+  sessions: ['user', 'sessions'] as const,
+};
+
+export interface PlatformProps {
+  mode: 'paper' | 'live';
+  platformName?: string;
+  defaultAreaCode?: string;
+  inviteCodeRequired?: boolean;
+  smsCodeRequired?: boolean;
+  openAutoApply?: number;
+  stockCountry?: 'IN' | 'US' | 'BR';
+}
+
+export function usePlatformProps() {
+  return useQuery({
+    queryKey: queryKeys.props,
+    queryFn: () => apiGet<PlatformProps>('/common/props'),
+    staleTime: 5 * 60_000,
+    retry: 1,
+  });
+}
+
+export interface LoginInfo {
+  user: SessionUser;
+  openAutoApply?: number;
+  serviceSaleSmartly?: string;
+}
+
+/**
+ * GET /user/login/info while a token is stored (SPEC §7): empty data clears the local token, a
+ * blocked user (status 0) is signed out, a failure is ignored (the stored profile stays shown).
+ */
+export function useLoginInfo() {
+  const session = useSession();
+  return useQuery({
+    queryKey: [...queryKeys.loginInfo, session.token],
+    enabled: Boolean(session.token),
+    staleTime: 30_000,
+    retry: false,
+    queryFn: async (): Promise<LoginInfo | null> => {
+      const envelope = await request<LoginInfo | null>('/user/login/info', { isSilent: true });
+      if (envelope.code !== 0) return null;
+      const info = envelope.data;
+      if (!info?.user) {
+        clearSession();
+        return null;
+      }
+      if (info.user.status === 0) {
+        clearSession();
+        navigateTo(loginPath);
+        return null;
+      }
+      saveUser(info.user);
+      return info;
+    },
+  });
+}

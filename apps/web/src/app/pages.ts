@@ -1,0 +1,101 @@
+// Every screen of SPEC §2 at its SPEC path (/pages/<group>/<name>), so deep links survive. Screens
+// with a loader are built; the others show the translated "coming soon" screen inside the shell.
+// The title of each page is the i18n key `titles.<group>.<name>`.
+
+import type { ComponentType } from 'react';
+
+type Loader = () => Promise<{ default: ComponentType }>;
+
+export const specPages: Record<string, readonly string[]> = {
+  account: ['login', 'coinLogin', 'reg'],
+  stock: ['index', 'order', 'list', 'search', 'income', 'vip', 'vote', 'voteUrl', 'stockKline'],
+  stockIPO: ['ipoList', 'list', 'ipoDetail', 'ipoOrder'],
+  stockBulk: ['bulkList', 'bulkDetail', 'bulkOrder'],
+  coin: ['index', 'coinKline', 'assetsRecord'],
+  coinICO: ['icoList', 'applyList', 'icoDetail', 'icoOrder'],
+  exchange: ['index', 'exchange', 'cryptoConvert', 'cryptoTransfer', 'stock'],
+  recharge: [
+    'recharge',
+    'bankRecharge',
+    'coinRecharge',
+    'cryptoRecharge',
+    'rechargeChannel',
+    'offlineRecharge',
+    'bankRecord',
+    'coinRechargeList',
+    'cryptoRecord',
+    'rechargeRecord',
+  ],
+  withdraw: [
+    'withdraw',
+    'bankWithdraw',
+    'cryptoWithdraw',
+    'cryptoRecord',
+    'cryptoRecordDetail',
+    'recordIndex',
+    'withdrawRecord',
+  ],
+  wallet: ['addBank', 'addAdress', 'addressList', 'bankList', 'recordDetail'],
+  fundsDetail: ['index', 'cryptoFundsDetail', 'stockFundsDetail'],
+  robot: ['list', 'detail', 'record', 'orderDetail'],
+  news: ['list', 'detail'],
+  notice: ['list', 'detail'],
+  user: [
+    'userInfo',
+    'kyc',
+    'assets',
+    'creditScore',
+    'ipoSwitch',
+    'loginPassword',
+    'tradePassword',
+    'security',
+    'about',
+    'service',
+    'serviceJs',
+  ],
+  common: [
+    'start',
+    'lang',
+    'download',
+    'androidAPP',
+    'iosAPP',
+    'service',
+    'serviceJs',
+    'companyIntroduction',
+    'disclaimer',
+    'privacyPolicy',
+    'loanService',
+  ],
+  tabbar: ['home', 'markets', 'trade', 'mine', 'position'],
+};
+
+const named =
+  <M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string): Loader =>
+  () =>
+    load().then((module) => ({ default: module[name] as ComponentType }));
+
+const commonPages = () => import('../features/common/common-pages.tsx');
+const accountPages = () => import('../features/account/auth-pages.tsx');
+const placeholderPages = () => import('../features/markets/placeholder-pages.tsx');
+const minePages = () => import('../features/user/mine-page.tsx');
+const securityPages = () => import('../features/user/security-page.tsx');
+
+/** The screens built so far, by "group/name". */
+export const builtPages: Record<string, Loader> = {
+  'common/start': named(commonPages, 'StartPage'),
+  'common/lang': named(commonPages, 'LanguagePage'),
+  'common/disclaimer': named(commonPages, 'DisclaimerPage'),
+  'common/privacyPolicy': named(commonPages, 'PrivacyPolicyPage'),
+  'account/login': named(accountPages, 'LoginPage'),
+  'account/reg': named(accountPages, 'RegisterPage'),
+  'tabbar/home': named(placeholderPages, 'HomePage'),
+  'tabbar/markets': named(placeholderPages, 'MarketsPage'),
+  'tabbar/trade': named(placeholderPages, 'TradePage'),
+  'tabbar/position': named(placeholderPages, 'PositionPage'),
+  'robot/list': named(placeholderPages, 'RobotListPage'),
+  'tabbar/mine': named(minePages, 'MinePage'),
+  'user/about': named(minePages, 'AboutPage'),
+  'user/security': named(securityPages, 'SecurityPage'),
+  'user/loginPassword': named(securityPages, 'LoginPasswordPage'),
+  'user/tradePassword': named(securityPages, 'TradePasswordPage'),
+};

@@ -1,0 +1,106 @@
+// The signed-in session kept in localStorage (SPEC §3: userToken, userInfo). Owns: reading, writing
+// and clearing it, and telling React when it changes. Must hold: the token and the user are always
+// cleared together.
+
+import { useSyncExternalStore } from 'react';
+
+export const storageKeys = {
+  token: 'userToken',
+  userInfo: 'userInfo',
+  language: 'smcLanguage',
+  inviteCode: 'inviteCode',
+  areaCode: 'areaCode',
+} as const;
+
+/** The user as the server describes it (GET /user/login/info → data.user). */
+export interface SessionUser {
+  id: number | string;
+  account: string;
+  status?: number;
+  idStatus?: 'none' | 'pending' | 'succ' | 'fail' | string;
+  hasTradePassword?: boolean;
+  hasWithdrawPassword?: boolean;
+  email?: string | null;
+  totpEnabled?: boolean;
+}
+
+export interface Session {
+  token: string | null;
+  user: SessionUser | null;
+}
+
+const listeners = new Set<() => void>();
+let cached: Session | null = null;
+
+function readStorage(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function read(): Session {
+  const token = readStorage(storageKeys.token);
+  let user: SessionUser | null = null;
+  const rawUser = readStorage(storageKeys.userInfo);
+  if (rawUser) {
+    try {
+      user = JSON.parse(rawUser) as SessionUser;
+    } catch {
+      user = null;
+    }
+  }
+  return { token: token || null, user };
+}
+
+function emit(): void {
+  cached = read();
+  for (const listener of listeners) listener();
+}
+
+export function getSession(): Session {
+  cached ??= read();
+  return cached;
+}
+
+export function getToken(): string | null {
+  return getSession().token;
+}
+
+export function saveSession(token: string, user: SessionUser | null): void {
+  localStorage.setItem(storageKeys.token, token);
+  if (user) localStorage.setItem(storageKeys.userInfo, JSON.stringify(user));
+  emit();
+}
+
+export function saveUser(user: SessionUser): void {
+  localStorage.setItem(storageKeys.userInfo, JSON.stringify(user));
+  emit();
+}
+
+export function clearSession(): void {
+  try {
+    localStorage.removeItem(storageKeys.token);
+    localStorage.removeItem(storageKeys.userInfo);
+  } catch {
+    // storage unavailable: nothing to clear
+  }
+  emit();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === storageKeys.token || event.key === storageKeys.userInfo || event.key === null) emit();
+  };
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}
+
+export function useSession(): Session {
+  return useSyncExternalStore(subscribe, getSession, getSession);
+}

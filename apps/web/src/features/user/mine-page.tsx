@@ -1,0 +1,130 @@
+// The Mine tab (account summary and links) and the About screen.
+import { Toast } from 'antd-mobile';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useLoginInfo } from '../../app/api.ts';
+import { loginPath } from '../../app/navigation.ts';
+import { useSession } from '../../app/session.ts';
+import { copyText } from '../../app/shell/copy.ts';
+import {
+  ChevronRightIcon,
+  CopyIcon,
+  GlobeIcon,
+  InfoIcon,
+  Logo,
+  LogoutIcon,
+  ShieldIcon,
+  UserIcon,
+} from '../../app/shell/icons.tsx';
+import { Page } from '../../app/shell/page.tsx';
+import { useSignOut } from '../../app/shell/sign-out.ts';
+import { VerificationBadge } from '../../app/shell/verification-badge.tsx';
+
+export const appVersion = '1.0.0';
+
+function LinkRow({ to, icon, label }: { to: string; icon: ReactNode; label: string }) {
+  return (
+    <Link className="list-row" to={to}>
+      <span className="menu-row__icon">{icon}</span>
+      <span className="list-row__label">{label}</span>
+      <ChevronRightIcon size={18} />
+    </Link>
+  );
+}
+
+export function MinePage() {
+  const { t } = useTranslation();
+  const session = useSession();
+  const loginInfo = useLoginInfo();
+  const signOut = useSignOut();
+  const user = loginInfo.data?.user ?? session.user;
+  const isSignedIn = Boolean(session.token);
+
+  const copyId = async () => {
+    if (!user) return;
+    await copyText(String(user.id));
+    Toast.show({ content: t('common.copied') });
+  };
+
+  return (
+    <Page title={t('titles.tabbar.mine')} left="menu" hasTabBar>
+      {isSignedIn && user ? (
+        <section className="account-card" data-testid="account-card">
+          <span className="account-card__avatar">
+            <UserIcon size={28} />
+          </span>
+          <div className="account-card__body">
+            <div className="account-card__name">{user.account}</div>
+            <VerificationBadge idStatus={user.idStatus} />
+            <button
+              type="button"
+              className="drawer__id"
+              onClick={copyId}
+              aria-label={t('drawer.copyId', { id: user.id })}
+            >
+              <span className="tabular">{t('drawer.idLabel', { id: user.id })}</span>
+              <CopyIcon size={16} />
+            </button>
+          </div>
+        </section>
+      ) : (
+        <section className="account-card account-card--guest" data-testid="guest-card">
+          <Logo size={44} />
+          <div className="account-card__body">
+            <div className="account-card__name">{t('mine.guestTitle')}</div>
+            <p className="account-card__hint">{t('mine.guestHint')}</p>
+            <div className="row-gap">
+              <Link className="btn btn--primary" to={loginPath}>
+                {t('start.signIn')}
+              </Link>
+              <Link className="btn btn--outline" to="/pages/account/reg">
+                {t('auth.register')}
+              </Link>
+            </div>
+          </div>
+        </section>
+      )}
+      <div className="list">
+        {isSignedIn && <LinkRow to="/pages/user/security" icon={<ShieldIcon />} label={t('mine.security')} />}
+        <LinkRow to="/pages/common/lang" icon={<GlobeIcon />} label={t('mine.language')} />
+        <LinkRow to="/pages/user/about" icon={<InfoIcon />} label={t('mine.about')} />
+        {isSignedIn && (
+          <button
+            type="button"
+            className="list-row menu-row--danger"
+            onClick={() => void signOut()}
+            data-testid="mine-sign-out"
+          >
+            <span className="menu-row__icon">
+              <LogoutIcon />
+            </span>
+            <span className="list-row__label">{t('mine.signOut')}</span>
+          </button>
+        )}
+      </div>
+    </Page>
+  );
+}
+
+export function AboutPage() {
+  const { t } = useTranslation();
+  return (
+    <Page title={t('titles.user.about')}>
+      <article className="prose">
+        <div className="start__brand">
+          <Logo size={48} />
+          <div>
+            <div className="start__name">{t('app.name')}</div>
+            <div className="start__tagline">{t('about.version', { version: appVersion })}</div>
+          </div>
+        </div>
+        <p>{t('about.body')}</p>
+        <p>
+          <Link to="/pages/common/disclaimer">{t('disclaimer.title')}</Link> ·{' '}
+          <Link to="/pages/common/privacyPolicy">{t('privacy.title')}</Link>
+        </p>
+      </article>
+    </Page>
+  );
+}
