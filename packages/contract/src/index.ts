@@ -5,3 +5,5 @@ export * from './fields.ts';
 export * from './lang.ts';
 export * from './phone.ts';
 export * from './staff.ts';
+export * from './market.ts';
+export * from './stocks.ts';

@@ -1,0 +1,70 @@
+// Shapes of the market-data calls (SPEC §7: /stock/index/*, /coin/*, /index/*). Prices and amounts are
+// decimal strings; times are epoch milliseconds (candles: seconds, as charting libraries expect).
+
+import { z } from 'zod';
+import { pageQuery } from './fields.ts';
+
+export const COUNTRIES = ['IN', 'US', 'BR'] as const;
+export const CANDLE_INTERVALS = ['1m', '5m', '15m', '1h', '1d', '1w'] as const;
+export type CandleInterval = (typeof CANDLE_INTERVALS)[number];
+
+const decimal = z.string().regex(/^-?\d+(\.\d+)?$/);
+
+export const quoteView = z.object({
+  id: z.string(),
+  symbol: z.string(),
+  name: z.string(),
+  exchange: z.string(),
+  country: z.enum(COUNTRIES).nullable(),
+  kind: z.enum(['stock', 'index', 'crypto', 'fx']),
+  currency: z.string(),
+  price: decimal,
+  change: decimal,
+  changePct: decimal,
+  open: decimal,
+  high: decimal,
+  low: decimal,
+  prevClose: decimal,
+  volume: decimal,
+  time: z.number().int(),
+  isOpen: z.boolean(),
+  listed: z.boolean(),
+  tickSize: decimal,
+  lot: z.number().int(),
+  bandLo: decimal.nullable(),
+  bandHi: decimal.nullable(),
+});
+export type QuoteView = z.infer<typeof quoteView>;
+
+export const candleView = z.object({
+  time: z.number().int(),
+  open: decimal,
+  high: decimal,
+  low: decimal,
+  close: decimal,
+  volume: decimal,
+});
+export type CandleView = z.infer<typeof candleView>;
+
+export const bookView = z.object({
+  symbol: z.string(),
+  seq: z.number().int(),
+  asks: z.array(z.tuple([decimal, decimal])),
+  bids: z.array(z.tuple([decimal, decimal])),
+});
+
+export const tradeView = z.object({ id: z.number().int(), price: decimal, quantity: decimal, side: z.enum(['buy', 'sell']), time: z.number().int() });
+
+export const stockListQuery = pageQuery.extend({
+  country: z.enum(COUNTRIES, { error: 'field_invalid' }).default('IN'),
+  sort: z.enum(['changePct', '-changePct', 'volume', '-volume', 'symbol']).optional(),
+});
+export const symbolQuery = z.object({ symbol: z.string({ error: 'field_required' }).trim().min(1).max(40) });
+export const searchQuery = z.object({ keyword: z.string({ error: 'field_required' }).trim().min(1).max(40) });
+export const candlesBody = z.object({
+  symbol: z.string({ error: 'field_required' }).trim().min(1).max(40),
+  interval: z.enum(CANDLE_INTERVALS, { error: 'field_invalid' }).default('1d'),
+  limit: z.coerce.number().int().min(1).max(1000).default(300),
+  /** Candles strictly before this time (seconds), for paging back. */
+  before: z.coerce.number().int().optional(),
+});

@@ -1,0 +1,98 @@
+// Shapes of the stock-trading calls (SPEC §7: /stock/order/*, /stock/hold/*, /stock/collect/*,
+// /user/assets, /user/tx/record). Money and quantities are decimal strings at this edge.
+
+import { z } from 'zod';
+import { pageQuery } from './fields.ts';
+
+export const STOCK_ORDER_STATUSES = ['pending', 'partial', 'completed', 'cancelled', 'closed', 'system_closed'] as const;
+
+export const placeStockOrderBody = z.object({
+  symbol: z.string({ error: 'field_required' }).trim().min(1).max(40),
+  orderType: z.enum(['market', 'limit'], { error: 'field_invalid' }).default('market'),
+  price: z.string().trim().max(24).optional(),
+  quantity: z.string({ error: 'quantity_required' }).trim().min(1, { error: 'quantity_required' }).max(24),
+  /** The 6-digit transaction password. */
+  password: z.string({ error: 'field_required' }).max(6).optional(),
+  /** Idempotency key chosen by the client: a retry with the same key and body answers the first result. */
+  clientOrderId: z.string().trim().min(8).max(64).optional(),
+});
+
+export const previewStockOrderBody = placeStockOrderBody
+  .omit({ password: true, clientOrderId: true })
+  .extend({ side: z.enum(['buy', 'sell'], { error: 'field_invalid' }) });
+
+export const stockOrderView = z.object({
+  id: z.number().int(),
+  symbol: z.string(),
+  name: z.string(),
+  side: z.enum(['buy', 'sell']),
+  orderType: z.enum(['market', 'limit']),
+  price: z.string(),
+  quantity: z.string(),
+  filledQuantity: z.string(),
+  avgFillPrice: z.string().nullable(),
+  amount: z.string(),
+  fee: z.string(),
+  currency: z.string(),
+  status: z.enum(STOCK_ORDER_STATUSES),
+  afterMarket: z.boolean(),
+  createdAt: z.number().int(),
+  updatedAt: z.number().int(),
+});
+export type StockOrderView = z.infer<typeof stockOrderView>;
+
+export const orderPreviewView = z.object({
+  symbol: z.string(),
+  side: z.enum(['buy', 'sell']),
+  price: z.string(),
+  quantity: z.string(),
+  amount: z.string(),
+  fee: z.string(),
+  total: z.string(),
+  currency: z.string(),
+  available: z.string(),
+  afterMarket: z.boolean(),
+});
+
+export const holdingView = z.object({
+  symbol: z.string(),
+  name: z.string(),
+  currency: z.string(),
+  quantity: z.string(),
+  sellable: z.string(),
+  locked: z.string(),
+  avgPrice: z.string(),
+  lastPrice: z.string(),
+  marketValue: z.string(),
+  floatingPnl: z.string(),
+  floatingPnlPct: z.string(),
+  todayPnl: z.string(),
+  realizedPnl: z.string(),
+  /** When locked shares become sellable (epoch ms), or null when nothing is locked. */
+  unlocksAt: z.number().int().nullable(),
+});
+export type HoldingView = z.infer<typeof holdingView>;
+
+export const orderListQuery = pageQuery.extend({ status: z.enum(['open', 'history', 'all']).default('all') });
+export const orderIdQuery = z.object({ id: z.coerce.number({ error: 'field_invalid' }).int().positive() });
+
+export const balanceView = z.object({
+  wallet: z.string(),
+  asset: z.string(),
+  balance: z.string(),
+  held: z.string(),
+  available: z.string(),
+});
+
+export const transferView = z.object({
+  id: z.string(),
+  at: z.number().int(),
+  asset: z.string(),
+  /** Signed from the user's side: positive in, negative out. */
+  amount: z.string(),
+  wallet: z.string(),
+  cause: z.string(),
+  link: z.string(),
+  counterparty: z.string(),
+});
+export const txRecordQuery = pageQuery.extend({ wallet: z.string().max(20).optional(), asset: z.string().max(20).optional() });
