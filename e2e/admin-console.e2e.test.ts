@@ -5,7 +5,15 @@
 import { errorMessage, type Lang } from '@bourse/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_CUSTOMER, DEMO_STAFF, launchBrowser, type Server, shot, startServer, staffTotp } from './harness.ts';
+import {
+  DEMO_CUSTOMER,
+  DEMO_STAFF,
+  shot as harnessShot,
+  launchBrowser,
+  type Server,
+  staffTotp,
+  startServer,
+} from './harness.ts';
 
 const DESKTOP = { width: 1366, height: 800 };
 
@@ -29,6 +37,13 @@ const TEXT = {
 } as const satisfies Record<Lang, Record<string, string>>;
 
 let server: Server;
+
+/** A screenshot once antd's fades (dialogs, the table's loading veil) have finished. */
+async function shot(page: Page, name: string) {
+  await page.waitForTimeout(400);
+  await harnessShot(page, name);
+}
+
 let browser: Browser;
 
 beforeAll(async () => {
@@ -45,6 +60,21 @@ async function consolePage(lang: Lang): Promise<Page> {
   const context = await browser.newContext({ viewport: DESKTOP, locale: lang });
   await context.addInitScript((l) => localStorage.setItem('adminLanguage', l), lang);
   return context.newPage();
+}
+
+async function signIn(page: Page, username: string, password: string, totpSecret: string) {
+  await page.goto(`${server.baseUrl}/admin/sign-in`);
+  await page.getByTestId('sign-in-username').fill(username);
+  await page.getByTestId('sign-in-password').fill(password);
+  await page.getByTestId('sign-in-totp').fill(staffTotp(totpSecret));
+  await page.getByTestId('sign-in-submit').click();
+  await page.getByTestId('mode-banner').waitFor();
+}
+
+async function signOut(page: Page) {
+  await page.getByTestId('account-menu').click();
+  await page.getByTestId('sign-out').click();
+  await page.getByTestId('sign-in-username').waitFor();
 }
 
 /** Confirms the reason dialog that every status change opens. */
@@ -71,15 +101,15 @@ describe('staff console', () => {
       await page.getByTestId('sign-in-submit').click();
       const refusal = page.getByTestId('sign-in-error');
       await refusal.waitFor();
-      expect(await refusal.innerText()).toContain(errorMessage('staff_login_failed', lang));
+      expect(await refusal.textContent()).toContain(errorMessage('staff_login_failed', lang));
       await shot(page, `admin-${lang}-1-sign-in-refused`);
 
       await page.getByTestId('sign-in-totp').fill(staffTotp());
       await page.getByTestId('sign-in-submit').click();
       const banner = page.getByTestId('mode-banner');
       await banner.waitFor();
-      expect(await banner.innerText()).toContain(text.paper);
-      expect(await page.getByTestId('mode-badge').innerText()).toBe(text.paper);
+      expect(await banner.textContent()).toContain(text.paper);
+      expect(await page.getByTestId('mode-badge').textContent()).toBe(text.paper);
       await shot(page, `admin-${lang}-2-dashboard`);
 
       // Block the demo customer (the first language's run left it blocked: unblock it first).
@@ -102,20 +132,73 @@ describe('staff console', () => {
       // The audit log: newest first, the block with its reason; no way to edit or delete.
       await page.getByTestId('side-menu').getByRole('link', { name: text.auditMenu }).click();
       await page.getByTestId('audit-append-only').getByText(text.appendOnly).waitFor();
-      await page.getByTestId('audit-action-filter').fill('user.blocked');
-      await page.getByTestId('audit-action-filter').press('Enter');
+      const actionFilter = page.getByTestId('audit-action-filter').locator('input');
+      await actionFilter.fill('user.blocked');
+      await actionFilter.press('Enter');
       await page.waitForURL(/action=user\.blocked/);
-      const newest = page.getByTestId('audit-table').locator('tbody tr.ant-table-row').first();
-      await newest.getByText(text.reason, { exact: true }).waitFor();
-      const entry = await newest.innerText();
-      expect(entry).toContain(text.blockedAction);
+      const auditRows = page.getByTestId('audit-table').locator('tbody tr.ant-table-row');
+      // The unfiltered rows stay on screen until the filtered page arrives.
+      await expect
+        .poll(async () => {
+          const texts = await auditRows.allTextContents();
+          return texts.length > 0 && texts.every((row) => row.includes(text.blockedAction));
+        })
+        .toBe(true);
+      const entry = (await auditRows.first().textContent()) ?? '';
+      expect(entry).toContain(text.reason);
       expect(entry).toContain(DEMO_STAFF.username);
-      const rows = await page.getByTestId('audit-table').locator('tbody tr.ant-table-row').allInnerTexts();
-      for (const other of rows) expect(other).toContain(text.blockedAction);
       expect(await page.getByRole('button', { name: /edit|delete|editar|excluir/i }).count()).toBe(0);
       await shot(page, `admin-${lang}-5-audit-log`);
 
       await page.context().close();
     });
   }
+
+  it('en-US: an admin creates a support member, who sees only their sections, then disables them', async () => {
+    const page = await consolePage('en-US');
+    await signIn(page, DEMO_STAFF.username, DEMO_STAFF.password, DEMO_STAFF.totpSecret);
+
+    await page.goto(`${server.baseUrl}/admin/staff`);
+    await page.getByTestId('staff-add').click();
+    await page.getByTestId('staff-create-username').fill('sam.support');
+    await page.getByTestId('staff-create-role').click();
+    await page.locator('.ant-select-item-option', { hasText: 'Support' }).first().click();
+    await page.getByTestId('staff-create-submit').click();
+    await page.getByTestId('staff-created').waitFor();
+    const password = (await page.getByTestId('staff-created-password').locator('code').textContent()) ?? '';
+    const secret = (await page.getByTestId('staff-created-secret').locator('code').textContent()) ?? '';
+    expect(password.length).toBeGreaterThanOrEqual(6);
+    expect(secret).toMatch(/^[A-Z2-7]+=*$/);
+    await shot(page, 'admin-en-US-6-staff-created');
+    await page.getByTestId('staff-created-done').click();
+    await signOut(page);
+
+    // The new member signs in with the shown password and secret; support has no audit log.
+    await signIn(page, 'sam.support', password, secret);
+    const menu = page.getByTestId('side-menu');
+    await menu.getByRole('link', { name: 'Users' }).waitFor();
+    expect(await menu.getByRole('link', { name: 'Audit log' }).count()).toBe(0);
+    expect(await menu.getByRole('link', { name: 'Staff' }).count()).toBe(0);
+    await page.goto(`${server.baseUrl}/admin/audit`);
+    await page.getByText('Not available for your role').waitFor();
+    await shot(page, 'admin-en-US-7-support-no-audit');
+    await signOut(page);
+
+    // The admin disables them with a reason; the audit log shows both actions.
+    await signIn(page, DEMO_STAFF.username, DEMO_STAFF.password, DEMO_STAFF.totpSecret);
+    await page.goto(`${server.baseUrl}/admin/staff`);
+    await page.getByTestId('staff-disable-sam.support').click();
+    await confirmWithReason(page, 'Left the support team (e2e)');
+    await page
+      .getByTestId('staff-table')
+      .locator('tbody tr', { hasText: 'sam.support' })
+      .getByText('Disabled')
+      .waitFor();
+    await page.goto(`${server.baseUrl}/admin/audit?action=staff.disabled`);
+    await page.getByTestId('audit-table').getByText('Left the support team (e2e)').waitFor();
+    await page.goto(`${server.baseUrl}/admin/audit`);
+    await page.getByTestId('audit-table').getByText('Staff member created').first().waitFor();
+    await shot(page, 'admin-en-US-8-audit-staff');
+    await page.context().close();
+  });
 });

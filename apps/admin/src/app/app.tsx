@@ -1,0 +1,70 @@
+// Providers and routes of the staff console. Pages are code-split; the shell (layout, sign-in
+// guard) loads first.
+import { QueryClientProvider } from '@tanstack/react-query';
+import { App as AntApp, ConfigProvider } from 'antd';
+import enUSLocale from 'antd/locale/en_US';
+import ptBRLocale from 'antd/locale/pt_BR';
+import { lazy, type ReactNode, Suspense } from 'react';
+import { I18nextProvider, useTranslation } from 'react-i18next';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { i18n } from '../i18n/index.ts';
+import { PageLoading } from '../shared/page-loading.tsx';
+import { queryClient } from './api.ts';
+import { ConsoleLayout } from './console-layout.tsx';
+import { RequireSignIn } from './require-sign-in.tsx';
+import { SECTIONS } from './roles.ts';
+import { theme } from './theme.ts';
+
+const SignInPage = lazy(() => import('../features/auth/sign-in-page.tsx'));
+const ChangePasswordPage = lazy(() => import('../features/auth/change-password-page.tsx'));
+const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page.tsx'));
+const AuditLogPage = lazy(() => import('../features/audit-log/audit-log-page.tsx'));
+const StaffPage = lazy(() => import('../features/staff/staff-page.tsx'));
+const UsersPage = lazy(() => import('../features/users/users-page.tsx'));
+const ComingSoonPage = lazy(() => import('../features/coming-soon/coming-soon-page.tsx'));
+const NotFoundPage = lazy(() => import('../features/coming-soon/not-found-page.tsx'));
+
+function LocalizedProviders({ children }: { children: ReactNode }) {
+  const { i18n: active } = useTranslation();
+  return (
+    <ConfigProvider locale={active.language === 'pt-BR' ? ptBRLocale : enUSLocale} theme={theme}>
+      <AntApp>{children}</AntApp>
+    </ConfigProvider>
+  );
+}
+
+export function App() {
+  return (
+    <I18nextProvider i18n={i18n}>
+      <QueryClientProvider client={queryClient}>
+        <LocalizedProviders>
+          <BrowserRouter basename="/admin">
+            <Suspense fallback={<PageLoading />}>
+              <Routes>
+                <Route path="/sign-in" element={<SignInPage />} />
+                <Route element={<RequireSignIn />}>
+                  <Route element={<ConsoleLayout />}>
+                    <Route index element={<DashboardPage />} />
+                    <Route path="users" element={<UsersPage />} />
+                    <Route path="audit" element={<AuditLogPage />} />
+                    <Route path="staff" element={<StaffPage />} />
+                    <Route path="password" element={<ChangePasswordPage />} />
+                    {SECTIONS.filter((section) => !section.ready).map((section) => (
+                      <Route
+                        key={section.key}
+                        path={section.path.slice(1)}
+                        element={<ComingSoonPage section={section.key} />}
+                      />
+                    ))}
+                    <Route path="dashboard" element={<Navigate to="/" replace />} />
+                    <Route path="*" element={<NotFoundPage />} />
+                  </Route>
+                </Route>
+              </Routes>
+            </Suspense>
+          </BrowserRouter>
+        </LocalizedProviders>
+      </QueryClientProvider>
+    </I18nextProvider>
+  );
+}

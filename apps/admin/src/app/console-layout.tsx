@@ -1,0 +1,199 @@
+// The shell around every signed-in page: a side menu built from the role matrix (later features
+// shown disabled, "coming soon"), a header with the paper/live badge, the language and the staff
+// member's own menu (change password, sign out), and a role check before any page renders.
+import {
+  AuditOutlined,
+  BankOutlined,
+  CalculatorOutlined,
+  CreditCardOutlined,
+  DashboardOutlined,
+  DownOutlined,
+  IdcardOutlined,
+  KeyOutlined,
+  LogoutOutlined,
+  MessageOutlined,
+  NotificationOutlined,
+  RocketOutlined,
+  TeamOutlined,
+  UserOutlined,
+  WalletOutlined,
+} from '@ant-design/icons';
+import { useMutation } from '@tanstack/react-query';
+import {
+  App as AntApp,
+  Button,
+  Dropdown,
+  Flex,
+  Grid,
+  Layout,
+  Menu,
+  type MenuProps,
+  Result,
+  Tag,
+  Typography,
+} from 'antd';
+import { type ReactNode, Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { PageLoading } from '../shared/page-loading.tsx';
+import { adminApi, endSession } from './api.ts';
+import { useCurrentStaff } from './current-staff.tsx';
+import { LanguageSwitch } from './language-switch.tsx';
+import { ModeBadge } from './mode-badge.tsx';
+import { canOpenPath, sectionForPath, sectionsFor } from './roles.ts';
+
+const SECTION_ICONS: Record<string, ReactNode> = {
+  dashboard: <DashboardOutlined />,
+  users: <UserOutlined />,
+  kyc: <IdcardOutlined />,
+  chat: <MessageOutlined />,
+  deposits: <WalletOutlined />,
+  withdrawals: <BankOutlined />,
+  loans: <CreditCardOutlined />,
+  reconciliation: <CalculatorOutlined />,
+  listings: <RocketOutlined />,
+  content: <NotificationOutlined />,
+  audit: <AuditOutlined />,
+  staff: <TeamOutlined />,
+};
+
+export function ConsoleLayout() {
+  const { t } = useTranslation();
+  const { staff, mode } = useCurrentStaff();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const { message } = AntApp.useApp();
+  const screens = Grid.useBreakpoint();
+  const [isCollapsed, setCollapsed] = useState<boolean | null>(null);
+  const collapsed = isCollapsed ?? !screens.lg;
+
+  const signOut = useMutation({
+    mutationFn: adminApi.logout,
+    onSettled: () => {
+      // The session is over on this device whatever the server answered.
+      endSession('user');
+      void navigate('/sign-in', { replace: true });
+      void message.info(t('account.signedOut'));
+    },
+  });
+
+  // Built sections first; later ones below, disabled, under a "coming soon" heading.
+  const sections = sectionsFor(staff.role);
+  const menuItems: MenuProps['items'] = sections
+    .filter((section) => section.ready)
+    .map((section) => ({
+      key: section.key,
+      icon: SECTION_ICONS[section.key],
+      label: <Link to={section.path}>{t(`menu.${section.key}`)}</Link>,
+    }));
+  const laterSections = sections.filter((section) => !section.ready);
+  const laterItems: NonNullable<MenuProps['items']> = laterSections.map((section) => ({
+    key: section.key,
+    icon: SECTION_ICONS[section.key],
+    disabled: true,
+    title: `${t(`menu.${section.key}`)} (${t('menu.comingSoon')})`,
+    label: <span data-testid={`menu-soon-${section.key}`}>{t(`menu.${section.key}`)}</span>,
+  }));
+  if (laterItems.length > 0) {
+    // A collapsed menu has no room for the heading; a divider and the tooltips say it instead.
+    if (collapsed) menuItems.push({ type: 'divider' }, ...laterItems);
+    else menuItems.push({ type: 'group', key: 'coming-soon', label: t('menu.comingSoonGroup'), children: laterItems });
+  }
+
+  const accountItems: MenuProps['items'] = [
+    { key: 'password', icon: <KeyOutlined />, label: <Link to="/password">{t('account.password')}</Link> },
+    { type: 'divider' },
+    {
+      key: 'sign-out',
+      icon: <LogoutOutlined />,
+      danger: true,
+      label: <span data-testid="sign-out">{t('account.signOut')}</span>,
+      onClick: () => signOut.mutate(),
+    },
+  ];
+
+  const selected = sectionForPath(location.pathname)?.key;
+  const isAllowed = canOpenPath(staff.role, location.pathname);
+
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      <Layout.Sider
+        width={232}
+        collapsedWidth={64}
+        collapsible
+        collapsed={collapsed}
+        onCollapse={(value) => setCollapsed(value)}
+        theme="light"
+        style={{ borderInlineEnd: '1px solid #f0f0f0' }}
+      >
+        <Link to="/" aria-label={t('common.brand')}>
+          <Flex align="center" gap={10} style={{ height: 64, paddingInline: collapsed ? 16 : 20 }}>
+            <img src={`${import.meta.env.BASE_URL}favicon.svg`} alt="" width={32} height={32} />
+            {!collapsed && (
+              <Flex vertical style={{ lineHeight: 1.2 }}>
+                <Typography.Text strong style={{ fontSize: 16 }}>
+                  {t('common.brand')}
+                </Typography.Text>
+                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  {t('common.console')}
+                </Typography.Text>
+              </Flex>
+            )}
+          </Flex>
+        </Link>
+        <Menu
+          mode="inline"
+          data-testid="side-menu"
+          selectedKeys={selected === undefined ? [] : [selected]}
+          items={menuItems}
+          style={{ borderInlineEnd: 'none' }}
+        />
+      </Layout.Sider>
+      <Layout>
+        <Layout.Header
+          style={{
+            display: 'flex',
+            alignItems: 'center',
+            justifyContent: 'flex-end',
+            gap: 12,
+            borderBottom: '1px solid #f0f0f0',
+            position: 'sticky',
+            top: 0,
+            zIndex: 10,
+          }}
+        >
+          <ModeBadge mode={mode} />
+          <LanguageSwitch />
+          <Dropdown menu={{ items: accountItems }} trigger={['click']}>
+            <Button type="text" data-testid="account-menu">
+              <UserOutlined />
+              <span>{staff.username}</span>
+              <Tag color="cyan" style={{ marginInline: 0 }}>
+                {t(`roles.${staff.role}`)}
+              </Tag>
+              <DownOutlined style={{ fontSize: 10 }} />
+            </Button>
+          </Dropdown>
+        </Layout.Header>
+        <Layout.Content style={{ padding: screens.md ? 24 : 12 }}>
+          <Suspense fallback={<PageLoading />}>
+            {isAllowed ? (
+              <Outlet />
+            ) : (
+              <Result
+                status="403"
+                title={t('errors.forbiddenTitle')}
+                subTitle={t('errors.forbiddenBody', { role: t(`roles.${staff.role}`) })}
+                extra={
+                  <Link to="/">
+                    <Button type="primary">{t('errors.backHome')}</Button>
+                  </Link>
+                }
+              />
+            )}
+          </Suspense>
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}

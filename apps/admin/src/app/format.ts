@@ -1,0 +1,46 @@
+// Display helpers for server values: dates in the chosen language, statuses whose wire shape may be
+// a number or a word, and the free-form `detail` object of an audit entry. Pure; no React.
+
+export function formatDateTime(iso: string | null | undefined, language: string): string {
+  if (iso === null || iso === undefined || iso === '') return '—';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'medium' }).format(date);
+}
+
+/** Customer status: 0 is blocked, anything else active (SPEC: user status 0 = blocked). */
+export function isUserBlocked(status: number | string): boolean {
+  return Number(status) === 0;
+}
+
+/** Staff status arrives as 1/0 or as a word; only an explicit "disabled" form counts as disabled. */
+export function isStaffDisabled(status: number | string): boolean {
+  if (typeof status === 'number') return status === 0;
+  return ['0', 'disabled', 'inactive'].includes(status.toLowerCase());
+}
+
+export const KYC_STATES = ['none', 'pending', 'succ', 'fail'] as const;
+export type KycState = (typeof KYC_STATES)[number];
+
+/** The KYC state name for a user's idStatus, or null when the server sent something else. */
+export function kycState(idStatus: number | string | null | undefined): KycState | null {
+  if (typeof idStatus === 'string' && (KYC_STATES as readonly string[]).includes(idStatus)) {
+    return idStatus as KycState;
+  }
+  return null;
+}
+
+/** Translation key for an audit action code: `user.status` → `auditActions.user_status`. */
+export function auditActionKey(action: string): string {
+  return `auditActions.${action.replace(/[^A-Za-z0-9]/g, '_')}`;
+}
+
+/** One "key: value" line per detail field; nested values are shown as compact JSON. */
+export function detailLines(detail: unknown): string[] {
+  if (detail === null || detail === undefined) return [];
+  if (typeof detail !== 'object' || Array.isArray(detail)) return [JSON.stringify(detail)];
+  return Object.entries(detail as Record<string, unknown>).map(([key, value]) => {
+    const shown = typeof value === 'string' ? value : JSON.stringify(value);
+    return `${key}: ${shown}`;
+  });
+}

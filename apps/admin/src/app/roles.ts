@@ -1,0 +1,80 @@
+// The role matrix of the staff console: which sections a role sees and which actions it may start.
+// It only shapes the UI; the server checks every call against @bourse/contract's STAFF_PERMISSIONS
+// and writes the audit log. For the permissions the server already knows, this copy must equal the
+// contract's (roles.test.ts compares them); the others belong to sections still to come. The copy
+// exists because importing the contract would bundle zod and the phone metadata into the console.
+// `admin` sees everything.
+
+export const STAFF_ROLES = ['support', 'compliance', 'finance', 'admin'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+export function isStaffRole(value: unknown): value is StaffRole {
+  return typeof value === 'string' && (STAFF_ROLES as readonly string[]).includes(value);
+}
+
+export const PERMISSIONS = [
+  'users.read',
+  'users.status', // block / unblock a customer
+  'audit.read',
+  'staff.manage', // list, create and disable staff members
+  'chat.reply',
+  'kyc.review',
+  'deposits.confirm',
+  'withdrawals.review',
+  'loans.review',
+  'reconciliation.read',
+  'listings.manage',
+  'content.manage',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+const ROLE_PERMISSIONS: Readonly<Record<Exclude<StaffRole, 'admin'>, readonly Permission[]>> = {
+  support: ['users.read', 'chat.reply'],
+  compliance: ['users.read', 'users.status', 'kyc.review', 'audit.read'],
+  finance: ['users.read', 'deposits.confirm', 'withdrawals.review', 'loans.review', 'reconciliation.read'],
+};
+
+export function hasPermission(role: StaffRole, permission: Permission): boolean {
+  if (role === 'admin') return true;
+  return ROLE_PERMISSIONS[role].includes(permission);
+}
+
+/** A place in the side menu. `ready: false` shows it disabled, labelled "coming soon". */
+export interface ConsoleSection {
+  key: string;
+  path: string;
+  /** Who sees it; null means every signed-in staff member. */
+  permission: Permission | null;
+  ready: boolean;
+}
+
+export const SECTIONS: readonly ConsoleSection[] = [
+  { key: 'dashboard', path: '/', permission: null, ready: true },
+  { key: 'users', path: '/users', permission: 'users.read', ready: true },
+  { key: 'kyc', path: '/kyc', permission: 'kyc.review', ready: false },
+  { key: 'chat', path: '/chat', permission: 'chat.reply', ready: false },
+  { key: 'deposits', path: '/deposits', permission: 'deposits.confirm', ready: false },
+  { key: 'withdrawals', path: '/withdrawals', permission: 'withdrawals.review', ready: false },
+  { key: 'loans', path: '/loans', permission: 'loans.review', ready: false },
+  { key: 'reconciliation', path: '/reconciliation', permission: 'reconciliation.read', ready: false },
+  { key: 'listings', path: '/listings', permission: 'listings.manage', ready: false },
+  { key: 'content', path: '/content', permission: 'content.manage', ready: false },
+  { key: 'audit', path: '/audit', permission: 'audit.read', ready: true },
+  { key: 'staff', path: '/staff', permission: 'staff.manage', ready: true },
+];
+
+export function sectionsFor(role: StaffRole): ConsoleSection[] {
+  return SECTIONS.filter((section) => section.permission === null || hasPermission(role, section.permission));
+}
+
+/** The section a path belongs to (`/users?x` → users), or undefined for pages outside the menu. */
+export function sectionForPath(pathname: string): ConsoleSection | undefined {
+  const first = `/${pathname.split('?')[0]?.split('/').filter(Boolean)[0] ?? ''}`;
+  return SECTIONS.find((section) => section.path === first);
+}
+
+export function canOpenPath(role: StaffRole, pathname: string): boolean {
+  const section = sectionForPath(pathname);
+  if (section === undefined) return true; // e.g. the own-password page: every staff member
+  return section.permission === null || hasPermission(role, section.permission);
+}
