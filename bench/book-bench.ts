@@ -1,0 +1,241 @@
+// Benchmark (not a test): 1,000,000 seeded operations on one book, against our OrderBook, the npm
+// package nodejs-order-book and the naive reference engine, then a fixed-arrival-rate run (1M ops/s
+// offered, latency from scheduled arrival) and bytes per resting order. Prints ONE line of JSON.
+// Run: npm run bench:book [-- --ops 1000000 --seed 42]
+
+import { PerformanceObserver } from 'node:perf_hooks';
+import { BUY, NO_OWNER, OrderBook, SELL, STP_CANCEL_RESTING } from '@bourse/engine';
+import { ReferenceEngine } from '@bourse/testkit';
+import { OrderBook as NpmOrderBook } from 'nodejs-order-book';
+import { argument, peakRssMiB, percentiles } from './bench-util.ts';
+import { generateWorkload, MAX_TICK, OP_CANCEL, OP_LIMIT, type Workload } from './book-workload.ts';
+
+const seed = Number(argument('seed') ?? 42);
+const ops = Number(argument('ops') ?? 1_000_000);
+const naiveOps = Number(argument('naive-ops') ?? 20_000);
+
+function applyOurs(book: OrderBook, w: Workload, i: number): void {
+  const kind = w.kind[i];
+  const side = w.side[i] === BUY ? BUY : SELL;
+  if (kind === OP_CANCEL) {
+    book.cancel(w.id[i] as number);
+  } else if (kind === OP_LIMIT) {
+    const price = w.price[i] as number;
+    const left = book.match(side, price, w.qty[i] as number, NO_OWNER, STP_CANCEL_RESTING);
+    if (left > 0) book.rest(w.id[i] as number, side, price, left, NO_OWNER);
+  } else {
+    book.match(side, side === BUY ? MAX_TICK : 1, w.qty[i] as number, NO_OWNER, STP_CANCEL_RESTING);
+  }
+}
+
+function applyNpm(book: NpmOrderBook, w: Workload, i: number): void {
+  const kind = w.kind[i];
+  const side = (w.side[i] === BUY ? 'buy' : 'sell') as never;
+  if (kind === OP_CANCEL) book.cancel(String(w.id[i]));
+  else if (kind === OP_LIMIT)
+    book.limit({ id: String(w.id[i]), side, size: w.qty[i] as number, price: w.price[i] as number });
+  else book.market({ side, size: w.qty[i] as number });
+}
+
+function throughput(run: (i: number) => void, count: number): number {
+  const start = performance.now();
+  for (let i = 0; i < count; i++) run(i);
+  return count / ((performance.now() - start) / 1000);
+}
+
+function latencies(run: (i: number) => void, count: number): Float64Array {
+  const ns = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
+    const t0 = performance.now();
+    run(i);
+    ns[i] = (performance.now() - t0) * 1e6;
+  }
+  return ns;
+}
+
+/** Stalls seen by the fixed-rate loop: gaps between consecutive clock reads longer than 50 µs. */
+const stalls = { count: 0, totalMs: 0, longestMs: 0 };
+
+/** Offers operations at a fixed rate; latency counts from each operation's scheduled arrival. */
+function fixedRate(run: (i: number) => void, count: number, ratePerSec: number): Float64Array {
+  const ns = new Float64Array(count);
+  const intervalMs = 1000 / ratePerSec;
+  const start = performance.now() + 1;
+  let previous = performance.now();
+  for (let i = 0; i < count; i++) {
+    const arrival = start + i * intervalMs;
+    let now = performance.now();
+    for (;;) {
+      const gap = now - previous;
+      if (gap > 0.05) {
+        stalls.count += 1;
+        stalls.totalMs += gap;
+        if (gap > stalls.longestMs) stalls.longestMs = gap;
+      }
+      previous = now;
+      if (now >= arrival) break;
+      now = performance.now();
+    }
+    run(i);
+    const done = performance.now();
+    ns[i] = (done - arrival) * 1e6;
+    previous = done;
+  }
+  return ns;
+}
+
+function bytesPerRestingOrder(count: number): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const before = process.memoryUsage();
+  const book = new OrderBook(MAX_TICK, 16);
+  for (let i = 0; i < count; i++) {
+    const buy = i % 2 === 0;
+    book.rest(i + 1, buy ? BUY : SELL, buy ? 400_000 + (i % 90_000) : 600_000 + (i % 90_000), 10, NO_OWNER);
+  }
+  gc?.();
+  const after = process.memoryUsage();
+  const bytes = after.heapUsed + after.arrayBuffers - (before.heapUsed + before.arrayBuffers);
+  if (book.restingCount !== count) throw new Error('memory probe lost orders');
+  return Math.round(bytes / count);
+}
+
+const workload = generateWorkload(seed, ops);
+
+// Warm up on a short prefix, then measure on fresh books.
+{
+  const warm = new OrderBook(MAX_TICK, 1 << 16);
+  for (let i = 0; i < Math.min(ops, 200_000); i++) applyOurs(warm, workload, i);
+}
+const oursBook = new OrderBook(MAX_TICK, 1 << 16);
+const opsPerSec = throughput((i) => applyOurs(oursBook, workload, i), ops);
+const latencyBook = new OrderBook(MAX_TICK, 1 << 16);
+const oursLatency = percentiles(latencies((i) => applyOurs(latencyBook, workload, i), ops));
+const rateBook = new OrderBook(MAX_TICK, 1 << 16);
+const gcPauses: number[] = [];
+const gcObserver = new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcPauses.push(entry.duration);
+});
+(globalThis as { gc?: () => void }).gc?.();
+gcObserver.observe({ entryTypes: ['gc'] });
+const fixed = percentiles(fixedRate((i) => applyOurs(rateBook, workload, i), ops, 1_000_000));
+await new Promise((resolve) => setTimeout(resolve, 10));
+gcObserver.disconnect();
+
+const npmBook = new NpmOrderBook();
+const referenceOpsPerSec = throughput((i) => applyNpm(npmBook, workload, i), ops);
+
+const reference = new ReferenceEngine(1_000_000_000);
+reference.apply({
+  id: 'r',
+  timeMs: 0,
+  type: 'register_instrument',
+  instrument: {
+    id: 'X',
+    kind: 'spot',
+    base: 'BTC',
+    quote: 'USDT',
+    wallet: 'spot',
+    tickSize: '0.01',
+    lotSize: '0.0001',
+    maxPriceTicks: MAX_TICK,
+    minQtyLots: 1,
+    maxQtyLots: 1_000_000,
+    makerFeeBps: 0,
+    takerFeeBps: 0,
+    marketProtectionBps: 5000,
+    defaultStp: 'cancel_resting',
+  },
+});
+reference.apply({
+  id: 'd1',
+  timeMs: 0,
+  type: 'deposit',
+  userId: 'buyer',
+  wallet: 'spot',
+  asset: 'USDT',
+  amount: '1000000000000',
+  from: 'faucet',
+  cause: 'paper_grant',
+});
+reference.apply({
+  id: 'd2',
+  timeMs: 0,
+  type: 'deposit',
+  userId: 'seller',
+  wallet: 'spot',
+  asset: 'BTC',
+  amount: '1000000',
+  from: 'faucet',
+  cause: 'paper_grant',
+});
+const referenceIds = new Map<number, [number, string]>();
+const naiveCount = Math.min(naiveOps, ops);
+let naiveNext = 1;
+const naiveOpsPerSec = throughput((i) => {
+  const side = workload.side[i] === BUY ? 'buy' : 'sell';
+  const userId = side === 'buy' ? 'buyer' : 'seller';
+  const base = { id: `n${i}`, timeMs: i };
+  if (workload.kind[i] === OP_CANCEL) {
+    const target = referenceIds.get(workload.id[i] as number);
+    if (target !== undefined) reference.apply({ ...base, type: 'cancel_order', userId: target[1], orderId: target[0] });
+    return;
+  }
+  const placed =
+    workload.kind[i] === OP_LIMIT
+      ? reference.apply({
+          ...base,
+          type: 'place_order',
+          userId,
+          instrumentId: 'X',
+          side,
+          orderType: 'limit',
+          priceTicks: workload.price[i] as number,
+          qtyLots: workload.qty[i] as number,
+        })
+      : reference.apply({
+          ...base,
+          type: 'place_order',
+          userId,
+          instrumentId: 'X',
+          side,
+          orderType: 'market',
+          qtyLots: workload.qty[i] as number,
+        });
+  if (placed.ok) referenceIds.set(workload.id[i] as number, [naiveNext++, userId]);
+}, naiveCount);
+
+const bytes = bytesPerRestingOrder(1_000_000);
+
+console.log(
+  JSON.stringify({
+    bench: 'book',
+    seed,
+    ops,
+    opsPerSec: Math.round(opsPerSec),
+    referenceOpsPerSec: Math.round(referenceOpsPerSec),
+    ratio: Number((opsPerSec / referenceOpsPerSec).toFixed(1)),
+    p50Ns: oursLatency.p50,
+    p99Ns: oursLatency.p99,
+    p999Ns: oursLatency.p999,
+    maxNs: oursLatency.max,
+    fixedRate: {
+      offeredOpsPerSec: 1_000_000,
+      p50Ns: fixed.p50,
+      p99Ns: fixed.p99,
+      p999Ns: fixed.p999,
+      maxNs: fixed.max,
+      gcPauses: gcPauses.length,
+      gcPauseMsMax: Number(Math.max(0, ...gcPauses).toFixed(3)),
+      stallsOver50Us: stalls.count,
+      stallMsTotal: Number(stalls.totalMs.toFixed(1)),
+      stallMsLongest: Number(stalls.longestMs.toFixed(2)),
+    },
+    bytesPerRestingOrder: bytes,
+    naiveOpsPerSec: Math.round(naiveOpsPerSec),
+    naiveOps: naiveCount,
+    restingAtEnd: oursBook.restingCount,
+    peakRssMiB: peakRssMiB(),
+    node: process.version,
+  }),
+);

@@ -1,0 +1,261 @@
+// Owns the engine's front door: one command in, events or a named rejection out, with idempotency by
+// command id, snapshots, restore, a state hash, and read-only queries of live state.
+// Must hold: apply() is deterministic: the same commands from the same state give the same results and
+// the same stateHash(). Must not: read the clock, randomness, the network, files or the environment.
+
+import type { Command } from './commands.ts';
+import { canonicalJson } from './commands.ts';
+import {
+  type ApplyResult,
+  DEFAULT_CONFIG,
+  type EngineConfig,
+  type EngineState,
+  type OrderRecord,
+  remainingLots,
+} from './engine-state.ts';
+import { deposit, holdFunds, postHold, voidHold, walletTransfer } from './funds.ts';
+import { fnv1a64 } from './hash.ts';
+import type { Instrument } from './instrument.ts';
+import { type Account, Ledger, type Wallet } from './ledger.ts';
+import { registerInstrument, setMarkPrice, setReferencePrice } from './reference-data.ts';
+import { type EngineSnapshot, restoreState, takeSnapshot } from './snapshot.ts';
+import { amendOrder, cancelOrder, placeOrder } from './trading.ts';
+
+export type OrderView = {
+  orderId: number;
+  commandId: string;
+  userId: string;
+  instrumentId: string;
+  side: 'buy' | 'sell';
+  orderType: 'limit' | 'market';
+  status: OrderRecord['status'];
+  priceTicks: number;
+  qtyLots: number;
+  filledLots: number;
+  remainingLots: number;
+  waitingForTrigger: boolean;
+  holdAmount: bigint;
+  createdMs: number;
+};
+
+export type BalanceView = { balance: bigint; held: bigint; available: bigint };
+
+export type MarketView = {
+  referenceTicks: number | null;
+  bandLoTicks: number | null;
+  bandHiTicks: number | null;
+  markTicks: number | null;
+  lastTradeTicks: number | null;
+  bestBidTicks: number | null;
+  bestAskTicks: number | null;
+};
+
+export class Engine {
+  private readonly state: EngineState;
+
+  constructor(config: Partial<EngineConfig> = {}, state?: EngineState) {
+    this.state = state ?? {
+      config: { ...DEFAULT_CONFIG, ...config },
+      ledger: new Ledger(),
+      instruments: new Map(),
+      instrumentList: [],
+      users: new Map(),
+      userList: [],
+      orders: new Map(),
+      nextOrderId: 1,
+      nextTradeId: 1,
+      remembered: new Map(),
+      rememberedRing: [],
+      rememberedHead: 0,
+    };
+  }
+
+  static restore(snapshot: EngineSnapshot): Engine {
+    return new Engine({}, restoreState(snapshot));
+  }
+
+  /**
+   * Applies one command. A command id seen before answers its first result if the body is the same,
+   * and `command_id_reused` if not. The engine keeps the command object: do not mutate it afterwards.
+   */
+  apply(command: Command): ApplyResult {
+    if (
+      typeof command !== 'object' ||
+      command === null ||
+      typeof command.id !== 'string' ||
+      command.id.length === 0 ||
+      command.id.length > 128 ||
+      !Number.isSafeInteger(command.timeMs)
+    ) {
+      return { ok: false, code: 'invalid_command' };
+    }
+    const remembered = this.state.remembered;
+    const seen = remembered.get(command.id);
+    if (seen !== undefined) {
+      return canonicalJson(seen.command) === canonicalJson(command)
+        ? seen.result
+        : { ok: false, code: 'command_id_reused' };
+    }
+    const result = this.dispatch(command);
+    this.remember(command, result);
+    return result;
+  }
+
+  /** Keeps the last rememberedCommandsMax ids; a ring avoids Map iteration over deleted entries. */
+  private remember(command: Command, result: ApplyResult): void {
+    const state = this.state;
+    const max = state.config.rememberedCommandsMax;
+    if (max <= 0) return;
+    const ring = state.rememberedRing;
+    if (ring.length < max) {
+      ring.push(command.id);
+    } else {
+      const oldest = ring[state.rememberedHead];
+      if (oldest !== undefined) state.remembered.delete(oldest);
+      ring[state.rememberedHead] = command.id;
+      state.rememberedHead = (state.rememberedHead + 1) % max;
+    }
+    state.remembered.set(command.id, { command, result });
+  }
+
+  private dispatch(command: Command): ApplyResult {
+    const state = this.state;
+    switch (command.type) {
+      case 'place_order':
+        return placeOrder(state, command);
+      case 'cancel_order':
+        return cancelOrder(state, command);
+      case 'amend_order':
+        return amendOrder(state, command);
+      case 'deposit':
+        return deposit(state, command);
+      case 'wallet_transfer':
+        return walletTransfer(state, command);
+      case 'hold_funds':
+        return holdFunds(state, command);
+      case 'post_hold':
+        return postHold(state, command);
+      case 'void_hold':
+        return voidHold(state, command);
+      case 'register_instrument':
+        return registerInstrument(state, command);
+      case 'set_reference_price':
+        return setReferencePrice(state, command);
+      case 'set_mark_price':
+        return setMarkPrice(state, command);
+      default:
+        return { ok: false, code: 'invalid_command' };
+    }
+  }
+
+  snapshot(): EngineSnapshot {
+    return takeSnapshot(this.state);
+  }
+
+  /** FNV-1a 64 over the snapshot's JSON: equal hashes mean equal state. */
+  stateHash(): string {
+    return fnv1a64(JSON.stringify(this.snapshot()));
+  }
+
+  balance(owner: string, wallet: Wallet, asset: string): BalanceView {
+    const account = this.state.ledger.find(owner, wallet, asset);
+    if (account === undefined) return { balance: 0n, held: 0n, available: 0n };
+    return { balance: account.balance, held: account.held, available: account.balance - account.held };
+  }
+
+  /** Every ledger account, in opening order (read-only: do not mutate). */
+  accounts(): readonly Readonly<Account>[] {
+    return this.state.ledger.accounts;
+  }
+
+  instrument(id: string): Instrument | undefined {
+    return this.state.instruments.get(id)?.def;
+  }
+
+  market(id: string): MarketView | undefined {
+    const i = this.state.instruments.get(id);
+    if (i === undefined) return undefined;
+    return {
+      referenceTicks: i.referenceTicks,
+      bandLoTicks: i.bandLoTicks,
+      bandHiTicks: i.bandHiTicks,
+      markTicks: i.markTicks,
+      lastTradeTicks: i.lastTradeTicks,
+      bestBidTicks: i.book.bestBid === -1 ? null : i.book.bestBid,
+      bestAskTicks: i.book.bestAsk === -1 ? null : i.book.bestAsk,
+    };
+  }
+
+  /** Best `levels` price levels per side as [ticks, lots], best first. */
+  depth(instrumentId: string, levels: number): { bids: [number, number][]; asks: [number, number][] } {
+    const book = this.state.instruments.get(instrumentId)?.book;
+    if (book === undefined) return { bids: [], asks: [] };
+    return { bids: book.depth('buy', levels), asks: book.depth('sell', levels) };
+  }
+
+  order(orderId: number): OrderView | undefined {
+    const order = this.state.orders.get(orderId);
+    return order === undefined ? undefined : viewOf(order);
+  }
+
+  openOrders(userId: string): OrderView[] {
+    const views: OrderView[] = [];
+    for (const order of this.state.orders.values()) if (order.user.id === userId) views.push(viewOf(order));
+    return views;
+  }
+
+  /** Resting order ids of one instrument in priority order: bids best first, then asks. */
+  restingOrderIds(instrumentId: string): number[] {
+    const ids: number[] = [];
+    this.state.instruments.get(instrumentId)?.book.forEachOrder((id) => ids.push(id));
+    return ids;
+  }
+
+  /** The first broken invariant of ledger, books and orders, or undefined. For tests and reconciliation. */
+  findBrokenInvariant(): string | undefined {
+    const broken = this.state.ledger.findBrokenInvariant();
+    if (broken !== undefined) return broken;
+    const openByUser = new Map<string, number>();
+    for (const instrument of this.state.instrumentList) {
+      const { bestBid, bestAsk } = instrument.book;
+      if (bestBid !== -1 && bestAsk !== -1 && bestBid >= bestAsk)
+        return `${instrument.def.id} is crossed: ${bestBid} >= ${bestAsk}`;
+    }
+    for (const order of this.state.orders.values()) {
+      openByUser.set(order.user.id, (openByUser.get(order.user.id) ?? 0) + 1);
+      const left = remainingLots(order);
+      if (left <= 0) return `order ${order.id} is live with nothing left`;
+      const book = order.instrument.book;
+      if (order.trigger === null || book.has(order.id)) {
+        if (book.remainingOf(order.id) !== left)
+          return `order ${order.id}: book has ${book.remainingOf(order.id)}, record ${left}`;
+      }
+      const def = order.instrument.def;
+      const need = order.side === 'sell' ? BigInt(left) * def.lotMinor : 0n;
+      if (order.hold.remaining < need) return `order ${order.id} holds ${order.hold.remaining} < ${need}`;
+    }
+    for (const user of this.state.userList) {
+      if ((openByUser.get(user.id) ?? 0) !== user.openOrders) return `user ${user.id} open orders count is off`;
+    }
+    return undefined;
+  }
+}
+
+function viewOf(order: OrderRecord): OrderView {
+  return {
+    orderId: order.id,
+    commandId: order.commandId,
+    userId: order.user.id,
+    instrumentId: order.instrument.def.id,
+    side: order.side,
+    orderType: order.orderType,
+    status: order.status,
+    priceTicks: order.priceTicks,
+    qtyLots: order.qtyLots,
+    filledLots: order.filledLots,
+    remainingLots: remainingLots(order),
+    waitingForTrigger: !order.instrument.book.has(order.id),
+    holdAmount: order.hold.remaining,
+    createdMs: order.createdMs,
+  };
+}

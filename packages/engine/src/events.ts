@@ -1,0 +1,123 @@
+// Owns the event shapes the engine emits: plain data that the host turns into read-model rows.
+// Must hold: events describe what changed, in the order it changed; money is bigint minor units.
+// Must not: carry references into engine state (events outlive the command that made them).
+
+import type { TimeInForce, TriggerSpec } from './commands.ts';
+import type { InstrumentSpec } from './instrument.ts';
+import type { TransferPosted } from './ledger.ts';
+import type { Side } from './order-book.ts';
+
+export type { TransferPosted } from './ledger.ts';
+
+export type OrderStatus = 'pending' | 'partial' | 'filled' | 'cancelled' | 'rejected';
+
+export type OrderUpdateReason =
+  | 'fill'
+  | 'cancelled_by_user'
+  | 'unfilled_ioc'
+  | 'market_protection'
+  | 'self_trade_prevented'
+  | 'fok_not_fillable'
+  | 'price_outside_band'
+  | 'amended'
+  | 'triggered';
+
+export type OrderPlaced = {
+  readonly type: 'order_placed';
+  readonly orderId: number;
+  readonly commandId: string;
+  readonly userId: string;
+  readonly instrumentId: string;
+  readonly side: Side;
+  readonly orderType: 'limit' | 'market';
+  /** Limit price, or for a market order the protection price it will not trade beyond. */
+  readonly priceTicks: number;
+  readonly qtyLots: number;
+  readonly timeInForce: TimeInForce;
+  readonly postOnly: boolean;
+  readonly trigger: TriggerSpec | null;
+  readonly status: 'pending';
+  readonly holdAsset: string;
+  readonly holdAmount: bigint;
+  readonly timeMs: number;
+};
+
+export type OrderUpdated = {
+  readonly type: 'order_updated';
+  readonly orderId: number;
+  readonly userId: string;
+  readonly instrumentId: string;
+  readonly status: OrderStatus;
+  readonly priceTicks: number;
+  readonly qtyLots: number;
+  readonly filledLots: number;
+  readonly remainingLots: number;
+  readonly reason: OrderUpdateReason;
+  readonly timeMs: number;
+};
+
+export type Trade = {
+  readonly type: 'trade';
+  readonly tradeId: number;
+  readonly instrumentId: string;
+  readonly priceTicks: number;
+  readonly qtyLots: number;
+  readonly takerSide: Side;
+  readonly makerOrderId: number;
+  readonly takerOrderId: number;
+  readonly makerUserId: string;
+  readonly takerUserId: string;
+  /** Quote minor units paid by the buyer and received by the seller (rounded down). */
+  readonly notional: bigint;
+  readonly makerFee: bigint;
+  readonly takerFee: bigint;
+  readonly timeMs: number;
+};
+
+export type HoldPlaced = {
+  readonly type: 'hold_placed';
+  readonly holdId: string;
+  readonly account: string;
+  readonly amount: bigint;
+  readonly timeMs: number;
+};
+
+export type HoldReleased = {
+  readonly type: 'hold_released';
+  readonly holdId: string;
+  readonly account: string;
+  readonly amount: bigint;
+  readonly timeMs: number;
+};
+
+export type InstrumentRegistered = {
+  readonly type: 'instrument_registered';
+  readonly instrument: InstrumentSpec;
+  readonly timeMs: number;
+};
+
+export type PriceSet = {
+  readonly type: 'reference_price_set' | 'mark_price_set';
+  readonly instrumentId: string;
+  readonly priceTicks: number;
+  readonly bandLoTicks: number | null;
+  readonly bandHiTicks: number | null;
+  readonly timeMs: number;
+};
+
+export type EngineEvent =
+  | OrderPlaced
+  | OrderUpdated
+  | Trade
+  | TransferPosted
+  | HoldPlaced
+  | HoldReleased
+  | InstrumentRegistered
+  | PriceSet;
+
+/** Events as JSON-safe values: bigints become decimal strings of minor units. */
+export function eventToJson(event: EngineEvent): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(event)) out[key] = typeof value === 'bigint' ? value.toString() : value;
+  return out;
+}

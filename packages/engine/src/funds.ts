@@ -1,0 +1,132 @@
+// Owns the commands that move money outside trading: deposits and grants from platform accounts,
+// transfers between a user's wallets, and funds holds (pending transfers) with post and void.
+// Must hold: every movement is one ledger transfer with a cause and a link; ids are idempotent.
+// Must not: touch order books.
+
+import { type Asset, findAsset, tryParseDecimal } from '@bourse/money';
+import type { Deposit, HoldFunds, PostHold, VoidHold, WalletTransfer } from './commands.ts';
+import { type ApplyResult, type EngineState, isValidUserId, userOf } from './engine-state.ts';
+import type { EngineEvent } from './events.ts';
+import { isPlatformAccountName, TRANSFER_CAUSES, type TransferCause, WALLETS, type Wallet } from './ledger.ts';
+import type { EngineRejection } from './rejections.ts';
+
+type Parsed<T> = { ok: true; value: T } | { ok: false; code: EngineRejection };
+
+function parseMoney(assetCode: unknown, amount: unknown): Parsed<{ asset: Asset; minor: bigint }> {
+  if (typeof assetCode !== 'string') return { ok: false, code: 'invalid_command' };
+  const asset = findAsset(assetCode);
+  if (!asset) return { ok: false, code: 'unknown_asset' };
+  if (typeof amount !== 'string') return { ok: false, code: 'invalid_amount' };
+  const parsed = tryParseDecimal(amount, asset.scale);
+  if (!parsed.ok || parsed.minor <= 0n) return { ok: false, code: 'invalid_amount' };
+  return { ok: true, value: { asset, minor: parsed.minor } };
+}
+
+function isUserWallet(wallet: unknown): wallet is Wallet {
+  return typeof wallet === 'string' && wallet !== 'platform' && (WALLETS as readonly string[]).includes(wallet);
+}
+
+function isCause(cause: unknown): cause is TransferCause {
+  return typeof cause === 'string' && (TRANSFER_CAUSES as readonly string[]).includes(cause);
+}
+
+function linkOf(link: unknown, fallback: string): string | undefined {
+  if (link === undefined) return fallback;
+  return typeof link === 'string' && link.length <= 200 ? link : undefined;
+}
+
+export function deposit(state: EngineState, command: Deposit): ApplyResult {
+  if (!isValidUserId(command.userId)) return { ok: false, code: 'invalid_user' };
+  const link = linkOf(command.link, `command:${command.id}`);
+  if (!isUserWallet(command.wallet) || !isPlatformAccountName(command.from) || !isCause(command.cause) || !link) {
+    return { ok: false, code: 'invalid_command' };
+  }
+  const money = parseMoney(command.asset, command.amount);
+  if (!money.ok) return money;
+  const user = userOf(state, command.userId);
+  const outcome = state.ledger.transfer({
+    id: command.id,
+    debit: state.ledger.platform(command.from, money.value.asset),
+    credit: state.ledger.account(user.id, command.wallet, money.value.asset),
+    amount: money.value.minor,
+    cause: command.cause,
+    link,
+    timeMs: command.timeMs,
+  });
+  return outcome.ok ? { ok: true, events: [outcome.posted] } : outcome;
+}
+
+export function walletTransfer(state: EngineState, command: WalletTransfer): ApplyResult {
+  if (!isValidUserId(command.userId)) return { ok: false, code: 'invalid_user' };
+  if (!isUserWallet(command.fromWallet) || !isUserWallet(command.toWallet))
+    return { ok: false, code: 'invalid_command' };
+  if (command.fromWallet === command.toWallet) return { ok: false, code: 'same_account' };
+  const money = parseMoney(command.asset, command.amount);
+  if (!money.ok) return money;
+  const user = userOf(state, command.userId);
+  const outcome = state.ledger.transfer({
+    id: command.id,
+    debit: state.ledger.account(user.id, command.fromWallet, money.value.asset),
+    credit: state.ledger.account(user.id, command.toWallet, money.value.asset),
+    amount: money.value.minor,
+    cause: 'wallet_transfer',
+    link: `command:${command.id}`,
+    timeMs: command.timeMs,
+  });
+  return outcome.ok ? { ok: true, events: [outcome.posted] } : outcome;
+}
+
+export function holdFunds(state: EngineState, command: HoldFunds): ApplyResult {
+  if (!isValidUserId(command.userId)) return { ok: false, code: 'invalid_user' };
+  const link = linkOf(command.link, `command:${command.id}`);
+  if (!isUserWallet(command.wallet) || !isCause(command.cause) || !link) return { ok: false, code: 'invalid_command' };
+  const money = parseMoney(command.asset, command.amount);
+  if (!money.ok) return money;
+  const user = userOf(state, command.userId);
+  const account = state.ledger.account(user.id, command.wallet, money.value.asset);
+  const outcome = state.ledger.createHold(command.id, 'funds', account, money.value.minor, command.cause, link);
+  if (!outcome.ok) return outcome;
+  return {
+    ok: true,
+    events: [
+      {
+        type: 'hold_placed',
+        holdId: command.id,
+        account: account.key,
+        amount: money.value.minor,
+        timeMs: command.timeMs,
+      },
+    ],
+  };
+}
+
+export function postHold(state: EngineState, command: PostHold): ApplyResult {
+  const hold = state.ledger.holds.get(command.holdId);
+  if (hold === undefined || hold.kind !== 'funds') return { ok: false, code: 'hold_not_found' };
+  if (!isPlatformAccountName(command.to)) return { ok: false, code: 'invalid_command' };
+  let amount = hold.remaining;
+  if (command.amount !== undefined) {
+    const money = parseMoney(hold.account.asset.code, command.amount);
+    if (!money.ok) return money;
+    amount = money.value.minor;
+  }
+  if (amount > hold.remaining) return { ok: false, code: 'hold_amount_exceeded' };
+  const credit = state.ledger.platform(command.to, hold.account.asset);
+  const posted = state.ledger.postFromHold(hold, credit, amount, command.id, hold.cause, hold.link, command.timeMs);
+  return { ok: true, events: [posted] };
+}
+
+export function voidHold(state: EngineState, command: VoidHold): ApplyResult {
+  const hold = state.ledger.holds.get(command.holdId);
+  if (hold === undefined || hold.kind !== 'funds') return { ok: false, code: 'hold_not_found' };
+  const amount = hold.remaining;
+  state.ledger.close(hold);
+  const event: EngineEvent = {
+    type: 'hold_released',
+    holdId: hold.id,
+    account: hold.account.key,
+    amount,
+    timeMs: command.timeMs,
+  };
+  return { ok: true, events: [event] };
+}

@@ -1,0 +1,83 @@
+// Public face of @bourse/engine: the deterministic trading core (ledger, books, matching, commands, events).
+// Must hold: everything exported is pure given its inputs; time, ids and seeds come in as arguments.
+// Must not: export internals that would let callers change state other than through Engine.apply().
+
+export {
+  type AmendOrder,
+  type CancelOrder,
+  COMMAND_TYPES,
+  type Command,
+  type CommandType,
+  canonicalJson,
+  type Deposit,
+  decodeCommand,
+  encodeCommand,
+  type HoldFunds,
+  type PlaceOrder,
+  type PostHold,
+  type RegisterInstrument,
+  type SetMarkPrice,
+  type SetReferencePrice,
+  type TimeInForce,
+  type TriggerSpec,
+  type VoidHold,
+  type WalletTransfer,
+} from './commands.ts';
+export { type BalanceView, Engine, type MarketView, type OrderView } from './engine.ts';
+export { type ApplyResult, DEFAULT_CONFIG, type EngineConfig } from './engine-state.ts';
+export {
+  type EngineEvent,
+  eventToJson,
+  type HoldPlaced,
+  type HoldReleased,
+  type InstrumentRegistered,
+  type OrderPlaced,
+  type OrderStatus,
+  type OrderUpdated,
+  type OrderUpdateReason,
+  type PriceSet,
+  type Trade,
+  type TransferPosted,
+} from './events.ts';
+export { fnv1a64 } from './hash.ts';
+export {
+  buyHoldFor,
+  feeOf,
+  type Instrument,
+  type InstrumentKind,
+  type InstrumentSpec,
+  lotsToQuantity,
+  parseInstrument,
+  priceToTicks,
+  quantityToLots,
+  ticksToPrice,
+  tradeNotional,
+} from './instrument.ts';
+export { fromJsonSafe, type JsonValue, toJsonSafe } from './json-codec.ts';
+export {
+  type Account,
+  accountKey,
+  type Hold,
+  Ledger,
+  type PlatformAccountName,
+  platformOwner,
+  TRANSFER_CAUSES,
+  type TransferCause,
+  WALLETS,
+  type Wallet,
+} from './ledger.ts';
+export {
+  BUY,
+  FILL_STP_CANCEL,
+  FILL_TRADE,
+  NO_OWNER,
+  OrderBook,
+  SELL,
+  type Side,
+  STP_CANCEL_BOTH,
+  STP_CANCEL_RESTING,
+  STP_CANCEL_TAKER,
+  type StpMode,
+} from './order-book.ts';
+export { ENGINE_REJECTIONS, type EngineRejection, isEngineRejection } from './rejections.ts';
+export { type EngineSnapshot, SNAPSHOT_VERSION } from './snapshot.ts';

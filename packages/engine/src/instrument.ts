@@ -1,0 +1,155 @@
+// Owns instrument definitions: base/quote assets, the wallet they settle in, tick and lot sizes, fees,
+// price band and market protection, and the conversions between decimals and integer ticks/lots.
+// Must hold: one tick × one lot is worth at least one quote minor unit, so no trade is ever free.
+// Must not: hold order or balance state (the engine keeps that beside the definition).
+
+import { type Asset, bpsOf, findAsset, formatDecimal, notionalMinor, tryParseDecimal, unitOf } from '@bourse/money';
+import type { Wallet } from './ledger.ts';
+import { WALLETS } from './ledger.ts';
+import type { StpMode } from './order-book.ts';
+import { MAX_TICK_LIMIT } from './price-levels.ts';
+
+/** Spot and stock settle immediately in base and quote; `perpetual` is reserved for contracts. */
+export type InstrumentKind = 'spot' | 'stock';
+
+/** The JSON definition carried by the register_instrument command. */
+export type InstrumentSpec = {
+  id: string;
+  kind: InstrumentKind;
+  base: string;
+  quote: string;
+  /** The wallet whose accounts this instrument settles in (`stock` for shares, `spot` for crypto). */
+  wallet: Wallet;
+  /** Decimal quote amount per tick, per one whole base unit ("0.05" INR, "0.01" USDT). */
+  tickSize: string;
+  /** Decimal base amount per lot ("1" share, "0.0001" BTC). */
+  lotSize: string;
+  /** Highest price in ticks the book can hold (its page directory is sized from it). */
+  maxPriceTicks: number;
+  minQtyLots: number;
+  maxQtyLots: number;
+  makerFeeBps: number;
+  takerFeeBps: number;
+  /** Market orders trade no further than this from the best opposite price; the rest is cancelled. */
+  marketProtectionBps: number;
+  /** Self-trade prevention when the order names none. */
+  defaultStp: StpMode;
+};
+
+/** The definition with its numbers parsed once, for the hot path. */
+export type Instrument = {
+  readonly spec: InstrumentSpec;
+  readonly id: string;
+  readonly base: Asset;
+  readonly quote: Asset;
+  readonly tickMinor: bigint;
+  readonly lotMinor: bigint;
+  readonly baseUnit: bigint;
+  readonly maxFeeBps: number;
+};
+
+const MAX_FEE_BPS = 1_000;
+const MAX_PROTECTION_BPS = 5_000;
+
+export function parseInstrument(spec: InstrumentSpec): Instrument | undefined {
+  if (typeof spec !== 'object' || spec === null) return undefined;
+  if (typeof spec.id !== 'string' || !/^[A-Za-z0-9:_.-]{1,40}$/.test(spec.id)) return undefined;
+  if (spec.kind !== 'spot' && spec.kind !== 'stock') return undefined;
+  if (!(WALLETS as readonly string[]).includes(spec.wallet) || spec.wallet === 'platform') return undefined;
+  const base = findAsset(spec.base);
+  const quote = findAsset(spec.quote);
+  if (!base || !quote || base.code === quote.code) return undefined;
+  const tick = tryParseDecimal(String(spec.tickSize), quote.scale);
+  const lot = tryParseDecimal(String(spec.lotSize), base.scale);
+  if (!tick.ok || !lot.ok || tick.minor <= 0n || lot.minor <= 0n) return undefined;
+  const baseUnit = unitOf(base);
+  if (tick.minor * lot.minor < baseUnit) return undefined;
+  if (!isIntIn(spec.maxPriceTicks, 1, MAX_TICK_LIMIT)) return undefined;
+  if (!isIntIn(spec.minQtyLots, 1, Number.MAX_SAFE_INTEGER)) return undefined;
+  if (!isIntIn(spec.maxQtyLots, spec.minQtyLots, 2 ** 40)) return undefined;
+  if (!isIntIn(spec.makerFeeBps, 0, MAX_FEE_BPS) || !isIntIn(spec.takerFeeBps, 0, MAX_FEE_BPS)) return undefined;
+  if (!isIntIn(spec.marketProtectionBps, 1, MAX_PROTECTION_BPS)) return undefined;
+  if (!['cancel_resting', 'cancel_taker', 'cancel_both'].includes(spec.defaultStp)) return undefined;
+  return {
+    spec,
+    id: spec.id,
+    base,
+    quote,
+    tickMinor: tick.minor,
+    lotMinor: lot.minor,
+    baseUnit,
+    maxFeeBps: Math.max(spec.makerFeeBps, spec.takerFeeBps),
+  };
+}
+
+export function isIntIn(value: unknown, min: number, max: number): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= min && value <= max;
+}
+
+/** Base minor units in `lots`. */
+export function lotsToMinor(instrument: Instrument, lots: number): bigint {
+  return BigInt(lots) * instrument.lotMinor;
+}
+
+/** Quote minor units a trade of `lots` at `ticks` is worth: rounded down, paid and received alike. */
+export function tradeNotional(instrument: Instrument, ticks: number, lots: number): bigint {
+  return notionalMinor(
+    BigInt(ticks) * instrument.tickMinor,
+    BigInt(lots) * instrument.lotMinor,
+    instrument.baseUnit,
+    'down',
+  );
+}
+
+/** Fees round down, in the customer's favour; that is also what lets a buy hold cover every fill. */
+export function feeOf(notional: bigint, feeBps: number): bigint {
+  return feeBps === 0 ? 0n : bpsOf(notional, feeBps, 'down');
+}
+
+/**
+ * What a buy order reserves: its notional at the limit price plus the larger of the two fees.
+ * Enough because floor is superadditive: the fills' rounded-down notionals and fees never sum to more.
+ */
+export function buyHoldFor(instrument: Instrument, limitTicks: number, lots: number): bigint {
+  const notional = tradeNotional(instrument, limitTicks, lots);
+  return notional + feeOf(notional, instrument.maxFeeBps);
+}
+
+export type ConversionResult =
+  | { ok: true; value: number }
+  | { ok: false; code: 'invalid_price' | 'invalid_quantity' | 'price_not_on_tick' | 'quantity_not_on_lot' };
+
+/** "2950.05" → ticks, for the host turning a customer's decimal into a command. */
+export function priceToTicks(instrument: Instrument, price: string): ConversionResult {
+  const parsed = tryParseDecimal(price, instrument.quote.scale);
+  if (!parsed.ok || parsed.minor <= 0n) {
+    return { ok: false, code: parsed.ok || parsed.code === 'invalid_decimal' ? 'invalid_price' : 'price_not_on_tick' };
+  }
+  if (parsed.minor % instrument.tickMinor !== 0n) return { ok: false, code: 'price_not_on_tick' };
+  const ticks = parsed.minor / instrument.tickMinor;
+  if (ticks > BigInt(instrument.spec.maxPriceTicks)) return { ok: false, code: 'invalid_price' };
+  return { ok: true, value: Number(ticks) };
+}
+
+/** "0.0005" BTC → lots. */
+export function quantityToLots(instrument: Instrument, quantity: string): ConversionResult {
+  const parsed = tryParseDecimal(quantity, instrument.base.scale);
+  if (!parsed.ok || parsed.minor <= 0n) {
+    return {
+      ok: false,
+      code: parsed.ok || parsed.code === 'invalid_decimal' ? 'invalid_quantity' : 'quantity_not_on_lot',
+    };
+  }
+  if (parsed.minor % instrument.lotMinor !== 0n) return { ok: false, code: 'quantity_not_on_lot' };
+  const lots = parsed.minor / instrument.lotMinor;
+  if (lots > 2n ** 40n) return { ok: false, code: 'invalid_quantity' };
+  return { ok: true, value: Number(lots) };
+}
+
+export function ticksToPrice(instrument: Instrument, ticks: number): string {
+  return formatDecimal(BigInt(ticks) * instrument.tickMinor, instrument.quote.scale);
+}
+
+export function lotsToQuantity(instrument: Instrument, lots: number): string {
+  return formatDecimal(BigInt(lots) * instrument.lotMinor, instrument.base.scale);
+}

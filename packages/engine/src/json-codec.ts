@@ -1,0 +1,29 @@
+// Owns the JSON encoding of values that contain bigints: a bigint becomes {"$bigint": "123"}.
+// Must hold: fromJsonSafe(toJsonSafe(v)) deep-equals v for plain data with bigints.
+// Must not: accept functions, class instances or cycles (engine data never has them).
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+export function toJsonSafe(value: unknown): JsonValue {
+  if (typeof value === 'bigint') return { $bigint: value.toString() };
+  if (Array.isArray(value)) return value.map(toJsonSafe);
+  if (typeof value === 'object' && value !== null) {
+    const out: { [key: string]: JsonValue } = {};
+    for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = toJsonSafe(item);
+    return out;
+  }
+  if (value === undefined) return null;
+  return value as JsonValue;
+}
+
+export function fromJsonSafe(value: JsonValue): unknown {
+  if (Array.isArray(value)) return value.map(fromJsonSafe);
+  if (typeof value === 'object' && value !== null) {
+    const tag = value.$bigint;
+    if (typeof tag === 'string' && Object.keys(value).length === 1) return BigInt(tag);
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) out[key] = fromJsonSafe(item);
+    return out;
+  }
+  return value;
+}

@@ -1,0 +1,84 @@
+// Owns the commands that define markets: registering an instrument, its reference price and band,
+// and the outside mark price that fires `by: 'mark'` triggers.
+// Must hold: a band, when set, satisfies 1 <= lo <= hi <= the book's highest tick.
+// Must not: move money.
+
+import type { RegisterInstrument, SetMarkPrice, SetReferencePrice } from './commands.ts';
+import type { ApplyResult, EngineState, InstrumentState } from './engine-state.ts';
+import type { EngineEvent } from './events.ts';
+import { type InstrumentSpec, isIntIn, parseInstrument } from './instrument.ts';
+import { OrderBook } from './order-book.ts';
+import { fireTriggers } from './trading.ts';
+import { emptyTriggerLists } from './triggers.ts';
+
+export function addInstrument(state: EngineState, spec: InstrumentSpec): InstrumentState | undefined {
+  const def = parseInstrument(spec);
+  if (def === undefined) return undefined;
+  const instrument: InstrumentState = {
+    index: state.instrumentList.length,
+    def,
+    book: new OrderBook(spec.maxPriceTicks),
+    feeAccount: state.ledger.platform('fees', def.quote),
+    referenceTicks: null,
+    bandLoTicks: null,
+    bandHiTicks: null,
+    markTicks: null,
+    lastTradeTicks: null,
+    triggers: emptyTriggerLists(),
+    triggerCount: 0,
+  };
+  state.instruments.set(def.id, instrument);
+  state.instrumentList.push(instrument);
+  return instrument;
+}
+
+export function registerInstrument(state: EngineState, command: RegisterInstrument): ApplyResult {
+  const spec = command.instrument;
+  if (typeof spec !== 'object' || spec === null) return { ok: false, code: 'invalid_instrument' };
+  if (state.instruments.has(spec.id)) return { ok: false, code: 'instrument_exists' };
+  const copy: InstrumentSpec = { ...spec };
+  if (parseInstrument(copy) === undefined) return { ok: false, code: 'invalid_instrument' };
+  addInstrument(state, copy);
+  return { ok: true, events: [{ type: 'instrument_registered', instrument: copy, timeMs: command.timeMs }] };
+}
+
+export function setReferencePrice(state: EngineState, command: SetReferencePrice): ApplyResult {
+  const instrument = state.instruments.get(command.instrumentId);
+  if (instrument === undefined) return { ok: false, code: 'unknown_instrument' };
+  const max = instrument.book.maxTick;
+  if (!isIntIn(command.priceTicks, 1, max)) return { ok: false, code: 'invalid_price' };
+  const { bandLoTicks: lo, bandHiTicks: hi } = command;
+  const hasBand = lo !== undefined || hi !== undefined;
+  if (hasBand && !(isIntIn(lo, 1, max) && isIntIn(hi, lo, max))) return { ok: false, code: 'invalid_price' };
+  instrument.referenceTicks = command.priceTicks;
+  instrument.bandLoTicks = hasBand ? (lo as number) : null;
+  instrument.bandHiTicks = hasBand ? (hi as number) : null;
+  const event: EngineEvent = {
+    type: 'reference_price_set',
+    instrumentId: instrument.def.id,
+    priceTicks: command.priceTicks,
+    bandLoTicks: instrument.bandLoTicks,
+    bandHiTicks: instrument.bandHiTicks,
+    timeMs: command.timeMs,
+  };
+  return { ok: true, events: [event] };
+}
+
+export function setMarkPrice(state: EngineState, command: SetMarkPrice): ApplyResult {
+  const instrument = state.instruments.get(command.instrumentId);
+  if (instrument === undefined) return { ok: false, code: 'unknown_instrument' };
+  if (!isIntIn(command.priceTicks, 1, instrument.book.maxTick)) return { ok: false, code: 'invalid_price' };
+  instrument.markTicks = command.priceTicks;
+  const events: EngineEvent[] = [
+    {
+      type: 'mark_price_set',
+      instrumentId: instrument.def.id,
+      priceTicks: command.priceTicks,
+      bandLoTicks: null,
+      bandHiTicks: null,
+      timeMs: command.timeMs,
+    },
+  ];
+  fireTriggers(state, instrument, events, command.timeMs);
+  return { ok: true, events };
+}

@@ -1,0 +1,231 @@
+// Owns the snapshot: the whole engine state as JSON-safe data (bigints as decimal strings), and back.
+// Must hold: restore(snapshot(s)) behaves exactly like s for every later command, and snapshotting it
+// again gives the same JSON: lists come in a canonical order (account index, book priority, trigger order).
+// Must not: include derived caches (they are rebuilt on restore).
+
+import { customAsset } from '@bourse/money';
+import type { TimeInForce, TriggerSpec } from './commands.ts';
+import {
+  type EngineConfig,
+  type EngineState,
+  type OrderRecord,
+  type Remembered,
+  settlementAccounts,
+  type TriggerLists,
+  userOf,
+} from './engine-state.ts';
+import type { OrderStatus } from './events.ts';
+import type { InstrumentSpec } from './instrument.ts';
+import { fromJsonSafe, type JsonValue, toJsonSafe } from './json-codec.ts';
+import { type Account, type Hold, Ledger, type TransferCause, type TransferPosted, type Wallet } from './ledger.ts';
+import { BUY, SELL, type StpCode } from './order-book.ts';
+import { addInstrument } from './reference-data.ts';
+
+export const SNAPSHOT_VERSION = 1;
+
+type Where = 'book' | keyof TriggerLists;
+
+export type OrderSnapshot = {
+  id: number;
+  commandId: string;
+  userId: string;
+  instrumentId: string;
+  side: 'buy' | 'sell';
+  orderType: 'limit' | 'market';
+  timeInForce: TimeInForce;
+  postOnly: boolean;
+  stp: StpCode;
+  trigger: TriggerSpec | null;
+  priceTicks: number;
+  qtyLots: number;
+  filledLots: number;
+  status: OrderStatus;
+  holdRemaining: string;
+  createdMs: number;
+  where: Where;
+};
+
+export type EngineSnapshot = {
+  version: number;
+  config: EngineConfig;
+  nextOrderId: number;
+  nextTradeId: number;
+  /** [owner, wallet, asset, scale, balance, held] in account-index order. */
+  accounts: [string, Wallet, string, number, string, string][];
+  /** Funds holds: [id, account index, remaining, cause, link]. */
+  holds: [string, number, string, TransferCause, string][];
+  /** Idempotency ids: [id, fingerprint, posted transfer or null]. */
+  usedIds: [string, string, JsonValue][];
+  instruments: {
+    spec: InstrumentSpec;
+    referenceTicks: number | null;
+    bandLoTicks: number | null;
+    bandHiTicks: number | null;
+    markTicks: number | null;
+    lastTradeTicks: number | null;
+  }[];
+  users: [string, number][];
+  orders: OrderSnapshot[];
+  /** [command id, command, result]: the idempotency window, oldest first. */
+  remembered: [string, JsonValue, JsonValue][];
+};
+
+export function takeSnapshot(state: EngineState): EngineSnapshot {
+  const ledger = state.ledger;
+  const orders: OrderSnapshot[] = [];
+  for (const instrument of state.instrumentList) {
+    instrument.book.forEachOrder((id) => orders.push(orderSnapshot(state.orders.get(id) as OrderRecord, 'book')));
+    for (const where of ['risesLast', 'fallsLast', 'risesMark', 'fallsMark'] as const) {
+      for (const order of instrument.triggers[where]) orders.push(orderSnapshot(order, where));
+    }
+  }
+  const holds: EngineSnapshot['holds'] = [];
+  for (const hold of ledger.holds.values()) {
+    if (hold.kind === 'funds')
+      holds.push([hold.id, hold.account.index, hold.remaining.toString(), hold.cause, hold.link]);
+  }
+  return {
+    version: SNAPSHOT_VERSION,
+    config: { ...state.config },
+    nextOrderId: state.nextOrderId,
+    nextTradeId: state.nextTradeId,
+    accounts: ledger.accounts.map((a) => [
+      a.owner,
+      a.wallet,
+      a.asset.code,
+      a.asset.scale,
+      a.balance.toString(),
+      a.held.toString(),
+    ]),
+    holds,
+    usedIds: [...ledger.usedIds].map(([id, used]) => [id, used.fingerprint, toJsonSafe(used.posted)]),
+    instruments: state.instrumentList.map((i) => ({
+      spec: i.def.spec,
+      referenceTicks: i.referenceTicks,
+      bandLoTicks: i.bandLoTicks,
+      bandHiTicks: i.bandHiTicks,
+      markTicks: i.markTicks,
+      lastTradeTicks: i.lastTradeTicks,
+    })),
+    users: state.userList.map((u) => [u.id, u.openOrders]),
+    orders,
+    remembered: [...state.remembered].map(([id, r]) => [id, toJsonSafe(r.command), toJsonSafe(r.result)]),
+  };
+}
+
+function orderSnapshot(order: OrderRecord, where: Where): OrderSnapshot {
+  return {
+    id: order.id,
+    commandId: order.commandId,
+    userId: order.user.id,
+    instrumentId: order.instrument.def.id,
+    side: order.side,
+    orderType: order.orderType,
+    timeInForce: order.timeInForce,
+    postOnly: order.postOnly,
+    stp: order.stp,
+    trigger: order.trigger,
+    priceTicks: order.priceTicks,
+    qtyLots: order.qtyLots,
+    filledLots: order.filledLots,
+    status: order.status,
+    holdRemaining: order.hold.remaining.toString(),
+    createdMs: order.createdMs,
+    where,
+  };
+}
+
+export function restoreState(snapshot: EngineSnapshot): EngineState {
+  if (snapshot.version !== SNAPSHOT_VERSION) throw new Error(`unsupported snapshot version ${snapshot.version}`);
+  const ledger = new Ledger();
+  const state: EngineState = {
+    config: { ...snapshot.config },
+    ledger,
+    instruments: new Map(),
+    instrumentList: [],
+    users: new Map(),
+    userList: [],
+    orders: new Map(),
+    nextOrderId: snapshot.nextOrderId,
+    nextTradeId: snapshot.nextTradeId,
+    remembered: new Map(),
+    rememberedRing: [],
+    rememberedHead: 0,
+  };
+  for (const [owner, wallet, asset, scale, balance, held] of snapshot.accounts) {
+    ledger.restoreAccount(owner, wallet, customAsset(asset, scale), BigInt(balance), BigInt(held));
+  }
+  for (const [id, accountIndex, remaining, cause, link] of snapshot.holds) {
+    ledger.restoreHold({
+      id,
+      kind: 'funds',
+      account: ledger.accounts[accountIndex] as Account,
+      remaining: BigInt(remaining),
+      cause,
+      link,
+    });
+  }
+  for (const [id, fingerprint, posted] of snapshot.usedIds) {
+    ledger.usedIds.set(id, { fingerprint, posted: fromJsonSafe(posted) as TransferPosted | null });
+  }
+  for (const saved of snapshot.instruments) {
+    const instrument = addInstrument(state, saved.spec);
+    if (instrument === undefined) throw new Error(`snapshot instrument ${saved.spec.id} is invalid`);
+    instrument.referenceTicks = saved.referenceTicks;
+    instrument.bandLoTicks = saved.bandLoTicks;
+    instrument.bandHiTicks = saved.bandHiTicks;
+    instrument.markTicks = saved.markTicks;
+    instrument.lastTradeTicks = saved.lastTradeTicks;
+  }
+  for (const [id, openOrders] of snapshot.users) userOf(state, id).openOrders = openOrders;
+  for (const saved of snapshot.orders) restoreOrder(state, saved);
+  for (const [id, command, result] of snapshot.remembered) {
+    state.remembered.set(id, { command: fromJsonSafe(command), result: fromJsonSafe(result) } as Remembered);
+    state.rememberedRing.push(id);
+  }
+  return state;
+}
+
+function restoreOrder(state: EngineState, saved: OrderSnapshot): void {
+  const instrument = state.instruments.get(saved.instrumentId);
+  const user = state.users.get(saved.userId);
+  if (instrument === undefined || user === undefined) throw new Error(`snapshot order ${saved.id} is orphaned`);
+  const [baseAccount, quoteAccount] = settlementAccounts(state, user, instrument);
+  const hold: Hold = {
+    id: `order#${saved.id}`,
+    kind: 'order',
+    account: saved.side === 'buy' ? quoteAccount : baseAccount,
+    remaining: BigInt(saved.holdRemaining),
+    cause: 'trade',
+    link: `order:${saved.id}`,
+  };
+  state.ledger.restoreHold(hold);
+  const order: OrderRecord = {
+    id: saved.id,
+    commandId: saved.commandId,
+    user,
+    instrument,
+    side: saved.side,
+    sideCode: saved.side === 'buy' ? BUY : SELL,
+    orderType: saved.orderType,
+    timeInForce: saved.timeInForce,
+    postOnly: saved.postOnly,
+    stp: saved.stp,
+    trigger: saved.trigger,
+    priceTicks: saved.priceTicks,
+    qtyLots: saved.qtyLots,
+    filledLots: saved.filledLots,
+    status: saved.status,
+    hold,
+    baseAccount,
+    quoteAccount,
+    createdMs: saved.createdMs,
+  };
+  state.orders.set(order.id, order);
+  if (saved.where === 'book') {
+    instrument.book.rest(order.id, order.sideCode, order.priceTicks, order.qtyLots - order.filledLots, user.index);
+  } else {
+    instrument.triggers[saved.where].push(order);
+    instrument.triggerCount += 1;
+  }
+}

@@ -1,0 +1,351 @@
+// Owns the order life cycle: validation and risk checks, holds, matching, settlement of each fill,
+// resting, cancel, amend, and stop/take-profit triggers.
+// Must hold: a live order's hold covers everything it can still owe; a finished order holds nothing;
+// an order's place in the queue is lost exactly when its price changes or its quantity grows.
+// Must not: move money except through the ledger, or throw for anything a customer can cause.
+
+import type { AmendOrder, CancelOrder, PlaceOrder, TimeInForce, TriggerSpec } from './commands.ts';
+import {
+  type ApplyResult,
+  type EngineState,
+  type InstrumentState,
+  isValidUserId,
+  type OrderRecord,
+  remainingLots,
+  settlementAccounts,
+  userOf,
+} from './engine-state.ts';
+import type { EngineEvent, OrderStatus, OrderUpdateReason } from './events.ts';
+import { buyHoldFor, isIntIn, lotsToMinor } from './instrument.ts';
+import { available } from './ledger.ts';
+import { BUY, FILL_STP_CANCEL, SELL, type StpMode, stpCode } from './order-book.ts';
+import type { EngineRejection } from './rejections.ts';
+import { settleFill } from './settlement.ts';
+import { addTrigger, removeTrigger, takeFiredTrigger, wouldFireAt } from './triggers.ts';
+
+const TIME_IN_FORCE: readonly TimeInForce[] = ['gtc', 'ioc', 'fok'];
+const STP_MODES: readonly StpMode[] = ['cancel_resting', 'cancel_taker', 'cancel_both'];
+
+function reject(code: EngineRejection): ApplyResult {
+  return { ok: false, code };
+}
+
+export function isOutsideBand(instrument: InstrumentState, ticks: number): boolean {
+  return (
+    (instrument.bandLoTicks !== null && ticks < instrument.bandLoTicks) ||
+    (instrument.bandHiTicks !== null && ticks > instrument.bandHiTicks)
+  );
+}
+
+/** The worst price a market order may trade at: `bps` beyond `fromTicks`, and never outside the band. */
+export function protectionPrice(instrument: InstrumentState, side: 'buy' | 'sell', fromTicks: number): number {
+  const bps = instrument.def.spec.marketProtectionBps;
+  if (side === 'buy') {
+    const limit = Math.floor((fromTicks * (10_000 + bps)) / 10_000);
+    return Math.min(limit, instrument.bandHiTicks ?? instrument.book.maxTick, instrument.book.maxTick);
+  }
+  const limit = Math.ceil((fromTicks * (10_000 - bps)) / 10_000);
+  return Math.max(limit, instrument.bandLoTicks ?? 1, 1);
+}
+
+function holdAmountFor(instrument: InstrumentState, side: 'buy' | 'sell', priceTicks: number, lots: number): bigint {
+  return side === 'buy' ? buyHoldFor(instrument.def, priceTicks, lots) : lotsToMinor(instrument.def, lots);
+}
+
+export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult {
+  if (!isValidUserId(command.userId)) return reject('invalid_user');
+  const instrument = state.instruments.get(command.instrumentId);
+  if (instrument === undefined) return reject('unknown_instrument');
+  const { spec } = instrument.def;
+  const { side, orderType } = command;
+  if ((side !== 'buy' && side !== 'sell') || (orderType !== 'limit' && orderType !== 'market')) {
+    return reject('invalid_command');
+  }
+  if (!isIntIn(command.qtyLots, 1, Number.MAX_SAFE_INTEGER)) return reject('invalid_quantity');
+  if (command.qtyLots < spec.minQtyLots) return reject('quantity_below_minimum');
+  if (command.qtyLots > spec.maxQtyLots) return reject('quantity_above_maximum');
+  const timeInForce = command.timeInForce ?? (orderType === 'market' ? 'ioc' : 'gtc');
+  if (!TIME_IN_FORCE.includes(timeInForce) || (orderType === 'market' && timeInForce !== 'ioc')) {
+    return reject('invalid_command');
+  }
+  if (command.postOnly !== undefined && typeof command.postOnly !== 'boolean') return reject('invalid_command');
+  const postOnly = command.postOnly === true;
+  const stpMode = command.stp ?? spec.defaultStp;
+  if (!STP_MODES.includes(stpMode)) return reject('invalid_command');
+  const trigger = command.trigger ?? null;
+  if (trigger !== null) {
+    const code = checkTrigger(instrument, side, trigger);
+    if (code !== undefined) return reject(code);
+  }
+  if (postOnly && (orderType !== 'limit' || timeInForce !== 'gtc' || trigger !== null))
+    return reject('invalid_command');
+
+  let priceTicks: number;
+  if (orderType === 'limit') {
+    if (!isIntIn(command.priceTicks, 1, instrument.book.maxTick)) return reject('invalid_price');
+    priceTicks = command.priceTicks;
+    if (isOutsideBand(instrument, priceTicks)) return reject('price_outside_band');
+  } else {
+    if (command.priceTicks !== undefined) return reject('invalid_command');
+    const from = trigger?.priceTicks ?? (side === 'buy' ? instrument.book.bestAsk : instrument.book.bestBid);
+    if (from === -1) return reject('no_liquidity');
+    priceTicks = protectionPrice(instrument, side, from);
+  }
+
+  const mayWait = trigger !== null || timeInForce === 'gtc';
+  if (mayWait && (state.users.get(command.userId)?.openOrders ?? 0) >= state.config.maxOpenOrdersPerUser) {
+    return reject('open_order_limit');
+  }
+  if (trigger !== null && instrument.triggerCount >= state.config.maxTriggerOrdersPerInstrument) {
+    return reject('open_order_limit');
+  }
+  const holdAmount = holdAmountFor(instrument, side, priceTicks, command.qtyLots);
+  const wallet = spec.wallet;
+  const debitAsset = side === 'buy' ? instrument.def.quote : instrument.def.base;
+  const user = state.users.get(command.userId);
+  const cached = user?.accountsByInstrument[instrument.index];
+  const debit =
+    cached !== undefined ? cached[side === 'buy' ? 1 : 0] : state.ledger.find(command.userId, wallet, debitAsset.code);
+  if (debit === undefined || available(debit) < holdAmount) return reject('insufficient_balance');
+  const sideCode = side === 'buy' ? BUY : SELL;
+  const stp = stpCode(stpMode);
+  if (trigger === null) {
+    if (postOnly && instrument.book.crosses(sideCode, priceTicks)) return reject('post_only_would_take');
+    if (
+      timeInForce === 'fok' &&
+      instrument.book.fillableQty(sideCode, priceTicks, command.qtyLots, user?.index ?? -2, stp) < command.qtyLots
+    ) {
+      return reject('fok_not_fillable');
+    }
+  }
+
+  const owner = user ?? userOf(state, command.userId);
+  const [baseAccount, quoteAccount] = settlementAccounts(state, owner, instrument);
+  const id = state.nextOrderId;
+  const held = state.ledger.createHold(`order#${id}`, 'order', debit, holdAmount, 'trade', `order:${id}`);
+  if (!held.ok) return reject(held.code);
+  state.nextOrderId += 1;
+  const order: OrderRecord = {
+    id,
+    commandId: command.id,
+    user: owner,
+    instrument,
+    side,
+    sideCode,
+    orderType,
+    timeInForce,
+    postOnly,
+    stp,
+    trigger: trigger === null ? null : { kind: trigger.kind, priceTicks: trigger.priceTicks, by: trigger.by },
+    priceTicks,
+    qtyLots: command.qtyLots,
+    filledLots: 0,
+    status: 'pending',
+    hold: held.hold,
+    baseAccount,
+    quoteAccount,
+    createdMs: command.timeMs,
+  };
+  state.orders.set(id, order);
+  const events: EngineEvent[] = [
+    {
+      type: 'order_placed',
+      orderId: id,
+      commandId: command.id,
+      userId: owner.id,
+      instrumentId: instrument.def.id,
+      side,
+      orderType,
+      priceTicks,
+      qtyLots: command.qtyLots,
+      timeInForce,
+      postOnly,
+      trigger: order.trigger,
+      status: 'pending',
+      holdAsset: debitAsset.code,
+      holdAmount,
+      timeMs: command.timeMs,
+    },
+  ];
+  if (order.trigger !== null) {
+    addTrigger(instrument, order);
+    owner.openOrders += 1;
+    return { ok: true, events };
+  }
+  execute(state, order, events, command.timeMs);
+  fireTriggers(state, instrument, events, command.timeMs);
+  return { ok: true, events };
+}
+
+function checkTrigger(
+  instrument: InstrumentState,
+  side: 'buy' | 'sell',
+  trigger: TriggerSpec,
+): EngineRejection | undefined {
+  if (typeof trigger !== 'object' || trigger === null) return 'invalid_command';
+  if ((trigger.kind !== 'stop' && trigger.kind !== 'take_profit') || (trigger.by !== 'last' && trigger.by !== 'mark')) {
+    return 'invalid_command';
+  }
+  if (!isIntIn(trigger.priceTicks, 1, instrument.book.maxTick)) return 'invalid_trigger_price';
+  const current = trigger.by === 'last' ? instrument.lastTradeTicks : instrument.markTicks;
+  return wouldFireAt(side, trigger, current) ? 'invalid_trigger_price' : undefined;
+}
+
+/** Matches the order as a taker, settles every fill, then rests or cancels what is left. */
+function execute(state: EngineState, order: OrderRecord, events: EngineEvent[], timeMs: number): void {
+  const instrument = order.instrument;
+  const book = instrument.book;
+  const left = book.match(order.sideCode, order.priceTicks, remainingLots(order), order.user.index, order.stp);
+  for (let i = 0; i < book.fillCount; i++) {
+    const maker = state.orders.get(book.fillMakerId[i] as number);
+    if (maker === undefined) throw new Error(`resting order ${book.fillMakerId[i]} has no record`);
+    if (book.fillKind[i] === FILL_STP_CANCEL) {
+      finish(state, maker, 'cancelled', 'self_trade_prevented', true, events, timeMs);
+      continue;
+    }
+    const ticks = book.fillTick[i] as number;
+    const lots = book.fillQty[i] as number;
+    settleFill(state, instrument, order, maker, ticks, lots, events, timeMs);
+    maker.filledLots += lots;
+    order.filledLots += lots;
+    instrument.lastTradeTicks = ticks;
+    if (book.fillMakerLeft[i] === 0) finish(state, maker, 'filled', 'fill', true, events, timeMs);
+    else {
+      maker.status = 'partial';
+      events.push(orderUpdated(maker, 'fill', timeMs));
+    }
+  }
+  if (left === 0) finish(state, order, 'filled', 'fill', false, events, timeMs);
+  else if (book.takerStopped) finish(state, order, 'cancelled', 'self_trade_prevented', false, events, timeMs);
+  else if (order.orderType === 'market') finish(state, order, 'cancelled', 'market_protection', false, events, timeMs);
+  else if (order.timeInForce !== 'gtc') {
+    const reason = order.timeInForce === 'fok' ? 'fok_not_fillable' : 'unfilled_ioc';
+    finish(state, order, 'cancelled', reason, false, events, timeMs);
+  } else {
+    book.rest(order.id, order.sideCode, order.priceTicks, left, order.user.index);
+    order.user.openOrders += 1;
+    if (order.filledLots > 0) {
+      order.status = 'partial';
+      events.push(orderUpdated(order, 'fill', timeMs));
+    }
+  }
+}
+
+/** Fires waiting triggers one at a time until none is reached; each fill may move the last price. */
+export function fireTriggers(
+  state: EngineState,
+  instrument: InstrumentState,
+  events: EngineEvent[],
+  timeMs: number,
+): void {
+  for (;;) {
+    const order = takeFiredTrigger(instrument);
+    if (order === undefined) return;
+    order.user.openOrders -= 1;
+    events.push(orderUpdated(order, 'triggered', timeMs));
+    if (order.orderType === 'limit' && isOutsideBand(instrument, order.priceTicks)) {
+      finish(state, order, 'rejected', 'price_outside_band', false, events, timeMs);
+      continue;
+    }
+    const lots = remainingLots(order);
+    if (
+      order.timeInForce === 'fok' &&
+      instrument.book.fillableQty(order.sideCode, order.priceTicks, lots, order.user.index, order.stp) < lots
+    ) {
+      finish(state, order, 'cancelled', 'fok_not_fillable', false, events, timeMs);
+      continue;
+    }
+    execute(state, order, events, timeMs);
+  }
+}
+
+function finish(
+  state: EngineState,
+  order: OrderRecord,
+  status: OrderStatus,
+  reason: OrderUpdateReason,
+  wasOpen: boolean,
+  events: EngineEvent[],
+  timeMs: number,
+): void {
+  order.status = status;
+  state.ledger.close(order.hold);
+  state.orders.delete(order.id);
+  if (wasOpen) order.user.openOrders -= 1;
+  events.push(orderUpdated(order, reason, timeMs));
+}
+
+function orderUpdated(order: OrderRecord, reason: OrderUpdateReason, timeMs: number): EngineEvent {
+  return {
+    type: 'order_updated',
+    orderId: order.id,
+    userId: order.user.id,
+    instrumentId: order.instrument.def.id,
+    status: order.status,
+    priceTicks: order.priceTicks,
+    qtyLots: order.qtyLots,
+    filledLots: order.filledLots,
+    remainingLots: order.status === 'pending' || order.status === 'partial' ? remainingLots(order) : 0,
+    reason,
+    timeMs,
+  };
+}
+
+function ownedOrder(state: EngineState, userId: string, orderId: number): OrderRecord | undefined {
+  const order = state.orders.get(orderId);
+  return order !== undefined && order.user.id === userId ? order : undefined;
+}
+
+export function cancelOrder(state: EngineState, command: CancelOrder): ApplyResult {
+  const order = ownedOrder(state, command.userId, command.orderId);
+  if (order === undefined) return reject('order_not_found');
+  const instrument = order.instrument;
+  if (instrument.book.cancel(order.id) < 0 && !removeTrigger(instrument, order)) {
+    throw new Error(`order ${order.id} is live but neither resting nor waiting`);
+  }
+  const events: EngineEvent[] = [];
+  finish(state, order, 'cancelled', 'cancelled_by_user', true, events, command.timeMs);
+  return { ok: true, events };
+}
+
+export function amendOrder(state: EngineState, command: AmendOrder): ApplyResult {
+  const order = ownedOrder(state, command.userId, command.orderId);
+  if (order === undefined) return reject('order_not_found');
+  const instrument = order.instrument;
+  const book = instrument.book;
+  if (!book.has(order.id)) return reject('order_not_amendable');
+  if (command.priceTicks !== undefined && !isIntIn(command.priceTicks, 1, book.maxTick)) return reject('invalid_price');
+  if (command.qtyLots !== undefined && !isIntIn(command.qtyLots, 1, Number.MAX_SAFE_INTEGER)) {
+    return reject('invalid_quantity');
+  }
+  const priceTicks = command.priceTicks ?? order.priceTicks;
+  const qtyLots = command.qtyLots ?? order.qtyLots;
+  if (priceTicks === order.priceTicks && qtyLots === order.qtyLots) return reject('amend_no_change');
+  if (qtyLots <= order.filledLots) return reject('invalid_quantity');
+  if (qtyLots < instrument.def.spec.minQtyLots) return reject('quantity_below_minimum');
+  if (qtyLots > instrument.def.spec.maxQtyLots) return reject('quantity_above_maximum');
+  if (priceTicks !== order.priceTicks && isOutsideBand(instrument, priceTicks)) return reject('price_outside_band');
+  const remaining = qtyLots - order.filledLots;
+  const required = holdAmountFor(instrument, order.side, priceTicks, remaining);
+  const events: EngineEvent[] = [];
+
+  if (priceTicks === order.priceTicks && qtyLots < order.qtyLots) {
+    book.reduce(order.id, remaining);
+    order.qtyLots = qtyLots;
+    if (order.hold.remaining > required) state.ledger.release(order.hold, order.hold.remaining - required);
+    events.push(orderUpdated(order, 'amended', command.timeMs));
+    return { ok: true, events };
+  }
+
+  if (order.postOnly && book.crosses(order.sideCode, priceTicks)) return reject('post_only_would_take');
+  if (required - order.hold.remaining > available(order.hold.account)) return reject('insufficient_balance');
+  book.cancel(order.id);
+  order.user.openOrders -= 1;
+  if (!state.ledger.resize(order.hold, required)) throw new Error(`order ${order.id}: hold resize failed after check`);
+  order.priceTicks = priceTicks;
+  order.qtyLots = qtyLots;
+  events.push(orderUpdated(order, 'amended', command.timeMs));
+  execute(state, order, events, command.timeMs);
+  fireTriggers(state, instrument, events, command.timeMs);
+  return { ok: true, events };
+}

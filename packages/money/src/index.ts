@@ -1,0 +1,51 @@
+// Public face of @bourse/money: assets and scales, exact amounts, decimal codecs, rounding.
+// Must hold: everything here is pure and exact (bigint), with no floating point anywhere.
+// Must not: import from any other package.
+
+export {
+  type Amount,
+  AssetMismatchError,
+  add,
+  amountOf,
+  assertSameAsset,
+  bpsOf,
+  compare,
+  convert,
+  formatAmount,
+  isNegative,
+  isZero,
+  negate,
+  notional,
+  notionalMinor,
+  type Price,
+  parseAmount,
+  priceOf,
+  type Rate,
+  rateOf,
+  subtract,
+  tryParseAmount,
+  zero,
+} from './amount.ts';
+export {
+  ASSETS,
+  type Asset,
+  assetOf,
+  customAsset,
+  findAsset,
+  isSameAsset,
+  MAX_SCALE,
+  pow10,
+  SHARE,
+  SHARE_PREFIX,
+  shareAsset,
+  unitOf,
+} from './assets.ts';
+export {
+  type DecimalParseFailure,
+  type DecimalParseResult,
+  type FormatOptions,
+  formatDecimal,
+  parseDecimal,
+  tryParseDecimal,
+} from './decimal.ts';
+export { divideRounded, ROUNDING_MODES, type RoundingMode } from './rounding.ts';

@@ -1,0 +1,430 @@
+// Owns the deliberately naive reference engine: plain arrays, filter and sort, bigint balances in a Map.
+// It implements the same rules as @bourse/engine in the most obvious way, so the simulation can compare.
+// Must hold: obviously correct over fast. Must not: import engine internals (only its public types).
+
+import type { Command, InstrumentSpec, PlaceOrder, TriggerSpec } from '@bourse/engine';
+import { bpsOf, findAsset, notionalMinor, tryParseDecimal, unitOf } from '@bourse/money';
+
+type NaiveOrder = {
+  id: number;
+  instrumentId: string;
+  user: string;
+  side: 'buy' | 'sell';
+  orderType: 'limit' | 'market';
+  tif: 'gtc' | 'ioc' | 'fok';
+  postOnly: boolean;
+  stp: string;
+  trigger: TriggerSpec | null;
+  waiting: boolean;
+  price: number;
+  qty: number;
+  filled: number;
+  hold: bigint;
+  holdKey: string;
+  seq: number;
+};
+
+type NaiveInstrument = {
+  spec: InstrumentSpec;
+  tick: bigint;
+  lot: bigint;
+  unit: bigint;
+  band: [number, number] | null;
+  last: number | null;
+  mark: number | null;
+};
+
+export type NaiveTrade = [priceTicks: number, qtyLots: number, makerOrderId: number, takerOrderId: number];
+export type NaiveResult = { ok: true; trades: NaiveTrade[] } | { ok: false; code: string };
+
+export class ReferenceEngine {
+  readonly balances = new Map<string, { balance: bigint; held: bigint }>();
+  orders: NaiveOrder[] = [];
+  readonly instruments = new Map<string, NaiveInstrument>();
+  private nextOrderId = 1;
+  private seq = 0;
+  private trades: NaiveTrade[] = [];
+  readonly maxOpenOrdersPerUser: number;
+
+  constructor(maxOpenOrdersPerUser: number) {
+    this.maxOpenOrdersPerUser = maxOpenOrdersPerUser;
+  }
+
+  private acct(key: string): { balance: bigint; held: bigint } {
+    let a = this.balances.get(key);
+    if (!a) {
+      a = { balance: 0n, held: 0n };
+      this.balances.set(key, a);
+    }
+    return a;
+  }
+
+  private move(from: string, to: string, amount: bigint): void {
+    if (amount === 0n) return;
+    this.acct(from).balance -= amount;
+    this.acct(to).balance += amount;
+  }
+
+  apply(command: Command): NaiveResult {
+    this.trades = [];
+    const code = this.dispatch(command);
+    return code === undefined ? { ok: true, trades: this.trades } : { ok: false, code };
+  }
+
+  private dispatch(c: Command): string | undefined {
+    switch (c.type) {
+      case 'register_instrument': {
+        const s = c.instrument;
+        const base = findAsset(s.base);
+        const quote = findAsset(s.quote);
+        if (!base || !quote) return 'invalid_instrument';
+        this.instruments.set(s.id, {
+          spec: s,
+          tick: tryParse(s.tickSize, quote.scale),
+          lot: tryParse(s.lotSize, base.scale),
+          unit: unitOf(base),
+          band: null,
+          last: null,
+          mark: null,
+        });
+        return undefined;
+      }
+      case 'deposit': {
+        const asset = findAsset(c.asset);
+        if (!asset) return 'unknown_asset';
+        this.move(
+          `platform:${c.from}/platform/${c.asset}`,
+          `${c.userId}/${c.wallet}/${c.asset}`,
+          tryParse(c.amount, asset.scale),
+        );
+        return undefined;
+      }
+      case 'wallet_transfer': {
+        const asset = findAsset(c.asset);
+        if (!asset) return 'unknown_asset';
+        const amount = tryParse(c.amount, asset.scale);
+        const from = `${c.userId}/${c.fromWallet}/${c.asset}`;
+        const a = this.acct(from);
+        if (a.balance - a.held < amount) return 'insufficient_balance';
+        this.move(from, `${c.userId}/${c.toWallet}/${c.asset}`, amount);
+        return undefined;
+      }
+      case 'set_reference_price': {
+        const i = this.instruments.get(c.instrumentId);
+        if (!i) return 'unknown_instrument';
+        i.band = c.bandLoTicks !== undefined && c.bandHiTicks !== undefined ? [c.bandLoTicks, c.bandHiTicks] : null;
+        return undefined;
+      }
+      case 'set_mark_price': {
+        const i = this.instruments.get(c.instrumentId);
+        if (!i) return 'unknown_instrument';
+        i.mark = c.priceTicks;
+        this.fireTriggers(c.instrumentId);
+        return undefined;
+      }
+      case 'place_order':
+        return this.place(c);
+      case 'cancel_order': {
+        const o = this.orders.find((x) => x.id === c.orderId && x.user === c.userId);
+        if (!o) return 'order_not_found';
+        this.finish(o);
+        return undefined;
+      }
+      case 'amend_order':
+        return this.amend(c.userId, c.orderId, c.priceTicks, c.qtyLots);
+      default:
+        return 'invalid_command';
+    }
+  }
+
+  private instrumentOfOrder(o: NaiveOrder): NaiveInstrument {
+    return this.instruments.get(o.instrumentId) as NaiveInstrument;
+  }
+
+  private holdFor(i: NaiveInstrument, side: string, price: number, lots: number): bigint {
+    if (side === 'sell') return BigInt(lots) * i.lot;
+    const n = notionalMinor(BigInt(price) * i.tick, BigInt(lots) * i.lot, i.unit, 'down');
+    return n + bpsOf(n, Math.max(i.spec.makerFeeBps, i.spec.takerFeeBps), 'down');
+  }
+
+  private outsideBand(i: NaiveInstrument, price: number): boolean {
+    return i.band !== null && (price < i.band[0] || price > i.band[1]);
+  }
+
+  private openCount(user: string): number {
+    return this.orders.filter((o) => o.user === user).length;
+  }
+
+  /** Resting orders of the other side that a taker at `price` could meet, best first then oldest. */
+  private crossing(instrumentId: string, side: string, price: number): NaiveOrder[] {
+    return this.orders
+      .filter(
+        (o) =>
+          this.idOf(o) === instrumentId &&
+          !o.waiting &&
+          o.side !== side &&
+          (side === 'buy' ? o.price <= price : o.price >= price),
+      )
+      .sort((a, b) => (side === 'buy' ? a.price - b.price : b.price - a.price) || a.seq - b.seq);
+  }
+
+  private idOf(o: NaiveOrder): string {
+    return o.instrumentId;
+  }
+
+  bestOf(instrumentId: string, side: 'buy' | 'sell'): number {
+    const prices = this.orders
+      .filter((o) => this.idOf(o) === instrumentId && !o.waiting && o.side === side)
+      .map((o) => o.price);
+    if (prices.length === 0) return -1;
+    return side === 'buy' ? Math.max(...prices) : Math.min(...prices);
+  }
+
+  private place(c: PlaceOrder): string | undefined {
+    const i = this.instruments.get(c.instrumentId);
+    if (!i) return 'unknown_instrument';
+    const tif = c.timeInForce ?? (c.orderType === 'market' ? 'ioc' : 'gtc');
+    const stp = c.stp ?? i.spec.defaultStp;
+    const trigger = c.trigger ?? null;
+    if (c.qtyLots < i.spec.minQtyLots) return 'quantity_below_minimum';
+    if (c.qtyLots > i.spec.maxQtyLots) return 'quantity_above_maximum';
+    if (trigger) {
+      const current = trigger.by === 'last' ? i.last : i.mark;
+      const rises = (trigger.kind === 'stop') === (c.side === 'buy');
+      if (current !== null && (rises ? current >= trigger.priceTicks : current <= trigger.priceTicks))
+        return 'invalid_trigger_price';
+    }
+    let price: number;
+    if (c.orderType === 'limit') {
+      price = c.priceTicks as number;
+      if (this.outsideBand(i, price)) return 'price_outside_band';
+    } else {
+      const from = trigger ? trigger.priceTicks : this.bestOf(c.instrumentId, c.side === 'buy' ? 'sell' : 'buy');
+      if (from === -1) return 'no_liquidity';
+      const bps = i.spec.marketProtectionBps;
+      price =
+        c.side === 'buy'
+          ? Math.min(
+              Math.floor((from * (10_000 + bps)) / 10_000),
+              i.band ? i.band[1] : i.spec.maxPriceTicks,
+              i.spec.maxPriceTicks,
+            )
+          : Math.max(Math.ceil((from * (10_000 - bps)) / 10_000), i.band ? i.band[0] : 1, 1);
+    }
+    if ((trigger || tif === 'gtc') && this.openCount(c.userId) >= this.maxOpenOrdersPerUser) return 'open_order_limit';
+    const hold = this.holdFor(i, c.side, price, c.qtyLots);
+    const holdKey = `${c.userId}/${i.spec.wallet}/${c.side === 'buy' ? i.spec.quote : i.spec.base}`;
+    const account = this.balances.get(holdKey);
+    if (!account || account.balance - account.held < hold) return 'insufficient_balance';
+    if (!trigger) {
+      if (c.postOnly && this.crossing(c.instrumentId, c.side, price).length > 0) return 'post_only_would_take';
+      if (tif === 'fok' && this.fillable(c.instrumentId, c.side, price, c.userId, stp, c.qtyLots) < c.qtyLots) {
+        return 'fok_not_fillable';
+      }
+    }
+    account.held += hold;
+    const order: NaiveOrder = {
+      id: this.nextOrderId++,
+      instrumentId: c.instrumentId,
+      user: c.userId,
+      side: c.side,
+      orderType: c.orderType,
+      tif,
+      postOnly: c.postOnly === true,
+      stp,
+      trigger,
+      waiting: trigger !== null,
+      price,
+      qty: c.qtyLots,
+      filled: 0,
+      hold,
+      holdKey,
+      seq: ++this.seq,
+    };
+    this.orders.push(order);
+    if (trigger) return undefined;
+    this.execute(order);
+    this.fireTriggers(c.instrumentId);
+    return undefined;
+  }
+
+  private fillable(instrumentId: string, side: string, price: number, user: string, stp: string, qty: number): number {
+    let found = 0;
+    for (const o of this.crossing(instrumentId, side, price)) {
+      if (o.user === user) {
+        if (stp !== 'cancel_resting') return found;
+        continue;
+      }
+      found += o.qty - o.filled;
+      if (found >= qty) return qty;
+    }
+    return found;
+  }
+
+  private execute(taker: NaiveOrder): void {
+    const i = this.instrumentOfOrder(taker);
+    let stopped = false;
+    for (const maker of this.crossing(this.idOf(taker), taker.side, taker.price)) {
+      if (taker.filled === taker.qty) break;
+      if (maker.user === taker.user) {
+        if (taker.stp === 'cancel_taker') {
+          stopped = true;
+          break;
+        }
+        this.finish(maker);
+        if (taker.stp === 'cancel_both') {
+          stopped = true;
+          break;
+        }
+        continue;
+      }
+      const lots = Math.min(taker.qty - taker.filled, maker.qty - maker.filled);
+      this.settle(i, taker, maker, maker.price, lots);
+      if (maker.filled === maker.qty) this.finish(maker);
+    }
+    const left = taker.qty - taker.filled;
+    if (left === 0 || stopped || taker.orderType === 'market' || taker.tif !== 'gtc') this.finish(taker);
+    else taker.seq = ++this.seq;
+  }
+
+  private settle(i: NaiveInstrument, taker: NaiveOrder, maker: NaiveOrder, price: number, lots: number): void {
+    const buyer = taker.side === 'buy' ? taker : maker;
+    const seller = buyer === taker ? maker : taker;
+    const qty = BigInt(lots) * i.lot;
+    const notional = notionalMinor(BigInt(price) * i.tick, qty, i.unit, 'down');
+    const takerFee = bpsOf(notional, i.spec.takerFeeBps, 'down');
+    const makerFee = bpsOf(notional, i.spec.makerFeeBps, 'down');
+    const buyerFee = buyer === taker ? takerFee : makerFee;
+    const sellerFee = buyer === taker ? makerFee : takerFee;
+    const w = i.spec.wallet;
+    const fees = `platform:fees/platform/${i.spec.quote}`;
+    this.move(buyer.holdKey, `${seller.user}/${w}/${i.spec.quote}`, notional);
+    this.move(seller.holdKey, `${buyer.user}/${w}/${i.spec.base}`, qty);
+    this.move(buyer.holdKey, fees, buyerFee);
+    this.move(`${seller.user}/${w}/${i.spec.quote}`, fees, sellerFee);
+    this.acct(buyer.holdKey).held -= notional + buyerFee;
+    buyer.hold -= notional + buyerFee;
+    this.acct(seller.holdKey).held -= qty;
+    seller.hold -= qty;
+    taker.filled += lots;
+    maker.filled += lots;
+    i.last = price;
+    this.trades.push([price, lots, maker.id, taker.id]);
+  }
+
+  private finish(o: NaiveOrder): void {
+    this.acct(o.holdKey).held -= o.hold;
+    o.hold = 0n;
+    this.orders = this.orders.filter((x) => x !== o);
+  }
+
+  private fireTriggers(instrumentId: string): void {
+    const i = this.instruments.get(instrumentId) as NaiveInstrument;
+    for (;;) {
+      const order = this.nextFired(instrumentId, i);
+      if (!order) return;
+      order.waiting = false;
+      order.seq = ++this.seq;
+      if (order.orderType === 'limit' && this.outsideBand(i, order.price)) {
+        this.finish(order);
+        continue;
+      }
+      if (
+        order.tif === 'fok' &&
+        this.fillable(instrumentId, order.side, order.price, order.user, order.stp, order.qty) < order.qty
+      ) {
+        this.finish(order);
+        continue;
+      }
+      this.execute(order);
+    }
+  }
+
+  private nextFired(instrumentId: string, i: NaiveInstrument): NaiveOrder | undefined {
+    for (const [by, rises] of [
+      ['last', true],
+      ['last', false],
+      ['mark', true],
+      ['mark', false],
+    ] as const) {
+      const price = by === 'last' ? i.last : i.mark;
+      if (price === null) continue;
+      const fired = this.orders
+        .filter((o) => this.idOf(o) === instrumentId && o.waiting && o.trigger?.by === by)
+        .filter((o) => (((o.trigger as TriggerSpec).kind === 'stop') === (o.side === 'buy')) === rises)
+        .filter((o) =>
+          rises ? price >= (o.trigger as TriggerSpec).priceTicks : price <= (o.trigger as TriggerSpec).priceTicks,
+        )
+        .sort(
+          (a, b) =>
+            (rises ? 1 : -1) * ((a.trigger as TriggerSpec).priceTicks - (b.trigger as TriggerSpec).priceTicks) ||
+            a.id - b.id,
+        );
+      if (fired[0]) return fired[0];
+    }
+    return undefined;
+  }
+
+  private amend(
+    user: string,
+    orderId: number,
+    newPrice: number | undefined,
+    newQty: number | undefined,
+  ): string | undefined {
+    const o = this.orders.find((x) => x.id === orderId && x.user === user);
+    if (!o) return 'order_not_found';
+    if (o.waiting) return 'order_not_amendable';
+    const i = this.instrumentOfOrder(o);
+    const price = newPrice ?? o.price;
+    const qty = newQty ?? o.qty;
+    if (price === o.price && qty === o.qty) return 'amend_no_change';
+    if (qty <= o.filled) return 'invalid_quantity';
+    if (qty < i.spec.minQtyLots) return 'quantity_below_minimum';
+    if (qty > i.spec.maxQtyLots) return 'quantity_above_maximum';
+    if (price !== o.price && this.outsideBand(i, price)) return 'price_outside_band';
+    const required = this.holdFor(i, o.side, price, qty - o.filled);
+    const account = this.acct(o.holdKey);
+    if (price === o.price && qty < o.qty) {
+      o.qty = qty;
+      if (o.hold > required) {
+        account.held -= o.hold - required;
+        o.hold = required;
+      }
+      return undefined;
+    }
+    if (o.postOnly && this.crossing(this.idOf(o), o.side, price).length > 0) return 'post_only_would_take';
+    if (required - o.hold > account.balance - account.held) return 'insufficient_balance';
+    account.held += required - o.hold;
+    o.hold = required;
+    o.price = price;
+    o.qty = qty;
+    o.seq = ++this.seq;
+    this.execute(o);
+    this.fireTriggers(this.idOf(o));
+    return undefined;
+  }
+
+  /** [ticks, lots] per level of resting orders, best first. */
+  depth(instrumentId: string, side: 'buy' | 'sell'): [number, number][] {
+    const levels = new Map<number, number>();
+    for (const o of this.orders) {
+      if (this.idOf(o) !== instrumentId || o.waiting || o.side !== side) continue;
+      levels.set(o.price, (levels.get(o.price) ?? 0) + o.qty - o.filled);
+    }
+    return [...levels].sort((a, b) => (side === 'buy' ? b[0] - a[0] : a[0] - b[0]));
+  }
+
+  liveOrderIds(user: string): number[] {
+    return this.orders.filter((o) => o.user === user).map((o) => o.id);
+  }
+
+  restingOrderIds(user: string): number[] {
+    return this.orders.filter((o) => o.user === user && !o.waiting).map((o) => o.id);
+  }
+}
+
+function tryParse(text: string, scale: number): bigint {
+  const parsed = tryParseDecimal(text, scale);
+  if (!parsed.ok) throw new Error(`reference engine: bad decimal ${text}`);
+  return parsed.minor;
+}

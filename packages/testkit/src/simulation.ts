@@ -1,0 +1,260 @@
+// Owns the seeded simulation: random commands applied to the real engine and to the naive reference,
+// checking after every step that results, trades, books and balances agree and that the invariants hold
+// (per asset balances sum to zero, no user negative, holds within balances, books uncrossed, balances =
+// replay of the transfers). At the end: snapshot/restore and full replay give the same state hash.
+// Must hold: the same seed gives the same run. Must not: read the clock or Math.random.
+
+import { type ApplyResult, type Command, Engine, type EngineEvent, type InstrumentSpec } from '@bourse/engine';
+import { btcUsdt, reliance } from './builders.ts';
+import { type NaiveResult, ReferenceEngine } from './reference-engine.ts';
+import { SeededRandom } from './seeded-random.ts';
+
+export type SimulationOptions = { seed: number; commands: number; users?: number; checkReplay?: boolean };
+
+export type SimulationReport =
+  | { ok: true; seed: number; commands: number; accepted: number; trades: number; hash: string }
+  | { ok: false; seed: number; step: number; message: string; command: Command | undefined };
+
+const MAX_OPEN_ORDERS = 40;
+const CONFIG = { maxOpenOrdersPerUser: MAX_OPEN_ORDERS, rememberedCommandsMax: 5_000 };
+
+type Market = { spec: InstrumentSpec; mid: number };
+
+class Mismatch extends Error {}
+
+export function runSimulation(options: SimulationOptions): SimulationReport {
+  const { seed, commands: total } = options;
+  const random = new SeededRandom(seed);
+  const engine = new Engine(CONFIG);
+  const reference = new ReferenceEngine(MAX_OPEN_ORDERS);
+  const users = Array.from({ length: options.users ?? 12 }, (_, i) => `u${i}`);
+  // tick 0.013 USDT × lot 0.0001 BTC = 1.3 minor units per tick-lot, so notionals and fees round.
+  const markets: Market[] = [
+    { spec: btcUsdt({ tickSize: '0.013', maxPriceTicks: 100_000, makerFeeBps: 3, takerFeeBps: 7 }), mid: 5_000 },
+    { spec: reliance({ makerFeeBps: 2, takerFeeBps: 9 }), mid: 2_000 },
+  ];
+  const log: Command[] = [];
+  const results: ApplyResult[] = [];
+  const replayed = new Map<string, bigint>();
+  let accepted = 0;
+  let trades = 0;
+  let snapshotAt: { step: number; json: string } | undefined;
+  let step = 0;
+  let command: Command | undefined;
+  const nextBase = () => ({ id: `s${seed}-${log.length}`, timeMs: 1_700_000_000_000 + log.length });
+
+  try {
+    for (const m of markets) {
+      command = { ...nextBase(), type: 'register_instrument', instrument: m.spec };
+      applyBoth(command);
+    }
+    for (step = 0; step < total; step++) {
+      command = generate();
+      if (command === undefined) continue;
+      applyBoth(command);
+      if (options.checkReplay !== false && snapshotAt === undefined && step >= total / 2) {
+        snapshotAt = { step: log.length, json: JSON.stringify(engine.snapshot()) };
+      }
+    }
+    command = undefined;
+    const hash = engine.stateHash();
+    if (options.checkReplay !== false) checkReplay(hash);
+    return { ok: true, seed, commands: total, accepted, trades, hash };
+  } catch (error) {
+    if (!(error instanceof Mismatch) && !(error instanceof Error)) throw error;
+    return { ok: false, seed, step, message: (error as Error).message, command };
+  }
+
+  function applyBoth(c: Command): void {
+    log.push(c);
+    const real = engine.apply(c);
+    results.push(real);
+    const naive = reference.apply(c);
+    compareResults(real, naive);
+    if (real.ok) {
+      accepted += 1;
+      for (const event of real.events) replay(event);
+    }
+    checkState();
+  }
+
+  function replay(event: EngineEvent): void {
+    if (event.type === 'trade') trades += 1;
+    if (event.type !== 'transfer_posted') return;
+    replayed.set(event.debit, (replayed.get(event.debit) ?? 0n) - event.amount);
+    replayed.set(event.credit, (replayed.get(event.credit) ?? 0n) + event.amount);
+  }
+
+  function compareResults(real: ApplyResult, naive: NaiveResult): void {
+    if (real.ok !== naive.ok) {
+      throw new Mismatch(
+        `engine ${real.ok ? 'accepted' : `rejected (${(real as { code: string }).code})`}, reference ${naive.ok ? 'accepted' : `rejected (${(naive as { code: string }).code})`}`,
+      );
+    }
+    if (!real.ok || !naive.ok) {
+      if (!real.ok && !naive.ok && real.code !== naive.code)
+        throw new Mismatch(`rejection ${real.code} vs reference ${naive.code}`);
+      return;
+    }
+    const realTrades = real.events.flatMap((e) =>
+      e.type === 'trade' ? [[e.priceTicks, e.qtyLots, e.makerOrderId, e.takerOrderId]] : [],
+    );
+    if (JSON.stringify(realTrades) !== JSON.stringify(naive.trades)) {
+      throw new Mismatch(`trades ${JSON.stringify(realTrades)} vs reference ${JSON.stringify(naive.trades)}`);
+    }
+  }
+
+  function checkState(): void {
+    const broken = engine.findBrokenInvariant();
+    if (broken !== undefined) throw new Mismatch(`invariant: ${broken}`);
+    let nonZero = 0;
+    for (const account of engine.accounts()) {
+      const naive = reference.balances.get(account.key) ?? { balance: 0n, held: 0n };
+      if (naive.balance !== account.balance || naive.held !== account.held) {
+        throw new Mismatch(
+          `${account.key}: ${account.balance}/${account.held} vs reference ${naive.balance}/${naive.held}`,
+        );
+      }
+      if ((replayed.get(account.key) ?? 0n) !== account.balance) {
+        throw new Mismatch(
+          `${account.key}: balance ${account.balance} but its transfers replay to ${replayed.get(account.key) ?? 0n}`,
+        );
+      }
+      if (account.balance !== 0n || account.held !== 0n) nonZero += 1;
+    }
+    let naiveNonZero = 0;
+    for (const b of reference.balances.values()) if (b.balance !== 0n || b.held !== 0n) naiveNonZero += 1;
+    if (naiveNonZero !== nonZero)
+      throw new Mismatch(`reference has ${naiveNonZero} non-empty accounts, engine ${nonZero}`);
+    for (const { spec } of markets) {
+      const depth = engine.depth(spec.id, 1_000_000);
+      const bids = JSON.stringify(reference.depth(spec.id, 'buy'));
+      const asks = JSON.stringify(reference.depth(spec.id, 'sell'));
+      if (JSON.stringify(depth.bids) !== bids || JSON.stringify(depth.asks) !== asks) {
+        throw new Mismatch(`${spec.id} book differs: ${JSON.stringify(depth)} vs reference bids ${bids} asks ${asks}`);
+      }
+    }
+  }
+
+  function checkReplay(hash: string): void {
+    const fresh = new Engine(CONFIG);
+    for (const c of log) fresh.apply(c);
+    if (fresh.stateHash() !== hash) throw new Mismatch('replaying the whole command log gives another state hash');
+    if (snapshotAt === undefined) return;
+    const restored = Engine.restore(JSON.parse(snapshotAt.json));
+    for (const c of log.slice(snapshotAt.step)) restored.apply(c);
+    if (restored.stateHash() !== hash) throw new Mismatch('snapshot, restore and replay gives another state hash');
+  }
+
+  function generate(): Command | undefined {
+    const r = random.next();
+    const user = random.pick(users);
+    const market = random.pick(markets);
+    const { spec } = market;
+    const base = () => nextBase();
+    const near = (spread: number) => Math.max(1, market.mid + random.int(-spread, spread));
+    if (r < 0.03) {
+      const [asset, wallet, amount, from] = random.pick([
+        ['USDT', 'spot', `${random.int(1, 40)}.${random.int(0, 999999)}`, 'faucet'],
+        ['BTC', 'spot', `0.00${random.int(1, 99)}`, 'faucet'],
+        ['INR', 'spot', `${random.int(100, 50_000)}.${random.int(10, 99)}`, 'rail:upi'],
+        ['SHARE:NSE:RELIANCE', 'stock', `${random.int(1, 200)}`, 'issuer:NSE'],
+      ] as const);
+      return {
+        ...base(),
+        type: 'deposit',
+        userId: user,
+        wallet,
+        asset,
+        amount,
+        from,
+        cause: from === 'faucet' ? 'paper_grant' : 'deposit',
+      };
+    }
+    if (r < 0.05) {
+      const toStock = random.chance(0.7);
+      return {
+        ...base(),
+        type: 'wallet_transfer',
+        userId: user,
+        asset: 'INR',
+        fromWallet: toStock ? 'spot' : 'stock',
+        toWallet: toStock ? 'stock' : 'spot',
+        amount: `${random.int(1, 20_000)}`,
+      };
+    }
+    const side = random.chance(0.5) ? 'buy' : 'sell';
+    const order = {
+      ...base(),
+      type: 'place_order' as const,
+      userId: user,
+      instrumentId: spec.id,
+      side: side as 'buy' | 'sell',
+    };
+    const qtyLots = random.int(1, 30);
+    const stp = random.chance(0.85)
+      ? undefined
+      : random.pick(['cancel_resting', 'cancel_taker', 'cancel_both'] as const);
+    if (r < 0.5) {
+      const t = random.next();
+      const extra =
+        t < 0.75
+          ? {}
+          : t < 0.87
+            ? { timeInForce: 'ioc' as const }
+            : t < 0.95
+              ? { timeInForce: 'fok' as const }
+              : { postOnly: true };
+      return { ...order, orderType: 'limit', priceTicks: near(25), qtyLots, ...extra, ...(stp ? { stp } : {}) };
+    }
+    if (r < 0.58) return { ...order, orderType: 'market', qtyLots, ...(stp ? { stp } : {}) };
+    if (r < 0.63) {
+      const trigger = {
+        kind: random.pick(['stop', 'take_profit'] as const),
+        priceTicks: near(30),
+        by: random.pick(['last', 'mark'] as const),
+      };
+      if (random.chance(0.5)) return { ...order, orderType: 'market', qtyLots, trigger };
+      return {
+        ...order,
+        orderType: 'limit',
+        priceTicks: near(25),
+        qtyLots,
+        trigger,
+        ...(random.chance(0.2) ? { timeInForce: 'ioc' as const } : {}),
+      };
+    }
+    if (r < 0.83) {
+      const live = reference.liveOrderIds(user);
+      const orderId = live.length > 0 && random.chance(0.9) ? random.pick(live) : random.int(1, 1_000_000);
+      return { ...base(), type: 'cancel_order', userId: user, orderId };
+    }
+    if (r < 0.91) {
+      const resting = reference.restingOrderIds(user);
+      if (resting.length === 0) return undefined;
+      const change = random.int(0, 2);
+      return {
+        ...base(),
+        type: 'amend_order',
+        userId: user,
+        orderId: random.pick(resting),
+        ...(change !== 1 ? { priceTicks: near(25) } : {}),
+        ...(change !== 0 ? { qtyLots: random.int(1, 40) } : {}),
+      };
+    }
+    if (r < 0.95) return { ...base(), type: 'set_mark_price', instrumentId: spec.id, priceTicks: near(30) };
+    if (r < 0.96) {
+      const band = random.chance(0.5) ? { bandLoTicks: market.mid - 100, bandHiTicks: market.mid + 100 } : {};
+      return { ...base(), type: 'set_reference_price', instrumentId: spec.id, priceTicks: market.mid, ...band };
+    }
+    if (r < 0.98 && log.length > 10) {
+      const at = log.length - random.int(1, Math.min(50, log.length - 1));
+      const again = log[at] as Command;
+      const first = results[at] as ApplyResult;
+      if (engine.apply(again) !== first) throw new Mismatch(`re-applying ${again.id} did not answer its first result`);
+      return undefined;
+    }
+    market.mid = Math.max(200, market.mid + random.int(-3, 3));
+    return undefined;
+  }
+}
