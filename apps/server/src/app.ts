@@ -21,18 +21,34 @@ import { Captchas } from './features/common/captcha.ts';
 import { commonRoutes } from './features/common/routes.ts';
 import { seed } from './features/demo/seed.ts';
 import { staffRoutes } from './features/staff/routes.ts';
+import { MarketData } from './features/market-data/market-data.ts';
+import { marketDataRoutes } from './features/market-data/routes.ts';
+import { grantPaperFunds } from './features/wallet/paper-grants.ts';
+import { walletRoutes } from './features/wallet/routes.ts';
+import { Wallets } from './features/wallet/service.ts';
+import { TradingEngine } from './engine-host/trading-engine.ts';
 import { Staff } from './features/staff/service.ts';
 import { errorEnvelope, registerEnvelope } from './http/envelope.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
 
 export const API_PREFIX = '/ipor-api';
 
-export type AppDeps = { config: Config; db: Db; clock?: Clock; sms?: SmsPort; logger?: boolean };
+export type AppDeps = {
+  config: Config;
+  db: Db;
+  clock?: Clock;
+  sms?: SmsPort;
+  logger?: boolean;
+  /** Advance the market every this many ms (0: only by hand, as tests do). */
+  marketPumpMs?: number;
+};
 
 export type App = {
   http: FastifyInstance;
   accounts: Accounts;
   staff: Staff;
+  engine: TradingEngine;
+  market: MarketData;
   sandboxSms: SandboxSms | null;
   clock: Clock;
 };
@@ -84,7 +100,30 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   const captchas = new Captchas(db, clock, config.testHooks);
-  const accounts = new Accounts({ db, clock, config, captchas, sms });
+  const engine = await TradingEngine.open(db, clock);
+  http.addHook('onClose', () => engine.close());
+  const onUserCreated = config.mode === 'paper' ? (userId: number) => grantPaperFunds(engine, userId) : undefined;
+  const accounts = new Accounts({ db, clock, config, captchas, sms, ...(onUserCreated ? { onUserCreated } : {}) });
+  const wallets = new Wallets(db, engine);
+  const market = await MarketData.open(db, clock, config.simulatorSeed);
+  const pumpMs = deps.marketPumpMs ?? 0;
+  if (pumpMs > 0) {
+    let pumping = false;
+    const timer = setInterval(() => {
+      if (pumping) return;
+      pumping = true;
+      market
+        .pump()
+        .catch((error) => http.log.error({ err: error }, 'market pump failed'))
+        .finally(() => {
+          pumping = false;
+        });
+    }, pumpMs);
+    http.addHook('onClose', async () => {
+      clearInterval(timer);
+      await market.save();
+    });
+  }
   const staff = new Staff({ db, clock, issuer: config.platformName });
 
   await http.register(
@@ -94,6 +133,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       commonRoutes(api, { config, captchas, sandboxSms: config.testHooks ? sandboxSms : null });
       accountRoutes(api, accounts);
       staffRoutes(api, staff, config);
+      walletRoutes(api, accounts, wallets);
+      marketDataRoutes(api, market, engine);
       api.get('/openapi.json', { schema: { hide: true } }, async () => http.swagger());
       api.get('/health', { schema: { hide: true } }, async () => ({ code: 0, msg: 'ok', data: { mode: config.mode } }));
     },
@@ -101,8 +142,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   );
 
   serveFrontEnds(http, config);
-  await seed({ db, clock, config, staff, log: (m) => http.log.warn(m) });
-  return { http, accounts, staff, sandboxSms, clock };
+  await seed({ db, clock, config, staff, onUserCreated, log: (m) => http.log.warn(m) });
+  return { http, accounts, staff, engine, market, sandboxSms, clock };
 }
 
 /** The customer app at /, the staff console at /admin, each falling back to its index.html (SPA routes). */

@@ -15,6 +15,8 @@ export type Config = {
   openAutoApply: 0 | 1;
   stockCountry: 'IN' | 'US' | 'BR';
   serviceChatUrl: string;
+  /** Seed of the market simulator (paper mode): the same seed gives the same market. */
+  simulatorSeed: string;
   /** Paper-mode only: exposes captcha answers and SMS codes at /ipor-api/test/* for browser tests. */
   testHooks: boolean;
   /** Where the built customer app and staff console are served from; null serves no static files. */
@@ -43,6 +45,7 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: Pa
     openAutoApply: env.OPEN_AUTO_APPLY === '1' ? 1 : 0,
     stockCountry: country === 'US' || country === 'BR' ? country : 'IN',
     serviceChatUrl: env.SERVICE_CHAT_URL ?? '',
+    simulatorSeed: env.SIMULATOR_SEED ?? 'bourse',
     testHooks,
     webDist: defaults.webDist ?? null,
     adminDist: defaults.adminDist ?? null,

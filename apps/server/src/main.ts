@@ -9,7 +9,7 @@ import { loadConfig } from './config.ts';
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const config = loadConfig(process.env, { webDist: `${root}apps/web/dist`, adminDist: `${root}apps/admin/dist` });
 const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-const app = await buildApp({ config, db });
+const app = await buildApp({ config, db, marketPumpMs: 1000 });
 
 let stopping = false;
 const shutdown = async (signal: string) => {

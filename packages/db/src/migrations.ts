@@ -212,6 +212,28 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX trades_taker_user ON trades(taker_user_id, id);
     `,
   },
+  {
+    version: 4,
+    name: 'market data: simulator state and candles',
+    sql: () => `
+      CREATE TABLE market_state (
+        id TEXT PRIMARY KEY,
+        state TEXT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE TABLE candles (
+        instrument_id TEXT NOT NULL,
+        interval TEXT NOT NULL,
+        start_ms BIGINT NOT NULL,
+        open_ticks BIGINT NOT NULL,
+        high_ticks BIGINT NOT NULL,
+        low_ticks BIGINT NOT NULL,
+        close_ticks BIGINT NOT NULL,
+        volume_lots BIGINT NOT NULL,
+        PRIMARY KEY (instrument_id, interval, start_ms)
+      );
+    `,
+  },
 ];
 
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {

@@ -21,7 +21,19 @@ async function projectEvent(tx: Sql, seq: number, e: EngineEvent): Promise<void>
       await tx.run(
         `INSERT INTO ledger_transfers (transfer_id, seq, at, debit, credit, debit_owner, credit_owner, asset, amount, cause, link)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (transfer_id) DO NOTHING`,
-        [e.transferId, seq, e.timeMs, e.debit, e.credit, ownerOf(e.debit), ownerOf(e.credit), e.asset, e.amount.toString(), e.cause, e.link],
+        [
+          e.transferId,
+          seq,
+          e.timeMs,
+          e.debit,
+          e.credit,
+          ownerOf(e.debit),
+          ownerOf(e.credit),
+          e.asset,
+          e.amount.toString(),
+          e.cause,
+          e.link,
+        ],
       );
       return;
     case 'order_placed':

@@ -20,13 +20,22 @@ export const DEMO_STAFF = { username: 'admin', password: 'admin-demo-123', totpS
 /** The system itself, as the actor of the audit entries it writes at start-up. */
 const SYSTEM = { staff: { id: 0 } } as Parameters<Staff['create']>[0];
 
-export async function seed(deps: { db: Db; clock: Clock; config: Config; staff: Staff; log: (msg: string) => void }) {
+export async function seed(deps: {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  staff: Staff;
+  onUserCreated: ((userId: number) => Promise<void>) | undefined;
+  log: (msg: string) => void;
+}) {
   const { db, clock, config, staff } = deps;
   const staffCount = (await db.query<{ n: number }>('SELECT COUNT(*) AS n FROM staff'))[0]?.n ?? 0;
   if (config.mode === 'paper') {
     const phone = `+${DEMO_CUSTOMER.areaCode}${DEMO_CUSTOMER.phone}`;
-    if (!(await repo.findUserByPhone(db, phone))) {
-      await repo.insertUser(db, {
+    const demo = await repo.findUserByPhone(db, phone);
+    const demoId =
+      demo?.id ??
+      (await repo.insertUser(db, {
         phone,
         areaCode: DEMO_CUSTOMER.areaCode,
         national: DEMO_CUSTOMER.phone,
@@ -35,8 +44,9 @@ export async function seed(deps: { db: Db; clock: Clock; config: Config; staff: 
         invitedBy: null,
         isDemo: true,
         now: clock.now(),
-      });
-    }
+      }));
+    // Idempotent: the grant's command ids are fixed per user and asset.
+    await deps.onUserCreated?.(demoId);
     if (Number(staffCount) === 0) await staff.create(SYSTEM, DEMO_STAFF.username, 'admin', DEMO_STAFF);
     return;
   }

@@ -1,0 +1,59 @@
+// The trading engine as the server runs it: @bourse/engine inside the journaled host, its events
+// projected into the read tables. Commands are stamped with the sequencer's clock here, in one place.
+
+import type { Db } from '@bourse/db';
+import {
+  type ApplyResult,
+  type Command,
+  decodeCommand,
+  Engine,
+  type EngineSnapshot,
+  encodeCommand,
+} from '@bourse/engine';
+import type { Clock } from '../platform/clock.ts';
+import { EngineHost } from './engine-host.ts';
+import { projectBatch } from './projection.ts';
+
+/** A command as features write it: the host adds the sequencer's time. */
+export type CommandInput = Command extends infer C ? (C extends Command ? Omit<C, 'timeMs'> : never) : never;
+
+export class TradingEngine {
+  readonly #host: EngineHost<Command, ApplyResult, Engine>;
+  readonly #clock: Clock;
+  private constructor(host: EngineHost<Command, ApplyResult, Engine>, clock: Clock) {
+    this.#host = host;
+    this.#clock = clock;
+  }
+
+  static async open(db: Db, clock: Clock, options: { snapshotEvery?: number; onFatal?: (e: unknown) => void } = {}) {
+    const host = await EngineHost.open<Command, ApplyResult, Engine>({
+      db,
+      create: () => new Engine(),
+      restore: (snapshot) => Engine.restore(snapshot as EngineSnapshot),
+      encode: encodeCommand,
+      decode: decodeCommand,
+      project: projectBatch,
+      now: () => clock.now(),
+      ...options,
+    });
+    return new TradingEngine(host, clock);
+  }
+
+  /** Live state, read-only: balances, books, open orders. */
+  get state(): Engine {
+    return this.#host.engine;
+  }
+
+  /** The sequence number of the last command applied (a version for live views such as books). */
+  get seq(): number {
+    return this.#host.seq;
+  }
+
+  submit(command: CommandInput): Promise<ApplyResult> {
+    return this.#host.submit({ ...command, timeMs: this.#clock.now() } as Command);
+  }
+
+  close(): Promise<void> {
+    return this.#host.close();
+  }
+}

@@ -1,0 +1,79 @@
+// Market-data calls through the HTTP stack: quotes that move with the simulator while the market is
+// open and stand still while it is closed, candles with generated history and live ones, the tape,
+// search, and translated errors for unknown symbols. Runs on the embedded database.
+
+import { openDb } from '@bourse/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testApp } from '../../testing.ts';
+
+let t: Awaited<ReturnType<typeof testApp>>;
+beforeAll(async () => {
+  t = await testApp(await openDb({ dataDir: null }));
+});
+afterAll(() => t.close());
+
+describe('market data', () => {
+  it('lists Indian stocks and indices with prices that move while NSE is open', async () => {
+    const before = (await t.call('GET', '/stock/index/info?symbol=NSE:RELIANCE')).body.data;
+    expect(before).toMatchObject({ symbol: 'RELIANCE', exchange: 'NSE', currency: 'INR', isOpen: true, listed: true });
+    t.clock.advance(5 * 60_000);
+    await t.app.market.pump();
+    const after = (await t.call('GET', '/stock/index/info?symbol=RELIANCE')).body.data;
+    expect(after.time).toBeGreaterThan(before.time);
+    expect(Number(after.high)).toBeGreaterThanOrEqual(Number(after.low));
+    expect(Number(after.price)).toBeLessThanOrEqual(Number(after.bandHi));
+    expect(Number(after.price)).toBeGreaterThanOrEqual(Number(after.bandLo));
+
+    const indices = (await t.call('GET', '/stock/index/indices/list?country=IN')).body.data.items;
+    expect(indices.length).toBeGreaterThanOrEqual(3);
+    expect(indices.every((i: { kind: string; country: string }) => i.kind === 'index' && i.country === 'IN')).toBe(
+      true,
+    );
+    const list = (await t.call('GET', '/stock/index/list?country=IN&limit=5&sort=-changePct')).body.data;
+    expect(list.items).toHaveLength(5);
+    expect(list.total).toBeGreaterThanOrEqual(50);
+    const pcts = list.items.map((q: { changePct: string }) => Number(q.changePct));
+    expect([...pcts].sort((a, b) => b - a)).toEqual(pcts);
+  });
+
+  it('gives daily candles back a year, and live minute candles since the start', async () => {
+    const daily = (
+      await t.call('POST', '/stock/index/candles', { json: { symbol: 'NSE:TCS', interval: '1d', limit: 300 } })
+    ).body.data.items;
+    expect(daily.length).toBeGreaterThan(200);
+    for (const c of daily) expect(Number(c.high)).toBeGreaterThanOrEqual(Math.max(Number(c.open), Number(c.close)));
+    expect(daily.map((c: { time: number }) => c.time)).toEqual(
+      [...daily.map((c: { time: number }) => c.time)].sort((a, b) => a - b),
+    );
+    const minutes = (
+      await t.call('POST', '/stock/index/candles', { body: { symbol: 'NSE:TCS', interval: '1m', limit: '50' } })
+    ).body.data.items;
+    expect(minutes).toHaveLength(50);
+    const tape = (await t.call('POST', '/stock/index/trades', { json: { symbol: 'NSE:TCS' } })).body.data.items;
+    expect(tape.length).toBeGreaterThan(0);
+  });
+
+  it('keeps US prices still while New York is closed', async () => {
+    const a = (await t.call('GET', '/stock/index/info?symbol=AAPL')).body.data;
+    expect(a.isOpen).toBe(false);
+    t.clock.advance(60_000);
+    await t.app.market.pump();
+    const b = (await t.call('GET', '/stock/index/info?symbol=AAPL')).body.data;
+    expect(b.price).toBe(a.price);
+  });
+
+  it('searches by symbol or name, lists crypto tickers, and refuses unknown symbols in both languages', async () => {
+    const hits = (await t.call('GET', '/stock/index/search?keyword=petro')).body.data.items;
+    expect(hits.some((q: { exchange: string }) => q.exchange === 'B3')).toBe(true);
+    const coins = (await t.call('POST', '/coin/tickers')).body.data.items;
+    expect(coins.map((c: { symbol: string }) => c.symbol)).toEqual(
+      expect.arrayContaining(['BTCUSDT', 'ETHUSDT', 'SOLUSDT']),
+    );
+    const en = await t.call('GET', '/stock/index/info?symbol=NOPE');
+    const pt = await t.call('GET', '/stock/index/info?symbol=NOPE', { lang: 'pt-BR' });
+    expect(en.body).toMatchObject({ code: -1001, error: 'unknown_instrument', msg: 'Unknown instrument' });
+    expect(pt.body.msg).toBe('Instrumento desconhecido');
+    const countries = (await t.call('GET', '/stock/index/country/list')).body.data.items;
+    expect(countries.map((c: { code: string }) => c.code)).toEqual(['IN', 'US', 'BR']);
+  });
+});
