@@ -22,7 +22,9 @@ import { commonRoutes } from './features/common/routes.ts';
 import { seed } from './features/demo/seed.ts';
 import { staffRoutes } from './features/staff/routes.ts';
 import { MarketData } from './features/market-data/market-data.ts';
-import { marketDataRoutes } from './features/market-data/routes.ts';
+import { bookView, marketDataRoutes } from './features/market-data/routes.ts';
+import { marketStream } from './features/market-data/stream.ts';
+import websocket from '@fastify/websocket';
 import { grantPaperFunds } from './features/wallet/paper-grants.ts';
 import { walletRoutes } from './features/wallet/routes.ts';
 import { Wallets } from './features/wallet/service.ts';
@@ -90,6 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     crossOriginEmbedderPolicy: false,
   });
+  await http.register(websocket, { options: { maxPayload: 65_536 } });
   await http.register(swagger, {
     openapi: {
       info: { title: 'Bourse API', version: '0.1.0', description: 'SPEC §7 calls. Every answer is {code, msg, data}.' },
@@ -135,6 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       staffRoutes(api, staff, config);
       walletRoutes(api, accounts, wallets);
       marketDataRoutes(api, market, engine);
+      marketStream(api, market, bookView(engine));
       api.get('/openapi.json', { schema: { hide: true } }, async () => http.swagger());
       api.get('/health', { schema: { hide: true } }, async () => ({ code: 0, msg: 'ok', data: { mode: config.mode } }));
     },

@@ -24,6 +24,20 @@ export function toCandleView(instrument: Instrument, c: Candle): CandleView {
   };
 }
 
+/** The engine's book of an instrument, best levels first; empty until the venue registers it. */
+export function bookView(engine: TradingEngine) {
+  return (instrument: Instrument) => {
+    const depth = engine.state.instrument(instrument.id)
+      ? engine.state.depth(instrument.id, BOOK_LEVELS)
+      : { bids: [], asks: [] };
+    const level = ([ticks, lots]: [number, number]): [string, string] => [
+      ticksToDecimal(ticks, instrument.tickSize),
+      ticksToDecimal(lots, instrument.lotSize),
+    ];
+    return { symbol: instrument.id, seq: engine.seq, bids: depth.bids.map(level), asks: depth.asks.map(level) };
+  };
+}
+
 const SORTERS: Record<string, (a: { changePct: string; volume: string; symbol: string }, b: typeof a) => number> = {
   changePct: (a, b) => Number(a.changePct) - Number(b.changePct),
   '-changePct': (a, b) => Number(b.changePct) - Number(a.changePct),
@@ -41,18 +55,7 @@ export function marketDataRoutes(app: FastifyInstance, market: MarketData, engin
     return instrument;
   };
   const quotes = (list: Instrument[]) => list.map((i) => market.quote(i));
-  const book = (instrument: Instrument) => {
-    // The engine's book carries ids of its own registered instruments; until stock trading registers
-    // one, its book is empty (never invented).
-    const depth = engine.state.instrument(instrument.id)
-      ? engine.state.depth(instrument.id, BOOK_LEVELS)
-      : { bids: [], asks: [] };
-    const level = ([ticks, lots]: [number, number]): [string, string] => [
-      ticksToDecimal(ticks, instrument.tickSize),
-      ticksToDecimal(lots, instrument.lotSize),
-    ];
-    return { symbol: instrument.id, seq: engine.seq, bids: depth.bids.map(level), asks: depth.asks.map(level) };
-  };
+  const book = bookView(engine);
   const tape = (instrument: Instrument) =>
     market.tape(instrument.id).map((t) => ({
       id: t.id,

@@ -1,0 +1,99 @@
+// The real-time stream at /ipor-api/ws. A client subscribes to channels (`ticker:<id>`,
+// `candles:<id>:<interval>`, `trades:<id>`, `book:<id>`); every message is {channel, seq, data} with a
+// per-channel sequence number, so a client that sees a gap (or reconnects) refetches over HTTP.
+// Limits: 100 channels per connection, 64 KiB messages; a slow client's backlog is dropped, not queued.
+
+import type { FastifyInstance } from 'fastify';
+import type { WebSocket } from 'ws';
+import { type Instrument, isInterval } from '@bourse/market';
+import type { MarketData, MarketEvent } from './market-data.ts';
+import { toCandleView } from './routes.ts';
+
+const MAX_CHANNELS = 100;
+const MAX_BUFFERED_BYTES = 1_048_576;
+
+export function marketStream(app: FastifyInstance, market: MarketData, bookOf: (instrument: Instrument) => unknown) {
+  const subscribers = new Map<string, Set<WebSocket>>();
+  const seqs = new Map<string, number>();
+
+  const publish = (channel: string, data: unknown) => {
+    const sockets = subscribers.get(channel);
+    if (!sockets || sockets.size === 0) return;
+    const seq = (seqs.get(channel) ?? 0) + 1;
+    seqs.set(channel, seq);
+    const message = JSON.stringify({ channel, seq, data });
+    for (const socket of sockets) {
+      // A client that cannot keep up misses messages; the seq gap tells it to refetch.
+      if (socket.bufferedAmount < MAX_BUFFERED_BYTES) socket.send(message);
+    }
+  };
+
+  const unsubscribeAll = market.onEvent((event: MarketEvent) => {
+    const instrument = market.instrument(event.instrumentId);
+    if (!instrument) return;
+    if (event.kind === 'ticker') {
+      publish(`ticker:${instrument.id}`, market.quote(instrument));
+      publish(`book:${instrument.id}`, bookOf(instrument));
+    } else if (event.kind === 'candle') {
+      publish(`candles:${instrument.id}:${event.candle.interval}`, toCandleView(instrument, event.candle));
+    } else {
+      publish(`trades:${instrument.id}`, {
+        id: event.entry.id,
+        price: market.quote(instrument).price,
+        time: event.entry.timeMs,
+        side: event.entry.side,
+      });
+    }
+  });
+  app.addHook('onClose', async () => unsubscribeAll());
+
+  const validChannel = (channel: string): boolean => {
+    if (channel.startsWith('candles:')) {
+      const rest = channel.slice('candles:'.length);
+      const cut = rest.lastIndexOf(':');
+      return cut > 0 && isInterval(rest.slice(cut + 1)) && market.instrument(rest.slice(0, cut)) !== undefined;
+    }
+    const prefix = ['ticker:', 'trades:', 'book:'].find((p) => channel.startsWith(p));
+    return prefix !== undefined && market.instrument(channel.slice(prefix.length)) !== undefined;
+  };
+
+  app.get('/ws', { websocket: true, schema: { hide: true } }, (socket: WebSocket) => {
+    const mine = new Set<string>();
+    socket.on('message', (raw) => {
+      let msg: { op?: unknown; channels?: unknown };
+      try {
+        msg = JSON.parse(String(raw)) as typeof msg;
+      } catch {
+        socket.send(JSON.stringify({ error: 'invalid_command' }));
+        return;
+      }
+      const channels = Array.isArray(msg.channels)
+        ? msg.channels.filter((c): c is string => typeof c === 'string')
+        : [];
+      if (msg.op === 'subscribe') {
+        const refused: string[] = [];
+        for (const channel of channels) {
+          if (mine.size >= MAX_CHANNELS || !validChannel(channel)) {
+            refused.push(channel);
+            continue;
+          }
+          mine.add(channel);
+          let set = subscribers.get(channel);
+          if (!set) subscribers.set(channel, (set = new Set()));
+          set.add(socket);
+        }
+        socket.send(JSON.stringify({ op: 'subscribed', channels: [...mine], refused }));
+      } else if (msg.op === 'unsubscribe') {
+        for (const channel of channels) {
+          mine.delete(channel);
+          subscribers.get(channel)?.delete(socket);
+        }
+      } else if (msg.op === 'ping') {
+        socket.send(JSON.stringify({ op: 'pong' }));
+      }
+    });
+    socket.on('close', () => {
+      for (const channel of mine) subscribers.get(channel)?.delete(socket);
+    });
+  });
+}
