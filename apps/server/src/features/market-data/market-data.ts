@@ -222,7 +222,7 @@ export class MarketData {
       isOpen: instrument.listed && isOpen(instrument.exchange, this.#clock.now()),
       listed: instrument.listed,
       tickSize: tick,
-      lot: Number(instrument.lotSize) >= 1 ? Number(instrument.lotSize) : 1,
+      lot: Math.max(1, Math.trunc(Number(instrument.lotSize))),
       bandLo: band ? ticksToDecimal(band.lowerTicks, tick) : null,
       bandHi: band ? ticksToDecimal(band.upperTicks, tick) : null,
     };

@@ -5,7 +5,7 @@ import { candlesBody, type CandleView, searchQuery, stockListQuery, symbolQuery 
 import { type Candle, type Instrument, listInstruments, ticksToDecimal } from '@bourse/market';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { TradingEngine } from '../../engine-host/trading-engine.ts';
 import { AppError } from '../../http/app-error.ts';
 import { ok } from '../../http/envelope.ts';

@@ -78,8 +78,8 @@ export function marketStream(app: FastifyInstance, market: MarketData, bookOf: (
             continue;
           }
           mine.add(channel);
-          let set = subscribers.get(channel);
-          if (!set) subscribers.set(channel, (set = new Set()));
+          const set = subscribers.get(channel) ?? new Set<WebSocket>();
+          subscribers.set(channel, set);
           set.add(socket);
         }
         socket.send(JSON.stringify({ op: 'subscribed', channels: [...mine], refused }));
