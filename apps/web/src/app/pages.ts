@@ -79,6 +79,13 @@ const accountPages = () => import('../features/account/auth-pages.tsx');
 const placeholderPages = () => import('../features/markets/placeholder-pages.tsx');
 const minePages = () => import('../features/user/mine-page.tsx');
 const securityPages = () => import('../features/user/security-page.tsx');
+const homePage = () => import('../features/markets/home-page.tsx');
+const marketsPage = () => import('../features/markets/markets-page.tsx');
+const searchPage = () => import('../features/markets/search-page.tsx');
+const klinePages = () => import('../features/markets/kline-page.tsx');
+const newsPages = () => import('../features/markets/news-pages.tsx');
+const tradePages = () => import('../features/trading/trade-pages.tsx');
+const orderPage = () => import('../features/trading/order-page.tsx');
 
 /** The screens built so far, by "group/name". */
 export const builtPages: Record<string, Loader> = {
@@ -88,10 +95,20 @@ export const builtPages: Record<string, Loader> = {
   'common/privacyPolicy': named(commonPages, 'PrivacyPolicyPage'),
   'account/login': named(accountPages, 'LoginPage'),
   'account/reg': named(accountPages, 'RegisterPage'),
-  'tabbar/home': named(placeholderPages, 'HomePage'),
-  'tabbar/markets': named(placeholderPages, 'MarketsPage'),
-  'tabbar/trade': named(placeholderPages, 'TradePage'),
-  'tabbar/position': named(placeholderPages, 'PositionPage'),
+  'tabbar/home': named(homePage, 'HomePage'),
+  'tabbar/markets': named(marketsPage, 'MarketsPage'),
+  'tabbar/trade': named(tradePages, 'TradePage'),
+  'tabbar/position': named(tradePages, 'PositionPage'),
+  'stock/index': named(tradePages, 'StockIndexPage'),
+  'stock/list': named(tradePages, 'OrderListPage'),
+  'stock/income': named(tradePages, 'IncomePage'),
+  'fundsDetail/stockFundsDetail': named(tradePages, 'StockFundsDetailPage'),
+  'stock/order': named(orderPage, 'OrderPage'),
+  'stock/search': named(searchPage, 'SearchPage'),
+  'stock/stockKline': named(klinePages, 'StockKlinePage'),
+  'coin/coinKline': named(klinePages, 'CoinKlinePage'),
+  'news/list': named(newsPages, 'NewsListPage'),
+  'news/detail': named(newsPages, 'NewsDetailPage'),
   'robot/list': named(placeholderPages, 'RobotListPage'),
   'tabbar/mine': named(minePages, 'MinePage'),
   'user/about': named(minePages, 'AboutPage'),

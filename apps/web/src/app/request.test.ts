@@ -91,6 +91,19 @@ describe('createRequest', () => {
     expect(events).toEqual(['loading', 'hide-loading', 'toast:Erro de rede:1000']);
   });
 
+  it('stays quiet for background reads: no toast for -1001 or a network failure', async () => {
+    const rejected = fakeDeps(() => json({ code: -1001, msg: 'Not found', data: null, error: 'not_found' }));
+    await expect(unwrap(createRequest(rejected.deps)('/index/ads', { isBackground: true }))).rejects.toBeInstanceOf(
+      ApiError,
+    );
+    expect(rejected.events).toEqual([]);
+    const offline = fakeDeps(() => Promise.reject(new TypeError('Failed to fetch')));
+    await expect(createRequest(offline.deps)('/stock/index/list', { isBackground: true })).rejects.toBeInstanceOf(
+      NetworkError,
+    );
+    expect(offline.events).toEqual(['hide-loading']);
+  });
+
   it('treats a non-JSON answer as a network failure', async () => {
     const { deps } = fakeDeps(() => Promise.resolve(new Response('<html>502</html>', { status: 502 })));
     await expect(createRequest(deps)('/common/props')).rejects.toBeInstanceOf(NetworkError);

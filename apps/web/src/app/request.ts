@@ -61,6 +61,11 @@ export interface RequestOptions {
   idempotencyKey?: string;
   /** Do not toast a -1001 message (the caller shows it, e.g. under form fields). */
   isSilent?: boolean;
+  /**
+   * A background read (queries, polling): no toast at all, neither for -1001 nor for a network
+   * failure; the screen shows its own error state with "try again".
+   */
+  isBackground?: boolean;
   /** Show the loading indicator while the call runs. */
   hasLoading?: boolean;
   signal?: AbortSignal;
@@ -142,7 +147,7 @@ export function createRequest(deps: RequestDeps): Request {
       deps.hideLoading();
       if (options.signal?.aborted) throw cause; // the caller cancelled: not a network failure
       const message = deps.networkErrorMessage();
-      deps.showToast(message, errorToastMs);
+      if (!options.isBackground) deps.showToast(message, errorToastMs);
       throw new NetworkError(message, isTimedOut);
     } finally {
       clearTimeout(timer);
@@ -152,12 +157,12 @@ export function createRequest(deps: RequestDeps): Request {
 
     if (!isEnvelope(body)) {
       const message = deps.networkErrorMessage();
-      deps.showToast(message, errorToastMs);
+      if (!options.isBackground) deps.showToast(message, errorToastMs);
       throw new NetworkError(message, false);
     }
     if (body.code === responseCodes.sessionInvalid) {
       deps.onSessionInvalid();
-    } else if (body.code === responseCodes.rejected && !options.isSilent && body.msg) {
+    } else if (body.code === responseCodes.rejected && !options.isSilent && !options.isBackground && body.msg) {
       deps.showToast(body.msg, errorToastMs);
     }
     return body as ApiEnvelope<T>;

@@ -1,5 +1,6 @@
 // English texts (the default language). Every visible string of the app comes from here or from
 // pt-BR.ts, which must have exactly the same keys (checked by the type below and by a unit test).
+import { marketsEnUS } from './markets.en-US.ts';
 
 export const enUS = {
   app: {
@@ -223,7 +224,7 @@ export const enUS = {
     stock: {
       index: 'Stocks',
       order: 'Place order',
-      list: 'Stock list',
+      list: 'My orders',
       search: 'Search',
       income: 'Income',
       vip: 'VIP',
@@ -311,6 +312,7 @@ export const enUS = {
     },
     tabbar: { home: 'Home', markets: 'Markets', trade: 'Trade', mine: 'Mine', position: 'Positions' },
   },
+  ...marketsEnUS,
 };
 
 type DeepStrings<T> = { [K in keyof T]: T[K] extends string ? string : DeepStrings<T[K]> };

@@ -2,6 +2,7 @@
 // longer than English: keep labels short enough for a 390 px wide screen.
 
 import type { Messages } from './en-US.ts';
+import { marketsPtBR } from './markets.pt-BR.ts';
 
 export const ptBR: Messages = {
   app: {
@@ -225,7 +226,7 @@ export const ptBR: Messages = {
     stock: {
       index: 'Ações',
       order: 'Enviar ordem',
-      list: 'Lista de ações',
+      list: 'Minhas ordens',
       search: 'Buscar',
       income: 'Rendimentos',
       vip: 'VIP',
@@ -309,4 +310,5 @@ export const ptBR: Messages = {
     },
     tabbar: { home: 'Início', markets: 'Mercados', trade: 'Negociar', mine: 'Conta', position: 'Posições' },
   },
+  ...marketsPtBR,
 };

@@ -1,5 +1,5 @@
-// The Home, Markets, Trade, Positions and MF tabs until market data arrives (a later issue): the
-// shell, the tab bar and a clear "coming with market data" state.
+// The MF tab until robots arrive (a later issue): the shell, the tab bar and a clear "coming soon"
+// state.
 import { useTranslation } from 'react-i18next';
 import { ChartIcon } from '../../app/shell/icons.tsx';
 import { Page } from '../../app/shell/page.tsx';
@@ -21,10 +21,6 @@ function MarketDataPlaceholder({ titleKey, messageKey }: { titleKey: string; mes
   );
 }
 
-export const HomePage = () => <MarketDataPlaceholder titleKey="titles.tabbar.home" />;
-export const MarketsPage = () => <MarketDataPlaceholder titleKey="titles.tabbar.markets" />;
-export const TradePage = () => <MarketDataPlaceholder titleKey="titles.tabbar.trade" />;
-export const PositionPage = () => <MarketDataPlaceholder titleKey="titles.tabbar.position" />;
 export const RobotListPage = () => (
   <MarketDataPlaceholder titleKey="titles.robot.list" messageKey="common.comingSoon" />
 );

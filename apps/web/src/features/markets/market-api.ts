@@ -1,0 +1,254 @@
+// The market-data calls (SPEC §7 /stock/index/*, /coin/*, /index/*) as TanStack Query hooks, with the
+// live socket patching the cached quotes. Shapes come from @bourse/contract (types only: no zod in the
+// bundle).
+import type { CandleInterval, CandleView, QuoteView } from '@bourse/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
+import { apiGet as apiGetLoud, apiPost as apiPostLoud } from '../../app/api.ts';
+import type { RequestData } from '../../app/request.ts';
+
+/** Reads for queries and polling: no toasts, the screens show error states with "try again". */
+export const apiGet = <T>(path: string, data?: RequestData) => apiGetLoud<T>(path, data, { isBackground: true });
+export const apiPost = <T>(path: string, data?: RequestData) => apiPostLoud<T>(path, data, { isBackground: true });
+
+import { channels } from '../../app/live.ts';
+import { useLiveChannels, usePollInterval } from '../../app/use-live.ts';
+import type { MarketCode } from '../../lib/format.ts';
+
+export interface Items<T> {
+  items: T[];
+}
+export interface Paged<T> extends Items<T> {
+  total: number;
+}
+
+export interface CountryView {
+  code: MarketCode;
+  name: string;
+  currency: string;
+  exchanges: string[];
+  isOpen: boolean;
+  nextOpen: number | null;
+  nextClose: number | null;
+}
+
+export interface BookView {
+  symbol: string;
+  seq: number;
+  asks: [string, string][];
+  bids: [string, string][];
+}
+
+export interface TradeView {
+  id: number;
+  price: string;
+  quantity: string;
+  side: 'buy' | 'sell';
+  time: number;
+}
+
+export interface AdView {
+  id: number | string;
+  title: string;
+  image: string;
+  link: string;
+}
+export interface NoticeView {
+  id: number | string;
+  title: string;
+  summary: string;
+  at: number;
+}
+export interface NewsView {
+  id: number | string;
+  title: string;
+  summary: string;
+  source: string;
+  at: number;
+}
+export interface NewsArticle {
+  id: number | string;
+  title: string;
+  body: string;
+  source: string;
+  at: number;
+}
+
+export type AssetKind = 'stock' | 'coin';
+
+export const marketKeys = {
+  countries: ['market', 'countries'] as const,
+  indices: (country: string) => ['market', 'indices', country] as const,
+  hot: (country: string) => ['market', 'hot', country] as const,
+  list: (country: string, sort: string) => ['market', 'list', country, sort] as const,
+  coinTickers: ['market', 'coin-tickers'] as const,
+  search: (keyword: string) => ['market', 'search', keyword] as const,
+  quote: (kind: AssetKind, symbol: string) => ['market', 'quote', kind, symbol] as const,
+  candles: (kind: AssetKind, symbol: string, interval: string) =>
+    ['market', 'candles', kind, symbol, interval] as const,
+  book: (kind: AssetKind, symbol: string) => ['market', 'book', kind, symbol] as const,
+  trades: (kind: AssetKind, symbol: string) => ['market', 'trades', kind, symbol] as const,
+  ads: ['index', 'ads'] as const,
+  notices: ['index', 'notice'] as const,
+  news: (page: number) => ['index', 'news', page] as const,
+  newsInfo: (id: string) => ['index', 'news-info', id] as const,
+  watchlist: ['stock', 'collect'] as const,
+};
+
+export const listPageSize = 20;
+
+export const fetchStockList = (country: string, sort: string, page: number) =>
+  apiGet<Paged<QuoteView>>('/stock/index/list', { country, page, limit: listPageSize, sort });
+
+export function useCountries() {
+  return useQuery({
+    queryKey: marketKeys.countries,
+    queryFn: () => apiGet<Items<CountryView>>('/stock/index/country/list'),
+    staleTime: 60_000,
+    refetchInterval: 60_000,
+  });
+}
+
+/**
+ * Live values for a set of quotes: the socket's latest ticker per id, laid over the HTTP snapshot.
+ * Returns the overlay lookup; the snapshot query keeps polling while the socket is down.
+ */
+export function useLiveQuotes(ids: readonly string[]): (quote: QuoteView) => QuoteView {
+  const [overlay, setOverlay] = useState<Record<string, QuoteView>>({});
+  useLiveChannels(
+    ids.map((id) => channels.ticker(id)),
+    (_channel, data) => {
+      const quote = data as QuoteView | null;
+      if (quote && typeof quote.id === 'string') setOverlay((current) => ({ ...current, [quote.id]: quote }));
+    },
+  );
+  return useCallback(
+    (quote: QuoteView) => {
+      const live = overlay[quote.id];
+      return live && live.time >= quote.time ? live : quote;
+    },
+    [overlay],
+  );
+}
+
+export function useIndices(country: string) {
+  const interval = usePollInterval();
+  return useQuery({
+    queryKey: marketKeys.indices(country),
+    queryFn: () => apiGet<Items<QuoteView>>('/stock/index/indices/list', { country }),
+    refetchInterval: interval,
+  });
+}
+
+export function useHotList(country: string) {
+  const interval = usePollInterval(10_000);
+  return useQuery({
+    queryKey: marketKeys.hot(country),
+    queryFn: () => apiGet<Items<QuoteView>>('/stock/index/list/hot', { country }),
+    refetchInterval: interval,
+  });
+}
+
+export function useCoinTickers(enabled = true) {
+  const interval = usePollInterval();
+  return useQuery({
+    queryKey: marketKeys.coinTickers,
+    queryFn: () => apiPost<Items<QuoteView>>('/coin/tickers'),
+    refetchInterval: interval,
+    enabled,
+  });
+}
+
+/** One instrument's quote, kept live by the ticker channel (polling when the socket is down). */
+export function useQuote(kind: AssetKind, symbol: string) {
+  const queryClient = useQueryClient();
+  const interval = usePollInterval(3_000);
+  const key = marketKeys.quote(kind, symbol);
+  const query = useQuery({
+    queryKey: key,
+    queryFn: () =>
+      kind === 'stock'
+        ? apiGet<QuoteView>('/stock/index/info', { symbol })
+        : apiPost<QuoteView>('/coin/ticker', { symbol }),
+    enabled: Boolean(symbol),
+    refetchInterval: interval,
+  });
+  const id = query.data?.id ?? symbol;
+  useLiveChannels(
+    symbol ? [channels.ticker(id)] : [],
+    (_channel, data) => {
+      const quote = data as QuoteView;
+      if (quote && typeof quote.price === 'string') queryClient.setQueryData(key, quote);
+    },
+    () => void queryClient.invalidateQueries({ queryKey: key }),
+  );
+  return query;
+}
+
+export function fetchCandles(kind: AssetKind, symbol: string, interval: CandleInterval, limit = 300) {
+  return apiPost<Items<CandleView>>(kind === 'stock' ? '/stock/index/candles' : '/coin/candles', {
+    symbol,
+    interval,
+    limit,
+  });
+}
+
+export function useBook(kind: AssetKind, symbol: string, id: string) {
+  const queryClient = useQueryClient();
+  const interval = usePollInterval(3_000);
+  const key = marketKeys.book(kind, symbol);
+  const query = useQuery({
+    queryKey: key,
+    queryFn: () => apiPost<BookView>(kind === 'stock' ? '/stock/index/books' : '/coin/books', { symbol }),
+    enabled: Boolean(symbol),
+    refetchInterval: interval,
+  });
+  useLiveChannels(
+    symbol ? [channels.book(id)] : [],
+    (_channel, data) => {
+      const book = data as BookView;
+      if (book && Array.isArray(book.asks)) queryClient.setQueryData(key, book);
+    },
+    () => void queryClient.invalidateQueries({ queryKey: key }),
+  );
+  return query;
+}
+
+export const tradesShown = 20;
+
+export function useTrades(kind: AssetKind, symbol: string, id: string) {
+  const queryClient = useQueryClient();
+  const interval = usePollInterval(4_000);
+  const key = marketKeys.trades(kind, symbol);
+  const query = useQuery({
+    queryKey: key,
+    queryFn: () => apiPost<Items<TradeView>>(kind === 'stock' ? '/stock/index/trades' : '/coin/trades', { symbol }),
+    enabled: Boolean(symbol),
+    refetchInterval: interval,
+  });
+  useLiveChannels(
+    symbol ? [channels.trades(id)] : [],
+    (_channel, data) => {
+      const trade = data as TradeView;
+      if (!trade || typeof trade.id !== 'number') return;
+      queryClient.setQueryData<Items<TradeView>>(key, (current) => {
+        const items = current?.items ?? [];
+        if (items.some((t) => t.id === trade.id)) return current;
+        return { items: [trade, ...items].slice(0, tradesShown) };
+      });
+    },
+    () => void queryClient.invalidateQueries({ queryKey: key }),
+  );
+  return query;
+}
+
+/** The signed-in user's watchlist (POST /stock/collect/list). */
+export function useWatchlist(enabled: boolean) {
+  const interval = usePollInterval(8_000);
+  return useQuery({
+    queryKey: marketKeys.watchlist,
+    queryFn: () => apiPost<Items<QuoteView>>('/stock/collect/list'),
+    enabled,
+    refetchInterval: enabled ? interval : false,
+  });
+}

@@ -1,0 +1,139 @@
+// Pure rules of the stock order form: validation as the user types (SPEC §5: quantity required, no
+// zero amount or price, tick and lot multiples, price band, sellable shares), the "% of available"
+// slider and grouping ledger lines by day. Exact decimals only (lib/decimal.ts).
+import { compareDecimal, decimalPlaces, fromScaled, isMultipleOf, toScaled } from '../../lib/decimal.ts';
+import { formatDate } from '../../lib/time.ts';
+
+export type OrderSide = 'buy' | 'sell';
+export type OrderType = 'market' | 'limit';
+
+/** Error codes, named like the server's catalogue where one exists. */
+export type OrderFieldError =
+  | 'quantity_required'
+  | 'amount_zero'
+  | 'quantity_invalid'
+  | 'quantity_not_on_lot'
+  | 'insufficient_quantity'
+  | 'price_required'
+  | 'price_zero'
+  | 'price_invalid'
+  | 'price_not_on_tick'
+  | 'price_outside_band';
+
+export interface OrderInput {
+  side: OrderSide;
+  orderType: OrderType;
+  price: string;
+  quantity: string;
+  tickSize: string;
+  lot: number;
+  /** Shares that can be sold now (T+1 locked ones excluded); only checked for sells. */
+  sellable?: string | null;
+  bandLo?: string | null;
+  bandHi?: string | null;
+}
+
+export interface OrderErrors {
+  price?: OrderFieldError;
+  quantity?: OrderFieldError;
+}
+
+const plainDecimal = /^\d+(\.\d+)?$/;
+
+export function validateOrder(input: OrderInput): OrderErrors {
+  const errors: OrderErrors = {};
+  const quantity = input.quantity.trim();
+  if (quantity === '') errors.quantity = 'quantity_required';
+  else if (!/^\d+$/.test(quantity)) errors.quantity = 'quantity_invalid';
+  else if (BigInt(quantity) === 0n) errors.quantity = 'amount_zero';
+  else if (input.lot > 1 && BigInt(quantity) % BigInt(input.lot) !== 0n) errors.quantity = 'quantity_not_on_lot';
+  else if (
+    input.side === 'sell' &&
+    input.sellable !== undefined &&
+    compareDecimal(quantity, input.sellable ?? '0') > 0
+  ) {
+    errors.quantity = 'insufficient_quantity';
+  }
+
+  if (input.orderType === 'limit') {
+    const price = input.price.trim();
+    if (price === '') errors.price = 'price_required';
+    else if (!plainDecimal.test(price)) errors.price = 'price_invalid';
+    else if (compareDecimal(price, '0') === 0) errors.price = 'price_zero';
+    else if (!isMultipleOf(price, input.tickSize)) errors.price = 'price_not_on_tick';
+    else if (
+      (input.bandLo && compareDecimal(price, input.bandLo) < 0) ||
+      (input.bandHi && compareDecimal(price, input.bandHi) > 0)
+    ) {
+      errors.price = 'price_outside_band';
+    }
+  }
+  return errors;
+}
+
+/** Keeps what the user types to digits and one decimal point, at most `maxDecimals` after it. */
+export function sanitizeDecimalInput(text: string, maxDecimals: number): string {
+  let cleaned = text.replace(/,/g, '.').replace(/[^\d.]/g, '');
+  const dot = cleaned.indexOf('.');
+  if (dot >= 0) {
+    cleaned = cleaned.slice(0, dot + 1) + cleaned.slice(dot + 1).replace(/\./g, '');
+    if (maxDecimals === 0) cleaned = cleaned.slice(0, dot);
+    else cleaned = cleaned.slice(0, dot + 1 + maxDecimals);
+  }
+  return cleaned;
+}
+
+/**
+ * The quantity for `pct` % of what can be used: for a buy, the cash available divided by the price;
+ * for a sell, the sellable shares. Rounded down to whole lots; "" when nothing fits.
+ */
+export function quantityForPercent(args: {
+  side: OrderSide;
+  pct: number;
+  available: string | null | undefined;
+  price: string | null | undefined;
+  sellable: string | null | undefined;
+  lot: number;
+}): string {
+  const pct = BigInt(Math.max(0, Math.min(100, Math.round(args.pct))));
+  const lot = BigInt(Math.max(1, args.lot));
+  let shares: bigint;
+  if (args.side === 'sell') {
+    const sellable =
+      toScaled(args.sellable ?? '0', 0) ?? toScaled((args.sellable ?? '0').split('.')[0] ?? '0', 0) ?? 0n;
+    shares = (sellable * pct) / 100n;
+  } else {
+    const scale = Math.max(decimalPlaces(args.available), decimalPlaces(args.price), 2);
+    const cash = toScaled(args.available ?? '0', scale) ?? 0n;
+    const price = toScaled(args.price ?? '0', scale) ?? 0n;
+    if (price <= 0n) return '';
+    shares = (cash * pct) / 100n / price;
+  }
+  shares -= shares % lot;
+  return shares > 0n ? shares.toString() : '';
+}
+
+/** price × quantity, exactly (a rough amount shown before the server's preview arrives). */
+export function estimateAmount(price: string, quantity: string): string | null {
+  const scale = decimalPlaces(price);
+  const p = toScaled(price, scale);
+  if (p === null || !/^\d+$/.test(quantity.trim())) return null;
+  return fromScaled(p * BigInt(quantity.trim()), scale, 2);
+}
+
+export interface DayGroup<T> {
+  day: string;
+  items: T[];
+}
+
+/** Groups items (newest first as given) by calendar day in `timeZone`, keeping their order. */
+export function groupByDay<T extends { at: number }>(items: readonly T[], timeZone: string): DayGroup<T>[] {
+  const groups: DayGroup<T>[] = [];
+  for (const item of items) {
+    const day = formatDate(item.at, timeZone);
+    const last = groups[groups.length - 1];
+    if (last && last.day === day) last.items.push(item);
+    else groups.push({ day, items: [item] });
+  }
+  return groups;
+}

@@ -1,0 +1,603 @@
+// Place a stock order (SPEC §2 pages/stock/order?symbol=…&side=buy): buy/sell switch, market or
+// limit, price and quantity steppers, "% of available" slider, live quote with best bid/ask, the
+// server's fee preview (debounced), then a confirmation sheet with the 6-digit transaction password.
+// The order carries a clientOrderId (idempotency key) created per confirmation and reused on retry.
+import type { QuoteView, StockOrderView } from '@bourse/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  Dialog,
+  NumberKeyboard,
+  PasscodeInput,
+  type PasscodeInputRef,
+  Popup,
+  Slider,
+  SpinLoading,
+  Toast,
+} from 'antd-mobile';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { apiPost } from '../../app/api.ts';
+import { ApiError, NetworkError, newIdempotencyKey } from '../../app/request.ts';
+import { useSession } from '../../app/session.ts';
+import { Page } from '../../app/shell/page.tsx';
+import { useEscape } from '../../app/shell/use-escape.ts';
+import { currentLanguage } from '../../i18n/index.ts';
+import { compareDecimal, decimalPlaces, stepDecimal } from '../../lib/decimal.ts';
+import { formatNumber } from '../../lib/format.ts';
+import { formatAmount, formatPercentChange, formatPrice, quoteLocale } from '../../lib/market-format.ts';
+import { marketKeys, useBook, useQuote } from '../markets/market-api.ts';
+import { bookRows, directionOf, priceDigits } from '../markets/market-math.ts';
+import { EmptyState, ErrorState, SkeletonRows, useFlash } from '../markets/market-ui.tsx';
+import {
+  estimateAmount,
+  type OrderErrors,
+  type OrderSide,
+  type OrderType,
+  quantityForPercent,
+  sanitizeDecimalInput,
+  validateOrder,
+} from './order-math.ts';
+import { type OrderPreviewView, tradingKeys, useHolding, useStockBalances } from './trading-api.ts';
+import { SignInPrompt } from './trading-ui.tsx';
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return debounced;
+}
+
+function isTouchDevice(): boolean {
+  return typeof window !== 'undefined' && window.matchMedia?.('(pointer: coarse)').matches === true;
+}
+
+function Stepper({
+  id,
+  label,
+  value,
+  onChange,
+  step,
+  maxDecimals,
+  error,
+  placeholder,
+  disabled,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  step: string;
+  maxDecimals: number;
+  error?: string;
+  placeholder?: string;
+  disabled?: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="stepper-field">
+      <label className="stepper-field__label" htmlFor={id}>
+        {label}
+      </label>
+      <div className={error ? 'stepper stepper--error' : 'stepper'}>
+        <button
+          type="button"
+          className="stepper__btn"
+          aria-label={t('trading.decrease', { field: label })}
+          disabled={disabled}
+          onClick={() => onChange(stepDecimal(value, step, -1))}
+        >
+          −
+        </button>
+        <input
+          id={id}
+          className="stepper__input tabular"
+          inputMode="decimal"
+          autoComplete="off"
+          value={value}
+          placeholder={placeholder}
+          disabled={disabled}
+          aria-invalid={Boolean(error)}
+          aria-describedby={error ? `${id}-error` : undefined}
+          onChange={(event) => onChange(sanitizeDecimalInput(event.target.value, maxDecimals))}
+          data-testid={`${id}-input`}
+        />
+        <button
+          type="button"
+          className="stepper__btn"
+          aria-label={t('trading.increase', { field: label })}
+          disabled={disabled}
+          onClick={() => onChange(stepDecimal(value, step, 1))}
+        >
+          +
+        </button>
+      </div>
+      {error && (
+        <p className="stepper-field__error" id={`${id}-error`} role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function BestPrices({ quote, onPick }: { quote: QuoteView; onPick: (price: string) => void }) {
+  const { t } = useTranslation();
+  const book = useBook('stock', quote.symbol, quote.id);
+  const locale = quoteLocale(quote, currentLanguage());
+  const digits = priceDigits(quote.tickSize);
+  const rows = book.data ? bookRows(book.data, 1) : null;
+  const bid = rows?.bids[0]?.price;
+  const ask = rows?.asks[0]?.price;
+  return (
+    <div className="best-prices">
+      <button type="button" className="best-prices__cell" disabled={!bid} onClick={() => bid && onPick(bid)}>
+        <span>{t('trading.bestBid')}</span>
+        <b className="tabular num--up">{bid ? formatPrice(bid, locale, digits) : '--'}</b>
+      </button>
+      <button type="button" className="best-prices__cell" disabled={!ask} onClick={() => ask && onPick(ask)}>
+        <span>{t('trading.bestAsk')}</span>
+        <b className="tabular num--down">{ask ? formatPrice(ask, locale, digits) : '--'}</b>
+      </button>
+    </div>
+  );
+}
+
+interface ConfirmState {
+  clientOrderId: string;
+  body: { symbol: string; orderType: OrderType; price?: string; quantity: string };
+  side: OrderSide;
+}
+
+function ConfirmSheet({
+  confirm,
+  preview,
+  quote,
+  onClose,
+  onDone,
+}: {
+  confirm: ConfirmState | null;
+  preview: OrderPreviewView | undefined;
+  quote: QuoteView;
+  onClose: () => void;
+  onDone: (order: StockOrderView) => void;
+}) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const language = currentLanguage();
+  const isTouch = useMemo(isTouchDevice, []);
+  const [passcode, setPasscode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [canRetry, setCanRetry] = useState(false);
+  const isOpen = confirm !== null;
+  const passcodeRef = useRef<PasscodeInputRef>(null);
+  useEffect(() => {
+    if (!isOpen) return;
+    setPasscode('');
+    setError(null);
+    setCanRetry(false);
+    // Open the keypad once the sheet has slid in.
+    const timer = setTimeout(() => passcodeRef.current?.focus(), 350);
+    return () => clearTimeout(timer);
+  }, [isOpen]);
+  const submit = useMutation({
+    mutationFn: (password: string) => {
+      if (!confirm) throw new Error('no order');
+      return apiPost<{ order: StockOrderView }>(
+        confirm.side === 'buy' ? '/stock/order/buy' : '/stock/order/sell',
+        { ...confirm.body, password, clientOrderId: confirm.clientOrderId },
+        { isSilent: true, idempotencyKey: confirm.clientOrderId },
+      );
+    },
+    onSuccess: (data) => onDone(data.order),
+    onError: (cause) => {
+      setPasscode('');
+      if (cause instanceof NetworkError) {
+        setError(cause.message);
+        setCanRetry(true);
+        return;
+      }
+      setCanRetry(false);
+      if (cause instanceof ApiError && cause.error === 'trade_password_not_set') {
+        void Dialog.confirm({
+          title: t('trading.setTradePasswordTitle'),
+          content: cause.message,
+          confirmText: t('trading.setTradePassword'),
+          cancelText: t('common.cancel'),
+        }).then((isConfirmed) => {
+          if (isConfirmed) navigate('/pages/user/tradePassword');
+        });
+        onClose();
+        return;
+      }
+      setError(cause instanceof Error ? cause.message : String(cause));
+    },
+  });
+  useEscape(isOpen && !submit.isPending, onClose);
+  if (!confirm) return null;
+  const currency = preview?.currency ?? quote.currency;
+  const money = (v: string | undefined) => formatAmount(v, currency, language);
+  const locale = quoteLocale(quote, language);
+  const rows: [string, string][] = [
+    [t('trading.symbol'), `${quote.symbol} · ${quote.name}`],
+    [t('trading.side'), t(`trading.${confirm.side}`)],
+    [
+      t('trading.price'),
+      confirm.body.orderType === 'market'
+        ? `${t('trading.market')} (≈ ${money(preview?.price ?? quote.price)})`
+        : money(confirm.body.price),
+    ],
+    [t('trading.quantity'), formatNumber(confirm.body.quantity, { locale, digits: 0 })],
+    [t('trading.amount'), money(preview?.amount)],
+    [t('trading.fee'), money(preview?.fee)],
+    [t('trading.total'), money(preview?.total)],
+  ];
+  const isPending = submit.isPending;
+  return (
+    <Popup
+      visible={isOpen}
+      onMaskClick={isPending ? undefined : onClose}
+      onClose={onClose}
+      destroyOnClose
+      bodyClassName="sheet"
+    >
+      <div role="dialog" aria-modal="true" aria-label={t('trading.confirmTitle')} data-testid="confirm-sheet">
+        <div className="sheet__head">
+          <h2 className="sheet__title">{t('trading.confirmTitle')}</h2>
+          <button type="button" className="text-button" onClick={onClose} disabled={isPending}>
+            {t('common.close')}
+          </button>
+        </div>
+        <div className={isTouch ? 'sheet__body confirm confirm--keyboard' : 'sheet__body confirm'}>
+          <dl className="confirm__rows">
+            {rows.map(([label, value]) => (
+              <div key={label} className="confirm__row">
+                <dt>{label}</dt>
+                <dd className="tabular">{value}</dd>
+              </div>
+            ))}
+          </dl>
+          {preview?.afterMarket && (
+            <p className="confirm__notice" data-testid="after-market">
+              {t('trading.afterMarketNotice')}
+            </p>
+          )}
+          <p className="passcode-form__prompt" id="order-passcode-prompt">
+            {t('trading.enterTradePassword')}
+          </p>
+          <div className="confirm__passcode">
+            <PasscodeInput
+              ref={passcodeRef}
+              length={6}
+              plain={false}
+              seperated
+              value={passcode}
+              onChange={(value) => {
+                setPasscode(value);
+                if (value) setError(null);
+              }}
+              onFill={(value) => {
+                if (!submit.isPending) submit.mutate(value);
+              }}
+              keyboard={isTouch ? <NumberKeyboard /> : undefined}
+              aria-labelledby="order-passcode-prompt"
+              data-testid="order-passcode"
+            />
+          </div>
+          {isPending && (
+            <p className="confirm__progress" role="status">
+              <SpinLoading style={{ '--size': '18px' }} /> {t('trading.submitting')}
+            </p>
+          )}
+          {error && (
+            <div className="form-banner" role="alert" data-testid="order-error">
+              {error}
+              {canRetry && (
+                <button type="button" className="text-button" onClick={() => setError(null)}>
+                  {t('trading.retryHint')}
+                </button>
+              )}
+            </div>
+          )}
+          <Link className="confirm__forgot" to="/pages/user/tradePassword">
+            {t('trading.forgotTradePassword')}
+          </Link>
+        </div>
+      </div>
+    </Popup>
+  );
+}
+
+function OrderForm({ quote }: { quote: QuoteView }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const language = currentLanguage();
+  const locale = quoteLocale(quote, language);
+  const digits = priceDigits(quote.tickSize);
+  const side: OrderSide = params.get('side') === 'sell' ? 'sell' : 'buy';
+  const [orderType, setOrderType] = useState<OrderType>(params.get('orderType') === 'limit' ? 'limit' : 'market');
+  const [price, setPrice] = useState(params.get('price') ?? '');
+  const [quantity, setQuantity] = useState('');
+  const [percent, setPercent] = useState(0);
+  const [isTouched, setTouched] = useState(false);
+  const [confirm, setConfirm] = useState<ConfirmState | null>(null);
+  const balances = useStockBalances(true);
+  const holding = useHolding(quote.id, true);
+  const balance = balances.data?.find((b) => b.asset === quote.currency);
+  const sellable = holding.data?.sellable ?? '0';
+  const flash = useFlash(quote.price);
+
+  // A limit order starts from the last price.
+  useEffect(() => {
+    if (orderType === 'limit' && price === '') setPrice(quote.price);
+  }, [orderType, price, quote.price]);
+
+  const setSide = (next: OrderSide) => {
+    const copy = new URLSearchParams(params);
+    copy.set('side', next);
+    setParams(copy, { replace: true });
+    setPercent(0);
+  };
+  const effectivePrice = orderType === 'limit' ? price : quote.price;
+  const errors: OrderErrors = validateOrder({
+    side,
+    orderType,
+    price,
+    quantity,
+    tickSize: quote.tickSize,
+    lot: quote.lot,
+    sellable: side === 'sell' ? sellable : undefined,
+    bandLo: quote.bandLo,
+    bandHi: quote.bandHi,
+  });
+  const isValid = !errors.price && !errors.quantity;
+  const previewInput = useDebounced(
+    isValid ? { symbol: quote.id, side, orderType, price: orderType === 'limit' ? price : undefined, quantity } : null,
+    400,
+  );
+  const preview = useQuery({
+    queryKey: ['stock', 'order-preview', previewInput],
+    queryFn: () => apiPost<OrderPreviewView>('/stock/order/preview', previewInput ?? {}, { isBackground: true }),
+    enabled: previewInput !== null,
+    retry: false,
+    staleTime: 5_000,
+  });
+  const money = (v: string | undefined | null) => formatAmount(v, quote.currency, language);
+  const errorText = (key: string | undefined) =>
+    key && (isTouched || key !== 'quantity_required') ? t(`trading.errors.${key}`, { lot: quote.lot }) : undefined;
+  const estimated = estimateAmount(effectivePrice, quantity);
+  const isInsufficient =
+    side === 'buy' && preview.data !== undefined && compareDecimal(preview.data.total, preview.data.available) > 0;
+
+  const onPercent = (value: number) => {
+    setPercent(value);
+    setQuantity(
+      quantityForPercent({
+        side,
+        pct: value,
+        available: balance?.available,
+        price: effectivePrice,
+        sellable,
+        lot: quote.lot,
+      }),
+    );
+  };
+
+  const openConfirm = () => {
+    setTouched(true);
+    if (!isValid || !quote.listed) return;
+    setConfirm({
+      clientOrderId: newIdempotencyKey(),
+      side,
+      body: { symbol: quote.id, orderType, price: orderType === 'limit' ? price : undefined, quantity },
+    });
+  };
+
+  const onDone = (order: StockOrderView) => {
+    setConfirm(null);
+    Toast.show({ icon: 'success', content: t('trading.submitted') });
+    void queryClient.invalidateQueries({ queryKey: ['stock'] });
+    void queryClient.invalidateQueries({ queryKey: tradingKeys.assets });
+    void queryClient.invalidateQueries({ queryKey: marketKeys.quote('stock', quote.symbol) });
+    navigate(`/pages/stock/list?tab=${order.status === 'pending' || order.status === 'partial' ? 'open' : 'history'}`, {
+      replace: true,
+    });
+  };
+
+  return (
+    <div className={`order-form order-form--${side}`} data-testid="order-form">
+      <div className="side-switch" role="tablist" aria-label={t('trading.side')}>
+        {(['buy', 'sell'] as const).map((value) => (
+          <button
+            key={value}
+            type="button"
+            role="tab"
+            aria-selected={side === value}
+            className={side === value ? `side-switch__btn side-switch__btn--${value}` : 'side-switch__btn'}
+            onClick={() => setSide(value)}
+            data-testid={`side-${value}`}
+          >
+            {t(`trading.${value}`)}
+          </button>
+        ))}
+      </div>
+
+      <section className="order-quote">
+        <div>
+          <p className="order-quote__symbol">
+            {quote.symbol} <span>{quote.name}</span>
+          </p>
+          <p className={`order-quote__price tabular num--${directionOf(quote.change)} ${flash}`}>
+            {formatPrice(quote.price, locale, digits)} <small>{formatPercentChange(quote.changePct, locale)}</small>
+          </p>
+        </div>
+        <BestPrices
+          quote={quote}
+          onPick={(picked) => {
+            setOrderType('limit');
+            setPrice(picked);
+          }}
+        />
+      </section>
+
+      {!quote.isOpen && (
+        <p className="order-note" data-testid="closed-note">
+          {t('trading.marketClosedNote')}
+        </p>
+      )}
+      {!quote.listed && <p className="order-note order-note--warn">{t('trading.unlistedNote')}</p>}
+
+      <div className="order-type" title={t('trading.orderType')}>
+        {(['market', 'limit'] as const).map((value) => (
+          <button
+            key={value}
+            type="button"
+            aria-pressed={orderType === value}
+            className={orderType === value ? 'order-type__btn order-type__btn--active' : 'order-type__btn'}
+            onClick={() => setOrderType(value)}
+          >
+            {t(`trading.${value}`)}
+          </button>
+        ))}
+      </div>
+
+      {orderType === 'limit' ? (
+        <Stepper
+          id="price"
+          label={t('trading.limitPrice', { currency: quote.currency })}
+          value={price}
+          onChange={setPrice}
+          step={quote.tickSize}
+          maxDecimals={Math.max(decimalPlaces(quote.tickSize), 0)}
+          error={errorText(errors.price)}
+        />
+      ) : (
+        <p className="order-market-price">{t('trading.marketPriceHint', { price: money(quote.price) })}</p>
+      )}
+      <Stepper
+        id="quantity"
+        label={t('trading.quantityLot', { lot: quote.lot })}
+        value={quantity}
+        onChange={(value) => {
+          setQuantity(value.replace(/\..*$/, ''));
+          setPercent(0);
+        }}
+        step={String(quote.lot)}
+        maxDecimals={0}
+        placeholder={t('trading.quantityPlaceholder')}
+        error={errorText(errors.quantity)}
+      />
+
+      <div className="percent-slider">
+        <Slider
+          value={percent}
+          onChange={(value) => onPercent(Array.isArray(value) ? (value[0] ?? 0) : value)}
+          step={25}
+          ticks
+          marks={{ 0: '0%', 25: '25%', 50: '50%', 75: '75%', 100: '100%' }}
+          aria-label={t('trading.percentOfAvailable')}
+        />
+      </div>
+
+      <dl className="order-figures">
+        <div>
+          <dt>{side === 'buy' ? t('trading.available') : t('trading.sellableShares')}</dt>
+          <dd className="tabular" data-testid="available">
+            {side === 'buy'
+              ? balances.isPending
+                ? '…'
+                : money(balance?.available ?? '0')
+              : holding.isPending
+                ? '…'
+                : formatNumber(sellable, { locale, digits: 0 })}
+          </dd>
+        </div>
+        {side === 'sell' && holding.data && compareDecimal(holding.data.locked, '0') > 0 && (
+          <div>
+            <dt>{t('trading.lockedShares')}</dt>
+            <dd className="tabular">{formatNumber(holding.data.locked, { locale, digits: 0 })}</dd>
+          </div>
+        )}
+        <div>
+          <dt>{t('trading.amount')}</dt>
+          <dd className="tabular">{money(preview.data?.amount ?? estimated)}</dd>
+        </div>
+        <div>
+          <dt>{t('trading.fee')}</dt>
+          <dd className="tabular" data-testid="preview-fee">
+            {preview.isFetching && !preview.data ? '…' : money(preview.data?.fee)}
+          </dd>
+        </div>
+        <div className="order-figures__total">
+          <dt>{side === 'buy' ? t('trading.totalCost') : t('trading.totalProceeds')}</dt>
+          <dd className="tabular" data-testid="preview-total">
+            {money(preview.data?.total)}
+          </dd>
+        </div>
+      </dl>
+      {preview.isError && (
+        <p className="form-banner" role="alert">
+          {preview.error.message}
+        </p>
+      )}
+      {isInsufficient && (
+        <p className="form-banner" role="alert">
+          {t('trading.insufficientHint')}
+        </p>
+      )}
+
+      <div className="order-submit">
+        <button
+          type="button"
+          className={`btn btn--block order-submit__btn order-submit__btn--${side}`}
+          disabled={!quote.listed || confirm !== null}
+          onClick={openConfirm}
+          data-testid="order-submit"
+        >
+          {t(side === 'buy' ? 'trading.buySymbol' : 'trading.sellSymbol', { symbol: quote.symbol })}
+        </button>
+      </div>
+      <ConfirmSheet
+        confirm={confirm}
+        preview={preview.data}
+        quote={quote}
+        onClose={() => setConfirm(null)}
+        onDone={onDone}
+      />
+    </div>
+  );
+}
+
+export function OrderPage() {
+  const { t } = useTranslation();
+  const session = useSession();
+  const [params] = useSearchParams();
+  const symbol = params.get('symbol') ?? '';
+  const quote = useQuote('stock', symbol);
+  return (
+    <Page title={t('titles.stock.order')}>
+      {!session.token ? (
+        <SignInPrompt messageKey="trading.signInToTrade" />
+      ) : !symbol ? (
+        <EmptyState
+          title={t('markets.symbolMissing')}
+          action={
+            <Link className="btn btn--primary" to="/pages/stock/search">
+              {t('markets.findStocks')}
+            </Link>
+          }
+        />
+      ) : quote.isPending ? (
+        <SkeletonRows count={5} height={64} />
+      ) : quote.isError ? (
+        <ErrorState onRetry={() => void quote.refetch()} />
+      ) : (
+        <OrderForm quote={quote.data} />
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,95 @@
+// The stock-trading calls (SPEC §7 /stock/order/*, /stock/hold/*, /user/assets, /user/tx/record) as
+// TanStack Query hooks. Shapes from @bourse/contract (types only).
+import type { HoldingView, StockOrderView } from '@bourse/contract';
+import { useQuery } from '@tanstack/react-query';
+import { apiGet as apiGetLoud } from '../../app/api.ts';
+import { usePollInterval } from '../../app/use-live.ts';
+import { apiGet, apiPost, type Items, type Paged } from '../markets/market-api.ts';
+
+export interface BalanceView {
+  wallet: string;
+  asset: string;
+  balance: string;
+  held: string;
+  available: string;
+}
+
+export interface TransferView {
+  id: string;
+  at: number;
+  asset: string;
+  amount: string;
+  wallet: string;
+  cause: string;
+  link: string;
+  counterparty: string;
+}
+
+export interface OrderPreviewView {
+  symbol: string;
+  side: 'buy' | 'sell';
+  price: string;
+  quantity: string;
+  amount: string;
+  fee: string;
+  total: string;
+  currency: string;
+  available: string;
+  afterMarket: boolean;
+}
+
+export interface OrderStatistics {
+  orders: number;
+  completed: number;
+  cancelled: number;
+  turnover: Record<string, string>;
+}
+
+export const tradingKeys = {
+  assets: ['user', 'assets'] as const,
+  holdings: ['stock', 'holdings'] as const,
+  holding: (symbol: string) => ['stock', 'holding', symbol] as const,
+  orders: (status: string) => ['stock', 'orders', status] as const,
+  order: (id: string) => ['stock', 'order', id] as const,
+  statistics: ['stock', 'order-statistics'] as const,
+  ledger: (wallet: string) => ['user', 'tx', wallet] as const,
+};
+
+export const isOpenStatus = (status: StockOrderView['status']) => status === 'pending' || status === 'partial';
+
+export function useStockBalances(enabled: boolean) {
+  return useQuery({
+    queryKey: tradingKeys.assets,
+    queryFn: () => apiPost<Items<BalanceView>>('/user/assets'),
+    enabled,
+    select: (data) => data.items.filter((b) => b.wallet === 'stock'),
+    refetchInterval: enabled ? 15_000 : false,
+  });
+}
+
+export function useHoldings(enabled: boolean) {
+  const interval = usePollInterval(5_000);
+  return useQuery({
+    queryKey: tradingKeys.holdings,
+    queryFn: () => apiGet<Items<HoldingView>>('/stock/hold/list'),
+    enabled,
+    refetchInterval: enabled ? Math.max(Number(interval) || 0, 5_000) : false,
+  });
+}
+
+export function useHolding(symbol: string, enabled: boolean) {
+  return useQuery({
+    queryKey: tradingKeys.holding(symbol),
+    queryFn: () => apiGet<HoldingView | null>('/stock/hold/info', { symbol }),
+    enabled: enabled && Boolean(symbol),
+    retry: false,
+  });
+}
+
+export function fetchOrders(status: 'open' | 'history', page: number, limit = 20) {
+  return apiGet<Paged<StockOrderView>>('/stock/order/list', { status, page, limit });
+}
+
+export function cancelOrder(id: number) {
+  return apiGetLoud<{ order: StockOrderView }>('/stock/order/cancel', { id });
+}

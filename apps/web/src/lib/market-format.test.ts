@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { formatAmount, formatChange, formatPercentChange, marketOfCurrency, quoteLocale } from './market-format.ts';
+
+describe('market formatting', () => {
+  it('shows money in the market of its currency', () => {
+    expect(formatAmount('123456.7', 'INR', 'en-US')).toBe('₹1,23,456.70');
+    expect(formatAmount('123456.7', 'USD', 'pt-BR')).toBe('$123,456.70');
+    expect(formatAmount('123456.7', 'BRL', 'en-US')).toMatch(/^R\$\s123\.456,70$/);
+    expect(formatAmount('-12.5', 'INR', 'en-US', { signDisplay: 'exceptZero' })).toBe('-₹12.50');
+    expect(formatAmount('1234.5', 'USDT', 'en-US')).toBe('1,234.50 USDT');
+  });
+  it('always signs changes', () => {
+    expect(formatPercentChange('1.25', 'en-IN')).toBe('+1.25%');
+    expect(formatPercentChange('-0.4', 'pt-BR')).toBe('-0,40%');
+    expect(formatChange('12.4', 'en-US')).toBe('+12.40');
+  });
+  it('chooses the locale of the instrument', () => {
+    expect(quoteLocale({ country: 'IN', currency: 'INR', kind: 'stock' }, 'pt-BR')).toBe('en-IN');
+    expect(quoteLocale({ country: null, currency: 'USDT', kind: 'crypto' }, 'pt-BR')).toBe('pt-BR');
+    expect(marketOfCurrency('BRL')).toBe('BR');
+    expect(marketOfCurrency('USDT')).toBeNull();
+  });
+});

@@ -1,0 +1,55 @@
+// Display helpers for quotes and money across markets. Owns: which locale and currency a value is
+// shown in. Prices of stocks and indices use their market's Intl format (₹ en-IN, $ en-US, R$ pt-BR)
+// whatever the app language; crypto pairs (quoted in USDT) use the app language's grouping.
+import { formatMoney, formatNumber, formatPercentChange, type MarketCode, marketFormats } from './format.ts';
+
+export function marketOfCurrency(currency: string | null | undefined): MarketCode | null {
+  switch (currency) {
+    case 'INR':
+      return 'IN';
+    case 'USD':
+      return 'US';
+    case 'BRL':
+      return 'BR';
+    default:
+      return null;
+  }
+}
+
+export interface QuoteLike {
+  country: MarketCode | null;
+  currency: string;
+  kind: string;
+}
+
+/** The locale numbers of this instrument are shown in. */
+export function quoteLocale(quote: QuoteLike | null | undefined, language: string): string {
+  const market = quote?.country ?? marketOfCurrency(quote?.currency);
+  if (market && quote?.kind !== 'crypto') return marketFormats[market].locale;
+  return language;
+}
+
+/** Money in `currency`: Intl currency style for INR/USD/BRL, else "1,234.50 USDT". */
+export function formatAmount(
+  value: string | null | undefined,
+  currency: string,
+  language: string,
+  options: { digits?: number; signDisplay?: 'auto' | 'exceptZero'; isZeroEmpty?: boolean } = {},
+): string {
+  const market = marketOfCurrency(currency);
+  if (market) return formatMoney(value, market, options);
+  const text = formatNumber(value, { locale: language, ...options });
+  return text === '--' ? text : `${text} ${currency}`;
+}
+
+/** A price without the currency sign (lists, book, trades), with the instrument's digits. */
+export function formatPrice(value: string | null | undefined, locale: string, digits = 2): string {
+  return formatNumber(value, { locale, digits });
+}
+
+/** A signed change in price units: "+12.40", "−3.10". */
+export function formatChange(value: string | null | undefined, locale: string, digits = 2): string {
+  return formatNumber(value, { locale, digits, signDisplay: 'exceptZero' });
+}
+
+export { formatPercentChange };
