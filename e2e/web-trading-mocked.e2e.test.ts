@@ -91,11 +91,11 @@ async function mockTrading(page: Page, placed: Placed[]) {
       case '/user/tx/record':
         return route.fulfill(ok(ledger));
       case '/stock/order/preview': {
-        const info = await (
+        const info = (await (
           await fetch(
             `${server.baseUrl}/ipor-api/stock/index/info?symbol=${encodeURIComponent(form(request).symbol ?? '')}`,
           )
-        ).json();
+        ).json()) as { data: { price: string; currency: string; isOpen: boolean } };
         return route.fulfill(ok(preview(form(request), info.data)));
       }
       case '/stock/order/buy':
