@@ -9,9 +9,9 @@ import { argument, peakRssMiB, percentiles } from './bench-util.ts';
 const seed = Number(argument('seed') ?? 7);
 const total = Number(argument('orders') ?? 1_000_000);
 const userCount = 10_000;
-const chunk = 50_000;
+const chunk = Number(argument("chunk") ?? 1_000);
 
-const engine = new Engine({ maxOpenOrdersPerUser: 200, rememberedCommandsMax: 100_000 });
+const engine = new Engine({ maxOpenOrdersPerUser: 200, rememberedCommandsMax: Number(argument("remember") ?? 100_000) });
 const random = new SeededRandom(seed);
 let n = 0;
 const base = () => ({ id: `b${n++}`, timeMs: 1_700_000_000_000 + n });

@@ -70,6 +70,12 @@ export type PostHold = CommandBase & {
 
 export type VoidHold = CommandBase & { type: 'void_hold'; holdId: string };
 
+/**
+ * Releases the settlement holds of every trade of the instrument with trade id <= upToTradeId (the
+ * host's calendar decides when a trade has settled). Repeating it, or nothing to release, is ok.
+ */
+export type SettleTrades = CommandBase & { type: 'settle_trades'; instrumentId: string; upToTradeId: number };
+
 export type TimeInForce = 'gtc' | 'ioc' | 'fok';
 
 /** Stop fires when the price moves against the position's direction; take_profit when it moves for it. */
@@ -111,6 +117,7 @@ export type Command =
   | HoldFunds
   | PostHold
   | VoidHold
+  | SettleTrades
   | PlaceOrder
   | CancelOrder
   | AmendOrder;
@@ -126,6 +133,7 @@ export const COMMAND_TYPES: readonly CommandType[] = [
   'hold_funds',
   'post_hold',
   'void_hold',
+  'settle_trades',
   'place_order',
   'cancel_order',
   'amend_order',

@@ -32,6 +32,17 @@ export type UserState = {
   openOrders: number;
   /** [base, quote] settlement accounts per instrument index, opened on first order. */
   readonly accountsByInstrument: ([Account, Account] | undefined)[];
+  /** Unsettled buys per instrument index, oldest (lowest trade id) first. */
+  readonly locksByInstrument: (SettlementLock[] | undefined)[];
+};
+
+/** Base quantity bought in one trade, held on the buyer's base account until `settle_trades`. */
+export type SettlementLock = {
+  readonly tradeId: number;
+  readonly user: UserState;
+  readonly qtyLots: number;
+  readonly timeMs: number;
+  readonly hold: Hold;
 };
 
 /** Trigger orders waiting per price source, sorted so the next to fire is first. */
@@ -56,6 +67,9 @@ export type InstrumentState = {
   lastTradeTicks: number | null;
   readonly triggers: TriggerLists;
   triggerCount: number;
+  /** Unsettled buys of every user, in trade id order; entries before settledHead are released. */
+  readonly settlementLocks: SettlementLock[];
+  settledHead: number;
 };
 
 export type OrderRecord = {
@@ -106,7 +120,7 @@ export function isValidUserId(id: unknown): id is string {
 export function userOf(state: EngineState, id: string): UserState {
   let user = state.users.get(id);
   if (user === undefined) {
-    user = { index: state.userList.length, id, openOrders: 0, accountsByInstrument: [] };
+    user = { index: state.userList.length, id, openOrders: 0, accountsByInstrument: [], locksByInstrument: [] };
     state.users.set(id, user);
     state.userList.push(user);
   }

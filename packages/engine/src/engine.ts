@@ -18,6 +18,7 @@ import { fnv1a64 } from './hash.ts';
 import type { Instrument } from './instrument.ts';
 import { type Account, Ledger, type Wallet } from './ledger.ts';
 import { registerInstrument, setMarkPrice, setReferencePrice } from './reference-data.ts';
+import { findBrokenLock, settleTrades } from './settlement-locks.ts';
 import { type EngineSnapshot, restoreState, takeSnapshot } from './snapshot.ts';
 import { amendOrder, cancelOrder, placeOrder } from './trading.ts';
 
@@ -37,6 +38,9 @@ export type OrderView = {
   holdAmount: bigint;
   createdMs: number;
 };
+
+/** One trade's bought quantity that is still held until settlement. */
+export type SettlementLockView = { tradeId: number; qtyLots: number; timeMs: number };
 
 export type BalanceView = { balance: bigint; held: bigint; available: bigint };
 
@@ -137,6 +141,8 @@ export class Engine {
         return postHold(state, command);
       case 'void_hold':
         return voidHold(state, command);
+      case 'settle_trades':
+        return settleTrades(state, command);
       case 'register_instrument':
         return registerInstrument(state, command);
       case 'set_reference_price':
@@ -204,6 +210,18 @@ export class Engine {
     return views;
   }
 
+  /**
+   * What `userId` bought of the instrument that is still locked until settlement, oldest first. The
+   * sellable quantity is `balance(...).available` of the base asset (locks and sell orders are held).
+   */
+  settlementLocks(userId: string, instrumentId: string): SettlementLockView[] {
+    const instrument = this.state.instruments.get(instrumentId);
+    const user = this.state.users.get(userId);
+    if (instrument === undefined || user === undefined) return [];
+    const locks = user.locksByInstrument[instrument.index] ?? [];
+    return locks.map((lock) => ({ tradeId: lock.tradeId, qtyLots: lock.qtyLots, timeMs: lock.timeMs }));
+  }
+
   /** Resting order ids of one instrument in priority order: bids best first, then asks. */
   restingOrderIds(instrumentId: string): number[] {
     const ids: number[] = [];
@@ -213,13 +231,16 @@ export class Engine {
 
   /** The first broken invariant of ledger, books and orders, or undefined. For tests and reconciliation. */
   findBrokenInvariant(): string | undefined {
-    const broken = this.state.ledger.findBrokenInvariant();
+    const orderHolds = [...this.state.orders.values()].map((order) => order.hold);
+    const broken = this.state.ledger.findBrokenInvariant(orderHolds);
     if (broken !== undefined) return broken;
     const openByUser = new Map<string, number>();
     for (const instrument of this.state.instrumentList) {
       const { bestBid, bestAsk } = instrument.book;
       if (bestBid !== -1 && bestAsk !== -1 && bestBid >= bestAsk)
         return `${instrument.def.id} is crossed: ${bestBid} >= ${bestAsk}`;
+      const brokenLock = findBrokenLock(this.state, instrument);
+      if (brokenLock !== undefined) return brokenLock;
     }
     for (const order of this.state.orders.values()) {
       openByUser.set(order.user.id, (openByUser.get(order.user.id) ?? 0) + 1);

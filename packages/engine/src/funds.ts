@@ -84,6 +84,7 @@ export function holdFunds(state: EngineState, command: HoldFunds): ApplyResult {
   if (!money.ok) return money;
   const user = userOf(state, command.userId);
   const account = state.ledger.account(user.id, command.wallet, money.value.asset);
+  if (isLiveOrderHoldId(state, command.id)) return { ok: false, code: 'transfer_id_reused' };
   const outcome = state.ledger.createHold(command.id, 'funds', account, money.value.minor, command.cause, link);
   if (!outcome.ok) return outcome;
   return {
@@ -98,6 +99,13 @@ export function holdFunds(state: EngineState, command: HoldFunds): ApplyResult {
       },
     ],
   };
+}
+
+/** `order#<n>` names the hold of open order n (order and funds holds share one id space). */
+function isLiveOrderHoldId(state: EngineState, id: string): boolean {
+  if (!id.startsWith('order#')) return false;
+  const orderId = Number(id.slice(6));
+  return `order#${orderId}` === id && state.orders.has(orderId);
 }
 
 export function postHold(state: EngineState, command: PostHold): ApplyResult {

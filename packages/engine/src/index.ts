@@ -18,12 +18,19 @@ export {
   type RegisterInstrument,
   type SetMarkPrice,
   type SetReferencePrice,
+  type SettleTrades,
   type TimeInForce,
   type TriggerSpec,
   type VoidHold,
   type WalletTransfer,
 } from './commands.ts';
-export { type BalanceView, Engine, type MarketView, type OrderView } from './engine.ts';
+export {
+  type BalanceView,
+  Engine,
+  type MarketView,
+  type OrderView,
+  type SettlementLockView,
+} from './engine.ts';
 export { type ApplyResult, DEFAULT_CONFIG, type EngineConfig } from './engine-state.ts';
 export {
   type EngineEvent,

@@ -3,7 +3,17 @@
 // Must hold: one tick × one lot is worth at least one quote minor unit, so no trade is ever free.
 // Must not: hold order or balance state (the engine keeps that beside the definition).
 
-import { type Asset, bpsOf, findAsset, formatDecimal, notionalMinor, tryParseDecimal, unitOf } from '@bourse/money';
+import {
+  type Asset,
+  bpsOf,
+  bpsOfDownSafe,
+  findAsset,
+  formatDecimal,
+  notionalMinor,
+  notionalMinorDownSafe,
+  tryParseDecimal,
+  unitOf,
+} from '@bourse/money';
 import type { Wallet } from './ledger.ts';
 import { WALLETS } from './ledger.ts';
 import type { StpMode } from './order-book.ts';
@@ -34,6 +44,11 @@ export type InstrumentSpec = {
   marketProtectionBps: number;
   /** Self-trade prevention when the order names none. */
   defaultStp: StpMode;
+  /**
+   * Shares bought stay held (a `settlement` hold on the buyer's base account) until a `settle_trades`
+   * command releases them: T+1 / D+2 markets. Absent means false (and keeps older snapshots' hashes).
+   */
+  lockBoughtUntilSettled?: boolean;
 };
 
 /** The definition with its numbers parsed once, for the hot path. */
@@ -46,7 +61,19 @@ export type Instrument = {
   readonly lotMinor: bigint;
   readonly baseUnit: bigint;
   readonly maxFeeBps: number;
+  /** spec.lockBoughtUntilSettled === true. */
+  readonly locksBought: boolean;
+  /** tickMinor, lotMinor and baseUnit as numbers for the float64 fast path, or 0 when not safe. */
+  readonly tickMinorN: number;
+  readonly lotMinorN: number;
+  readonly baseUnitN: number;
 };
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+function safeNumber(value: bigint): number {
+  return value <= MAX_SAFE ? Number(value) : 0;
+}
 
 const MAX_FEE_BPS = 1_000;
 const MAX_PROTECTION_BPS = 5_000;
@@ -70,6 +97,7 @@ export function parseInstrument(spec: InstrumentSpec): Instrument | undefined {
   if (!isIntIn(spec.makerFeeBps, 0, MAX_FEE_BPS) || !isIntIn(spec.takerFeeBps, 0, MAX_FEE_BPS)) return undefined;
   if (!isIntIn(spec.marketProtectionBps, 1, MAX_PROTECTION_BPS)) return undefined;
   if (!['cancel_resting', 'cancel_taker', 'cancel_both'].includes(spec.defaultStp)) return undefined;
+  if (spec.lockBoughtUntilSettled !== undefined && typeof spec.lockBoughtUntilSettled !== 'boolean') return undefined;
   return {
     spec,
     id: spec.id,
@@ -79,6 +107,10 @@ export function parseInstrument(spec: InstrumentSpec): Instrument | undefined {
     lotMinor: lot.minor,
     baseUnit,
     maxFeeBps: Math.max(spec.makerFeeBps, spec.takerFeeBps),
+    locksBought: spec.lockBoughtUntilSettled === true,
+    tickMinorN: safeNumber(tick.minor),
+    lotMinorN: safeNumber(lot.minor),
+    baseUnitN: safeNumber(baseUnit),
   };
 }
 
@@ -88,7 +120,8 @@ export function isIntIn(value: unknown, min: number, max: number): value is numb
 
 /** Base minor units in `lots`. */
 export function lotsToMinor(instrument: Instrument, lots: number): bigint {
-  return BigInt(lots) * instrument.lotMinor;
+  const fast = lots * instrument.lotMinorN;
+  return fast !== 0 && fast <= Number.MAX_SAFE_INTEGER ? BigInt(fast) : BigInt(lots) * instrument.lotMinor;
 }
 
 /** Quote minor units a trade of `lots` at `ticks` is worth: rounded down, paid and received alike. */
@@ -101,9 +134,28 @@ export function tradeNotional(instrument: Instrument, ticks: number, lots: numbe
   );
 }
 
+/**
+ * tradeNotional as a number when every step stays an integer below 2^53 (almost always), else -1.
+ * Exact: see notionalMinorDownSafe. The hot path uses it and falls back to the bigint path on -1.
+ */
+export function tradeNotionalSafe(instrument: Instrument, ticks: number, lots: number): number {
+  const priceMinor = ticks * instrument.tickMinorN;
+  const qtyMinor = lots * instrument.lotMinorN;
+  if (instrument.baseUnitN === 0 || !(priceMinor <= Number.MAX_SAFE_INTEGER && qtyMinor <= Number.MAX_SAFE_INTEGER)) {
+    return -1;
+  }
+  if (priceMinor === 0 || qtyMinor === 0) return -1;
+  return notionalMinorDownSafe(priceMinor, qtyMinor, instrument.baseUnitN);
+}
+
 /** Fees round down, in the customer's favour; that is also what lets a buy hold cover every fill. */
 export function feeOf(notional: bigint, feeBps: number): bigint {
   return feeBps === 0 ? 0n : bpsOf(notional, feeBps, 'down');
+}
+
+/** feeOf for a safe-integer notional, or -1 (then use feeOf). */
+export function feeOfSafe(notional: number, feeBps: number): number {
+  return feeBps === 0 ? 0 : bpsOfDownSafe(notional, feeBps);
 }
 
 /**
@@ -111,6 +163,11 @@ export function feeOf(notional: bigint, feeBps: number): bigint {
  * Enough because floor is superadditive: the fills' rounded-down notionals and fees never sum to more.
  */
 export function buyHoldFor(instrument: Instrument, limitTicks: number, lots: number): bigint {
+  const fast = tradeNotionalSafe(instrument, limitTicks, lots);
+  if (fast !== -1) {
+    const fee = instrument.maxFeeBps === 0 ? 0 : bpsOfDownSafe(fast, instrument.maxFeeBps);
+    if (fee !== -1 && fast + fee <= Number.MAX_SAFE_INTEGER) return BigInt(fast + fee);
+  }
   const notional = tradeNotional(instrument, limitTicks, lots);
   return notional + feeOf(notional, instrument.maxFeeBps);
 }

@@ -60,7 +60,8 @@ export type Account = {
   held: bigint;
 };
 
-export type HoldKind = 'order' | 'funds';
+/** `order`: what an open order can owe; `funds`: a pending transfer; `settlement`: bought, not yet settled. */
+export type HoldKind = 'order' | 'funds' | 'settlement';
 
 /** A pending debit: `remaining` of the account's balance is reserved until posted or voided. */
 export type Hold = {
@@ -109,10 +110,26 @@ export function accountKey(owner: string, wallet: Wallet, assetCode: string): st
 export class Ledger {
   readonly accounts: Account[] = [];
   private readonly byKey = new Map<string, Account>();
-  /** Live holds by id. */
+  /** Live funds and settlement holds by id. Order holds live on their order (no id lookup needed). */
   readonly holds = new Map<string, Hold>();
   /** Ids of idempotent transfers and pending holds → the body they were first used with. */
   readonly usedIds = new Map<string, { fingerprint: string; posted: TransferPosted | null }>();
+  /** Whether some used id looks like an order hold id (`order#<n>`), which would block that order. */
+  private orderLikeIdUsed = false;
+
+  /** Records a used transfer/hold id (also from a snapshot). */
+  recordUsedId(id: string, fingerprint: string, posted: TransferPosted | null): void {
+    this.usedIds.set(id, { fingerprint, posted });
+    if (id.startsWith('order#')) this.orderLikeIdUsed = true;
+  }
+
+  /**
+   * Whether order `orderId`'s hold id `order#<orderId>` was already used by a transfer or funds hold.
+   * (Order and funds holds share one id space; such an order is refused as before.)
+   */
+  isOrderHoldIdUsed(orderId: number): boolean {
+    return this.orderLikeIdUsed && this.usedIds.has(`order#${orderId}`);
+  }
 
   /** The account, opened with a zero balance on first use. */
   account(owner: string, wallet: Wallet, asset: Asset): Account {
@@ -160,7 +177,7 @@ export class Ledger {
       return { ok: false, code: 'insufficient_balance' };
     }
     const posted = this.move(input.debit, input.credit, input.amount, input.id, input.cause, input.link, input.timeMs);
-    this.usedIds.set(input.id, { fingerprint, posted });
+    this.recordUsedId(input.id, fingerprint, posted);
     return { ok: true, posted, duplicate: false };
   }
 
@@ -179,8 +196,18 @@ export class Ledger {
     const hold: Hold = { id, kind, account, remaining: amount, cause, link };
     account.held += amount;
     this.holds.set(id, hold);
-    if (kind === 'funds') this.usedIds.set(id, { fingerprint: `hold:${account.key}:${amount}`, posted: null });
+    if (kind === 'funds') this.recordUsedId(id, `hold:${account.key}:${amount}`, null);
     return { ok: true, hold };
+  }
+
+  /**
+   * An open order's hold: reserves `amount` (the caller checked it is available) without an id in
+   * `holds`; the order owns it and closes it when it finishes.
+   */
+  holdForOrder(account: Account, amount: bigint): Hold {
+    if (amount < 0n) throw new Error(`order hold of ${amount}`);
+    account.held += amount;
+    return { id: '', kind: 'order', account, remaining: amount, cause: 'trade', link: '' };
   }
 
   /** Moves `amount` out of a hold to `credit`. The caller guarantees amount <= hold.remaining. */
@@ -211,8 +238,8 @@ export class Ledger {
 
   /** Ends a hold: releases what remains and forgets it. */
   close(hold: Hold): void {
-    this.release(hold);
-    this.holds.delete(hold.id);
+    if (hold.remaining !== 0n) this.release(hold);
+    if (hold.kind !== 'order') this.holds.delete(hold.id);
   }
 
   /** Sets a hold to `amount`, reserving more only if the account has it available. */
@@ -267,16 +294,18 @@ export class Ledger {
 
   /** Restores a hold without touching the account's held total (already restored). */
   restoreHold(hold: Hold): void {
-    this.holds.set(hold.id, hold);
+    if (hold.kind !== 'order') this.holds.set(hold.id, hold);
   }
 
-  /** The first broken ledger invariant, or undefined when all hold. */
-  findBrokenInvariant(): string | undefined {
+  /** The first broken ledger invariant, or undefined when all hold. `orderHolds`: the live orders' holds. */
+  findBrokenInvariant(orderHolds: Iterable<Hold> = []): string | undefined {
     const sums = new Map<string, bigint>();
     const heldByAccount = new Map<Account, bigint>();
-    for (const hold of this.holds.values()) {
-      if (hold.remaining < 0n) return `hold ${hold.id} is negative`;
-      heldByAccount.set(hold.account, (heldByAccount.get(hold.account) ?? 0n) + hold.remaining);
+    for (const holds of [this.holds.values(), orderHolds]) {
+      for (const hold of holds) {
+        if (hold.remaining < 0n) return `hold ${hold.id || hold.kind} is negative`;
+        heldByAccount.set(hold.account, (heldByAccount.get(hold.account) ?? 0n) + hold.remaining);
+      }
     }
     for (const account of this.accounts) {
       sums.set(account.asset.code, (sums.get(account.asset.code) ?? 0n) + account.balance);

@@ -26,6 +26,8 @@ export function addInstrument(state: EngineState, spec: InstrumentSpec): Instrum
     lastTradeTicks: null,
     triggers: emptyTriggerLists(),
     triggerCount: 0,
+    settlementLocks: [],
+    settledHead: 0,
   };
   state.instruments.set(def.id, instrument);
   state.instrumentList.push(instrument);

@@ -1,11 +1,13 @@
 // Owns turning one fill into money: the buyer's quote and the seller's base change hands, and both
 // fees go to the platform fee account, as one step of ledger transfers taken from the orders' holds.
-// Must hold: the buyer's hold covers notional + fee of every fill (see buyHoldFor); nothing is created.
+// Must hold: the buyer's hold covers notional + fee of every fill (see buyHoldFor); nothing is created;
+// on a lockBoughtUntilSettled instrument the bought quantity is held in the same step.
 // Must not: decide what trades; matching did that.
 
 import type { EngineState, InstrumentState, OrderRecord } from './engine-state.ts';
 import type { EngineEvent, Trade } from './events.ts';
-import { feeOf, lotsToMinor, tradeNotional } from './instrument.ts';
+import { feeOf, feeOfSafe, lotsToMinor, tradeNotional, tradeNotionalSafe } from './instrument.ts';
+import { lockBought } from './settlement-locks.ts';
 
 export function settleFill(
   state: EngineState,
@@ -21,9 +23,21 @@ export function settleFill(
   const buyer = taker.side === 'buy' ? taker : maker;
   const seller = buyer === taker ? maker : taker;
   const qtyMinor = lotsToMinor(def, qtyLots);
-  const notional = tradeNotional(def, priceTicks, qtyLots);
-  const takerFee = feeOf(notional, def.spec.takerFeeBps);
-  const makerFee = feeOf(notional, def.spec.makerFeeBps);
+  let notional: bigint;
+  let takerFee: bigint;
+  let makerFee: bigint;
+  const fast = tradeNotionalSafe(def, priceTicks, qtyLots);
+  const takerFast = fast === -1 ? -1 : feeOfSafe(fast, def.spec.takerFeeBps);
+  const makerFast = fast === -1 ? -1 : feeOfSafe(fast, def.spec.makerFeeBps);
+  if (takerFast !== -1 && makerFast !== -1) {
+    notional = BigInt(fast);
+    takerFee = takerFast === 0 ? 0n : BigInt(takerFast);
+    makerFee = makerFast === 0 ? 0n : BigInt(makerFast);
+  } else {
+    notional = tradeNotional(def, priceTicks, qtyLots);
+    takerFee = feeOf(notional, def.spec.takerFeeBps);
+    makerFee = feeOf(notional, def.spec.makerFeeBps);
+  }
   const buyerFee = buyer === taker ? takerFee : makerFee;
   const sellerFee = buyer === taker ? makerFee : takerFee;
   const tradeId = state.nextTradeId;
@@ -60,5 +74,8 @@ export function settleFill(
     events.push(
       ledger.move(seller.quoteAccount, instrument.feeAccount, sellerFee, `${link}:seller_fee`, 'fee', link, timeMs),
     );
+  }
+  if (def.locksBought) {
+    lockBought(state, instrument, buyer.user, buyer.baseAccount, tradeId, qtyLots, qtyMinor, events, timeMs);
   }
 }

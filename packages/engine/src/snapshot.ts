@@ -20,6 +20,7 @@ import { fromJsonSafe, type JsonValue, toJsonSafe } from './json-codec.ts';
 import { type Account, type Hold, Ledger, type TransferCause, type TransferPosted, type Wallet } from './ledger.ts';
 import { BUY, SELL, type StpCode } from './order-book.ts';
 import { addInstrument } from './reference-data.ts';
+import { addLock, liveLocks, settlementHoldId } from './settlement-locks.ts';
 
 export const SNAPSHOT_VERSION = 1;
 
@@ -66,6 +67,11 @@ export type EngineSnapshot = {
   }[];
   users: [string, number][];
   orders: OrderSnapshot[];
+  /**
+   * Unsettled buys: [instrument id, trade id, user id, lots, time] by instrument, then trade id.
+   * Absent when there are none, so states without locks keep the hash they had before locks existed.
+   */
+  settlementLocks?: [string, number, string, number, number][];
   /** [command id, command, result]: the idempotency window, oldest first. */
   remembered: [string, JsonValue, JsonValue][];
 };
@@ -83,6 +89,12 @@ export function takeSnapshot(state: EngineState): EngineSnapshot {
   for (const hold of ledger.holds.values()) {
     if (hold.kind === 'funds')
       holds.push([hold.id, hold.account.index, hold.remaining.toString(), hold.cause, hold.link]);
+  }
+  const locks: NonNullable<EngineSnapshot['settlementLocks']> = [];
+  for (const instrument of state.instrumentList) {
+    for (const lock of liveLocks(instrument)) {
+      locks.push([instrument.def.id, lock.tradeId, lock.user.id, lock.qtyLots, lock.timeMs]);
+    }
   }
   return {
     version: SNAPSHOT_VERSION,
@@ -109,6 +121,7 @@ export function takeSnapshot(state: EngineState): EngineSnapshot {
     })),
     users: state.userList.map((u) => [u.id, u.openOrders]),
     orders,
+    ...(locks.length > 0 ? { settlementLocks: locks } : {}),
     remembered: [...state.remembered].map(([id, r]) => [id, toJsonSafe(r.command), toJsonSafe(r.result)]),
   };
 }
@@ -166,7 +179,7 @@ export function restoreState(snapshot: EngineSnapshot): EngineState {
     });
   }
   for (const [id, fingerprint, posted] of snapshot.usedIds) {
-    ledger.usedIds.set(id, { fingerprint, posted: fromJsonSafe(posted) as TransferPosted | null });
+    ledger.recordUsedId(id, fingerprint, fromJsonSafe(posted) as TransferPosted | null);
   }
   for (const saved of snapshot.instruments) {
     const instrument = addInstrument(state, saved.spec);
@@ -179,6 +192,22 @@ export function restoreState(snapshot: EngineSnapshot): EngineState {
   }
   for (const [id, openOrders] of snapshot.users) userOf(state, id).openOrders = openOrders;
   for (const saved of snapshot.orders) restoreOrder(state, saved);
+  for (const [instrumentId, tradeId, userId, qtyLots, timeMs] of snapshot.settlementLocks ?? []) {
+    const instrument = state.instruments.get(instrumentId);
+    const user = state.users.get(userId);
+    if (instrument === undefined || user === undefined) throw new Error(`snapshot lock ${tradeId} is orphaned`);
+    const [baseAccount] = settlementAccounts(state, user, instrument);
+    const hold: Hold = {
+      id: settlementHoldId(instrumentId, tradeId),
+      kind: 'settlement',
+      account: baseAccount,
+      remaining: BigInt(qtyLots) * instrument.def.lotMinor,
+      cause: 'trade',
+      link: `trade:${tradeId}`,
+    };
+    state.ledger.restoreHold(hold);
+    addLock(instrument, { tradeId, user, qtyLots, timeMs, hold });
+  }
   for (const [id, command, result] of snapshot.remembered) {
     state.remembered.set(id, { command: fromJsonSafe(command), result: fromJsonSafe(result) } as Remembered);
     state.rememberedRing.push(id);
@@ -192,14 +221,13 @@ function restoreOrder(state: EngineState, saved: OrderSnapshot): void {
   if (instrument === undefined || user === undefined) throw new Error(`snapshot order ${saved.id} is orphaned`);
   const [baseAccount, quoteAccount] = settlementAccounts(state, user, instrument);
   const hold: Hold = {
-    id: `order#${saved.id}`,
+    id: '',
     kind: 'order',
     account: saved.side === 'buy' ? quoteAccount : baseAccount,
     remaining: BigInt(saved.holdRemaining),
     cause: 'trade',
-    link: `order:${saved.id}`,
+    link: '',
   };
-  state.ledger.restoreHold(hold);
   const order: OrderRecord = {
     id: saved.id,
     commandId: saved.commandId,

@@ -93,7 +93,8 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
   }
 
   const mayWait = trigger !== null || timeInForce === 'gtc';
-  if (mayWait && (state.users.get(command.userId)?.openOrders ?? 0) >= state.config.maxOpenOrdersPerUser) {
+  const user = state.users.get(command.userId);
+  if (mayWait && (user?.openOrders ?? 0) >= state.config.maxOpenOrdersPerUser) {
     return reject('open_order_limit');
   }
   if (trigger !== null && instrument.triggerCount >= state.config.maxTriggerOrdersPerInstrument) {
@@ -102,11 +103,10 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
   const holdAmount = holdAmountFor(instrument, side, priceTicks, command.qtyLots);
   const wallet = spec.wallet;
   const debitAsset = side === 'buy' ? instrument.def.quote : instrument.def.base;
-  const user = state.users.get(command.userId);
   const cached = user?.accountsByInstrument[instrument.index];
   const debit =
     cached !== undefined ? cached[side === 'buy' ? 1 : 0] : state.ledger.find(command.userId, wallet, debitAsset.code);
-  if (debit === undefined || available(debit) < holdAmount) return reject('insufficient_balance');
+  if (debit === undefined || debit.balance - debit.held < holdAmount) return reject('insufficient_balance');
   const sideCode = side === 'buy' ? BUY : SELL;
   const stp = stpCode(stpMode);
   if (trigger === null) {
@@ -120,10 +120,10 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
   }
 
   const owner = user ?? userOf(state, command.userId);
-  const [baseAccount, quoteAccount] = settlementAccounts(state, owner, instrument);
+  const pair = owner.accountsByInstrument[instrument.index] ?? settlementAccounts(state, owner, instrument);
   const id = state.nextOrderId;
-  const held = state.ledger.createHold(`order#${id}`, 'order', debit, holdAmount, 'trade', `order:${id}`);
-  if (!held.ok) return reject(held.code);
+  if (state.ledger.isOrderHoldIdUsed(id)) return reject('transfer_id_reused');
+  const hold = state.ledger.holdForOrder(debit, holdAmount);
   state.nextOrderId += 1;
   const order: OrderRecord = {
     id,
@@ -141,9 +141,9 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
     qtyLots: command.qtyLots,
     filledLots: 0,
     status: 'pending',
-    hold: held.hold,
-    baseAccount,
-    quoteAccount,
+    hold,
+    baseAccount: pair[0],
+    quoteAccount: pair[1],
     createdMs: command.timeMs,
   };
   state.orders.set(id, order);

@@ -3,9 +3,13 @@ import { describe, expect, it } from 'vitest';
 import {
   AssetMismatchError,
   add,
+  bpsOf,
+  bpsOfDownSafe,
   convert,
   formatAmount,
   notional,
+  notionalMinor,
+  notionalMinorDownSafe,
   parseAmount,
   priceOf,
   rateOf,
@@ -59,5 +63,38 @@ describe('amounts', () => {
         expect(up - down).toBe((p * q) % 10n ** 8n === 0n ? 0n : 1n);
       }),
     );
+  });
+});
+
+describe('float64 hot-path helpers', () => {
+  it('give exactly the bigint result rounded down whenever they answer, and -1 only past 2^53', () => {
+    const safe = fc.oneof(fc.integer({ min: 0, max: 2 ** 26 }), fc.maxSafeNat());
+    const unit = fc.constantFrom(1, 10, 100, 1_000_000, 100_000_000, 3, 7, 999_999_937);
+    fc.assert(
+      fc.property(safe, safe, unit, fc.integer({ min: 0, max: 10_000 }), (price, qty, baseUnit, bps) => {
+        const fast = notionalMinorDownSafe(price, qty, baseUnit);
+        const exact = notionalMinor(BigInt(price), BigInt(qty), BigInt(baseUnit), 'down');
+        if (BigInt(price) * BigInt(qty) + BigInt(baseUnit) <= BigInt(Number.MAX_SAFE_INTEGER)) {
+          expect(BigInt(fast)).toBe(exact);
+        } else {
+          expect(fast).toBe(-1);
+        }
+        const fee = bpsOfDownSafe(qty, bps);
+        if (fee !== -1) expect(BigInt(fee)).toBe(bpsOf(BigInt(qty), bps, 'down'));
+        else expect(BigInt(qty) * BigInt(bps) + 10_000n > BigInt(Number.MAX_SAFE_INTEGER)).toBe(true);
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('answers exactly near 2^53, where quotients sit just below an integer', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: 2 ** 26 }), fc.integer({ min: 1, max: 1_000 }), (b, back) => {
+        const k = Math.floor((Number.MAX_SAFE_INTEGER - b) / b);
+        const a = k * b - back;
+        expect(BigInt(notionalMinorDownSafe(a, 1, b))).toBe(BigInt(a) / BigInt(b));
+      }),
+    );
+    expect(notionalMinorDownSafe(2 ** 53, 1, 1)).toBe(-1);
   });
 });

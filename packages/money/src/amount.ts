@@ -95,6 +95,33 @@ export function notionalMinor(priceMinor: bigint, qtyMinor: bigint, baseUnit: bi
   return divideRounded(priceMinor * qtyMinor, baseUnit, rounding);
 }
 
+/**
+ * notionalMinor(price, qty, baseUnit, 'down') for non-negative safe integers, in float64 integer
+ * arithmetic (exact: every intermediate is an integer below 2^53, checked). Answers -1 when an
+ * intermediate would not be, and the caller then uses notionalMinor. For the engine's hot path.
+ */
+export function notionalMinorDownSafe(priceMinor: number, qtyMinor: number, baseUnit: number): number {
+  const product = priceMinor * qtyMinor;
+  if (!(product <= Number.MAX_SAFE_INTEGER - baseUnit)) return -1;
+  return floorDivideSafe(product, baseUnit);
+}
+
+/** bpsOf(minor, basisPoints, 'down') for a non-negative safe integer, or -1 (see notionalMinorDownSafe). */
+export function bpsOfDownSafe(minor: number, basisPoints: number): number {
+  const product = minor * basisPoints;
+  if (!(product <= Number.MAX_SAFE_INTEGER - 10_000)) return -1;
+  return floorDivideSafe(product, 10_000);
+}
+
+/**
+ * floor(a / b) for integers 0 <= a, 0 < b, a + b <= 2^53 - 1. The float quotient is correctly rounded,
+ * so its floor is the true floor or one more (never less); q × b <= a + b is exact, so one check fixes it.
+ */
+function floorDivideSafe(a: number, b: number): number {
+  const q = Math.floor(a / b);
+  return q * b > a ? q - 1 : q;
+}
+
 /** Typed face of notionalMinor: `qty` must be in the price's base asset; the result is in its quote. */
 export function notional(price: Price, qty: Amount, rounding: RoundingMode): Amount {
   assertSameAsset(price.base, qty.asset);

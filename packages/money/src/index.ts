@@ -1,5 +1,6 @@
 // Public face of @bourse/money: assets and scales, exact amounts, decimal codecs, rounding.
-// Must hold: everything here is pure and exact (bigint), with no floating point anywhere.
+// Must hold: everything here is pure and exact: bigint, or (the *Safe hot-path helpers) float64 integer
+// arithmetic proven below 2^53, never a fraction.
 // Must not: import from any other package.
 
 export {
@@ -9,6 +10,7 @@ export {
   amountOf,
   assertSameAsset,
   bpsOf,
+  bpsOfDownSafe,
   compare,
   convert,
   formatAmount,
@@ -17,6 +19,7 @@ export {
   negate,
   notional,
   notionalMinor,
+  notionalMinorDownSafe,
   type Price,
   parseAmount,
   priceOf,

@@ -35,6 +35,9 @@ type NaiveInstrument = {
 };
 
 export type NaiveTrade = [priceTicks: number, qtyLots: number, makerOrderId: number, takerOrderId: number];
+/** Bought quantity held until settle_trades: [instrument id, trade id, user, lots]. */
+export type NaiveLock = [instrumentId: string, tradeId: number, user: string, qtyLots: number];
+type NaiveFundsHold = { key: string; asset: string; remaining: bigint };
 export type NaiveResult = { ok: true; trades: NaiveTrade[] } | { ok: false; code: string };
 
 export class ReferenceEngine {
@@ -42,7 +45,12 @@ export class ReferenceEngine {
   orders: NaiveOrder[] = [];
   readonly instruments = new Map<string, NaiveInstrument>();
   private nextOrderId = 1;
+  private nextTradeId = 1;
   private seq = 0;
+  /** Unsettled buys of lockBoughtUntilSettled instruments, in trade order. */
+  locks: NaiveLock[] = [];
+  /** Funds holds (hold_funds) by id. */
+  readonly fundsHolds = new Map<string, NaiveFundsHold>();
   private trades: NaiveTrade[] = [];
   readonly maxOpenOrdersPerUser: number;
 
@@ -120,6 +128,45 @@ export class ReferenceEngine {
         if (!i) return 'unknown_instrument';
         i.mark = c.priceTicks;
         this.fireTriggers(c.instrumentId);
+        return undefined;
+      }
+      case 'hold_funds': {
+        const asset = findAsset(c.asset);
+        if (!asset) return 'unknown_asset';
+        const amount = tryParse(c.amount, asset.scale);
+        const key = `${c.userId}/${c.wallet}/${c.asset}`;
+        const a = this.acct(key);
+        if (a.balance - a.held < amount) return 'insufficient_balance';
+        a.held += amount;
+        this.fundsHolds.set(c.id, { key, asset: c.asset, remaining: amount });
+        return undefined;
+      }
+      case 'post_hold': {
+        const hold = this.fundsHolds.get(c.holdId);
+        if (!hold) return 'hold_not_found';
+        const asset = findAsset(hold.asset);
+        const amount = c.amount === undefined || !asset ? hold.remaining : tryParse(c.amount, asset.scale);
+        if (amount > hold.remaining) return 'hold_amount_exceeded';
+        this.acct(hold.key).held -= amount;
+        this.move(hold.key, `platform:${c.to}/platform/${hold.asset}`, amount);
+        hold.remaining -= amount;
+        if (hold.remaining === 0n) this.fundsHolds.delete(c.holdId);
+        return undefined;
+      }
+      case 'void_hold': {
+        const hold = this.fundsHolds.get(c.holdId);
+        if (!hold) return 'hold_not_found';
+        this.acct(hold.key).held -= hold.remaining;
+        this.fundsHolds.delete(c.holdId);
+        return undefined;
+      }
+      case 'settle_trades': {
+        const i = this.instruments.get(c.instrumentId);
+        if (!i) return 'unknown_instrument';
+        const settled = this.locks.filter(([id, tradeId]) => id === c.instrumentId && tradeId <= c.upToTradeId);
+        for (const [, , user, lots] of settled)
+          this.acct(`${user}/${i.spec.wallet}/${i.spec.base}`).held -= BigInt(lots) * i.lot;
+        this.locks = this.locks.filter((lock) => !settled.includes(lock));
         return undefined;
       }
       case 'place_order':
@@ -309,6 +356,11 @@ export class ReferenceEngine {
     taker.filled += lots;
     maker.filled += lots;
     i.last = price;
+    const tradeId = this.nextTradeId++;
+    if (i.spec.lockBoughtUntilSettled === true) {
+      this.acct(`${buyer.user}/${w}/${i.spec.base}`).held += qty;
+      this.locks.push([i.spec.id, tradeId, buyer.user, lots]);
+    }
     this.trades.push([price, lots, maker.id, taker.id]);
   }
 

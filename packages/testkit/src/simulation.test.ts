@@ -8,6 +8,19 @@ describe('seeded simulation', () => {
       throw new Error(`seed ${report.seed} step ${report.step}: ${report.message} ${JSON.stringify(report.command)}`);
     expect(report.trades).toBeGreaterThan(1_000);
     expect(report.accepted).toBeGreaterThan(5_000);
+    // It reaches the paths it is meant to: T+1 locks, funds holds, the price band.
+    for (const path of [
+      'settle_trades',
+      'place_order:refused_by_settlement_locks',
+      'hold_funds',
+      'post_hold',
+      'post_hold:hold_amount_exceeded',
+      'void_hold',
+      'place_order:price_outside_band',
+      'amend_order:price_outside_band',
+    ]) {
+      expect(report.coverage[path], path).toBeGreaterThan(10);
+    }
   });
 
   it('gives the same state hash for the same seed, and another for another seed', () => {

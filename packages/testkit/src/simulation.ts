@@ -1,7 +1,8 @@
 // Owns the seeded simulation: random commands applied to the real engine and to the naive reference,
 // checking after every step that results, trades, books and balances agree and that the invariants hold
 // (per asset balances sum to zero, no user negative, holds within balances, books uncrossed, balances =
-// replay of the transfers). At the end: snapshot/restore and full replay give the same state hash.
+// replay of the transfers, settlement locks = the unsettled buys seen in trade events and within the
+// balance). At the end: snapshot/restore and full replay give the same state hash.
 // Must hold: the same seed gives the same run. Must not: read the clock or Math.random.
 
 import { type ApplyResult, type Command, Engine, type EngineEvent, type InstrumentSpec } from '@bourse/engine';
@@ -12,7 +13,16 @@ import { SeededRandom } from './seeded-random.ts';
 export type SimulationOptions = { seed: number; commands: number; users?: number; checkReplay?: boolean };
 
 export type SimulationReport =
-  | { ok: true; seed: number; commands: number; accepted: number; trades: number; hash: string }
+  | {
+      ok: true;
+      seed: number;
+      commands: number;
+      accepted: number;
+      trades: number;
+      hash: string;
+      /** Accepted commands per type and rejections per code: what the run exercised. */
+      coverage: Record<string, number>;
+    }
   | { ok: false; seed: number; step: number; message: string; command: Command | undefined };
 
 const MAX_OPEN_ORDERS = 40;
@@ -32,12 +42,27 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
   const markets: Market[] = [
     { spec: btcUsdt({ tickSize: '0.013', maxPriceTicks: 100_000, makerFeeBps: 3, takerFeeBps: 7 }), mid: 5_000 },
     { spec: reliance({ makerFeeBps: 2, takerFeeBps: 9 }), mid: 2_000 },
+    // A T+1 stock: what is bought stays locked until a random settle_trades releases it.
+    {
+      spec: reliance({
+        id: 'NSE:TCS',
+        base: 'SHARE:NSE:TCS',
+        makerFeeBps: 1,
+        takerFeeBps: 4,
+        lockBoughtUntilSettled: true,
+      }),
+      mid: 3_000,
+    },
   ];
+  /** Unsettled buys per flagged instrument, from trade events only: [trade id, buyer, lots]. */
+  const unsettled = new Map<string, [number, string, number][]>();
+  for (const m of markets) if (m.spec.lockBoughtUntilSettled === true) unsettled.set(m.spec.id, []);
   const log: Command[] = [];
   const results: ApplyResult[] = [];
   const replayed = new Map<string, bigint>();
   let accepted = 0;
   let trades = 0;
+  const coverage: Record<string, number> = {};
   let snapshotAt: { step: number; json: string } | undefined;
   let step = 0;
   let command: Command | undefined;
@@ -59,7 +84,7 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     command = undefined;
     const hash = engine.stateHash();
     if (options.checkReplay !== false) checkReplay(hash);
-    return { ok: true, seed, commands: total, accepted, trades, hash };
+    return { ok: true, seed, commands: total, accepted, trades, hash, coverage };
   } catch (error) {
     if (!(error instanceof Mismatch) && !(error instanceof Error)) throw error;
     return { ok: false, seed, step, message: (error as Error).message, command };
@@ -67,19 +92,46 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
 
   function applyBoth(c: Command): void {
     log.push(c);
+    const blockedByLocks = isBlockedByLocks(c);
     const real = engine.apply(c);
     results.push(real);
     const naive = reference.apply(c);
     compareResults(real, naive);
+    const tally = real.ok ? c.type : `${c.type}:${real.code}`;
+    coverage[tally] = (coverage[tally] ?? 0) + 1;
+    if (blockedByLocks && !real.ok)
+      coverage['place_order:refused_by_settlement_locks'] =
+        (coverage['place_order:refused_by_settlement_locks'] ?? 0) + 1;
     if (real.ok) {
       accepted += 1;
       for (const event of real.events) replay(event);
+      if (c.type === 'settle_trades') {
+        const locks = unsettled.get(c.instrumentId);
+        if (locks !== undefined)
+          unsettled.set(
+            c.instrumentId,
+            locks.filter(([id]) => id > c.upToTradeId),
+          );
+      }
     }
     checkState();
   }
 
+  /** A sell the user could pay for if their unsettled buys were not locked. */
+  function isBlockedByLocks(c: Command): boolean {
+    if (c.type !== 'place_order' || c.side !== 'sell' || !unsettled.has(c.instrumentId)) return false;
+    const spec = markets.find((m) => m.spec.id === c.instrumentId)?.spec as InstrumentSpec;
+    const { available } = engine.balance(c.userId, spec.wallet, spec.base);
+    const locked = engine.settlementLocks(c.userId, c.instrumentId).reduce((sum, lock) => sum + lock.qtyLots, 0);
+    return available < BigInt(c.qtyLots) && available + BigInt(locked) >= BigInt(c.qtyLots);
+  }
+
   function replay(event: EngineEvent): void {
-    if (event.type === 'trade') trades += 1;
+    if (event.type === 'trade') {
+      trades += 1;
+      const buyer = event.takerSide === 'buy' ? event.takerUserId : event.makerUserId;
+      unsettled.get(event.instrumentId)?.push([event.tradeId, buyer, event.qtyLots]);
+    }
     if (event.type !== 'transfer_posted') return;
     replayed.set(event.debit, (replayed.get(event.debit) ?? 0n) - event.amount);
     replayed.set(event.credit, (replayed.get(event.credit) ?? 0n) + event.amount);
@@ -126,6 +178,27 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     for (const b of reference.balances.values()) if (b.balance !== 0n || b.held !== 0n) naiveNonZero += 1;
     if (naiveNonZero !== nonZero)
       throw new Mismatch(`reference has ${naiveNonZero} non-empty accounts, engine ${nonZero}`);
+    for (const [instrumentId, locks] of unsettled) {
+      const naive = JSON.stringify(
+        reference.locks.filter(([id]) => id === instrumentId).map(([, t, u, q]) => [t, u, q]),
+      );
+      if (JSON.stringify(locks) !== naive)
+        throw new Mismatch(`${instrumentId} locks differ from the reference: ${naive}`);
+      const spec = markets.find((m) => m.spec.id === instrumentId)?.spec as InstrumentSpec;
+      for (const user of users) {
+        const mine = locks.filter(([, u]) => u === user).map(([t, , q]) => ({ tradeId: t, qtyLots: q }));
+        const seen = engine.settlementLocks(user, instrumentId).map(({ tradeId, qtyLots }) => ({ tradeId, qtyLots }));
+        if (JSON.stringify(seen) !== JSON.stringify(mine)) {
+          throw new Mismatch(
+            `${user} ${instrumentId} locks ${JSON.stringify(seen)}, unsettled buys ${JSON.stringify(mine)}`,
+          );
+        }
+        const locked = BigInt(mine.reduce((sum, lock) => sum + lock.qtyLots, 0)); // lot = 1 share
+        const { balance, held } = engine.balance(user, spec.wallet, spec.base);
+        if (locked > held || held > balance)
+          throw new Mismatch(`${user} ${instrumentId}: locked ${locked}, held ${held}, balance ${balance}`);
+      }
+    }
     for (const { spec } of markets) {
       const depth = engine.depth(spec.id, 1_000_000);
       const bids = JSON.stringify(reference.depth(spec.id, 'buy'));
@@ -159,6 +232,8 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
         ['BTC', 'spot', `0.00${random.int(1, 99)}`, 'faucet'],
         ['INR', 'spot', `${random.int(100, 50_000)}.${random.int(10, 99)}`, 'rail:upi'],
         ['SHARE:NSE:RELIANCE', 'stock', `${random.int(1, 200)}`, 'issuer:NSE'],
+        ['SHARE:NSE:TCS', 'stock', `${random.int(1, 60)}`, 'issuer:NSE'],
+        ['INR', 'stock', `${random.int(100, 50_000)}`, 'rail:upi'],
       ] as const);
       return {
         ...base(),
@@ -182,6 +257,12 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
         toWallet: toStock ? 'stock' : 'spot',
         amount: `${random.int(1, 20_000)}`,
       };
+    }
+    if (r < 0.065) return fundsHoldCommand(user);
+    if (r < 0.075) {
+      // The host's calendar: settle everything up to a recent trade (sometimes all, sometimes none).
+      const upToTradeId = Math.max(0, trades - random.int(0, 300));
+      return { ...base(), type: 'settle_trades', instrumentId: spec.id, upToTradeId };
     }
     const side = random.chance(0.5) ? 'buy' : 'sell';
     const order = {
@@ -243,8 +324,12 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
       };
     }
     if (r < 0.95) return { ...base(), type: 'set_mark_price', instrumentId: spec.id, priceTicks: near(30) };
-    if (r < 0.96) {
-      const band = random.chance(0.5) ? { bandLoTicks: market.mid - 100, bandHiTicks: market.mid + 100 } : {};
+    if (r < 0.965) {
+      const b = random.next();
+      // None, wide, or narrow (a few ticks, maybe off the mid, so resting orders and triggers sit outside).
+      const lo = b < 0.8 ? market.mid - 100 : market.mid - random.int(-3, 8);
+      const hi = b < 0.8 ? market.mid + 100 : Math.max(lo, market.mid + random.int(-3, 8));
+      const band = b < 0.4 ? {} : { bandLoTicks: Math.max(1, lo), bandHiTicks: Math.max(1, hi) };
       return { ...base(), type: 'set_reference_price', instrumentId: spec.id, priceTicks: market.mid, ...band };
     }
     if (r < 0.98 && log.length > 10) {
@@ -256,5 +341,39 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     }
     market.mid = Math.max(200, market.mid + random.int(-3, 3));
     return undefined;
+  }
+
+  /** hold_funds (a withdrawal waiting for its rail), then post all or part of it, or void it. */
+  function fundsHoldCommand(user: string): Command {
+    const live = [...reference.fundsHolds.keys()];
+    const t = random.next();
+    if (t < 0.45 || live.length === 0) {
+      const [asset, wallet, amount] = random.pick([
+        ['USDT', 'spot', `${random.int(1, 30)}.${random.int(0, 999)}`],
+        ['BTC', 'spot', `0.000${random.int(1, 99)}`],
+        ['INR', 'stock', `${random.int(1, 20_000)}`],
+        ['SHARE:NSE:TCS', 'stock', `${random.int(1, 10)}`],
+      ] as const);
+      return { ...nextBase(), type: 'hold_funds', userId: user, wallet, asset, amount, cause: 'withdrawal' };
+    }
+    const holdId = random.chance(0.95) ? random.pick(live) : `s${seed}-nope`;
+    if (t < 0.8) {
+      const amount = random.chance(0.4) ? undefined : random.pick(['1', '0.5', '3', '0.00001']);
+      return {
+        ...nextBase(),
+        type: 'post_hold',
+        holdId,
+        to: 'rail:upi',
+        ...(amount !== undefined && !holdId.endsWith('nope') ? { amount: amountFor(holdId, amount) } : {}),
+      };
+    }
+    return { ...nextBase(), type: 'void_hold', holdId };
+  }
+
+  /** A decimal the hold's asset can parse (shares take whole numbers). */
+  function amountFor(holdId: string, amount: string): string {
+    const asset = reference.fundsHolds.get(holdId)?.asset;
+    if (asset?.startsWith('SHARE:') || asset === 'INR') return amount.includes('.') ? '1' : amount;
+    return amount;
   }
 }
