@@ -1,13 +1,15 @@
 // Owns the shape of everything the engine remembers between commands, and small lookups over it.
-// Must hold: every live order is in `orders` and in exactly one place: its book or its trigger list.
+// Must hold: every live order (resting or waiting for its trigger) is in `orders` and in exactly one
+// place: its book or its trigger list. An order that finishes within its own command never enters it.
 // Must not: change state; the command handlers do that.
 
+import type { CommandMemory } from './command-memory.ts';
 import type { TimeInForce, TriggerSpec } from './commands.ts';
 import type { EngineEvent, OrderStatus } from './events.ts';
 import type { Instrument } from './instrument.ts';
 import type { Account, Hold, Ledger } from './ledger.ts';
 import type { OrderBook, Side, SideCode, StpCode } from './order-book.ts';
-import type { EngineRejection } from './rejections.ts';
+import { ENGINE_REJECTIONS, type EngineRejection } from './rejections.ts';
 
 export type EngineConfig = {
   /** Open orders (resting or waiting for a trigger) per user, over all instruments. */
@@ -25,6 +27,15 @@ export const DEFAULT_CONFIG: EngineConfig = {
 };
 
 export type ApplyResult = { ok: true; events: EngineEvent[] } | { ok: false; code: EngineRejection };
+
+const REJECTED = new Map<string, ApplyResult>(
+  ENGINE_REJECTIONS.map((code) => [code, Object.freeze({ ok: false as const, code })]),
+);
+
+/** The result for a rejection: one frozen object per code, so refusing allocates nothing. */
+export function rejected(code: EngineRejection): ApplyResult {
+  return REJECTED.get(code) as ApplyResult;
+}
 
 export type UserState = {
   readonly index: number;
@@ -95,8 +106,6 @@ export type OrderRecord = {
   readonly createdMs: number;
 };
 
-export type Remembered = { command: unknown; result: ApplyResult };
-
 export type EngineState = {
   readonly config: EngineConfig;
   readonly ledger: Ledger;
@@ -107,10 +116,8 @@ export type EngineState = {
   readonly orders: Map<number, OrderRecord>;
   nextOrderId: number;
   nextTradeId: number;
-  readonly remembered: Map<string, Remembered>;
-  /** Remembered ids in arrival order, as a ring, so the oldest is forgotten in O(1). */
-  readonly rememberedRing: (string | undefined)[];
-  rememberedHead: number;
+  /** The idempotency window: the last rememberedCommandsMax command ids, commands and results. */
+  readonly memory: CommandMemory;
 };
 
 export function isValidUserId(id: unknown): id is string {

@@ -225,7 +225,7 @@ describe('engine scenarios', () => {
     const { engine, c } = btcMarket();
     const deposit = c.deposit('alice', 'USDT', '10');
     const first = engine.apply(deposit);
-    expect(engine.apply({ ...deposit })).toBe(first);
+    expect(engine.apply({ ...deposit })).toEqual(first);
     expect(engine.balance('alice', 'spot', 'USDT').balance).toBe(10_000_000n);
     expect(engine.apply({ ...deposit, amount: '11' })).toEqual({ ok: false, code: 'command_id_reused' });
   });

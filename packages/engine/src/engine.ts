@@ -3,6 +3,7 @@
 // Must hold: apply() is deterministic: the same commands from the same state give the same results and
 // the same stateHash(). Must not: read the clock, randomness, the network, files or the environment.
 
+import { CommandMemory } from './command-memory.ts';
 import type { Command } from './commands.ts';
 import { canonicalJson } from './commands.ts';
 import {
@@ -11,6 +12,7 @@ import {
   type EngineConfig,
   type EngineState,
   type OrderRecord,
+  rejected,
   remainingLots,
 } from './engine-state.ts';
 import { deposit, holdFunds, postHold, voidHold, walletTransfer } from './funds.ts';
@@ -58,8 +60,9 @@ export class Engine {
   private readonly state: EngineState;
 
   constructor(config: Partial<EngineConfig> = {}, state?: EngineState) {
+    const merged = { ...DEFAULT_CONFIG, ...config };
     this.state = state ?? {
-      config: { ...DEFAULT_CONFIG, ...config },
+      config: merged,
       ledger: new Ledger(),
       instruments: new Map(),
       instrumentList: [],
@@ -68,9 +71,7 @@ export class Engine {
       orders: new Map(),
       nextOrderId: 1,
       nextTradeId: 1,
-      remembered: new Map(),
-      rememberedRing: [],
-      rememberedHead: 0,
+      memory: new CommandMemory(merged.rememberedCommandsMax),
     };
   }
 
@@ -79,8 +80,10 @@ export class Engine {
   }
 
   /**
-   * Applies one command. A command id seen before answers its first result if the body is the same,
-   * and `command_id_reused` if not. The engine keeps the command object: do not mutate it afterwards.
+   * Applies one command. A command id seen before answers its first result if the body is the same
+   * (an equal result rebuilt from the idempotency window, not the same object), and `command_id_reused`
+   * if not. The engine keeps the command object: do not mutate it afterwards. Rejections are shared
+   * frozen objects: do not mutate results.
    */
   apply(command: Command): ApplyResult {
     if (
@@ -91,35 +94,16 @@ export class Engine {
       command.id.length > 128 ||
       !Number.isSafeInteger(command.timeMs)
     ) {
-      return { ok: false, code: 'invalid_command' };
+      return rejected('invalid_command');
     }
-    const remembered = this.state.remembered;
-    const seen = remembered.get(command.id);
+    const memory = this.state.memory;
+    const seen = memory.find(command.id);
     if (seen !== undefined) {
-      return canonicalJson(seen.command) === canonicalJson(command)
-        ? seen.result
-        : { ok: false, code: 'command_id_reused' };
+      return canonicalJson(seen.command) === canonicalJson(command) ? seen.result : rejected('command_id_reused');
     }
     const result = this.dispatch(command);
-    this.remember(command, result);
+    memory.add(command.id, command, result);
     return result;
-  }
-
-  /** Keeps the last rememberedCommandsMax ids; a ring avoids Map iteration over deleted entries. */
-  private remember(command: Command, result: ApplyResult): void {
-    const state = this.state;
-    const max = state.config.rememberedCommandsMax;
-    if (max <= 0) return;
-    const ring = state.rememberedRing;
-    if (ring.length < max) {
-      ring.push(command.id);
-    } else {
-      const oldest = ring[state.rememberedHead];
-      if (oldest !== undefined) state.remembered.delete(oldest);
-      ring[state.rememberedHead] = command.id;
-      state.rememberedHead = (state.rememberedHead + 1) % max;
-    }
-    state.remembered.set(command.id, { command, result });
   }
 
   private dispatch(command: Command): ApplyResult {
@@ -150,7 +134,7 @@ export class Engine {
       case 'set_mark_price':
         return setMarkPrice(state, command);
       default:
-        return { ok: false, code: 'invalid_command' };
+        return rejected('invalid_command');
     }
   }
 

@@ -63,13 +63,30 @@ export type Instrument = {
   readonly maxFeeBps: number;
   /** spec.lockBoughtUntilSettled === true. */
   readonly locksBought: boolean;
-  /** tickMinor, lotMinor and baseUnit as numbers for the float64 fast path, or 0 when not safe. */
-  readonly tickMinorN: number;
+  /** lotMinor as a number for the float64 fast path, or 0 when not safe. */
   readonly lotMinorN: number;
-  readonly baseUnitN: number;
+  /**
+   * tickMinor × lotMinor / baseUnit reduced to lowest terms (numbers, or 0 when not safe): a trade's
+   * notional is floor(ticks × lots × notionalNum / notionalDen), which for BTC/USDT (0.01 × 0.0001 / 1e-8)
+   * is just ticks × lots, with no bigint and no overflow.
+   */
+  readonly notionalNum: number;
+  readonly notionalDen: number;
 };
 
+function gcd(a: bigint, b: bigint): bigint {
+  while (b !== 0n) [a, b] = [b, a % b];
+  return a;
+}
+
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+function notionalFraction(tickLot: bigint, baseUnit: bigint): { notionalNum: number; notionalDen: number } {
+  const g = gcd(tickLot, baseUnit);
+  const num = safeNumber(tickLot / g);
+  const den = safeNumber(baseUnit / g);
+  return num === 0 || den === 0 ? { notionalNum: 0, notionalDen: 0 } : { notionalNum: num, notionalDen: den };
+}
 
 function safeNumber(value: bigint): number {
   return value <= MAX_SAFE ? Number(value) : 0;
@@ -108,9 +125,8 @@ export function parseInstrument(spec: InstrumentSpec): Instrument | undefined {
     baseUnit,
     maxFeeBps: Math.max(spec.makerFeeBps, spec.takerFeeBps),
     locksBought: spec.lockBoughtUntilSettled === true,
-    tickMinorN: safeNumber(tick.minor),
     lotMinorN: safeNumber(lot.minor),
-    baseUnitN: safeNumber(baseUnit),
+    ...notionalFraction(tick.minor * lot.minor, baseUnit),
   };
 }
 
@@ -139,13 +155,9 @@ export function tradeNotional(instrument: Instrument, ticks: number, lots: numbe
  * Exact: see notionalMinorDownSafe. The hot path uses it and falls back to the bigint path on -1.
  */
 export function tradeNotionalSafe(instrument: Instrument, ticks: number, lots: number): number {
-  const priceMinor = ticks * instrument.tickMinorN;
-  const qtyMinor = lots * instrument.lotMinorN;
-  if (instrument.baseUnitN === 0 || !(priceMinor <= Number.MAX_SAFE_INTEGER && qtyMinor <= Number.MAX_SAFE_INTEGER)) {
-    return -1;
-  }
-  if (priceMinor === 0 || qtyMinor === 0) return -1;
-  return notionalMinorDownSafe(priceMinor, qtyMinor, instrument.baseUnitN);
+  const tickLots = ticks * lots;
+  if (instrument.notionalDen === 0 || !(tickLots <= Number.MAX_SAFE_INTEGER)) return -1;
+  return notionalMinorDownSafe(tickLots, instrument.notionalNum, instrument.notionalDen);
 }
 
 /** Fees round down, in the customer's favour; that is also what lets a buy hold cover every fill. */

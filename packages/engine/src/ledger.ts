@@ -48,7 +48,12 @@ export function isPlatformAccountName(name: string): name is PlatformAccountName
   );
 }
 
-export type Account = {
+/**
+ * One account. Balance and held are exact integers of minor units, kept as float64 integers while both
+ * stay within ±(2^53 - 1) (no allocation per update) and as bigints from the first update that would
+ * leave that range (for good). Readers see bigints either way; only the ledger changes them.
+ */
+export class Account {
   readonly index: number;
   /** `owner/wallet/asset`, the account's name in events and snapshots. */
   readonly key: string;
@@ -56,22 +61,181 @@ export type Account = {
   readonly wallet: Wallet;
   readonly asset: Asset;
   readonly isPlatform: boolean;
-  balance: bigint;
-  held: bigint;
-};
+  private balanceN = 0;
+  private heldN = 0;
+  private isBig = false;
+  private balanceB = 0n;
+  private heldB = 0n;
+
+  constructor(index: number, key: string, owner: string, wallet: Wallet, asset: Asset) {
+    this.index = index;
+    this.key = key;
+    this.owner = owner;
+    this.wallet = wallet;
+    this.asset = asset;
+    this.isPlatform = owner.startsWith(PLATFORM_PREFIX);
+  }
+
+  get balance(): bigint {
+    return this.isBig ? this.balanceB : BigInt(this.balanceN);
+  }
+
+  set balance(value: bigint) {
+    this.setExact(value, this.held);
+  }
+
+  get held(): bigint {
+    return this.isBig ? this.heldB : BigInt(this.heldN);
+  }
+
+  set held(value: bigint) {
+    this.setExact(this.balance, value);
+  }
+
+  /** balance - held < amount, without allocating in the common case. */
+  isAvailableBelow(amount: bigint): boolean {
+    if (!this.isBig) {
+      const n = Number(amount);
+      const free = this.balanceN - this.heldN;
+      if (Number.isSafeInteger(n) && Number.isSafeInteger(free)) return free < n;
+    }
+    return this.balance - this.held < amount;
+  }
+
+  /** balance < held (a debit broke its cover). */
+  isBelowHeld(): boolean {
+    return this.isBig ? this.balanceB < this.heldB : this.balanceN < this.heldN;
+  }
+
+  addBalance(amount: bigint): void {
+    if (!this.isBig) {
+      const next = this.balanceN + Number(amount);
+      if (Number.isSafeInteger(next) && amount <= MAX_SAFE && amount >= MIN_SAFE) {
+        this.balanceN = next;
+        return;
+      }
+      this.toBig();
+    }
+    this.balanceB += amount;
+  }
+
+  subtractBalance(amount: bigint): void {
+    if (!this.isBig) {
+      const next = this.balanceN - Number(amount);
+      if (Number.isSafeInteger(next) && amount <= MAX_SAFE && amount >= MIN_SAFE) {
+        this.balanceN = next;
+        return;
+      }
+      this.toBig();
+    }
+    this.balanceB -= amount;
+  }
+
+  addHeld(amount: bigint): void {
+    if (!this.isBig) {
+      const next = this.heldN + Number(amount);
+      if (Number.isSafeInteger(next) && amount <= MAX_SAFE && amount >= MIN_SAFE) {
+        this.heldN = next;
+        return;
+      }
+      this.toBig();
+    }
+    this.heldB += amount;
+  }
+
+  subtractHeld(amount: bigint): void {
+    if (!this.isBig) {
+      const next = this.heldN - Number(amount);
+      if (Number.isSafeInteger(next) && amount <= MAX_SAFE && amount >= MIN_SAFE) {
+        this.heldN = next;
+        return;
+      }
+      this.toBig();
+    }
+    this.heldB -= amount;
+  }
+
+  private setExact(balance: bigint, held: bigint): void {
+    if (!this.isBig && balance <= MAX_SAFE && balance >= MIN_SAFE && held <= MAX_SAFE && held >= MIN_SAFE) {
+      this.balanceN = Number(balance);
+      this.heldN = Number(held);
+      return;
+    }
+    this.toBig();
+    this.balanceB = balance;
+    this.heldB = held;
+  }
+
+  private toBig(): void {
+    if (this.isBig) return;
+    this.balanceB = BigInt(this.balanceN);
+    this.heldB = BigInt(this.heldN);
+    this.isBig = true;
+  }
+}
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const MIN_SAFE = -MAX_SAFE;
 
 /** `order`: what an open order can owe; `funds`: a pending transfer; `settlement`: bought, not yet settled. */
 export type HoldKind = 'order' | 'funds' | 'settlement';
 
-/** A pending debit: `remaining` of the account's balance is reserved until posted or voided. */
-export type Hold = {
+/**
+ * A pending debit: `remaining` of the account's balance is reserved until posted or voided. Like an
+ * account, it keeps `remaining` as a float64 integer while safe and as a bigint after.
+ */
+export class Hold {
   readonly id: string;
   readonly kind: HoldKind;
   readonly account: Account;
-  remaining: bigint;
   readonly cause: TransferCause;
   readonly link: string;
-};
+  private remainingN = 0;
+  private remainingB: bigint | null = null;
+
+  constructor(id: string, kind: HoldKind, account: Account, remaining: bigint, cause: TransferCause, link: string) {
+    this.id = id;
+    this.kind = kind;
+    this.account = account;
+    this.cause = cause;
+    this.link = link;
+    this.remaining = remaining;
+  }
+
+  get remaining(): bigint {
+    return this.remainingB ?? BigInt(this.remainingN);
+  }
+
+  set remaining(value: bigint) {
+    if (this.remainingB === null && value <= MAX_SAFE && value >= MIN_SAFE) this.remainingN = Number(value);
+    else this.remainingB = value;
+  }
+
+  isEmpty(): boolean {
+    return this.remainingB === null ? this.remainingN === 0 : this.remainingB === 0n;
+  }
+
+  /** remaining < amount */
+  isBelow(amount: bigint): boolean {
+    if (this.remainingB === null) {
+      const n = Number(amount);
+      if (Number.isSafeInteger(n)) return this.remainingN < n;
+    }
+    return this.remaining < amount;
+  }
+
+  subtract(amount: bigint): void {
+    if (this.remainingB === null) {
+      const next = this.remainingN - Number(amount);
+      if (Number.isSafeInteger(next) && amount <= MAX_SAFE && amount >= MIN_SAFE) {
+        this.remainingN = next;
+        return;
+      }
+      this.remainingB = BigInt(this.remainingN);
+    }
+    this.remainingB -= amount;
+  }
+}
 
 export type TransferPosted = {
   readonly type: 'transfer_posted';
@@ -136,16 +300,7 @@ export class Ledger {
     const key = accountKey(owner, wallet, asset.code);
     let account = this.byKey.get(key);
     if (account === undefined) {
-      account = {
-        index: this.accounts.length,
-        key,
-        owner,
-        wallet,
-        asset,
-        isPlatform: owner.startsWith(PLATFORM_PREFIX),
-        balance: 0n,
-        held: 0n,
-      };
+      account = new Account(this.accounts.length, key, owner, wallet, asset);
       this.accounts.push(account);
       this.byKey.set(key, account);
     }
@@ -173,7 +328,7 @@ export class Ledger {
     }
     if (input.amount <= 0n) return { ok: false, code: 'invalid_amount' };
     if (input.debit === input.credit) return { ok: false, code: 'same_account' };
-    if (!input.debit.isPlatform && available(input.debit) < input.amount) {
+    if (!input.debit.isPlatform && input.debit.isAvailableBelow(input.amount)) {
       return { ok: false, code: 'insufficient_balance' };
     }
     const posted = this.move(input.debit, input.credit, input.amount, input.id, input.cause, input.link, input.timeMs);
@@ -192,9 +347,9 @@ export class Ledger {
   ): HoldOutcome {
     if (amount < 0n || (kind === 'funds' && amount === 0n)) return { ok: false, code: 'invalid_amount' };
     if (this.holds.has(id) || this.usedIds.has(id)) return { ok: false, code: 'transfer_id_reused' };
-    if (!account.isPlatform && available(account) < amount) return { ok: false, code: 'insufficient_balance' };
-    const hold: Hold = { id, kind, account, remaining: amount, cause, link };
-    account.held += amount;
+    if (!account.isPlatform && account.isAvailableBelow(amount)) return { ok: false, code: 'insufficient_balance' };
+    const hold = new Hold(id, kind, account, amount, cause, link);
+    account.addHeld(amount);
     this.holds.set(id, hold);
     if (kind === 'funds') this.recordUsedId(id, `hold:${account.key}:${amount}`, null);
     return { ok: true, hold };
@@ -206,8 +361,8 @@ export class Ledger {
    */
   holdForOrder(account: Account, amount: bigint): Hold {
     if (amount < 0n) throw new Error(`order hold of ${amount}`);
-    account.held += amount;
-    return { id: '', kind: 'order', account, remaining: amount, cause: 'trade', link: '' };
+    account.addHeld(amount);
+    return new Hold('', 'order', account, amount, 'trade', '');
   }
 
   /** Moves `amount` out of a hold to `credit`. The caller guarantees amount <= hold.remaining. */
@@ -220,34 +375,34 @@ export class Ledger {
     link: string,
     timeMs: number,
   ): TransferPosted {
-    if (amount <= 0n || amount > hold.remaining)
+    if (amount <= 0n || hold.isBelow(amount))
       throw new Error(`hold ${hold.id}: cannot post ${amount} of ${hold.remaining}`);
-    hold.remaining -= amount;
-    hold.account.held -= amount;
+    hold.subtract(amount);
+    hold.account.subtractHeld(amount);
     const posted = this.move(hold.account, credit, amount, transferId, cause, link, timeMs);
-    if (hold.remaining === 0n && hold.kind === 'funds') this.holds.delete(hold.id);
+    if (hold.kind === 'funds' && hold.isEmpty()) this.holds.delete(hold.id);
     return posted;
   }
 
   /** Releases `amount` (default: all that remains) of a hold back to the available balance. */
   release(hold: Hold, amount: bigint = hold.remaining): void {
-    if (amount < 0n || amount > hold.remaining) throw new Error(`hold ${hold.id}: cannot release ${amount}`);
-    hold.remaining -= amount;
-    hold.account.held -= amount;
+    if (amount < 0n || hold.isBelow(amount)) throw new Error(`hold ${hold.id}: cannot release ${amount}`);
+    hold.subtract(amount);
+    hold.account.subtractHeld(amount);
   }
 
   /** Ends a hold: releases what remains and forgets it. */
   close(hold: Hold): void {
-    if (hold.remaining !== 0n) this.release(hold);
+    if (!hold.isEmpty()) this.release(hold);
     if (hold.kind !== 'order') this.holds.delete(hold.id);
   }
 
   /** Sets a hold to `amount`, reserving more only if the account has it available. */
   resize(hold: Hold, amount: bigint): boolean {
     const delta = amount - hold.remaining;
-    if (delta > 0n && !hold.account.isPlatform && available(hold.account) < delta) return false;
+    if (delta > 0n && !hold.account.isPlatform && hold.account.isAvailableBelow(delta)) return false;
     hold.remaining = amount;
-    hold.account.held += delta;
+    hold.account.addHeld(delta);
     return true;
   }
 
@@ -266,11 +421,11 @@ export class Ledger {
   ): TransferPosted {
     if (amount <= 0n) throw new Error(`transfer ${transferId}: amount must be positive`);
     if (debit.asset.code !== credit.asset.code) throw new Error(`transfer ${transferId}: asset mismatch`);
-    debit.balance -= amount;
-    if (!debit.isPlatform && debit.balance < debit.held) {
+    debit.subtractBalance(amount);
+    if (!debit.isPlatform && debit.isBelowHeld()) {
       throw new Error(`transfer ${transferId}: ${debit.key} would go below its holds`);
     }
-    credit.balance += amount;
+    credit.addBalance(amount);
     return {
       type: 'transfer_posted',
       transferId,

@@ -4,12 +4,13 @@
 // Must not: include derived caches (they are rebuilt on restore).
 
 import { customAsset } from '@bourse/money';
+import { CommandMemory } from './command-memory.ts';
 import type { TimeInForce, TriggerSpec } from './commands.ts';
 import {
+  type ApplyResult,
   type EngineConfig,
   type EngineState,
   type OrderRecord,
-  type Remembered,
   settlementAccounts,
   type TriggerLists,
   userOf,
@@ -17,7 +18,7 @@ import {
 import type { OrderStatus } from './events.ts';
 import type { InstrumentSpec } from './instrument.ts';
 import { fromJsonSafe, type JsonValue, toJsonSafe } from './json-codec.ts';
-import { type Account, type Hold, Ledger, type TransferCause, type TransferPosted, type Wallet } from './ledger.ts';
+import { type Account, Hold, Ledger, type TransferCause, type TransferPosted, type Wallet } from './ledger.ts';
 import { BUY, SELL, type StpCode } from './order-book.ts';
 import { addInstrument } from './reference-data.ts';
 import { addLock, liveLocks, settlementHoldId } from './settlement-locks.ts';
@@ -90,6 +91,10 @@ export function takeSnapshot(state: EngineState): EngineSnapshot {
     if (hold.kind === 'funds')
       holds.push([hold.id, hold.account.index, hold.remaining.toString(), hold.cause, hold.link]);
   }
+  const remembered: EngineSnapshot['remembered'] = [];
+  state.memory.forEach((id, command, result) => {
+    remembered.push([id, toJsonSafe(command), toJsonSafe(result)]);
+  });
   const locks: NonNullable<EngineSnapshot['settlementLocks']> = [];
   for (const instrument of state.instrumentList) {
     for (const lock of liveLocks(instrument)) {
@@ -122,7 +127,7 @@ export function takeSnapshot(state: EngineState): EngineSnapshot {
     users: state.userList.map((u) => [u.id, u.openOrders]),
     orders,
     ...(locks.length > 0 ? { settlementLocks: locks } : {}),
-    remembered: [...state.remembered].map(([id, r]) => [id, toJsonSafe(r.command), toJsonSafe(r.result)]),
+    remembered,
   };
 }
 
@@ -161,22 +166,13 @@ export function restoreState(snapshot: EngineSnapshot): EngineState {
     orders: new Map(),
     nextOrderId: snapshot.nextOrderId,
     nextTradeId: snapshot.nextTradeId,
-    remembered: new Map(),
-    rememberedRing: [],
-    rememberedHead: 0,
+    memory: new CommandMemory(snapshot.config.rememberedCommandsMax),
   };
   for (const [owner, wallet, asset, scale, balance, held] of snapshot.accounts) {
     ledger.restoreAccount(owner, wallet, customAsset(asset, scale), BigInt(balance), BigInt(held));
   }
   for (const [id, accountIndex, remaining, cause, link] of snapshot.holds) {
-    ledger.restoreHold({
-      id,
-      kind: 'funds',
-      account: ledger.accounts[accountIndex] as Account,
-      remaining: BigInt(remaining),
-      cause,
-      link,
-    });
+    ledger.restoreHold(new Hold(id, 'funds', ledger.accounts[accountIndex] as Account, BigInt(remaining), cause, link));
   }
   for (const [id, fingerprint, posted] of snapshot.usedIds) {
     ledger.recordUsedId(id, fingerprint, fromJsonSafe(posted) as TransferPosted | null);
@@ -197,20 +193,19 @@ export function restoreState(snapshot: EngineSnapshot): EngineState {
     const user = state.users.get(userId);
     if (instrument === undefined || user === undefined) throw new Error(`snapshot lock ${tradeId} is orphaned`);
     const [baseAccount] = settlementAccounts(state, user, instrument);
-    const hold: Hold = {
-      id: settlementHoldId(instrumentId, tradeId),
-      kind: 'settlement',
-      account: baseAccount,
-      remaining: BigInt(qtyLots) * instrument.def.lotMinor,
-      cause: 'trade',
-      link: `trade:${tradeId}`,
-    };
+    const hold = new Hold(
+      settlementHoldId(instrumentId, tradeId),
+      'settlement',
+      baseAccount,
+      BigInt(qtyLots) * instrument.def.lotMinor,
+      'trade',
+      `trade:${tradeId}`,
+    );
     state.ledger.restoreHold(hold);
     addLock(instrument, { tradeId, user, qtyLots, timeMs, hold });
   }
   for (const [id, command, result] of snapshot.remembered) {
-    state.remembered.set(id, { command: fromJsonSafe(command), result: fromJsonSafe(result) } as Remembered);
-    state.rememberedRing.push(id);
+    state.memory.add(id, fromJsonSafe(command), fromJsonSafe(result) as ApplyResult);
   }
   return state;
 }
@@ -220,14 +215,14 @@ function restoreOrder(state: EngineState, saved: OrderSnapshot): void {
   const user = state.users.get(saved.userId);
   if (instrument === undefined || user === undefined) throw new Error(`snapshot order ${saved.id} is orphaned`);
   const [baseAccount, quoteAccount] = settlementAccounts(state, user, instrument);
-  const hold: Hold = {
-    id: '',
-    kind: 'order',
-    account: saved.side === 'buy' ? quoteAccount : baseAccount,
-    remaining: BigInt(saved.holdRemaining),
-    cause: 'trade',
-    link: '',
-  };
+  const hold = new Hold(
+    '',
+    'order',
+    saved.side === 'buy' ? quoteAccount : baseAccount,
+    BigInt(saved.holdRemaining),
+    'trade',
+    '',
+  );
   const order: OrderRecord = {
     id: saved.id,
     commandId: saved.commandId,

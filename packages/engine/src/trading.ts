@@ -11,6 +11,7 @@ import {
   type InstrumentState,
   isValidUserId,
   type OrderRecord,
+  rejected,
   remainingLots,
   settlementAccounts,
   userOf,
@@ -27,7 +28,7 @@ const TIME_IN_FORCE: readonly TimeInForce[] = ['gtc', 'ioc', 'fok'];
 const STP_MODES: readonly StpMode[] = ['cancel_resting', 'cancel_taker', 'cancel_both'];
 
 function reject(code: EngineRejection): ApplyResult {
-  return { ok: false, code };
+  return rejected(code);
 }
 
 export function isOutsideBand(instrument: InstrumentState, ticks: number): boolean {
@@ -106,7 +107,7 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
   const cached = user?.accountsByInstrument[instrument.index];
   const debit =
     cached !== undefined ? cached[side === 'buy' ? 1 : 0] : state.ledger.find(command.userId, wallet, debitAsset.code);
-  if (debit === undefined || debit.balance - debit.held < holdAmount) return reject('insufficient_balance');
+  if (debit === undefined || debit.isAvailableBelow(holdAmount)) return reject('insufficient_balance');
   const sideCode = side === 'buy' ? BUY : SELL;
   const stp = stpCode(stpMode);
   if (trigger === null) {
@@ -146,7 +147,6 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
     quoteAccount: pair[1],
     createdMs: command.timeMs,
   };
-  state.orders.set(id, order);
   const events: EngineEvent[] = [
     {
       type: 'order_placed',
@@ -168,6 +168,7 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
     },
   ];
   if (order.trigger !== null) {
+    state.orders.set(id, order);
     addTrigger(instrument, order);
     owner.openOrders += 1;
     return { ok: true, events };
@@ -223,6 +224,8 @@ function execute(state: EngineState, order: OrderRecord, events: EngineEvent[], 
     finish(state, order, 'cancelled', reason, false, events, timeMs);
   } else {
     book.rest(order.id, order.sideCode, order.priceTicks, left, order.user.index);
+    // A taker enters `orders` only when it rests (a trigger order: when it starts waiting).
+    state.orders.set(order.id, order);
     order.user.openOrders += 1;
     if (order.filledLots > 0) {
       order.status = 'partial';

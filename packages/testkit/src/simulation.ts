@@ -5,7 +5,14 @@
 // balance). At the end: snapshot/restore and full replay give the same state hash.
 // Must hold: the same seed gives the same run. Must not: read the clock or Math.random.
 
-import { type ApplyResult, type Command, Engine, type EngineEvent, type InstrumentSpec } from '@bourse/engine';
+import {
+  type ApplyResult,
+  type Command,
+  Engine,
+  type EngineEvent,
+  type InstrumentSpec,
+  toJsonSafe,
+} from '@bourse/engine';
 import { btcUsdt, reliance } from './builders.ts';
 import { type NaiveResult, ReferenceEngine } from './reference-engine.ts';
 import { SeededRandom } from './seeded-random.ts';
@@ -94,6 +101,11 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     log.push(c);
     const blockedByLocks = isBlockedByLocks(c);
     const real = engine.apply(c);
+    // The idempotency memory keeps results encoded: the repeat must decode to the same result.
+    const again = engine.apply(c);
+    if (JSON.stringify(toJsonSafe(again)) !== JSON.stringify(toJsonSafe(real))) {
+      throw new Mismatch(`repeating ${c.id} answered ${JSON.stringify(toJsonSafe(again))}`);
+    }
     results.push(real);
     const naive = reference.apply(c);
     compareResults(real, naive);
@@ -336,7 +348,9 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
       const at = log.length - random.int(1, Math.min(50, log.length - 1));
       const again = log[at] as Command;
       const first = results[at] as ApplyResult;
-      if (engine.apply(again) !== first) throw new Mismatch(`re-applying ${again.id} did not answer its first result`);
+      if (JSON.stringify(toJsonSafe(engine.apply(again))) !== JSON.stringify(toJsonSafe(first))) {
+        throw new Mismatch(`re-applying ${again.id} did not answer its first result`);
+      }
       return undefined;
     }
     market.mid = Math.max(200, market.mid + random.int(-3, 3));
