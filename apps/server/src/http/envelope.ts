@@ -14,6 +14,7 @@ import {
 } from '@bourse/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { AppError } from './app-error.ts';
 
 declare module 'fastify' {
@@ -23,6 +24,9 @@ declare module 'fastify' {
 }
 
 const SESSION_CODES: ReadonlySet<ErrorCode> = new Set(['session_invalid', 'not_logged_in', 'account_blocked']);
+
+/** The response schema of a successful call: SPEC's envelope around `data`, for validation and OpenAPI. */
+export const okEnvelope = <T extends z.ZodType>(data: T) => z.object({ code: z.literal(0), msg: z.string(), data });
 
 export function ok<T>(data: T, msg = 'success') {
   return { code: RESPONSE_CODE.ok, msg, data };

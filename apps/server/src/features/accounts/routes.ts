@@ -19,11 +19,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { bearerToken, clientMeta } from '../../http/auth.ts';
-import { ok } from '../../http/envelope.ts';
+import { ok, okEnvelope } from '../../http/envelope.ts';
 import type { Accounts, Authenticated } from './service.ts';
 
-const envelope = <T extends z.ZodType>(data: T) => z.object({ code: z.literal(0), msg: z.string(), data });
-const done = envelope(z.object({ done: z.literal(true) }));
+const done = okEnvelope(z.object({ done: z.literal(true) }));
 
 export function accountRoutes(app: FastifyInstance, accounts: Accounts) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -32,13 +31,15 @@ export function accountRoutes(app: FastifyInstance, accounts: Accounts) {
 
   r.post(
     '/user/register',
-    { schema: { tags, body: registerBody, response: { 200: envelope(loginResult) } } },
+    { schema: { tags, body: registerBody, response: { 200: okEnvelope(loginResult) } } },
     async (req) => ok(await accounts.register(req.body, clientMeta(req)), 'registration successful'),
   );
-  r.post('/user/login', { schema: { tags, body: loginBody, response: { 200: envelope(loginResult) } } }, async (req) =>
-    ok(await accounts.login(req.body, clientMeta(req)), 'login successful'),
+  r.post(
+    '/user/login',
+    { schema: { tags, body: loginBody, response: { 200: okEnvelope(loginResult) } } },
+    async (req) => ok(await accounts.login(req.body, clientMeta(req)), 'login successful'),
   );
-  r.get('/user/login/info', { schema: { tags, response: { 200: envelope(loginInfo) } } }, async (req) =>
+  r.get('/user/login/info', { schema: { tags, response: { 200: okEnvelope(loginInfo) } } }, async (req) =>
     ok(accounts.loginInfo((await signedIn(req)).user)),
   );
   r.post('/user/logout', { schema: { tags, response: { 200: done } } }, async (req) => {
@@ -47,7 +48,7 @@ export function accountRoutes(app: FastifyInstance, accounts: Accounts) {
   });
   r.get(
     '/user/sessions',
-    { schema: { tags, response: { 200: envelope(z.object({ items: z.array(sessionView) })) } } },
+    { schema: { tags, response: { 200: okEnvelope(z.object({ items: z.array(sessionView) })) } } },
     async (req) => ok({ items: await accounts.sessions(await signedIn(req)) }),
   );
   r.post(
@@ -82,7 +83,7 @@ export function accountRoutes(app: FastifyInstance, accounts: Accounts) {
   });
   r.post(
     '/user/2fa/setup',
-    { schema: { tags, response: { 200: envelope(z.object({ secret: z.string(), otpauthUrl: z.string() })) } } },
+    { schema: { tags, response: { 200: okEnvelope(z.object({ secret: z.string(), otpauthUrl: z.string() })) } } },
     async (req) => ok(await accounts.totpSetup(await signedIn(req))),
   );
   r.post('/user/2fa/enable', { schema: { tags, body: totpEnableBody, response: { 200: done } } }, async (req) => {
@@ -99,7 +100,7 @@ export function accountRoutes(app: FastifyInstance, accounts: Accounts) {
       schema: {
         tags,
         body: sendCodeBody,
-        response: { 200: envelope(z.object({ sent: z.boolean(), resendAfterSec: z.number() })) },
+        response: { 200: okEnvelope(z.object({ sent: z.boolean(), resendAfterSec: z.number() })) },
       },
     },
     async (req) => ok(await accounts.sendCode(req.body.areaCode, req.body.phone, req.body.purpose), 'sent'),

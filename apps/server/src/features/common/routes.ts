@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { SandboxSms } from '../../adapters/sms/sandbox.ts';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../http/app-error.ts';
-import { ok } from '../../http/envelope.ts';
+import { ok, okEnvelope } from '../../http/envelope.ts';
 import type { Captchas } from './captcha.ts';
 
 export function deploymentPropsOf(config: Config): DeploymentProps {
@@ -24,8 +24,6 @@ export function deploymentPropsOf(config: Config): DeploymentProps {
   };
 }
 
-const envelope = <T extends z.ZodType>(data: T) => z.object({ code: z.literal(0), msg: z.string(), data });
-
 export function commonRoutes(
   app: FastifyInstance,
   deps: { config: Config; captchas: Captchas; sandboxSms: SandboxSms | null },
@@ -34,16 +32,18 @@ export function commonRoutes(
   const tags = ['common'];
   const props = deploymentPropsOf(deps.config);
 
-  r.get('/common/props', { schema: { tags, response: { 200: envelope(deploymentProps) } } }, async () => ok(props));
+  r.get('/common/props', { schema: { tags, response: { 200: okEnvelope(deploymentProps) } } }, async () => ok(props));
   r.get(
     '/common/prop',
-    { schema: { tags, querystring: z.object({ key: z.string().max(64) }), response: { 200: envelope(z.unknown()) } } },
+    {
+      schema: { tags, querystring: z.object({ key: z.string().max(64) }), response: { 200: okEnvelope(z.unknown()) } },
+    },
     async (req) => {
       if (!Object.hasOwn(props, req.query.key)) throw new AppError('not_found');
       return ok(props[req.query.key as keyof DeploymentProps]);
     },
   );
-  r.get('/common/captcha', { schema: { tags, response: { 200: envelope(captchaView) } } }, async (_req, reply) => {
+  r.get('/common/captcha', { schema: { tags, response: { 200: okEnvelope(captchaView) } } }, async (_req, reply) => {
     reply.header('cache-control', 'no-store');
     return ok(await deps.captchas.create());
   });

@@ -5,18 +5,16 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { bearerToken } from '../../http/auth.ts';
-import { ok } from '../../http/envelope.ts';
+import { ok, okEnvelope } from '../../http/envelope.ts';
 import type { Accounts } from '../accounts/service.ts';
 import type { Wallets } from './service.ts';
-
-const envelope = <T extends z.ZodType>(data: T) => z.object({ code: z.literal(0), msg: z.string(), data });
 
 export function walletRoutes(app: FastifyInstance, accounts: Accounts, wallets: Wallets) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['wallet'];
   r.post(
     '/user/assets',
-    { schema: { tags, response: { 200: envelope(z.object({ items: z.array(balanceView) })) } } },
+    { schema: { tags, response: { 200: okEnvelope(z.object({ items: z.array(balanceView) })) } } },
     async (req) => {
       const { user } = await accounts.authenticate(bearerToken(req));
       return ok({ items: wallets.assets(user.id) });
@@ -28,7 +26,7 @@ export function walletRoutes(app: FastifyInstance, accounts: Accounts, wallets: 
       schema: {
         tags,
         querystring: txRecordQuery,
-        response: { 200: envelope(z.object({ items: z.array(transferView), total: z.number() })) },
+        response: { 200: okEnvelope(z.object({ items: z.array(transferView), total: z.number() })) },
       },
     },
     async (req) => {
