@@ -234,6 +234,20 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    name: 'stock trading: after-market orders, watchlist',
+    sql: () => `
+      ALTER TABLE orders ADD COLUMN queued INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX orders_instrument_status ON orders(instrument_id, status);
+      CREATE TABLE watchlist (
+        user_id BIGINT NOT NULL,
+        instrument_id TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        PRIMARY KEY (user_id, instrument_id)
+      );
+    `,
+  },
 ];
 
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {

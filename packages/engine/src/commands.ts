@@ -27,6 +27,15 @@ export type SetReferencePrice = CommandBase & {
 /** An outside mark/last price (index, other venue) that fires `by: 'mark'` triggers. */
 export type SetMarkPrice = CommandBase & { type: 'set_mark_price'; instrumentId: string; priceTicks: number };
 
+/**
+ * Halts or resumes continuous trading (the exchange's session closed or open). While halted nothing
+ * trades: orders are accepted and their funds held, but they wait in arrival order (after-market
+ * orders) and enter the book, in that order, when trading resumes; post-only orders, which can never
+ * trade on arrival, rest in the book at once (a market maker's opening quotes); fill-or-kill orders are
+ * refused. Triggers wait too.
+ */
+export type SetTradingStatus = CommandBase & { type: 'set_trading_status'; instrumentId: string; halted: boolean };
+
 /** Platform account → user: a deposit through a rail, a paper-money grant, an allotment, an adjustment… */
 export type Deposit = CommandBase & {
   type: 'deposit';
@@ -112,6 +121,7 @@ export type Command =
   | RegisterInstrument
   | SetReferencePrice
   | SetMarkPrice
+  | SetTradingStatus
   | Deposit
   | WalletTransfer
   | HoldFunds
@@ -128,6 +138,7 @@ export const COMMAND_TYPES: readonly CommandType[] = [
   'register_instrument',
   'set_reference_price',
   'set_mark_price',
+  'set_trading_status',
   'deposit',
   'wallet_transfer',
   'hold_funds',

@@ -78,6 +78,10 @@ export type InstrumentState = {
   lastTradeTicks: number | null;
   readonly triggers: TriggerLists;
   triggerCount: number;
+  /** Continuous trading is halted (session closed): orders queue instead of matching. */
+  halted: boolean;
+  /** Orders placed while halted, in arrival order, waiting for trading to resume. */
+  readonly queued: OrderRecord[];
   /** Unsettled buys of every user, in trade id order; entries before settledHead are released. */
   readonly settlementLocks: SettlementLock[];
   settledHead: number;

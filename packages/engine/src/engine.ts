@@ -22,7 +22,7 @@ import { type Account, Ledger, type Wallet } from './ledger.ts';
 import { registerInstrument, setMarkPrice, setReferencePrice } from './reference-data.ts';
 import { findBrokenLock, settleTrades } from './settlement-locks.ts';
 import { type EngineSnapshot, restoreState, takeSnapshot } from './snapshot.ts';
-import { amendOrder, cancelOrder, placeOrder } from './trading.ts';
+import { amendOrder, cancelOrder, placeOrder, setTradingStatus } from './trading.ts';
 
 export type OrderView = {
   orderId: number;
@@ -37,6 +37,8 @@ export type OrderView = {
   filledLots: number;
   remainingLots: number;
   waitingForTrigger: boolean;
+  /** Placed while trading was halted and waiting for the open (an after-market order). */
+  queued: boolean;
   holdAmount: bigint;
   createdMs: number;
 };
@@ -54,6 +56,7 @@ export type MarketView = {
   lastTradeTicks: number | null;
   bestBidTicks: number | null;
   bestAskTicks: number | null;
+  halted: boolean;
 };
 
 export class Engine {
@@ -133,6 +136,8 @@ export class Engine {
         return setReferencePrice(state, command);
       case 'set_mark_price':
         return setMarkPrice(state, command);
+      case 'set_trading_status':
+        return setTradingStatus(state, command);
       default:
         return rejected('invalid_command');
     }
@@ -173,6 +178,7 @@ export class Engine {
       lastTradeTicks: i.lastTradeTicks,
       bestBidTicks: i.book.bestBid === -1 ? null : i.book.bestBid,
       bestAskTicks: i.book.bestAsk === -1 ? null : i.book.bestAsk,
+      halted: i.halted,
     };
   }
 
@@ -231,7 +237,7 @@ export class Engine {
       const left = remainingLots(order);
       if (left <= 0) return `order ${order.id} is live with nothing left`;
       const book = order.instrument.book;
-      if (order.trigger === null || book.has(order.id)) {
+      if ((order.trigger === null && !order.instrument.queued.includes(order)) || book.has(order.id)) {
         if (book.remainingOf(order.id) !== left)
           return `order ${order.id}: book has ${book.remainingOf(order.id)}, record ${left}`;
       }
@@ -259,7 +265,8 @@ function viewOf(order: OrderRecord): OrderView {
     qtyLots: order.qtyLots,
     filledLots: order.filledLots,
     remainingLots: remainingLots(order),
-    waitingForTrigger: !order.instrument.book.has(order.id),
+    waitingForTrigger: order.trigger !== null && !order.instrument.book.has(order.id),
+    queued: order.instrument.queued.includes(order),
     holdAmount: order.hold.remaining,
     createdMs: order.createdMs,
   };

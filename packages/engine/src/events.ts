@@ -20,7 +20,8 @@ export type OrderUpdateReason =
   | 'fok_not_fillable'
   | 'price_outside_band'
   | 'amended'
-  | 'triggered';
+  | 'triggered'
+  | 'no_liquidity';
 
 export type OrderPlaced = {
   readonly type: 'order_placed';
@@ -39,6 +40,8 @@ export type OrderPlaced = {
   readonly status: 'pending';
   readonly holdAsset: string;
   readonly holdAmount: bigint;
+  /** Placed while trading was halted: it waits for the session to open (absent when false). */
+  readonly queued?: true;
   readonly timeMs: number;
 };
 
@@ -105,6 +108,13 @@ export type PriceSet = {
   readonly timeMs: number;
 };
 
+export type TradingStatusSet = {
+  readonly type: 'trading_status_set';
+  readonly instrumentId: string;
+  readonly halted: boolean;
+  readonly timeMs: number;
+};
+
 export type EngineEvent =
   | OrderPlaced
   | OrderUpdated
@@ -113,7 +123,8 @@ export type EngineEvent =
   | HoldPlaced
   | HoldReleased
   | InstrumentRegistered
-  | PriceSet;
+  | PriceSet
+  | TradingStatusSet;
 
 /** Events as JSON-safe values: bigints become decimal strings of minor units. */
 export function eventToJson(event: EngineEvent): Record<string, unknown> {

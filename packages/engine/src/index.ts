@@ -18,6 +18,7 @@ export {
   type RegisterInstrument,
   type SetMarkPrice,
   type SetReferencePrice,
+  type SetTradingStatus,
   type SettleTrades,
   type TimeInForce,
   type TriggerSpec,

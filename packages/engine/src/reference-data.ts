@@ -26,6 +26,8 @@ export function addInstrument(state: EngineState, spec: InstrumentSpec): Instrum
     lastTradeTicks: null,
     triggers: emptyTriggerLists(),
     triggerCount: 0,
+    halted: false,
+    queued: [],
     settlementLocks: [],
     settledHead: 0,
   };

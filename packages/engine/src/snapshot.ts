@@ -25,7 +25,7 @@ import { addLock, liveLocks, settlementHoldId } from './settlement-locks.ts';
 
 export const SNAPSHOT_VERSION = 1;
 
-type Where = 'book' | keyof TriggerLists;
+type Where = 'book' | 'queued' | keyof TriggerLists;
 
 export type OrderSnapshot = {
   id: number;
@@ -65,6 +65,8 @@ export type EngineSnapshot = {
     bandHiTicks: number | null;
     markTicks: number | null;
     lastTradeTicks: number | null;
+    /** Present (true) only while trading is halted, so older states keep their hashes. */
+    halted?: true;
   }[];
   users: [string, number][];
   orders: OrderSnapshot[];
@@ -85,6 +87,7 @@ export function takeSnapshot(state: EngineState): EngineSnapshot {
     for (const where of ['risesLast', 'fallsLast', 'risesMark', 'fallsMark'] as const) {
       for (const order of instrument.triggers[where]) orders.push(orderSnapshot(order, where));
     }
+    for (const order of instrument.queued) orders.push(orderSnapshot(order, 'queued'));
   }
   const holds: EngineSnapshot['holds'] = [];
   for (const hold of ledger.holds.values()) {
@@ -123,6 +126,7 @@ export function takeSnapshot(state: EngineState): EngineSnapshot {
       bandHiTicks: i.bandHiTicks,
       markTicks: i.markTicks,
       lastTradeTicks: i.lastTradeTicks,
+      ...(i.halted ? { halted: true as const } : {}),
     })),
     users: state.userList.map((u) => [u.id, u.openOrders]),
     orders,
@@ -185,6 +189,7 @@ export function restoreState(snapshot: EngineSnapshot): EngineState {
     instrument.bandHiTicks = saved.bandHiTicks;
     instrument.markTicks = saved.markTicks;
     instrument.lastTradeTicks = saved.lastTradeTicks;
+    instrument.halted = saved.halted === true;
   }
   for (const [id, openOrders] of snapshot.users) userOf(state, id).openOrders = openOrders;
   for (const saved of snapshot.orders) restoreOrder(state, saved);
@@ -247,6 +252,8 @@ function restoreOrder(state: EngineState, saved: OrderSnapshot): void {
   state.orders.set(order.id, order);
   if (saved.where === 'book') {
     instrument.book.rest(order.id, order.sideCode, order.priceTicks, order.qtyLots - order.filledLots, user.index);
+  } else if (saved.where === 'queued') {
+    instrument.queued.push(order);
   } else {
     instrument.triggers[saved.where].push(order);
     instrument.triggerCount += 1;

@@ -4,7 +4,7 @@
 // an order's place in the queue is lost exactly when its price changes or its quantity grows.
 // Must not: move money except through the ledger, or throw for anything a customer can cause.
 
-import type { AmendOrder, CancelOrder, PlaceOrder, TimeInForce, TriggerSpec } from './commands.ts';
+import type { AmendOrder, CancelOrder, PlaceOrder, SetTradingStatus, TimeInForce, TriggerSpec } from './commands.ts';
 import {
   type ApplyResult,
   type EngineState,
@@ -80,6 +80,9 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
   }
   if (postOnly && (orderType !== 'limit' || timeInForce !== 'gtc' || trigger !== null))
     return reject('invalid_command');
+  // Halted: an order that would trade on arrival waits for the open instead (postOnly never trades).
+  const queues = instrument.halted && !postOnly && trigger === null;
+  if (queues && timeInForce === 'fok') return reject('instrument_halted');
 
   let priceTicks: number;
   if (orderType === 'limit') {
@@ -88,12 +91,14 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
     if (isOutsideBand(instrument, priceTicks)) return reject('price_outside_band');
   } else {
     if (command.priceTicks !== undefined) return reject('invalid_command');
-    const from = trigger?.priceTicks ?? (side === 'buy' ? instrument.book.bestAsk : instrument.book.bestBid);
+    const from = queues
+      ? (instrument.referenceTicks ?? instrument.lastTradeTicks ?? -1)
+      : (trigger?.priceTicks ?? (side === 'buy' ? instrument.book.bestAsk : instrument.book.bestBid));
     if (from === -1) return reject('no_liquidity');
     priceTicks = protectionPrice(instrument, side, from);
   }
 
-  const mayWait = trigger !== null || timeInForce === 'gtc';
+  const mayWait = trigger !== null || timeInForce === 'gtc' || queues;
   const user = state.users.get(command.userId);
   if (mayWait && (user?.openOrders ?? 0) >= state.config.maxOpenOrdersPerUser) {
     return reject('open_order_limit');
@@ -110,7 +115,7 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
   if (debit === undefined || debit.isAvailableBelow(holdAmount)) return reject('insufficient_balance');
   const sideCode = side === 'buy' ? BUY : SELL;
   const stp = stpCode(stpMode);
-  if (trigger === null) {
+  if (trigger === null && !queues) {
     if (postOnly && instrument.book.crosses(sideCode, priceTicks)) return reject('post_only_would_take');
     if (
       timeInForce === 'fok' &&
@@ -164,9 +169,16 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
       status: 'pending',
       holdAsset: debitAsset.code,
       holdAmount,
+      ...(queues ? { queued: true as const } : {}),
       timeMs: command.timeMs,
     },
   ];
+  if (queues) {
+    state.orders.set(id, order);
+    instrument.queued.push(order);
+    owner.openOrders += 1;
+    return { ok: true, events };
+  }
   if (order.trigger !== null) {
     state.orders.set(id, order);
     addTrigger(instrument, order);
@@ -241,6 +253,7 @@ export function fireTriggers(
   events: EngineEvent[],
   timeMs: number,
 ): void {
+  if (instrument.halted) return;
   for (;;) {
     const order = takeFiredTrigger(instrument);
     if (order === undefined) return;
@@ -303,7 +316,8 @@ export function cancelOrder(state: EngineState, command: CancelOrder): ApplyResu
   const order = ownedOrder(state, command.userId, command.orderId);
   if (order === undefined) return reject('order_not_found');
   const instrument = order.instrument;
-  if (instrument.book.cancel(order.id) < 0 && !removeTrigger(instrument, order)) {
+  const waiting = order.trigger !== null ? removeTrigger : removeQueued;
+  if (instrument.book.cancel(order.id) < 0 && !waiting(instrument, order)) {
     throw new Error(`order ${order.id} is live but neither resting nor waiting`);
   }
   const events: EngineEvent[] = [];
@@ -350,5 +364,49 @@ export function amendOrder(state: EngineState, command: AmendOrder): ApplyResult
   events.push(orderUpdated(order, 'amended', command.timeMs));
   execute(state, order, events, command.timeMs);
   fireTriggers(state, instrument, events, command.timeMs);
+  return { ok: true, events };
+}
+
+function removeQueued(instrument: InstrumentState, order: OrderRecord): boolean {
+  const at = instrument.queued.indexOf(order);
+  if (at < 0) return false;
+  instrument.queued.splice(at, 1);
+  return true;
+}
+
+/**
+ * Halts or resumes trading. Resuming sends the queued orders into the book in arrival order: a limit
+ * order outside the day's band is rejected; a market order trades no further than the protection
+ * price from the best opposite quote now, and never beyond the price its funds were held for.
+ */
+export function setTradingStatus(state: EngineState, command: SetTradingStatus): ApplyResult {
+  const instrument = state.instruments.get(command.instrumentId);
+  if (instrument === undefined) return reject('unknown_instrument');
+  if (typeof command.halted !== 'boolean') return reject('invalid_command');
+  const timeMs = command.timeMs;
+  const events: EngineEvent[] = [
+    { type: 'trading_status_set', instrumentId: instrument.def.id, halted: command.halted, timeMs },
+  ];
+  const resumes = instrument.halted && !command.halted;
+  instrument.halted = command.halted;
+  if (!resumes) return { ok: true, events };
+  for (const order of instrument.queued.splice(0)) {
+    order.user.openOrders -= 1;
+    if (order.orderType === 'limit' && isOutsideBand(instrument, order.priceTicks)) {
+      finish(state, order, 'rejected', 'price_outside_band', false, events, timeMs);
+      continue;
+    }
+    if (order.orderType === 'market') {
+      const from = order.side === 'buy' ? instrument.book.bestAsk : instrument.book.bestBid;
+      if (from === -1) {
+        finish(state, order, 'cancelled', 'no_liquidity', false, events, timeMs);
+        continue;
+      }
+      const now = protectionPrice(instrument, order.side, from);
+      order.priceTicks = order.side === 'buy' ? Math.min(order.priceTicks, now) : Math.max(order.priceTicks, now);
+    }
+    execute(state, order, events, timeMs);
+  }
+  fireTriggers(state, instrument, events, timeMs);
   return { ok: true, events };
 }

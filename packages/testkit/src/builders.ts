@@ -11,6 +11,7 @@ import type {
   InstrumentSpec,
   PlaceOrder,
   SetMarkPrice,
+  SetTradingStatus,
   SetReferencePrice,
   TriggerSpec,
   WalletTransfer,
@@ -150,5 +151,9 @@ export class CommandFactory {
 
   mark(priceTicks: number): SetMarkPrice {
     return { ...this.base(), type: 'set_mark_price', instrumentId: this.instrumentId, priceTicks };
+  }
+
+  halt(halted = true): SetTradingStatus {
+    return { ...this.base(), type: 'set_trading_status', instrumentId: this.instrumentId, halted };
   }
 }
