@@ -23,7 +23,61 @@ export type Config = {
   webDist: string | null;
   adminDist: string | null;
   logLevel: string;
+  stocks: StockSettings;
 };
+
+/** Stock-trading rules a deployment chooses (SPEC §5 leaves the values open). */
+export type StockSettings = {
+  /** Outside trading hours: queue the order for the next open, or refuse it. */
+  afterMarket: 'queue' | 'refuse';
+  /** Orders need a verified KYC (idStatus succ). */
+  kycRequired: boolean;
+  /** All-in charges per market in basis points of the traded amount, the same for buyer and seller. */
+  feeBps: Record<'IN' | 'US' | 'BR', number>;
+  minShares: number;
+  maxShares: number;
+  /** Per currency, decimal strings; an order's amount (price × quantity) must lie within. */
+  minAmount: Record<string, string>;
+  maxAmount: Record<string, string>;
+};
+
+/** "IN:12,US:1" → { IN: 12, US: 1 } over the defaults; a malformed entry stops start-up. */
+function keyed<T extends string | number>(
+  raw: string | undefined,
+  defaults: Record<string, T>,
+  parse: (v: string) => T,
+): Record<string, T> {
+  const out = { ...defaults };
+  for (const part of (raw ?? '').split(',').filter((p) => p.trim())) {
+    const [key, value] = part.split(':').map((p) => p.trim());
+    if (!key || value === undefined || value === '') throw new Error(`bad setting entry "${part}"`);
+    out[key.toUpperCase()] = parse(value);
+  }
+  return out;
+}
+
+const nonNegativeInt = (v: string) => {
+  const n = Number(v);
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`not a whole number: ${v}`);
+  return n;
+};
+const decimal = (v: string) => {
+  if (!/^\d+(\.\d+)?$/.test(v)) throw new Error(`not a decimal amount: ${v}`);
+  return v;
+};
+
+export function loadStockSettings(env: Record<string, string | undefined>): StockSettings {
+  const feeBps = keyed(env.STOCK_FEE_BPS, { IN: 12, US: 1, BR: 3 }, nonNegativeInt) as StockSettings['feeBps'];
+  return {
+    afterMarket: env.STOCK_AFTER_MARKET === 'refuse' ? 'refuse' : 'queue',
+    kycRequired: flag(env.STOCK_KYC_REQUIRED, false),
+    feeBps,
+    minShares: nonNegativeInt(env.STOCK_MIN_SHARES ?? '1'),
+    maxShares: nonNegativeInt(env.STOCK_MAX_SHARES ?? '100000'),
+    minAmount: keyed(env.STOCK_MIN_AMOUNT, { INR: '1.00', USD: '1.00', BRL: '1.00' }, decimal),
+    maxAmount: keyed(env.STOCK_MAX_AMOUNT, { INR: '10000000.00', USD: '200000.00', BRL: '1000000.00' }, decimal),
+  };
+}
 
 const flag = (value: string | undefined, fallback: boolean) =>
   value === undefined || value === '' ? fallback : ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
@@ -50,5 +104,6 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: Pa
     webDist: defaults.webDist ?? null,
     adminDist: defaults.adminDist ?? null,
     logLevel: env.LOG_LEVEL ?? 'info',
+    stocks: defaults.stocks ?? loadStockSettings(env),
   };
 }

@@ -43,5 +43,11 @@ export async function testApp(db: Db, overrides: Partial<Config> = {}) {
     call('POST', '/user/register', {
       body: { areaCode: '91', phone, password, confirmPassword: password, agree: '1', ...(await captcha()), ...extra },
     });
-  return { app, clock, call, captcha, register, close: () => app.http.close() };
+  /** Moves time on, lets the market move and the venue react (sessions, quotes, settlement). */
+  const advance = async (ms: number) => {
+    clock.advance(ms);
+    await app.market.pump();
+    await app.venue.sync();
+  };
+  return { app, clock, call, captcha, register, advance, close: () => app.http.close() };
 }

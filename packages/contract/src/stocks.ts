@@ -4,7 +4,14 @@
 import { z } from 'zod';
 import { pageQuery } from './fields.ts';
 
-export const STOCK_ORDER_STATUSES = ['pending', 'partial', 'completed', 'cancelled', 'closed', 'system_closed'] as const;
+export const STOCK_ORDER_STATUSES = [
+  'pending',
+  'partial',
+  'completed',
+  'cancelled',
+  'closed',
+  'system_closed',
+] as const;
 
 export const placeStockOrderBody = z.object({
   symbol: z.string({ error: 'field_required' }).trim().min(1).max(40),
@@ -95,4 +102,15 @@ export const transferView = z.object({
   link: z.string(),
   counterparty: z.string(),
 });
-export const txRecordQuery = pageQuery.extend({ wallet: z.string().max(20).optional(), asset: z.string().max(20).optional() });
+export const txRecordQuery = pageQuery.extend({
+  wallet: z.string().max(20).optional(),
+  asset: z.string().max(20).optional(),
+});
+
+export const orderStatisticsView = z.object({
+  orders: z.number().int(),
+  completed: z.number().int(),
+  cancelled: z.number().int(),
+  /** Traded value per currency, decimal strings. */
+  turnover: z.record(z.string(), z.string()),
+});

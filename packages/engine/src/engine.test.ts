@@ -226,6 +226,8 @@ describe('engine scenarios', () => {
     const deposit = c.deposit('alice', 'USDT', '10');
     const first = engine.apply(deposit);
     expect(engine.apply({ ...deposit })).toEqual(first);
+    // A retry arrives later: the sequencer's time is not part of the body.
+    expect(engine.apply({ ...deposit, timeMs: deposit.timeMs + 5_000 })).toEqual(first);
     expect(engine.balance('alice', 'spot', 'USDT').balance).toBe(10_000_000n);
     expect(engine.apply({ ...deposit, amount: '11' })).toEqual({ ok: false, code: 'command_id_reused' });
   });

@@ -102,7 +102,8 @@ export class Engine {
     const memory = this.state.memory;
     const seen = memory.find(command.id);
     if (seen !== undefined) {
-      return canonicalJson(seen.command) === canonicalJson(command) ? seen.result : rejected('command_id_reused');
+      // The body is what the caller sent; timeMs is the sequencer's stamp, so a retry keeps its first answer.
+      return bodyOf(seen.command) === bodyOf(command) ? seen.result : rejected('command_id_reused');
     }
     const result = this.dispatch(command);
     memory.add(command.id, command, result);
@@ -250,6 +251,10 @@ export class Engine {
     }
     return undefined;
   }
+}
+
+function bodyOf(command: unknown): string {
+  return canonicalJson({ ...(command as Command), timeMs: 0 });
 }
 
 function viewOf(order: OrderRecord): OrderView {

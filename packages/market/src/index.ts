@@ -89,4 +89,4 @@ export {
   type SimulatorSnapshot,
   timeZoneOf,
 } from './simulator.ts';
-export { localDateOf, offsetMs, zonedTimeToMs } from './time-zone.ts';
+export { addDays, localDateOf, offsetMs, zonedTimeToMs } from './time-zone.ts';

@@ -37,6 +37,8 @@ type HostConfig<C, R, E extends ReplayableEngine<C, R>> = Required<Omit<EngineHo
 type Pending<C, R> = Applied<C, R> & { resolve: (r: R) => void; reject: (e: unknown) => void };
 
 const JOURNAL_CHUNK = 500;
+/** Journal rows read per query at start-up (keyset pages: WHERE seq > last ORDER BY seq LIMIT n). */
+export const JOURNAL_PAGE = 10_000;
 
 export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
   readonly engine: E;
@@ -87,8 +89,8 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
     const snapshotSeq = seq;
     for (;;) {
       const rows = await db.query<{ seq: number; command: string }>(
-        'SELECT seq, command FROM engine_journal WHERE seq > $1 ORDER BY seq LIMIT 10000',
-        [seq],
+        'SELECT seq, command FROM engine_journal WHERE seq > $1 ORDER BY seq LIMIT $2',
+        [seq, JOURNAL_PAGE],
       );
       if (rows.length === 0) break;
       for (const row of rows) {
@@ -117,14 +119,24 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
 
   /** Applies the command now and answers once its batch is durably committed. */
   submit(command: C): Promise<R> {
-    if (this.#failed) return Promise.reject(this.#failed);
-    if (this.#closed) return Promise.reject(new Error('engine host is closed'));
+    return this.apply(command).committed;
+  }
+
+  /**
+   * Applies now and answers the result at once, with a promise of its commit. Only for the platform's
+   * own commands that need the result to issue the next one (a market maker's quotes); anything a
+   * customer is told must wait for `committed`.
+   */
+  apply(command: C): { result: R | undefined; committed: Promise<R> } {
+    if (this.#failed) return { result: undefined, committed: Promise.reject(this.#failed) };
+    if (this.#closed) return { result: undefined, committed: Promise.reject(new Error('engine host is closed')) };
     const result = this.engine.apply(command);
     const seq = ++this.#seq;
-    return new Promise<R>((resolve, reject) => {
+    const committed = new Promise<R>((resolve, reject) => {
       this.#queue.push({ seq, command, result, resolve, reject });
       this.#flushing ??= this.#flushLoop();
     });
+    return { result, committed };
   }
 
   async #flushLoop(): Promise<void> {

@@ -39,8 +39,8 @@ async function projectEvent(tx: Sql, seq: number, e: EngineEvent): Promise<void>
     case 'order_placed':
       await tx.run(
         `INSERT INTO orders (id, command_id, user_id, instrument_id, side, order_type, time_in_force, price_ticks, qty_lots,
-           status, trigger_spec, hold_asset, hold_amount, created_at, updated_at, last_seq)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15) ON CONFLICT (id) DO NOTHING`,
+           status, trigger_spec, hold_asset, hold_amount, created_at, updated_at, last_seq, queued)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15, $16) ON CONFLICT (id) DO NOTHING`,
         [
           e.orderId,
           e.commandId,
@@ -57,6 +57,7 @@ async function projectEvent(tx: Sql, seq: number, e: EngineEvent): Promise<void>
           e.holdAmount.toString(),
           e.timeMs,
           seq,
+          e.queued ? 1 : 0,
         ],
       );
       return;

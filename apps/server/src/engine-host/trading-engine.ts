@@ -53,6 +53,11 @@ export class TradingEngine {
     return this.#host.submit({ ...command, timeMs: this.#clock.now() } as Command);
   }
 
+  /** Applies at once and answers the result before the commit (see EngineHost.apply). */
+  apply(command: CommandInput): { result: ApplyResult | undefined; committed: Promise<ApplyResult> } {
+    return this.#host.apply({ ...command, timeMs: this.#clock.now() } as Command);
+  }
+
   close(): Promise<void> {
     return this.#host.close();
   }

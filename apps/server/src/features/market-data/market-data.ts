@@ -228,12 +228,17 @@ export class MarketData {
     };
   }
 
-  /** Raw state for the trading side: last price and band in ticks. */
-  lastTicks(
-    instrumentId: string,
-  ): { lastTicks: number; band: { lowerTicks: number; upperTicks: number } | null } | null {
+  /** Raw state for the trading side: last price, previous close and band in ticks, the session day. */
+  lastTicks(instrumentId: string): {
+    lastTicks: number;
+    prevCloseTicks: number;
+    tradingDay: string | null;
+    band: { lowerTicks: number; upperTicks: number } | null;
+  } | null {
     const q = this.#sim.quote(instrumentId);
-    return q ? { lastTicks: q.lastTicks, band: q.band } : null;
+    return q
+      ? { lastTicks: q.lastTicks, prevCloseTicks: q.prevCloseTicks, tradingDay: q.tradingDay, band: q.band }
+      : null;
   }
 
   tape(instrumentId: string): TapeEntry[] {

@@ -24,9 +24,13 @@ export function toCandleView(instrument: Instrument, c: Candle): CandleView {
   };
 }
 
-/** The engine's book of an instrument, best levels first; empty until the venue registers it. */
-export function bookView(engine: TradingEngine) {
+/**
+ * The engine's book of an instrument, best levels first; empty until the venue registers it. `onView`
+ * tells the venue someone is watching, so it keeps that book's quotes fresh.
+ */
+export function bookView(engine: TradingEngine, onView?: (instrumentId: string) => void) {
   return (instrument: Instrument) => {
+    onView?.(instrument.id);
     const depth = engine.state.instrument(instrument.id)
       ? engine.state.depth(instrument.id, BOOK_LEVELS)
       : { bids: [], asks: [] };
@@ -46,7 +50,12 @@ const SORTERS: Record<string, (a: { changePct: string; volume: string; symbol: s
   symbol: (a, b) => a.symbol.localeCompare(b.symbol),
 };
 
-export function marketDataRoutes(app: FastifyInstance, market: MarketData, engine: TradingEngine) {
+export function marketDataRoutes(
+  app: FastifyInstance,
+  market: MarketData,
+  engine: TradingEngine,
+  onBookView?: (instrumentId: string) => void,
+) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['market data'];
   const find = (symbol: string, kinds: readonly Instrument['kind'][]) => {
@@ -55,7 +64,7 @@ export function marketDataRoutes(app: FastifyInstance, market: MarketData, engin
     return instrument;
   };
   const quotes = (list: Instrument[]) => list.map((i) => market.quote(i));
-  const book = bookView(engine);
+  const book = bookView(engine, onBookView);
   const tape = (instrument: Instrument) =>
     market.tape(instrument.id).map((t) => ({
       id: t.id,

@@ -1,0 +1,336 @@
+// The paper venue (PRODUCT.md, "Stocks"): the engine's own book per stock, with a disclosed liquidity
+// account per stock, marketMakerOf(id) ("mm:NSE:RELIANCE"), quoting a ladder around the simulated price. It never reads users' orders to set
+// a price: the ladder comes from the simulator alone. It does read the book to *execute*: when the
+// simulated price trades at or through a user's resting limit, the market maker fills it (at the
+// user's limit price, up to a per-quote size), which is what "limit orders rest until the price reaches
+// them" means on a real exchange. Quotes are refreshed lazily (before a user order, when the price
+// crosses a resting order, and while someone is watching the book), so the journal does not grow by
+// thousands of commands a second for nobody.
+//
+// Sessions follow the exchange calendars: at the close the market maker withdraws and the instrument is
+// halted (orders then queue as after-market orders); at the open the day's reference price and band are
+// set, the ladder goes up, and trading resumes so queued orders meet it. Settlement (T+1, B3 D+2) is a
+// journaled settle_trades command per instrument once the settlement day has begun.
+
+import type { Db } from '@bourse/db';
+import type { ApplyResult } from '@bourse/engine';
+import { type ExchangeId, type Instrument, isOpen, priceBand, tradingDayOf } from '@bourse/market';
+import { formatDecimal, parseDecimal } from '@bourse/money';
+import type { StockSettings } from '../../config.ts';
+import type { CommandInput, TradingEngine } from '../../engine-host/trading-engine.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { MarketData } from '../market-data/market-data.ts';
+import { settledCutoffMs } from './settlement-calendar.ts';
+import { stockSpec, tradableStocks } from './stock-instruments.ts';
+
+/**
+ * The disclosed liquidity account of one stock: an engine user funded from platform:liquidity. One per
+ * stock keeps each within the engine's open-order limit and makes its books easy to audit.
+ */
+export const marketMakerOf = (instrumentId: string) => `mm:${instrumentId}`;
+export const isMarketMaker = (userId: string) => userId.startsWith('mm:');
+
+const LEVELS = 5;
+/** Half-spread and level step, in basis points of the price (at least one tick). */
+const SPREAD_BPS = 5;
+/** Roughly what one ladder level is worth, per currency; level k shows (k + 1) × that. */
+const LEVEL_VALUE: Record<string, number> = { INR: 500_000, USD: 20_000, BRL: 100_000 };
+/** Cash a market maker keeps; topped up from platform:liquidity when below half. Shares: 100 levels' worth. */
+const CASH_FLOAT: Record<string, string> = { INR: '50000000.00', USD: '2000000.00', BRL: '10000000.00' };
+const SHARE_FLOAT_LEVELS = 100;
+/** A watched book is requoted at most this often. */
+const WATCHED_REQUOTE_MS = 3_000;
+const WATCH_WINDOW_MS = 60_000;
+const SETTLE_EVERY_MS = 60_000;
+
+type Quoted = { lastTicks: number; atMs: number; orderIds: number[] };
+
+export class PaperVenue {
+  readonly #db: Db;
+  readonly #engine: TradingEngine;
+  readonly #market: MarketData;
+  readonly #clock: Clock;
+  readonly #stocks: Instrument[];
+  readonly #quoted = new Map<string, Quoted>();
+  readonly #watched = new Map<string, number>();
+  readonly #settledUpTo = new Map<string, number>();
+  readonly #referenceDay = new Map<string, string>();
+  #settledAt = 0;
+  #pending: Promise<ApplyResult>[] = [];
+
+  private constructor(db: Db, engine: TradingEngine, market: MarketData, clock: Clock) {
+    this.#db = db;
+    this.#engine = engine;
+    this.#market = market;
+    this.#clock = clock;
+    this.#stocks = tradableStocks();
+  }
+
+  /** Registers every listed stock in the engine (once), funds the market maker and opens or halts each book. */
+  static async open(db: Db, engine: TradingEngine, market: MarketData, clock: Clock, settings: StockSettings) {
+    const venue = new PaperVenue(db, engine, market, clock);
+    for (const instrument of venue.#stocks) {
+      if (!engine.state.instrument(instrument.id)) {
+        venue.#send({
+          type: 'register_instrument',
+          id: `instrument:${instrument.id}`,
+          instrument: stockSpec(instrument, settings),
+        });
+      }
+    }
+    await venue.#flush();
+    for (const instrument of venue.#stocks) {
+      const orderIds = engine.state.openOrders(marketMakerOf(instrument.id)).map((o) => o.orderId);
+      if (orderIds.length > 0) venue.#quoted.set(instrument.id, { lastTicks: 0, atMs: 0, orderIds });
+    }
+    await venue.sync();
+    return venue;
+  }
+
+  get stocks(): readonly Instrument[] {
+    return this.#stocks;
+  }
+
+  /** Someone is looking at this book: keep its ladder fresh for a while. */
+  watch(instrumentId: string): void {
+    this.#watched.set(instrumentId, this.#clock.now());
+  }
+
+  /** Before a user's order: the ladder reflects the simulated price of this moment. */
+  async prepare(instrument: Instrument): Promise<void> {
+    const now = this.#clock.now();
+    if (!isOpen(instrument.exchange, now)) return;
+    const last = this.#market.lastTicks(instrument.id)?.lastTicks;
+    const quoted = this.#quoted.get(instrument.id);
+    if (last !== undefined && (!quoted || quoted.lastTicks !== last || quoted.orderIds.length === 0)) {
+      this.#requote(instrument, now);
+    }
+    await this.#flush();
+  }
+
+  /** After the market moved: sessions, crossing orders, watched books, settlement. Called every pump. */
+  async sync(): Promise<void> {
+    const now = this.#clock.now();
+    const openByExchange = new Map<ExchangeId, boolean>();
+    for (const instrument of this.#stocks) {
+      let open = openByExchange.get(instrument.exchange);
+      if (open === undefined) {
+        open = isOpen(instrument.exchange, now);
+        openByExchange.set(instrument.exchange, open);
+      }
+      const view = this.#engine.state.market(instrument.id);
+      if (!view) continue;
+      const today = tradingDayOf(instrument.exchange, now);
+      if (this.#referenceDay.get(instrument.id) !== today) {
+        this.#setReference(instrument, today);
+        this.#referenceDay.set(instrument.id, today);
+        if (open && !view.halted) this.#requote(instrument, now);
+      }
+      if (open && view.halted) this.#openSession(instrument, now);
+      else if (!open && !view.halted) this.#closeSession(instrument, now);
+      else if (open) this.#maybeRequote(instrument, now);
+    }
+    await this.#flush();
+    if (now - this.#settledAt >= SETTLE_EVERY_MS) await this.settle(now);
+  }
+
+  /** Releases the settlement locks of every trade whose settlement day has begun (journaled, idempotent). */
+  async settle(now = this.#clock.now()): Promise<void> {
+    this.#settledAt = now;
+    const byExchange = new Map<ExchangeId, string[]>();
+    for (const i of this.#stocks) byExchange.set(i.exchange, [...(byExchange.get(i.exchange) ?? []), i.id]);
+    for (const [exchange, ids] of byExchange) {
+      const cutoff = settledCutoffMs(exchange, now);
+      const rows = await this.#db.query<{ instrument_id: string; up_to: number }>(
+        `SELECT instrument_id, MAX(id) AS up_to FROM trades WHERE at < $1 AND instrument_id IN (${ids
+          .map((_, k) => `$${k + 2}`)
+          .join(', ')}) GROUP BY instrument_id`,
+        [cutoff, ...ids],
+      );
+      for (const row of rows) {
+        const upTo = Number(row.up_to);
+        if ((this.#settledUpTo.get(row.instrument_id) ?? 0) >= upTo) continue;
+        this.#settledUpTo.set(row.instrument_id, upTo);
+        this.#send({
+          type: 'settle_trades',
+          id: `settle:${row.instrument_id}:${upTo}`,
+          instrumentId: row.instrument_id,
+          upToTradeId: upTo,
+        });
+      }
+    }
+    await this.#flush();
+  }
+
+  #maybeRequote(instrument: Instrument, now: number) {
+    const last = this.#market.lastTicks(instrument.id)?.lastTicks;
+    if (last === undefined) return;
+    const quoted = this.#quoted.get(instrument.id);
+    if (quoted && quoted.lastTicks === last && quoted.orderIds.length > 0) return;
+    const view = this.#engine.state.market(instrument.id);
+    const crosses =
+      view !== undefined &&
+      ((view.bestBidTicks !== null && view.bestBidTicks >= last) ||
+        (view.bestAskTicks !== null && view.bestAskTicks <= last));
+    const watchedAt = this.#watched.get(instrument.id) ?? -Infinity;
+    const watched = now - watchedAt < WATCH_WINDOW_MS && now - (quoted?.atMs ?? 0) >= WATCHED_REQUOTE_MS;
+    if (crosses || watched || !quoted) this.#requote(instrument, now);
+  }
+
+  #openSession(instrument: Instrument, now: number) {
+    const day = tradingDayOf(instrument.exchange, now);
+    this.#requote(instrument, now, true);
+    this.#send({
+      type: 'set_trading_status',
+      id: `open:${instrument.id}:${day}`,
+      instrumentId: instrument.id,
+      halted: false,
+    });
+  }
+
+  #closeSession(instrument: Instrument, now: number) {
+    const day = tradingDayOf(instrument.exchange, now);
+    this.#withdraw(instrument, now);
+    this.#send({
+      type: 'set_trading_status',
+      id: `close:${instrument.id}:${day}`,
+      instrumentId: instrument.id,
+      halted: true,
+    });
+  }
+
+  /** The day's reference price (the previous close) and band, from the simulator. */
+  #setReference(instrument: Instrument, today: string) {
+    const raw = this.#market.lastTicks(instrument.id);
+    if (!raw) return;
+    const prev = raw.tradingDay === today ? raw.prevCloseTicks : raw.lastTicks;
+    const band = priceBand(prev, instrument.priceBandPct);
+    this.#send({
+      type: 'set_reference_price',
+      id: `reference:${instrument.id}:${today}:${prev}`,
+      instrumentId: instrument.id,
+      priceTicks: prev,
+      ...(band ? { bandLoTicks: Math.max(1, band.lowerTicks), bandHiTicks: band.upperTicks } : {}),
+    });
+  }
+
+  #withdraw(instrument: Instrument, now: number) {
+    const quoted = this.#quoted.get(instrument.id);
+    if (!quoted) return;
+    for (const orderId of quoted.orderIds) {
+      this.#send({ type: 'cancel_order', id: `mm:cancel:${orderId}`, userId: marketMakerOf(instrument.id), orderId });
+    }
+    this.#quoted.set(instrument.id, { lastTicks: quoted.lastTicks, atMs: now, orderIds: [] });
+  }
+
+  /**
+   * Cancel the old ladder; fill resting user orders the simulated price has reached; quote a new ladder
+   * of post-only orders around the price (inside the band). All synchronous, so no command interleaves.
+   */
+  #requote(instrument: Instrument, now: number, opening = false) {
+    const raw = this.#market.lastTicks(instrument.id);
+    if (!raw) return;
+    const last = raw.lastTicks;
+    this.#withdraw(instrument, now);
+    this.#fund(instrument, last, now);
+    const view = this.#engine.state.market(instrument.id);
+    if (!view) return;
+    const lo = Math.max(1, view.bandLoTicks ?? 1);
+    const hi = view.bandHiTicks ?? Number.MAX_SAFE_INTEGER;
+    const step = Math.max(1, Math.floor((last * SPREAD_BPS) / 10_000));
+    const baseLots = this.#levelLots(instrument, last);
+    const orderIds: number[] = [];
+    if (!opening) {
+      // The simulated market traded at `last`: resting user orders at or through it execute there.
+      const sweep = baseLots * 3;
+      if (view.bestBidTicks !== null && view.bestBidTicks >= last)
+        this.#place(instrument, 'sell', last, sweep, 'ioc', now);
+      if (view.bestAskTicks !== null && view.bestAskTicks <= last)
+        this.#place(instrument, 'buy', last, sweep, 'ioc', now);
+    }
+    for (let k = 0; k < LEVELS; k++) {
+      const bid = last - step * (k + 1);
+      const ask = last + step * (k + 1);
+      const lots = baseLots * (k + 1);
+      if (bid >= lo && bid <= hi) orderIds.push(...this.#place(instrument, 'buy', bid, lots, 'gtc', now));
+      if (ask >= lo && ask <= hi) orderIds.push(...this.#place(instrument, 'sell', ask, lots, 'gtc', now));
+    }
+    this.#quoted.set(instrument.id, { lastTicks: last, atMs: now, orderIds });
+  }
+
+  #levelLots(instrument: Instrument, lastTicks: number): number {
+    const price = Number(instrument.tickSize) * lastTicks;
+    const value = LEVEL_VALUE[instrument.currency] ?? 10_000;
+    return Math.max(1, Math.floor(value / Math.max(price, 0.01) / Number(instrument.lotSize)));
+  }
+
+  /** Places one market-maker order now (applied synchronously); answers the ids of what rests. */
+  #place(
+    instrument: Instrument,
+    side: 'buy' | 'sell',
+    priceTicks: number,
+    qtyLots: number,
+    tif: 'gtc' | 'ioc',
+    now: number,
+  ): number[] {
+    const id = `mm:${instrument.id}:${now}:${side}:${priceTicks}:${tif}`;
+    const result = this.#send({
+      type: 'place_order',
+      id,
+      userId: marketMakerOf(instrument.id),
+      instrumentId: instrument.id,
+      side,
+      orderType: 'limit',
+      priceTicks,
+      qtyLots,
+      timeInForce: tif,
+      ...(tif === 'gtc' ? { postOnly: true } : {}),
+    });
+    const placed = result?.ok ? result.events[0] : undefined;
+    // Only a resting quote (not a filled sweep) is withdrawn later; cancelling a finished one is harmless.
+    return placed?.type === 'order_placed' && tif === 'gtc' ? [placed.orderId] : [];
+  }
+
+  /** Keeps the market maker's cash and shares above half their float, from platform:liquidity. */
+  #fund(instrument: Instrument, lastTicks: number, now: number) {
+    const spec = this.#engine.state.instrument(instrument.id);
+    if (!spec) return;
+    const mm = marketMakerOf(instrument.id);
+    const cashText = CASH_FLOAT[instrument.currency] ?? '1000000.00';
+    const cash = this.#engine.state.balance(mm, 'stock', instrument.currency);
+    const floats: [string, string, bigint, bigint][] = [
+      [instrument.currency, cashText, cash.available, parseDecimal(cashText, spec.quote.scale)],
+    ];
+    const shareLots = BigInt(this.#levelLots(instrument, lastTicks) * SHARE_FLOAT_LEVELS);
+    const shares = this.#engine.state.balance(mm, 'stock', spec.base.code);
+    const shareMinor = shareLots * spec.lotMinor;
+    floats.push([spec.base.code, formatDecimal(shareMinor, spec.base.scale), shares.available, shareMinor]);
+    for (const [asset, amount, available, target] of floats) {
+      if (available * 2n >= target) continue;
+      this.#send({
+        type: 'deposit',
+        id: `mm:fund:${instrument.id}:${asset}:${now}`,
+        userId: mm,
+        wallet: 'stock',
+        asset,
+        amount,
+        from: 'liquidity',
+        cause: 'deposit',
+        link: 'paper-venue',
+      });
+    }
+  }
+
+  #send(command: CommandInput): ApplyResult | undefined {
+    const { result, committed } = this.#engine.apply(command);
+    this.#pending.push(committed);
+    return result;
+  }
+
+  /** Waits for the journal commit of everything sent so far. */
+  async #flush(): Promise<void> {
+    const pending = this.#pending;
+    this.#pending = [];
+    await Promise.all(pending);
+  }
+}

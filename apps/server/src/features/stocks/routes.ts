@@ -1,0 +1,162 @@
+// Stock trading calls of SPEC §7: /stock/order/*, /stock/hold/*, /stock/collect/*.
+
+import {
+  holdingView,
+  orderIdQuery,
+  orderListQuery,
+  orderPreviewView,
+  orderStatisticsView,
+  placeStockOrderBody,
+  previewStockOrderBody,
+  quoteView,
+  stockOrderView,
+  symbolQuery,
+} from '@bourse/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../http/app-error.ts';
+import { bearerToken } from '../../http/auth.ts';
+import { ok, okEnvelope } from '../../http/envelope.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Accounts } from '../accounts/service.ts';
+import type { MarketData } from '../market-data/market-data.ts';
+import type { Holdings } from './holdings.ts';
+import type { Side, StockOrders } from './stock-orders.ts';
+import type { Watchlist } from './watchlist.ts';
+
+export type StockDeps = {
+  accounts: Accounts;
+  orders: StockOrders;
+  holdings: Holdings;
+  watchlist: Watchlist;
+  market: MarketData;
+  clock: Clock;
+};
+
+const idempotencyKey = (req: FastifyRequest) => {
+  const header = req.headers['idempotency-key'];
+  return typeof header === 'string' && /^[\w-]{8,64}$/.test(header) ? header : undefined;
+};
+
+export function stockRoutes(app: FastifyInstance, d: StockDeps) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['stock trading'];
+  const user = async (req: FastifyRequest) => (await d.accounts.authenticate(bearerToken(req))).user;
+
+  r.post(
+    '/stock/order/preview',
+    { schema: { tags, body: previewStockOrderBody, response: { 200: okEnvelope(orderPreviewView) } } },
+    async (req) => ok(d.orders.check(await user(req), req.body.side, req.body).preview),
+  );
+
+  for (const side of ['buy', 'sell'] as const satisfies readonly Side[]) {
+    r.post(
+      `/stock/order/${side}`,
+      {
+        schema: {
+          tags,
+          description: `Places a ${side} order (market or limit) after checking the 6-digit transaction password. A clientOrderId (or Idempotency-Key header) makes a retry answer the first order.`,
+          body: placeStockOrderBody,
+          response: { 200: okEnvelope(z.object({ order: stockOrderView })) },
+        },
+      },
+      async (req) => {
+        const u = await user(req);
+        d.orders.check(u, side, req.body);
+        await d.accounts.checkPin(u, 'trade', req.body.password);
+        const order = await d.orders.place(u, side, req.body, req.body.clientOrderId ?? idempotencyKey(req));
+        return ok({ order });
+      },
+    );
+  }
+
+  r.get(
+    '/stock/order/list',
+    {
+      schema: {
+        tags,
+        querystring: orderListQuery,
+        response: { 200: okEnvelope(z.object({ items: z.array(stockOrderView), total: z.number().int() })) },
+      },
+    },
+    async (req) => ok(await d.orders.list((await user(req)).id, req.query)),
+  );
+
+  r.get(
+    '/stock/order/info',
+    { schema: { tags, querystring: orderIdQuery, response: { 200: okEnvelope(stockOrderView) } } },
+    async (req) => {
+      const order = await d.orders.info((await user(req)).id, req.query.id);
+      if (!order) throw new AppError('order_not_found');
+      return ok(order);
+    },
+  );
+
+  r.get(
+    '/stock/order/cancel',
+    {
+      schema: { tags, querystring: orderIdQuery, response: { 200: okEnvelope(z.object({ order: stockOrderView })) } },
+    },
+    async (req) => ok({ order: await d.orders.cancel((await user(req)).id, req.query.id) }),
+  );
+
+  r.get(
+    '/stock/order/statistics',
+    { schema: { tags, response: { 200: okEnvelope(orderStatisticsView) } } },
+    async (req) => ok(await d.orders.statistics((await user(req)).id)),
+  );
+
+  r.get(
+    '/stock/hold/list',
+    { schema: { tags, response: { 200: okEnvelope(z.object({ items: z.array(holdingView) })) } } },
+    async (req) => ok({ items: await d.holdings.list((await user(req)).id, d.clock.now()) }),
+  );
+
+  r.get(
+    '/stock/hold/info',
+    { schema: { tags, querystring: symbolQuery, response: { 200: okEnvelope(holdingView.nullable()) } } },
+    async (req) => {
+      const u = await user(req);
+      const { instrument } = d.orders.resolve(req.query.symbol);
+      return ok(await d.holdings.info(u.id, instrument.id, d.clock.now()));
+    },
+  );
+
+  r.post(
+    '/stock/collect/add',
+    { schema: { tags, body: symbolQuery, response: { 200: okEnvelope(z.null()) } } },
+    async (req) => {
+      const u = await user(req);
+      const instrument = d.market.instrument(req.body.symbol);
+      if (!instrument || (instrument.kind !== 'stock' && instrument.kind !== 'index'))
+        throw new AppError('unknown_instrument');
+      await d.watchlist.add(u.id, instrument.id, d.clock.now());
+      return ok(null);
+    },
+  );
+
+  r.post(
+    '/stock/collect/del',
+    { schema: { tags, body: symbolQuery, response: { 200: okEnvelope(z.null()) } } },
+    async (req) => {
+      const u = await user(req);
+      const instrument = d.market.instrument(req.body.symbol);
+      await d.watchlist.remove(u.id, instrument?.id ?? req.body.symbol);
+      return ok(null);
+    },
+  );
+
+  r.post(
+    '/stock/collect/list',
+    { schema: { tags, response: { 200: okEnvelope(z.object({ items: z.array(quoteView) })) } } },
+    async (req) => {
+      const ids = await d.watchlist.list((await user(req)).id);
+      const items = ids.flatMap((id) => {
+        const instrument = d.market.instrument(id);
+        return instrument ? [d.market.quote(instrument)] : [];
+      });
+      return ok({ items });
+    },
+  );
+}

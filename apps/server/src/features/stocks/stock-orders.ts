@@ -1,0 +1,322 @@
+// Stock orders as the customer sees them (SPEC §5 rules, §4 states): validation in the order SPEC's
+// messages imply, the fee from the deployment's schedule shown before confirming, the transaction
+// password, then one place_order command to the engine, which holds the funds. Reads come from the
+// engine's read tables (orders, trades); nothing here moves money itself.
+
+import { randomUUID } from 'node:crypto';
+import type { StockOrderView } from '@bourse/contract';
+import type { Db } from '@bourse/db';
+import {
+  type Instrument as EngineInstrument,
+  feeOf,
+  type OrderStatus,
+  priceToTicks,
+  quantityToLots,
+  ticksToPrice,
+  tradeNotional,
+} from '@bourse/engine';
+import { type Instrument, isOpen } from '@bourse/market';
+import { formatDecimal, parseDecimal } from '@bourse/money';
+import type { StockSettings } from '../../config.ts';
+import type { TradingEngine } from '../../engine-host/trading-engine.ts';
+import { AppError, fieldError } from '../../http/app-error.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { UserRow } from '../accounts/repo.ts';
+import type { MarketData } from '../market-data/market-data.ts';
+import type { PaperVenue } from './paper-venue.ts';
+import { isStock } from './stock-instruments.ts';
+
+export type Side = 'buy' | 'sell';
+export type OrderInput = {
+  symbol: string;
+  orderType: 'market' | 'limit';
+  price?: string | undefined;
+  quantity: string;
+};
+
+type OrderRow = {
+  id: number;
+  command_id: string;
+  instrument_id: string;
+  side: Side;
+  order_type: 'market' | 'limit';
+  price_ticks: number;
+  qty_lots: number;
+  filled_lots: number;
+  status: OrderStatus;
+  reason: string;
+  created_at: number;
+  updated_at: number;
+  queued: number;
+};
+
+type Fills = { notional: bigint; fee: bigint; lots: number };
+
+/** Engine status and reason → SPEC §4's states. */
+export function customerStatus(status: OrderStatus, reason: string): StockOrderView['status'] {
+  switch (status) {
+    case 'pending':
+      return 'pending';
+    case 'partial':
+      return 'partial';
+    case 'filled':
+      return 'completed';
+    case 'cancelled':
+      if (reason === 'cancelled_by_user') return 'cancelled';
+      // The venue closed what could not fill (IOC remainder, market protection, no liquidity).
+      return reason === 'self_trade_prevented' ? 'system_closed' : 'closed';
+    default:
+      return 'system_closed';
+  }
+}
+
+const isZero = (text: string) => /^0*(\.0*)?$/.test(text.trim());
+
+export class StockOrders {
+  readonly #db: Db;
+  readonly #engine: TradingEngine;
+  readonly #market: MarketData;
+  readonly #venue: PaperVenue;
+  readonly #clock: Clock;
+  readonly #settings: StockSettings;
+  readonly #stockIds: string[];
+
+  constructor(deps: {
+    db: Db;
+    engine: TradingEngine;
+    market: MarketData;
+    venue: PaperVenue;
+    clock: Clock;
+    settings: StockSettings;
+  }) {
+    this.#db = deps.db;
+    this.#engine = deps.engine;
+    this.#market = deps.market;
+    this.#venue = deps.venue;
+    this.#clock = deps.clock;
+    this.#settings = deps.settings;
+    this.#stockIds = deps.venue.stocks.map((s) => s.id);
+  }
+
+  /** The stock and its engine definition; unknown and unlisted stocks are refused. */
+  resolve(symbol: string): { instrument: Instrument; spec: EngineInstrument } {
+    const instrument = this.#market.instrument(symbol);
+    if (!instrument || !isStock(instrument)) throw fieldError('symbol', 'unknown_instrument');
+    const spec = this.#engine.state.instrument(instrument.id);
+    if (!instrument.listed || !spec) throw fieldError('symbol', 'instrument_unlisted');
+    return { instrument, spec };
+  }
+
+  /** Every SPEC §5 rule that does not need the engine, and the figures shown before confirming. */
+  check(user: UserRow, side: Side, input: OrderInput) {
+    const { instrument, spec } = this.resolve(input.symbol);
+    if (this.#settings.kycRequired && user.id_status !== 'succ') throw new AppError('kyc_required');
+    if (isZero(input.quantity)) throw fieldError('quantity', 'amount_zero');
+    const lots = quantityToLots(spec, input.quantity);
+    if (!lots.ok) throw fieldError('quantity', lots.code);
+    let limitTicks: number | null = null;
+    if (input.orderType === 'limit') {
+      if (!input.price?.trim()) throw fieldError('price', 'field_required');
+      if (isZero(input.price)) throw fieldError('price', 'amount_zero');
+      const ticks = priceToTicks(spec, input.price.trim());
+      if (!ticks.ok) throw fieldError('price', ticks.code);
+      limitTicks = ticks.value;
+    }
+    const shares = BigInt(lots.value) * spec.lotMinor;
+    if (shares < BigInt(this.#settings.minShares)) throw fieldError('quantity', 'quantity_below_minimum');
+    if (shares > BigInt(this.#settings.maxShares)) throw fieldError('quantity', 'quantity_above_maximum');
+    const raw = this.#market.lastTicks(instrument.id);
+    const lastTicks = raw?.lastTicks ?? 0;
+    if (side === 'buy' && raw?.band && lastTicks >= raw.band.upperTicks) throw new AppError('daily_limit_buy');
+    const priceTicks = limitTicks ?? lastTicks;
+    const amount = tradeNotional(spec, priceTicks, lots.value);
+    const currency = spec.quote.code;
+    const min = this.#settings.minAmount[currency];
+    const max = this.#settings.maxAmount[currency];
+    if (min !== undefined && amount < parseDecimal(min, spec.quote.scale)) throw new AppError('amount_below_minimum');
+    if (max !== undefined && amount > parseDecimal(max, spec.quote.scale)) throw new AppError('amount_above_maximum');
+    const afterMarket = !isOpen(instrument.exchange, this.#clock.now());
+    if (afterMarket && this.#settings.afterMarket === 'refuse') throw new AppError('market_closed');
+    const fee = feeOf(amount, spec.spec.takerFeeBps);
+    const debit = side === 'buy' ? currency : spec.base.code;
+    const available = this.#engine.state.balance(String(user.id), 'stock', debit).available;
+    const scale = spec.quote.scale;
+    return {
+      instrument,
+      spec,
+      lots: lots.value,
+      limitTicks,
+      afterMarket,
+      preview: {
+        symbol: instrument.id,
+        side,
+        price: ticksToPrice(spec, priceTicks),
+        quantity: formatDecimal(shares, spec.base.scale),
+        amount: formatDecimal(amount, scale),
+        fee: formatDecimal(fee, scale),
+        total: formatDecimal(side === 'buy' ? amount + fee : amount - fee, scale),
+        currency,
+        available: formatDecimal(available, side === 'buy' ? scale : spec.base.scale),
+        afterMarket,
+      },
+    };
+  }
+
+  /**
+   * Places the order; the caller has checked the transaction password. `clientOrderId` makes a retry
+   * answer the first order instead of placing a second.
+   */
+  async place(user: UserRow, side: Side, input: OrderInput, clientOrderId?: string): Promise<StockOrderView> {
+    const checked = this.check(user, side, input);
+    await this.#venue.prepare(checked.instrument);
+    const commandId = `stock:${user.id}:${clientOrderId ?? randomUUID()}`;
+    const result = await this.#engine.submit({
+      type: 'place_order',
+      id: commandId,
+      userId: String(user.id),
+      instrumentId: checked.instrument.id,
+      side,
+      orderType: input.orderType,
+      ...(checked.limitTicks !== null ? { priceTicks: checked.limitTicks } : {}),
+      qtyLots: checked.lots,
+    });
+    if (!result.ok) {
+      if (result.code === 'command_id_reused') throw new AppError('idempotency_key_reused');
+      if (result.code === 'insufficient_balance' && side === 'sell')
+        throw fieldError('quantity', 'insufficient_quantity');
+      throw new AppError(result.code);
+    }
+    const placed = result.events[0];
+    if (placed?.type !== 'order_placed') throw new Error('place_order answered without order_placed');
+    const view = await this.info(user.id, placed.orderId);
+    if (!view) throw new Error(`order ${placed.orderId} is not in the read model after its commit`);
+    return view;
+  }
+
+  async cancel(userId: number, orderId: number): Promise<StockOrderView> {
+    const row = await this.#row(userId, orderId);
+    if (!row) throw new AppError('order_not_found');
+    const result = await this.#engine.submit({
+      type: 'cancel_order',
+      id: `cancel:${orderId}`,
+      userId: String(userId),
+      orderId,
+    });
+    if (!result.ok) throw new AppError(result.code);
+    return (await this.info(userId, orderId))!;
+  }
+
+  async info(userId: number, orderId: number): Promise<StockOrderView | null> {
+    const row = await this.#row(userId, orderId);
+    if (!row) return null;
+    const [view] = await this.#views([row]);
+    return view ?? null;
+  }
+
+  async list(userId: number, q: { status: 'open' | 'history' | 'all'; page: number; limit: number }) {
+    const where = [`user_id = $1`, `instrument_id IN (${this.#stockIds.map((_, k) => `$${k + 2}`).join(', ')})`];
+    if (q.status === 'open') where.push(`status IN ('pending', 'partial')`);
+    if (q.status === 'history') where.push(`status NOT IN ('pending', 'partial')`);
+    const params: (string | number)[] = [String(userId), ...this.#stockIds];
+    const clause = where.join(' AND ');
+    const total =
+      (await this.#db.query<{ n: number }>(`SELECT COUNT(*) AS n FROM orders WHERE ${clause}`, params))[0]?.n ?? 0;
+    const rows = await this.#db.query<OrderRow>(
+      `SELECT * FROM orders WHERE ${clause} ORDER BY id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, q.limit, (q.page - 1) * q.limit],
+    );
+    return { items: await this.#views(rows), total: Number(total) };
+  }
+
+  /** Counts and traded value per currency over all of the user's stock orders. */
+  async statistics(userId: number) {
+    const all = await this.list(userId, { status: 'all', page: 1, limit: 100_000 });
+    const turnover: Record<string, bigint> = {};
+    const scales: Record<string, number> = {};
+    for (const order of all.items) {
+      if (order.filledQuantity === '0') continue;
+      const spec = this.#engine.state.instrument(order.symbol);
+      if (!spec) continue;
+      scales[order.currency] = spec.quote.scale;
+      turnover[order.currency] = (turnover[order.currency] ?? 0n) + parseDecimal(order.amount, spec.quote.scale);
+    }
+    return {
+      orders: all.total,
+      completed: all.items.filter((o) => o.status === 'completed').length,
+      cancelled: all.items.filter((o) => o.status === 'cancelled').length,
+      turnover: Object.fromEntries(
+        Object.entries(turnover).map(([currency, minor]) => [currency, formatDecimal(minor, scales[currency] ?? 2)]),
+      ),
+    };
+  }
+
+  async #row(userId: number, orderId: number): Promise<OrderRow | undefined> {
+    return (
+      await this.#db.query<OrderRow>('SELECT * FROM orders WHERE id = $1 AND user_id = $2', [orderId, String(userId)])
+    )[0];
+  }
+
+  async #views(rows: OrderRow[]): Promise<StockOrderView[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => Number(r.id));
+    const marks = ids.map((_, k) => `$${k + 1}`).join(', ');
+    const trades = await this.#db.query<{
+      maker_order_id: number;
+      taker_order_id: number;
+      qty_lots: number;
+      notional: string;
+      maker_fee: string;
+      taker_fee: string;
+    }>(
+      `SELECT maker_order_id, taker_order_id, qty_lots, notional, maker_fee, taker_fee FROM trades
+       WHERE maker_order_id IN (${marks}) OR taker_order_id IN (${marks})`,
+      ids,
+    );
+    const fills = new Map<number, Fills>();
+    const add = (orderId: number, lots: number, notional: bigint, fee: bigint) => {
+      const f = fills.get(orderId) ?? { notional: 0n, fee: 0n, lots: 0 };
+      f.notional += notional;
+      f.fee += fee;
+      f.lots += lots;
+      fills.set(orderId, f);
+    };
+    const wanted = new Set(ids);
+    for (const t of trades) {
+      if (wanted.has(Number(t.maker_order_id)))
+        add(Number(t.maker_order_id), Number(t.qty_lots), BigInt(t.notional), BigInt(t.maker_fee));
+      if (wanted.has(Number(t.taker_order_id)))
+        add(Number(t.taker_order_id), Number(t.qty_lots), BigInt(t.notional), BigInt(t.taker_fee));
+    }
+    return rows.map((r) => this.#view(r, fills.get(Number(r.id))));
+  }
+
+  #view(r: OrderRow, f: Fills | undefined): StockOrderView {
+    const spec = this.#engine.state.instrument(r.instrument_id)!;
+    const instrument = this.#market.instrument(r.instrument_id);
+    const scale = spec.quote.scale;
+    const lots = Number(r.qty_lots);
+    const filled = Number(r.filled_lots);
+    const avg =
+      f && f.lots > 0 ? formatDecimal((f.notional * spec.baseUnit) / (BigInt(f.lots) * spec.lotMinor), scale) : null;
+    const amount =
+      f && f.lots > 0 ? f.notional : r.order_type === 'limit' ? tradeNotional(spec, Number(r.price_ticks), lots) : 0n;
+    return {
+      id: Number(r.id),
+      symbol: r.instrument_id,
+      name: instrument?.name ?? r.instrument_id,
+      side: r.side,
+      orderType: r.order_type,
+      price: r.order_type === 'limit' ? ticksToPrice(spec, Number(r.price_ticks)) : (avg ?? formatDecimal(0n, scale)),
+      quantity: formatDecimal(BigInt(lots) * spec.lotMinor, spec.base.scale),
+      filledQuantity: formatDecimal(BigInt(filled) * spec.lotMinor, spec.base.scale),
+      avgFillPrice: avg,
+      amount: formatDecimal(amount, scale),
+      fee: formatDecimal(f?.fee ?? 0n, scale),
+      currency: spec.quote.code,
+      status: customerStatus(r.status, r.reason),
+      afterMarket: Number(r.queued) === 1,
+      createdAt: Number(r.created_at),
+      updatedAt: Number(r.updated_at),
+    };
+  }
+}
