@@ -33,6 +33,7 @@ import type { Clock } from '../../platform/clock.ts';
 const DAY_MS = 86_400_000;
 const TAPE_LENGTH = 50;
 const SAVE_EVERY_MS = 60_000;
+const CATCH_UP_MS = 10 * 60_000;
 /** How far back generated history reaches per interval (the path itself spans HISTORY_SPAN_DAYS). */
 const HISTORY_DAYS: Record<Interval, number> = {
   '1m': 3,
@@ -91,7 +92,7 @@ export class MarketData {
       sim = restoreSimulator(saved.snapshot);
       anchorMs = saved.anchorMs;
       seed = saved.seed;
-      if (now - sim.timeMs > 10 * 60_000) sim.skipTo(now - 60_000);
+      if (now - sim.timeMs > CATCH_UP_MS) sim.skipTo(now - 60_000);
     } else {
       anchorMs = Math.floor(now / 60_000) * 60_000;
       sim = createSimulator({ seed, startMs: anchorMs });
@@ -115,6 +116,8 @@ export class MarketData {
   async pump(): Promise<Tick[]> {
     const now = this.#clock.now();
     if (now <= this.#sim.timeMs) return [];
+    // A long gap (a stalled process, a test moving the clock by hours) is crossed on the coarse grid.
+    if (now - this.#sim.timeMs > CATCH_UP_MS) this.#sim.skipTo(now - 60_000);
     const ticks = this.#sim.advanceTo(now);
     const touched = new Set<string>();
     for (const tick of ticks) {

@@ -101,10 +101,7 @@ export class PaperVenue {
     const now = this.#clock.now();
     if (!isOpen(instrument.exchange, now)) return;
     const last = this.#market.lastTicks(instrument.id)?.lastTicks;
-    const quoted = this.#quoted.get(instrument.id);
-    if (last !== undefined && (!quoted || quoted.lastTicks !== last || quoted.orderIds.length === 0)) {
-      this.#requote(instrument, now);
-    }
+    if (last !== undefined && this.#isStale(instrument.id, last)) this.#requote(instrument, now);
     await this.#flush();
   }
 
@@ -165,8 +162,8 @@ export class PaperVenue {
   #maybeRequote(instrument: Instrument, now: number) {
     const last = this.#market.lastTicks(instrument.id)?.lastTicks;
     if (last === undefined) return;
+    if (!this.#isStale(instrument.id, last)) return;
     const quoted = this.#quoted.get(instrument.id);
-    if (quoted && quoted.lastTicks === last && quoted.orderIds.length > 0) return;
     const view = this.#engine.state.market(instrument.id);
     const crosses =
       view !== undefined &&
@@ -175,6 +172,13 @@ export class PaperVenue {
     const watchedAt = this.#watched.get(instrument.id) ?? -Infinity;
     const watched = now - watchedAt < WATCH_WINDOW_MS && now - (quoted?.atMs ?? 0) >= WATCHED_REQUOTE_MS;
     if (crosses || watched || !quoted) this.#requote(instrument, now);
+  }
+
+  /** The price moved since the last quote, or some of the quotes were taken. */
+  #isStale(instrumentId: string, lastTicks: number): boolean {
+    const quoted = this.#quoted.get(instrumentId);
+    if (!quoted || quoted.lastTicks !== lastTicks || quoted.orderIds.length === 0) return true;
+    return quoted.orderIds.some((id) => this.#engine.state.order(id) === undefined);
   }
 
   #openSession(instrument: Instrument, now: number) {
@@ -232,7 +236,7 @@ export class PaperVenue {
     if (!raw) return;
     const last = raw.lastTicks;
     this.#withdraw(instrument, now);
-    this.#fund(instrument, last, now);
+    this.#fund(instrument, last);
     const view = this.#engine.state.market(instrument.id);
     if (!view) return;
     const lo = Math.max(1, view.bandLoTicks ?? 1);
@@ -243,17 +247,15 @@ export class PaperVenue {
     if (!opening) {
       // The simulated market traded at `last`: resting user orders at or through it execute there.
       const sweep = baseLots * 3;
-      if (view.bestBidTicks !== null && view.bestBidTicks >= last)
-        this.#place(instrument, 'sell', last, sweep, 'ioc', now);
-      if (view.bestAskTicks !== null && view.bestAskTicks <= last)
-        this.#place(instrument, 'buy', last, sweep, 'ioc', now);
+      if (view.bestBidTicks !== null && view.bestBidTicks >= last) this.#place(instrument, 'sell', last, sweep, 'ioc');
+      if (view.bestAskTicks !== null && view.bestAskTicks <= last) this.#place(instrument, 'buy', last, sweep, 'ioc');
     }
     for (let k = 0; k < LEVELS; k++) {
       const bid = last - step * (k + 1);
       const ask = last + step * (k + 1);
       const lots = baseLots * (k + 1);
-      if (bid >= lo && bid <= hi) orderIds.push(...this.#place(instrument, 'buy', bid, lots, 'gtc', now));
-      if (ask >= lo && ask <= hi) orderIds.push(...this.#place(instrument, 'sell', ask, lots, 'gtc', now));
+      if (bid >= lo && bid <= hi) orderIds.push(...this.#place(instrument, 'buy', bid, lots, 'gtc'));
+      if (ask >= lo && ask <= hi) orderIds.push(...this.#place(instrument, 'sell', ask, lots, 'gtc'));
     }
     this.#quoted.set(instrument.id, { lastTicks: last, atMs: now, orderIds });
   }
@@ -271,9 +273,9 @@ export class PaperVenue {
     priceTicks: number,
     qtyLots: number,
     tif: 'gtc' | 'ioc',
-    now: number,
   ): number[] {
-    const id = `mm:${instrument.id}:${now}:${side}:${priceTicks}:${tif}`;
+    // The engine's sequence number makes each quote's id new, across restarts too.
+    const id = `mm:${instrument.id}:${this.#engine.seq}:${side}:${priceTicks}:${tif}`;
     const result = this.#send({
       type: 'place_order',
       id,
@@ -292,7 +294,7 @@ export class PaperVenue {
   }
 
   /** Keeps the market maker's cash and shares above half their float, from platform:liquidity. */
-  #fund(instrument: Instrument, lastTicks: number, now: number) {
+  #fund(instrument: Instrument, lastTicks: number) {
     const spec = this.#engine.state.instrument(instrument.id);
     if (!spec) return;
     const mm = marketMakerOf(instrument.id);
@@ -309,7 +311,7 @@ export class PaperVenue {
       if (available * 2n >= target) continue;
       this.#send({
         type: 'deposit',
-        id: `mm:fund:${instrument.id}:${asset}:${now}`,
+        id: `mm:fund:${instrument.id}:${asset}:${this.#engine.seq}`,
         userId: mm,
         wallet: 'stock',
         asset,

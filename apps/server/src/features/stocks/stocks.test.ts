@@ -1,43 +1,471 @@
 // Stock trading through the HTTP API on both databases: the paper venue's quotes, market and limit
-// orders, the T+1 lock and settlement, after-market queueing, and every SPEC §5 rule's rejection in
-// both languages with nothing changed.
+// orders, partial fills, the T+1 lock and its journaled settlement, after-market queueing, idempotent
+// retries, the watchlist, and every SPEC §5 rule's rejection in both languages with nothing changed.
 
 import { testDatabases } from '@bourse/db';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import type { Config } from '../../config.ts';
+import { loadStockSettings } from '../../config.ts';
 import { testApp } from '../../testing.ts';
+import { marketMakerOf } from './paper-venue.ts';
 
 const dbs = await testDatabases();
 const PIN = '246810';
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+type T = Awaited<ReturnType<typeof testApp>>;
 
-async function trader(t: Awaited<ReturnType<typeof testApp>>, phone: string) {
+async function trader(t: T, phone: string, options: { pin?: boolean } = {}) {
   const token = (await t.register(phone)).body.data.token as string;
-  const set = await t.call('POST', '/user/update/tradePassword', {
-    token,
-    body: { password: PIN, confirmPassword: PIN, loginPassword: 'secret12' },
-  });
-  expect(set.body.code, JSON.stringify(set.body)).toBe(0);
-  return token;
+  if (options.pin !== false) {
+    const set = await t.call('POST', '/user/update/tradePassword', {
+      token,
+      body: { password: PIN, confirmPassword: PIN, loginPassword: 'secret12' },
+    });
+    expect(set.body.code, JSON.stringify(set.body)).toBe(0);
+  }
+  const info = (await t.call('GET', '/user/login/info', { token })).body.data.user;
+  return { token, userId: String(info.id) };
+}
+
+const order = (t: T, token: string, side: 'buy' | 'sell', body: Record<string, string>, lang = 'en-US') =>
+  t.call('POST', `/stock/order/${side}`, { token, lang, body: { orderType: 'market', password: PIN, ...body } });
+
+/** Balances and orders: what a rejected order must leave exactly as it was. */
+async function footprint(t: T, token: string) {
+  const assets = (await t.call('POST', '/user/assets', { token })).body.data.items;
+  const orders = (await t.call('GET', '/stock/order/list', { token })).body.data.total;
+  return { assets, orders };
+}
+
+function settings(overrides: Partial<Config['stocks']>): Partial<Config> {
+  return { stocks: { ...loadStockSettings({}), ...overrides } };
 }
 
 describe.each(dbs)('stock trading on $dialect', ({ open }) => {
-  it('buys at market from the paper venue, locks the shares until T+1, then sells them', async () => {
+  it('buys at market from the paper venue, locks the shares until T+1, settles them, sells, and books realized P&L', async () => {
     const db = await open();
     const t = await testApp(db);
     try {
-      const token = await trader(t, '9000000101');
+      const { token } = await trader(t, '9000000101');
       const book = (await t.call('POST', '/stock/index/books', { body: { symbol: 'NSE:RELIANCE' } })).body.data;
-      expect(book.asks.length).toBeGreaterThan(0);
-      expect(book.bids.length).toBeGreaterThan(0);
-      const buy = await t.call('POST', '/stock/order/buy', {
-        token,
-        body: { symbol: 'NSE:RELIANCE', orderType: 'market', quantity: '10', password: PIN },
-      });
+      expect(book.asks.length).toBe(5);
+      expect(book.bids.length).toBe(5);
+      const bestAsk = book.asks[0][0] as string;
+
+      const preview = (
+        await t.call('POST', '/stock/order/preview', {
+          token,
+          body: { symbol: 'NSE:RELIANCE', side: 'buy', orderType: 'market', quantity: '10' },
+        })
+      ).body.data;
+      expect(preview).toMatchObject({ currency: 'INR', quantity: '10', available: '1000000.00', afterMarket: false });
+      // 12 bps, rounded down in the customer's favour.
+      const amount = Number(preview.amount);
+      expect(Number(preview.fee)).toBeCloseTo(Math.floor(amount * 12) / 100 / 100, 2);
+
+      const buy = await order(t, token, 'buy', { symbol: 'NSE:RELIANCE', quantity: '10' });
       expect(buy.body.code, JSON.stringify(buy.body)).toBe(0);
-      expect(buy.body.data.order).toMatchObject({ status: 'completed', filledQuantity: '10', side: 'buy' });
-      const hold = (await t.call('GET', '/stock/hold/info?symbol=NSE:RELIANCE', { token })).body.data;
-      expect(hold).toMatchObject({ quantity: '10', locked: '10', sellable: '0' });
-      expect(hold.unlocksAt).toBeGreaterThan(t.clock.now());
-      console.log(JSON.stringify(hold));
+      expect(buy.body.data.order).toMatchObject({
+        status: 'completed',
+        filledQuantity: '10',
+        side: 'buy',
+        avgFillPrice: bestAsk,
+      });
+      const fee = buy.body.data.order.fee as string;
+      expect(Number(fee)).toBeGreaterThan(0);
+      const held = (await t.call('GET', '/stock/hold/info?symbol=NSE:RELIANCE', { token })).body.data;
+      expect(held).toMatchObject({ quantity: '10', locked: '10', sellable: '0', realizedPnl: '0.00' });
+      expect(held.unlocksAt).toBe(Date.parse('2026-01-06T00:00:00+05:30'));
+
+      // Locked shares cannot be sold: "Not enough quantity", in both languages, and nothing changes.
+      const before = await footprint(t, token);
+      const early = await order(t, token, 'sell', { symbol: 'NSE:RELIANCE', quantity: '10' });
+      expect(early.body).toMatchObject({ code: -1001, error: 'insufficient_quantity', msg: 'Not enough quantity' });
+      const earlyPt = await order(t, token, 'sell', { symbol: 'NSE:RELIANCE', quantity: '10' }, 'pt-BR');
+      expect(earlyPt.body.msg).toBe('Quantidade insuficiente');
+      expect(await footprint(t, token)).toEqual(before);
+
+      // The next trading day: the journaled settle_trades releases the lock.
+      await t.advance(DAY);
+      const settled = (await t.call('GET', '/stock/hold/info?symbol=NSE:RELIANCE', { token })).body.data;
+      expect(settled).toMatchObject({ quantity: '10', locked: '0', sellable: '10', unlocksAt: null });
+      const journal = await db.query<{ command: string }>(
+        "SELECT command FROM engine_journal WHERE command LIKE '%settle_trades%' AND command LIKE '%NSE:RELIANCE%'",
+      );
+      expect(journal.length).toBeGreaterThan(0);
+
+      const sell = await order(t, token, 'sell', { symbol: 'NSE:RELIANCE', quantity: '10' });
+      expect(sell.body.data.order).toMatchObject({ status: 'completed', side: 'sell', filledQuantity: '10' });
+      const after = (await t.call('GET', '/stock/hold/info?symbol=NSE:RELIANCE', { token })).body.data;
+      expect(after.quantity).toBe('0');
+      const sellNet = Number(sell.body.data.order.amount) - Number(sell.body.data.order.fee);
+      const buyCost = Number(buy.body.data.order.amount) + Number(fee);
+      expect(Number(after.realizedPnl)).toBeCloseTo(sellNet - buyCost, 2);
+
+      // The ledger lines behind it: the grant, two trades and two fees.
+      const lines = (await t.call('GET', '/user/tx/record?asset=INR', { token })).body.data.items;
+      expect(lines.map((l: { cause: string }) => l.cause).sort()).toEqual([
+        'fee',
+        'fee',
+        'paper_grant',
+        'trade',
+        'trade',
+      ]);
+      const stats = (await t.call('GET', '/stock/order/statistics', { token })).body.data;
+      expect(stats).toMatchObject({ orders: 2, completed: 2, cancelled: 0 });
+      expect(t.app.engine.state.findBrokenInvariant()).toBeUndefined();
+    } finally {
+      await t.close();
+      await db.close();
+    }
+  });
+
+  it('rests a limit order below the market with funds held, cancels it and releases them', async () => {
+    const db = await open();
+    const t = await testApp(db);
+    try {
+      const { token } = await trader(t, '9000000102');
+      const quote = (await t.call('GET', '/stock/index/info?symbol=NSE:TCS')).body.data;
+      const price = (Number(quote.price) * 0.97).toFixed(1);
+      const placed = await order(t, token, 'buy', { symbol: 'NSE:TCS', orderType: 'limit', price, quantity: '5' });
+      expect(placed.body.data.order).toMatchObject({ status: 'pending', filledQuantity: '0', price: `${price}0` });
+      const inr = async () =>
+        (await t.call('POST', '/user/assets', { token })).body.data.items.find(
+          (a: { asset: string }) => a.asset === 'INR',
+        );
+      expect(Number((await inr()).held)).toBeGreaterThan(Number(price) * 5);
+      const open = (await t.call('GET', '/stock/order/list?status=open', { token })).body.data;
+      expect(open.items.map((o: { id: number }) => o.id)).toEqual([placed.body.data.order.id]);
+      const cancelled = await t.call('GET', `/stock/order/cancel?id=${placed.body.data.order.id}`, { token });
+      expect(cancelled.body.data.order.status).toBe('cancelled');
+      expect(await inr()).toMatchObject({ held: '0.00', balance: '1000000.00' });
+      // Cancelling again is the same request: the same answer, nothing more released.
+      const again = await t.call('GET', `/stock/order/cancel?id=${placed.body.data.order.id}`, { token });
+      expect(again.body.data.order.status).toBe('cancelled');
+      expect(await inr()).toMatchObject({ held: '0.00', balance: '1000000.00' });
+      // Someone else's order is not found either.
+      const other = await trader(t, '9000000103');
+      const foreign = await t.call('GET', `/stock/order/info?id=${placed.body.data.order.id}`, { token: other.token });
+      expect(foreign.body.error).toBe('order_not_found');
+    } finally {
+      await t.close();
+      await db.close();
+    }
+  });
+
+  it('fills a resting limit order when the simulated price reaches it, at the limit price', async () => {
+    const db = await open();
+    const t = await testApp(db);
+    try {
+      const { token } = await trader(t, '9000000104');
+      const quote = (await t.call('GET', '/stock/index/info?symbol=NSE:INFY')).body.data;
+      // Two ticks under the last price: above the market maker's best bid, so it rests at the top.
+      const price = (Number(quote.price) - 0.1).toFixed(2);
+      const placed = await order(t, token, 'buy', { symbol: 'NSE:INFY', orderType: 'limit', price, quantity: '3' });
+      expect(placed.body.data.order.status).toBe('pending');
+      let status = 'pending';
+      for (let minute = 0; minute < 120 && status === 'pending'; minute++) {
+        await t.advance(MINUTE);
+        status = (await t.call('GET', `/stock/order/info?id=${placed.body.data.order.id}`, { token })).body.data.status;
+      }
+      const filled = (await t.call('GET', `/stock/order/info?id=${placed.body.data.order.id}`, { token })).body.data;
+      expect(filled).toMatchObject({ status: 'completed', avgFillPrice: price, filledQuantity: '3' });
+    } finally {
+      await t.close();
+      await db.close();
+    }
+  });
+
+  it('fills partially what the quotes can take; the rest waits in the book', async () => {
+    const db = await open();
+    const t = await testApp(db);
+    try {
+      const { token, userId } = await trader(t, '9000000105');
+      await t.app.engine.submit({
+        type: 'deposit',
+        id: 'test-topup',
+        userId,
+        wallet: 'stock',
+        asset: 'INR',
+        amount: '50000000.00',
+        from: 'faucet',
+        cause: 'paper_grant',
+      });
+      const book = (await t.call('POST', '/stock/index/books', { body: { symbol: 'NSE:ITC' } })).body.data;
+      const depth = book.asks.reduce((n: number, [, q]: [string, string]) => n + Number(q), 0);
+      const top = book.asks[book.asks.length - 1][0] as string;
+      const placed = await order(t, token, 'buy', {
+        symbol: 'NSE:ITC',
+        orderType: 'limit',
+        price: top,
+        quantity: String(depth + 100),
+      });
+      expect(placed.body.data?.order, JSON.stringify(placed.body)).toMatchObject({
+        status: 'partial',
+        filledQuantity: String(depth),
+      });
+      // A market order larger than the fresh quotes takes them all and the venue closes the rest.
+      const market = await order(t, token, 'buy', { symbol: 'NSE:ITC', quantity: String(depth + 2_000) });
+      expect(market.body.data?.order, JSON.stringify(market.body)).toMatchObject({ status: 'closed' });
+      const filled = Number(market.body.data.order.filledQuantity);
+      expect(filled).toBeGreaterThan(0);
+      expect(filled).toBeLessThan(depth + 2_000);
+    } finally {
+      await t.close();
+      await db.close();
+    }
+  });
+
+  it('queues an after-market order with its funds held and fills it at the next open', async () => {
+    const db = await open();
+    const t = await testApp(db);
+    try {
+      const { token } = await trader(t, '9000000106');
+      await t.advance(8 * 60 * MINUTE); // 17:30 IST: NSE is closed
+      const preview = await t.call('POST', '/stock/order/preview', {
+        token,
+        body: { symbol: 'NSE:SBIN', side: 'buy', orderType: 'market', quantity: '4' },
+      });
+      expect(preview.body.data.afterMarket).toBe(true);
+      const queued = await order(t, token, 'buy', { symbol: 'NSE:SBIN', quantity: '4' });
+      expect(queued.body.data.order).toMatchObject({ status: 'pending', afterMarket: true });
+      const assets = (await t.call('POST', '/user/assets', { token })).body.data.items;
+      expect(Number(assets.find((a: { asset: string }) => a.asset === 'INR').held)).toBeGreaterThan(0);
+      expect((await t.call('POST', '/stock/index/books', { body: { symbol: 'NSE:SBIN' } })).body.data.asks).toEqual([]);
+      await t.advance(16 * 60 * MINUTE); // 09:30 IST the next day
+      const filled = (await t.call('GET', `/stock/order/info?id=${queued.body.data.order.id}`, { token })).body.data;
+      expect(filled).toMatchObject({ status: 'completed', filledQuantity: '4', afterMarket: true });
+    } finally {
+      await t.close();
+      await db.close();
+    }
+  });
+
+  it('answers a retry with the same clientOrderId with the first order, and refuses the key with another body', async () => {
+    const db = await open();
+    const t = await testApp(db);
+    try {
+      const { token } = await trader(t, '9000000107');
+      const body = { symbol: 'NSE:ITC', quantity: '2', clientOrderId: 'retry-key-0001' };
+      const first = await order(t, token, 'buy', body);
+      t.clock.advance(3_000);
+      const second = await order(t, token, 'buy', body);
+      expect(second.body.data.order.id).toBe(first.body.data.order.id);
+      expect((await t.call('GET', '/stock/order/list', { token })).body.data.total).toBe(1);
+      const other = await order(t, token, 'buy', { ...body, quantity: '3' });
+      expect(other.body.error).toBe('idempotency_key_reused');
+    } finally {
+      await t.close();
+      await db.close();
+    }
+  });
+
+  it('keeps a watchlist', async () => {
+    const db = await open();
+    const t = await testApp(db);
+    try {
+      const { token } = await trader(t, '9000000108', { pin: false });
+      await t.call('POST', '/stock/collect/add', { token, body: { symbol: 'NSE:TCS' } });
+      await t.call('POST', '/stock/collect/add', { token, body: { symbol: 'AAPL' } });
+      await t.call('POST', '/stock/collect/add', { token, body: { symbol: 'NSE:TCS' } });
+      const list = (await t.call('POST', '/stock/collect/list', { token })).body.data.items;
+      expect(list.map((q: { id: string }) => q.id).sort()).toEqual(['NASDAQ:AAPL', 'NSE:TCS']);
+      await t.call('POST', '/stock/collect/del', { token, body: { symbol: 'NSE:TCS' } });
+      const left = (await t.call('POST', '/stock/collect/list', { token })).body.data.items;
+      expect(left.map((q: { id: string }) => q.id)).toEqual(['NASDAQ:AAPL']);
+      const unknown = await t.call('POST', '/stock/collect/add', { token, body: { symbol: 'NOPE' }, lang: 'pt-BR' });
+      expect(unknown.body.error).toBe('unknown_instrument');
+    } finally {
+      await t.close();
+      await db.close();
+    }
+  });
+
+  it('refuses every rule-breaking order with its translated message and changes nothing', async () => {
+    const db = await open();
+    const t = await testApp(
+      db,
+      settings({ minShares: 2, maxShares: 1000, maxAmount: { INR: '500000.00', USD: '200000.00', BRL: '1000000.00' } }),
+    );
+    try {
+      const { token } = await trader(t, '9000000109');
+      const noPin = await trader(t, '9000000110', { pin: false });
+      const quote = (await t.call('GET', '/stock/index/info?symbol=NSE:RELIANCE')).body.data;
+      const before = await footprint(t, token);
+      const cases: [string, 'buy' | 'sell', Record<string, string>, string, string, string][] = [
+        [
+          'zero quantity',
+          'buy',
+          { symbol: 'NSE:RELIANCE', quantity: '0' },
+          'amount_zero',
+          'The order amount or price cannot be 0',
+          'O valor ou o preço da ordem não pode ser 0',
+        ],
+        [
+          'zero sale',
+          'sell',
+          { symbol: 'NSE:RELIANCE', quantity: '0' },
+          'amount_zero',
+          'The order amount or price cannot be 0',
+          'O valor ou o preço da ordem não pode ser 0',
+        ],
+        [
+          'zero price',
+          'buy',
+          { symbol: 'NSE:RELIANCE', orderType: 'limit', price: '0', quantity: '5' },
+          'amount_zero',
+          'The order amount or price cannot be 0',
+          'O valor ou o preço da ordem não pode ser 0',
+        ],
+        [
+          'no quantity',
+          'buy',
+          { symbol: 'NSE:RELIANCE', quantity: '' },
+          'quantity_required',
+          'Please enter the quantity',
+          'Informe a quantidade',
+        ],
+        [
+          'off tick',
+          'buy',
+          { symbol: 'NSE:RELIANCE', orderType: 'limit', price: '1500.03', quantity: '5' },
+          'price_not_on_tick',
+          'The price must be a multiple of the tick size',
+          'O preço deve ser múltiplo do tick mínimo',
+        ],
+        [
+          'below minimum shares',
+          'buy',
+          { symbol: 'NSE:RELIANCE', quantity: '1' },
+          'quantity_below_minimum',
+          'The quantity is below the minimum',
+          'A quantidade está abaixo do mínimo',
+        ],
+        [
+          'above maximum shares',
+          'buy',
+          { symbol: 'NSE:ITC', quantity: '1001' },
+          'quantity_above_maximum',
+          'The quantity is above the maximum',
+          'A quantidade está acima do máximo',
+        ],
+        [
+          'above maximum money',
+          'buy',
+          { symbol: 'NSE:RELIANCE', quantity: '400' },
+          'amount_above_maximum',
+          'The order amount is above the maximum',
+          'O valor da ordem está acima do máximo',
+        ],
+        [
+          'outside the band',
+          'buy',
+          {
+            symbol: 'NSE:RELIANCE',
+            orderType: 'limit',
+            price: (Number(quote.bandHi) + 0.05).toFixed(2),
+            quantity: '5',
+          },
+          'price_outside_band',
+          "The price is outside today's price band",
+          'O preço está fora da banda de preço de hoje',
+        ],
+        [
+          'unlisted',
+          'buy',
+          { symbol: 'NSE:JETAIRWAYS', quantity: '5' },
+          'instrument_unlisted',
+          'The stock is currently unlisted and cannot be traded',
+          'A ação não está listada no momento e não pode ser negociada',
+        ],
+        [
+          'not enough money',
+          'buy',
+          { symbol: 'AAPL', quantity: '100' },
+          'insufficient_balance',
+          'Insufficient balance',
+          'Saldo insuficiente',
+        ],
+        [
+          'nothing to sell',
+          'sell',
+          { symbol: 'NSE:TCS', quantity: '5' },
+          'insufficient_quantity',
+          'Not enough quantity',
+          'Quantidade insuficiente',
+        ],
+        [
+          'wrong password',
+          'buy',
+          { symbol: 'NSE:RELIANCE', quantity: '5', password: '111111' },
+          'trade_password_incorrect',
+          '',
+          '',
+        ],
+      ];
+      for (const [name, side, body, code, en, pt] of cases) {
+        const a = await order(t, token, side, body);
+        expect(a.body.error, `${name}: ${JSON.stringify(a.body)}`).toBe(code);
+        expect(a.body.code).toBe(-1001);
+        if (en) expect(a.body.msg, name).toBe(en);
+        const b = await order(t, token, side, body, 'pt-BR');
+        if (pt) expect(b.body.msg, name).toBe(pt);
+        else expect(b.body.msg).not.toBe(a.body.msg);
+      }
+      expect(await footprint(t, token)).toEqual(before);
+
+      const unset = await order(t, noPin.token, 'buy', { symbol: 'NSE:RELIANCE', quantity: '5' });
+      expect(unset.body.error).toBe('trade_password_not_set');
+
+      // At the upper circuit the stock cannot be bought (sold, yes).
+      const last = t.app.market.lastTicks('NSE:RELIANCE')!;
+      const spy = vi
+        .spyOn(t.app.market, 'lastTicks')
+        .mockImplementation((id) => (id === 'NSE:RELIANCE' ? { ...last, lastTicks: last.band!.upperTicks } : null));
+      const limitUp = await order(t, token, 'buy', { symbol: 'NSE:RELIANCE', quantity: '5' }, 'pt-BR');
+      expect(limitUp.body).toMatchObject({
+        error: 'daily_limit_buy',
+        msg: 'Ações no limite diário não podem ser compradas',
+      });
+      spy.mockRestore();
+      expect(await footprint(t, token)).toEqual(before);
+      expect(t.app.engine.state.findBrokenInvariant()).toBeUndefined();
+    } finally {
+      await t.close();
+      await db.close();
+    }
+  });
+
+  it('refuses orders outside trading hours when the deployment says so, and requires KYC when it says so', async () => {
+    const db = await open();
+    const t = await testApp(db, settings({ afterMarket: 'refuse', kycRequired: true }));
+    try {
+      const { token } = await trader(t, '9000000111');
+      const kyc = await order(t, token, 'buy', { symbol: 'NSE:RELIANCE', quantity: '5' }, 'pt-BR');
+      expect(kyc.body.error).toBe('kyc_required');
+      await db.run("UPDATE users SET id_status = 'succ' WHERE phone LIKE '%9000000111'");
+      await t.advance(8 * 60 * MINUTE);
+      const closed = await order(t, token, 'buy', { symbol: 'NSE:RELIANCE', quantity: '5' });
+      expect(closed.body).toMatchObject({
+        error: 'market_closed',
+        msg: 'The market is closed: orders are accepted during trading hours only',
+      });
+      expect((await t.call('GET', '/stock/order/list', { token })).body.data.total).toBe(0);
+    } finally {
+      await t.close();
+      await db.close();
+    }
+  });
+
+  it('keeps each market maker within the open-order limit and every account reconciled', async () => {
+    const db = await open();
+    const t = await testApp(db);
+    try {
+      const state = t.app.engine.state;
+      expect(state.openOrders(marketMakerOf('NSE:RELIANCE')).length).toBe(10);
+      await t.advance(30 * MINUTE);
+      expect(state.findBrokenInvariant()).toBeUndefined();
     } finally {
       await t.close();
       await db.close();
