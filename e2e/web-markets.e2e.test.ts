@@ -2,11 +2,10 @@
 // simulator) at 390×844 in both languages: Home (status line, live index cards, hot list, news),
 // Markets (stocks by country, sorting, the load-more footer, crypto), search with its local history,
 // and a K-line page (quote header, chart with the TradingView attribution, interval tabs, order book).
-// The home feed (/index/ads, /index/notice, /index/news) is not served yet: those three calls are
-// answered from apps/web/test-fixtures with page.route. Screenshots: test-results/screens/web-markets-*.png.
-import type { Browser, Page } from 'playwright-core';
+// The home feed (banners, notices, news) is the server's seeded paper-mode content, in the page's
+// language. Screenshots: test-results/screens/web-markets-*.png.
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ads, news, newsInfo, notices } from '../apps/web/test-fixtures/market.ts';
 import { launchBrowser, phonePage, type Server, shot, startServer } from './harness.ts';
 
 const TEXT = {
@@ -18,6 +17,8 @@ const TEXT = {
     loadMore: 'Load more',
     orderBook: 'Order book',
     buy: 'Buy',
+    paperNotice: 'Paper mode: every balance here is virtual money',
+    firstNews: 'How the paper market works',
   },
   'pt-BR': {
     virtualMoney: 'Dinheiro virtual',
@@ -27,6 +28,8 @@ const TEXT = {
     loadMore: 'Carregar mais',
     orderBook: 'Livro de ofertas',
     buy: 'Comprar',
+    paperNotice: 'Modo simulado: todo saldo aqui é dinheiro virtual',
+    firstNews: 'Como funciona o mercado simulado',
   },
 } as const;
 
@@ -43,21 +46,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-function envelope(data: unknown) {
-  return { status: 200, contentType: 'application/json', body: JSON.stringify({ code: 0, msg: 'success', data }) };
-}
-
-async function mockHomeFeed(page: Page) {
-  await page.route('**/ipor-api/index/**', (route) => {
-    const url = new URL(route.request().url());
-    if (url.pathname.endsWith('/index/ads')) return route.fulfill(envelope(ads));
-    if (url.pathname.endsWith('/index/notice')) return route.fulfill(envelope(notices));
-    if (url.pathname.endsWith('/index/news/info')) return route.fulfill(envelope(newsInfo));
-    if (url.pathname.endsWith('/index/news')) return route.fulfill(envelope(news));
-    return route.continue();
-  });
-}
-
 describe('customer app market screens (real server)', () => {
   for (const lang of ['en-US', 'pt-BR'] as const) {
     const text = TEXT[lang];
@@ -65,13 +53,16 @@ describe('customer app market screens (real server)', () => {
       const { context, page } = await phonePage(browser, lang);
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(error.message));
-      await mockHomeFeed(page);
       try {
         // Home: status line, live index cards, hot list, news.
         await page.goto(`${server.baseUrl}/pages/tabbar/home`);
         await page.getByTestId('index-card').first().waitFor();
         await page.getByTestId('quote-row').first().waitFor();
         await page.getByTestId('market-status').waitFor();
+        // The seeded feed: banners, the notice bar and the news, in this language.
+        await page.locator('.banners__item img').first().waitFor();
+        await expect(page.getByTestId('notice-bar').textContent()).resolves.toContain(text.paperNotice);
+        await expect(page.locator('.news-row__title').first().textContent()).resolves.toBe(text.firstNews);
         await expect(page.getByTestId('paper-badge').textContent()).resolves.toContain(text.virtualMoney);
         await expect(page.getByText(text.hot).count()).resolves.toBeGreaterThan(0);
         const firstChange = (await page.locator('.change-pill').first().textContent()) ?? '';

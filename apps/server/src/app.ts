@@ -19,11 +19,19 @@ import { accountRoutes } from './features/accounts/routes.ts';
 import { Accounts } from './features/accounts/service.ts';
 import { Captchas } from './features/common/captcha.ts';
 import { commonRoutes } from './features/common/routes.ts';
+import { testClockRoutes } from './features/common/test-clock.ts';
+import { contentRoutes } from './features/content/routes.ts';
+import { Content } from './features/content/service.ts';
 import { seed } from './features/demo/seed.ts';
 import { staffRoutes } from './features/staff/routes.ts';
 import { MarketData } from './features/market-data/market-data.ts';
 import { bookView, marketDataRoutes } from './features/market-data/routes.ts';
 import { marketStream } from './features/market-data/stream.ts';
+import { Holdings } from './features/stocks/holdings.ts';
+import { PaperVenue } from './features/stocks/paper-venue.ts';
+import { stockRoutes } from './features/stocks/routes.ts';
+import { StockOrders } from './features/stocks/stock-orders.ts';
+import { Watchlist } from './features/stocks/watchlist.ts';
 import websocket from '@fastify/websocket';
 import { grantPaperFunds } from './features/wallet/paper-grants.ts';
 import { walletRoutes } from './features/wallet/routes.ts';
@@ -51,6 +59,7 @@ export type App = {
   staff: Staff;
   engine: TradingEngine;
   market: MarketData;
+  venue: PaperVenue;
   sandboxSms: SandboxSms | null;
   clock: Clock;
 };
@@ -109,6 +118,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const accounts = new Accounts({ db, clock, config, captchas, sms, ...(onUserCreated ? { onUserCreated } : {}) });
   const wallets = new Wallets(db, engine);
   const market = await MarketData.open(db, clock, config.simulatorSeed);
+  const venue = await PaperVenue.open(db, engine, market, clock, config.stocks);
+  const stockOrders = new StockOrders({ db, engine, market, venue, clock, settings: config.stocks });
+  const holdings = new Holdings(db, engine, market, venue.stocks);
   const pumpMs = deps.marketPumpMs ?? 0;
   if (pumpMs > 0) {
     let pumping = false;
@@ -117,6 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       pumping = true;
       market
         .pump()
+        .then(() => venue.sync())
         .catch((error) => http.log.error({ err: error }, 'market pump failed'))
         .finally(() => {
           pumping = false;
@@ -128,6 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     });
   }
   const staff = new Staff({ db, clock, issuer: config.platformName });
+  const content = new Content({ db, clock });
 
   await http.register(
     async (api) => {
@@ -137,8 +151,20 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       accountRoutes(api, accounts);
       staffRoutes(api, staff, config);
       walletRoutes(api, accounts, wallets);
-      marketDataRoutes(api, market, engine);
-      marketStream(api, market, bookView(engine));
+      marketDataRoutes(api, market, engine, (id) => venue.watch(id));
+      stockRoutes(api, { accounts, orders: stockOrders, holdings, watchlist: new Watchlist(db), market, clock });
+      if (config.testHooks && config.mode === 'paper') {
+        testClockRoutes(api, clock, async () => {
+          await market.pump();
+          await venue.sync();
+        });
+      }
+      contentRoutes(api, { content, accounts, staff });
+      marketStream(
+        api,
+        market,
+        bookView(engine, (id) => venue.watch(id)),
+      );
       api.get('/openapi.json', { schema: { hide: true } }, async () => http.swagger());
       api.get('/health', { schema: { hide: true } }, async () => ({ code: 0, msg: 'ok', data: { mode: config.mode } }));
     },
@@ -146,8 +172,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   );
 
   serveFrontEnds(http, config);
-  await seed({ db, clock, config, staff, onUserCreated, log: (m) => http.log.warn(m) });
-  return { http, accounts, staff, engine, market, sandboxSms, clock };
+  await seed({ db, clock, config, staff, onUserCreated, log: (m) => http.log.warn(m), content });
+  return { http, accounts, staff, engine, market, venue, sandboxSms, clock };
 }
 
 /** The customer app at /, the staff console at /admin, each falling back to its index.html (SPA routes). */

@@ -19,6 +19,8 @@ export type Config = {
   simulatorSeed: string;
   /** Paper-mode only: exposes captcha answers and SMS codes at /ipor-api/test/* for browser tests. */
   testHooks: boolean;
+  /** With testHooks: the server's clock starts at this time (epoch ms) and can be moved forward. */
+  testClockStartMs: number | null;
   /** Where the built customer app and staff console are served from; null serves no static files. */
   webDist: string | null;
   adminDist: string | null;
@@ -101,6 +103,7 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: Pa
     serviceChatUrl: env.SERVICE_CHAT_URL ?? '',
     simulatorSeed: env.SIMULATOR_SEED ?? 'bourse',
     testHooks,
+    testClockStartMs: testHooks && env.BOURSE_TEST_CLOCK ? Date.parse(env.BOURSE_TEST_CLOCK) : null,
     webDist: defaults.webDist ?? null,
     adminDist: defaults.adminDist ?? null,
     logLevel: env.LOG_LEVEL ?? 'info',

@@ -5,11 +5,13 @@ import { fileURLToPath } from 'node:url';
 import { openDb } from '@bourse/db';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
+import { shiftedClock, systemClock } from './platform/clock.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const config = loadConfig(process.env, { webDist: `${root}apps/web/dist`, adminDist: `${root}apps/admin/dist` });
 const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-const app = await buildApp({ config, db, marketPumpMs: 1000 });
+const clock = config.testClockStartMs !== null ? shiftedClock(config.testClockStartMs) : systemClock;
+const app = await buildApp({ config, db, clock, marketPumpMs: 1000 });
 
 let stopping = false;
 const shutdown = async (signal: string) => {

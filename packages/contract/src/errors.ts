@@ -180,6 +180,33 @@ export const ERRORS = {
     en: 'Please write the reason for this action',
     pt: 'Escreva o motivo desta ação',
   },
+  // --- news, notices, ads and messages ---
+  content_title_required: {
+    status: 400,
+    en: 'Write a title in at least one language',
+    pt: 'Escreva um título em pelo menos um idioma',
+  },
+  content_image_invalid: {
+    status: 400,
+    en: 'The image must be a data: image (PNG, JPEG, GIF, WebP or SVG) or a path on this site',
+    pt: 'A imagem deve ser uma imagem data: (PNG, JPEG, GIF, WebP ou SVG) ou um caminho deste site',
+  },
+  content_link_invalid: {
+    status: 400,
+    en: 'The link must be an app page (/pages/…) or an https:// address',
+    pt: 'O link deve ser uma página do app (/pages/…) ou um endereço https://',
+  },
+  content_already_published: {
+    status: 409,
+    en: 'This item is already published',
+    pt: 'Este item já está publicado',
+  },
+  content_not_published: {
+    status: 409,
+    en: 'Only a published item can be unpublished',
+    pt: 'Apenas um item publicado pode ser retirado do ar',
+  },
+  user_not_found: { status: 404, en: 'No customer has this ID', pt: 'Nenhum cliente tem este ID' },
   // --- money and trading (SPEC §8) ---
   insufficient_balance: { status: 400, en: 'Insufficient balance', pt: 'Saldo insuficiente' },
   insufficient_quantity: { status: 400, en: 'Not enough quantity', pt: 'Quantidade insuficiente' },
@@ -202,6 +229,21 @@ export const ERRORS = {
     status: 400,
     en: 'The stock is currently unlisted and cannot be traded',
     pt: 'A ação não está listada no momento e não pode ser negociada',
+  },
+  market_closed: {
+    status: 400,
+    en: 'The market is closed: orders are accepted during trading hours only',
+    pt: 'O mercado está fechado: ordens são aceitas apenas no horário de negociação',
+  },
+  amount_below_minimum: {
+    status: 400,
+    en: 'The order amount is below the minimum',
+    pt: 'O valor da ordem está abaixo do mínimo',
+  },
+  amount_above_maximum: {
+    status: 400,
+    en: 'The order amount is above the maximum',
+    pt: 'O valor da ordem está acima do máximo',
   },
   leverage_funds: {
     status: 400,

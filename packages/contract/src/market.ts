@@ -53,7 +53,13 @@ export const bookView = z.object({
   bids: z.array(z.tuple([decimal, decimal])),
 });
 
-export const tradeView = z.object({ id: z.number().int(), price: decimal, quantity: decimal, side: z.enum(['buy', 'sell']), time: z.number().int() });
+export const tradeView = z.object({
+  id: z.number().int(),
+  price: decimal,
+  quantity: decimal,
+  side: z.enum(['buy', 'sell']),
+  time: z.number().int(),
+});
 
 export const stockListQuery = pageQuery.extend({
   country: z.enum(COUNTRIES, { error: 'field_invalid' }).default('IN'),

@@ -49,6 +49,8 @@ export const STAFF_PERMISSIONS = {
   'users.status': ['compliance', 'admin'],
   'audit.read': ['compliance', 'admin'],
   'staff.manage': ['admin'],
+  /** News, notices, ads and personal messages to customers. */
+  'content.manage': ['support', 'admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffPermission = keyof typeof STAFF_PERMISSIONS;
 

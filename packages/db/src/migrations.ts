@@ -248,6 +248,55 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 6,
+    name: 'content: news, notices, ads, personal messages and their read state',
+    sql: () => `
+      CREATE TABLE content_items (
+        id {{id}},
+        kind TEXT NOT NULL CHECK (kind IN ('ad', 'notice', 'news')),
+        status TEXT NOT NULL DEFAULT 'draft' CHECK (status IN ('draft', 'published', 'unpublished')),
+        title_en TEXT NOT NULL DEFAULT '',
+        title_pt TEXT NOT NULL DEFAULT '',
+        summary_en TEXT NOT NULL DEFAULT '',
+        summary_pt TEXT NOT NULL DEFAULT '',
+        body_en TEXT NOT NULL DEFAULT '',
+        body_pt TEXT NOT NULL DEFAULT '',
+        source_en TEXT NOT NULL DEFAULT '',
+        source_pt TEXT NOT NULL DEFAULT '',
+        image_en TEXT NOT NULL DEFAULT '',
+        image_pt TEXT NOT NULL DEFAULT '',
+        link TEXT NOT NULL DEFAULT '',
+        seed_key TEXT UNIQUE,
+        created_by BIGINT REFERENCES staff(id),
+        updated_by BIGINT REFERENCES staff(id),
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        published_at BIGINT,
+        unpublished_at BIGINT
+      );
+      CREATE INDEX content_items_feed ON content_items(kind, status, published_at);
+      CREATE TABLE user_messages (
+        id {{id}},
+        user_id BIGINT NOT NULL REFERENCES users(id),
+        title_en TEXT NOT NULL DEFAULT '',
+        title_pt TEXT NOT NULL DEFAULT '',
+        body_en TEXT NOT NULL DEFAULT '',
+        body_pt TEXT NOT NULL DEFAULT '',
+        seed_key TEXT UNIQUE,
+        created_by BIGINT REFERENCES staff(id),
+        created_at BIGINT NOT NULL,
+        read_at BIGINT
+      );
+      CREATE INDEX user_messages_user ON user_messages(user_id, created_at);
+      CREATE TABLE notice_reads (
+        user_id BIGINT NOT NULL REFERENCES users(id),
+        item_id BIGINT NOT NULL REFERENCES content_items(id),
+        read_at BIGINT NOT NULL,
+        PRIMARY KEY (user_id, item_id)
+      );
+    `,
+  },
 ];
 
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {

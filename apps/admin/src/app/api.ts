@@ -63,6 +63,57 @@ export interface CustomerUser {
   createdAt: string;
 }
 
+export type ContentKind = 'ad' | 'notice' | 'news';
+export type ContentStatus = 'draft' | 'published' | 'unpublished';
+
+/** The editable fields of a news article, notice or banner, in both languages. */
+export interface ContentFields {
+  titleEn: string;
+  titlePt: string;
+  summaryEn: string;
+  summaryPt: string;
+  bodyEn: string;
+  bodyPt: string;
+  sourceEn: string;
+  sourcePt: string;
+  imageEn: string;
+  imagePt: string;
+  link: string;
+}
+
+export interface ContentItem extends ContentFields {
+  id: number;
+  kind: ContentKind;
+  status: ContentStatus;
+  isSeeded: boolean;
+  createdBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+  publishedAt: string | null;
+  unpublishedAt: string | null;
+}
+
+export interface SentMessage {
+  id: number;
+  userId: number;
+  account: string;
+  titleEn: string;
+  titlePt: string;
+  bodyEn: string;
+  bodyPt: string;
+  sentBy: string | null;
+  createdAt: string;
+  readAt: string | null;
+}
+
+export interface MessageDraft {
+  userId: Id;
+  titleEn: string;
+  titlePt: string;
+  bodyEn: string;
+  bodyPt: string;
+}
+
 export const PAGE_SIZE_DEFAULT = 20;
 export const PAGE_SIZE_MAX = 100;
 
@@ -109,6 +160,16 @@ export const adminApi = {
     client.get<Page<CustomerUser>>('/admin/users', query),
   setUserStatus: (body: { userId: Id; status: 0 | 1; reason: string }) =>
     client.post<unknown>('/admin/users/status', body),
+  content: (query: { kind?: ContentKind; status?: ContentStatus | ''; page: number; limit: number }) =>
+    client.get<Page<ContentItem>>('/admin/content', query),
+  createContent: (body: ContentFields & { kind: ContentKind; publish: boolean }) =>
+    client.post<ContentItem>('/admin/content/create', body),
+  updateContent: (body: ContentFields & { id: Id }) => client.post<ContentItem>('/admin/content/update', body),
+  publishContent: (body: { id: Id }) => client.post<ContentItem>('/admin/content/publish', body),
+  unpublishContent: (body: { id: Id; reason: string }) => client.post<ContentItem>('/admin/content/unpublish', body),
+  sentMessages: (query: { userId?: string; page: number; limit: number }) =>
+    client.get<Page<SentMessage>>('/admin/messages', query),
+  sendMessage: (body: MessageDraft) => client.post<{ id: number }>('/admin/messages/send', body),
 };
 
 export const queryKeys = {
@@ -116,4 +177,6 @@ export const queryKeys = {
   audit: (query: object) => ['audit', query] as const,
   staff: ['staff'] as const,
   users: (query: object) => ['users', query] as const,
+  content: (query: object) => ['content', query] as const,
+  sentMessages: (query: object) => ['messages', query] as const,
 };

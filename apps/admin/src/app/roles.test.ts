@@ -18,8 +18,9 @@ describe('role matrix', () => {
     expect(keys('admin')).toEqual(SECTIONS.map((section) => section.key));
   });
 
-  it('lets support read users and (later) chat, nothing else', () => {
-    expect(keys('support')).toEqual(['dashboard', 'users', 'chat']);
+  it('lets support read users, manage content and (later) chat, nothing else', () => {
+    expect(keys('support')).toEqual(['dashboard', 'users', 'chat', 'content']);
+    expect(hasPermission('support', 'content.manage')).toBe(true);
     expect(hasPermission('support', 'users.read')).toBe(true);
     expect(hasPermission('support', 'users.status')).toBe(false);
     expect(hasPermission('support', 'audit.read')).toBe(false);
@@ -64,6 +65,6 @@ describe('role matrix', () => {
 
   it('marks only the built sections as ready', () => {
     const ready = SECTIONS.filter((section) => section.ready).map((section) => section.key);
-    expect(ready).toEqual(['dashboard', 'users', 'audit', 'staff']);
+    expect(ready).toEqual(['dashboard', 'users', 'content', 'audit', 'staff']);
   });
 });

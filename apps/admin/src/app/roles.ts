@@ -24,12 +24,12 @@ export const PERMISSIONS = [
   'loans.review',
   'reconciliation.read',
   'listings.manage',
-  'content.manage',
+  'content.manage', // news, notices, ads and personal messages to customers
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 const ROLE_PERMISSIONS: Readonly<Record<Exclude<StaffRole, 'admin'>, readonly Permission[]>> = {
-  support: ['users.read', 'chat.reply'],
+  support: ['users.read', 'chat.reply', 'content.manage'],
   compliance: ['users.read', 'users.status', 'kyc.review', 'audit.read'],
   finance: ['users.read', 'deposits.confirm', 'withdrawals.review', 'loans.review', 'reconciliation.read'],
 };
@@ -58,7 +58,7 @@ export const SECTIONS: readonly ConsoleSection[] = [
   { key: 'loans', path: '/loans', permission: 'loans.review', ready: false },
   { key: 'reconciliation', path: '/reconciliation', permission: 'reconciliation.read', ready: false },
   { key: 'listings', path: '/listings', permission: 'listings.manage', ready: false },
-  { key: 'content', path: '/content', permission: 'content.manage', ready: false },
+  { key: 'content', path: '/content', permission: 'content.manage', ready: true },
   { key: 'audit', path: '/audit', permission: 'audit.read', ready: true },
   { key: 'staff', path: '/staff', permission: 'staff.manage', ready: true },
 ];

@@ -4,6 +4,20 @@ export type Clock = { now(): number };
 
 export const systemClock: Clock = { now: () => Date.now() };
 
+/**
+ * Real time shifted to start at `startMs`, which tests can push forward (browser tests against a
+ * running server: "open the market", "move to T+1"). Only with BOURSE_TEST_HOOKS in paper mode.
+ */
+export function shiftedClock(startMs: number, realNow: () => number = Date.now): Clock & { advance(ms: number): void } {
+  let offset = startMs - realNow();
+  return {
+    now: () => realNow() + offset,
+    advance: (ms) => {
+      offset += ms;
+    },
+  };
+}
+
 /** A clock tests set and advance by hand. */
 export function manualClock(
   startMs = Date.UTC(2026, 0, 5, 4, 0),

@@ -84,6 +84,7 @@ const marketsPage = () => import('../features/markets/markets-page.tsx');
 const searchPage = () => import('../features/markets/search-page.tsx');
 const klinePages = () => import('../features/markets/kline-page.tsx');
 const newsPages = () => import('../features/markets/news-pages.tsx');
+const noticePages = () => import('../features/content/notice-pages.tsx');
 const tradePages = () => import('../features/trading/trade-pages.tsx');
 const orderPage = () => import('../features/trading/order-page.tsx');
 
@@ -109,6 +110,8 @@ export const builtPages: Record<string, Loader> = {
   'coin/coinKline': named(klinePages, 'CoinKlinePage'),
   'news/list': named(newsPages, 'NewsListPage'),
   'news/detail': named(newsPages, 'NewsDetailPage'),
+  'notice/list': named(noticePages, 'NoticeListPage'),
+  'notice/detail': named(noticePages, 'NoticeDetailPage'),
   'robot/list': named(placeholderPages, 'RobotListPage'),
   'tabbar/mine': named(minePages, 'MinePage'),
   'user/about': named(minePages, 'AboutPage'),

@@ -1,5 +1,6 @@
 // English texts (the default language). Every visible string of the app comes from here or from
 // pt-BR.ts, which must have exactly the same keys (checked by the type below and by a unit test).
+import { contentEnUS } from './content.en-US.ts';
 import { marketsEnUS } from './markets.en-US.ts';
 
 export const enUS = {
@@ -283,7 +284,7 @@ export const enUS = {
     },
     robot: { list: 'Robots', detail: 'Robot details', record: 'Robot records', orderDetail: 'Robot order' },
     news: { list: 'News', detail: 'Article' },
-    notice: { list: 'Notices', detail: 'Notice' },
+    notice: { list: 'Messages', detail: 'Notice' },
     user: {
       userInfo: 'My profile',
       kyc: 'Identity verification',
@@ -313,6 +314,7 @@ export const enUS = {
     tabbar: { home: 'Home', markets: 'Markets', trade: 'Trade', mine: 'Mine', position: 'Positions' },
   },
   ...marketsEnUS,
+  ...contentEnUS,
 };
 
 type DeepStrings<T> = { [K in keyof T]: T[K] extends string ? string : DeepStrings<T[K]> };

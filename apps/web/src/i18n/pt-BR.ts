@@ -2,6 +2,7 @@
 // longer than English: keep labels short enough for a 390 px wide screen.
 
 import type { Messages } from './en-US.ts';
+import { contentPtBR } from './content.pt-BR.ts';
 import { marketsPtBR } from './markets.pt-BR.ts';
 
 export const ptBR: Messages = {
@@ -281,7 +282,7 @@ export const ptBR: Messages = {
     fundsDetail: { index: 'Extrato', cryptoFundsDetail: 'Extrato cripto', stockFundsDetail: 'Extrato de ações' },
     robot: { list: 'Robôs', detail: 'Detalhes do robô', record: 'Histórico do robô', orderDetail: 'Ordem do robô' },
     news: { list: 'Notícias', detail: 'Notícia' },
-    notice: { list: 'Avisos', detail: 'Aviso' },
+    notice: { list: 'Mensagens', detail: 'Aviso' },
     user: {
       userInfo: 'Meu perfil',
       kyc: 'Verificação de identidade',
@@ -311,4 +312,5 @@ export const ptBR: Messages = {
     tabbar: { home: 'Início', markets: 'Mercados', trade: 'Negociar', mine: 'Conta', position: 'Posições' },
   },
   ...marketsPtBR,
+  ...contentPtBR,
 };

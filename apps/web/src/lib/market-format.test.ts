@@ -5,6 +5,9 @@ describe('market formatting', () => {
   it('shows money in the market of its currency', () => {
     expect(formatAmount('123456.7', 'INR', 'en-US')).toBe('₹1,23,456.70');
     expect(formatAmount('123456.7', 'USD', 'pt-BR')).toBe('$123,456.70');
+    // Shares in the ledger: a count and the ticker, never a currency.
+    expect(formatAmount('5', 'SHARE:NSE:RELIANCE', 'en-US', { signDisplay: 'exceptZero' })).toBe('+5 RELIANCE');
+    expect(formatAmount('-1200', 'SHARE:B3:PETR4', 'pt-BR', { signDisplay: 'exceptZero' })).toMatch(/^-1\.200 PETR4$/);
     expect(formatAmount('123456.7', 'BRL', 'en-US')).toMatch(/^R\$\s123\.456,70$/);
     expect(formatAmount('-12.5', 'INR', 'en-US', { signDisplay: 'exceptZero' })).toBe('-₹12.50');
     expect(formatAmount('1234.5', 'USDT', 'en-US')).toBe('1,234.50 USDT');

@@ -16,6 +16,20 @@ export function marketOfCurrency(currency: string | null | undefined): MarketCod
   }
 }
 
+const SHARE_MARKETS: Record<string, MarketCode> = { NSE: 'IN', BSE: 'IN', NYSE: 'US', NASDAQ: 'US', B3: 'BR' };
+
+/** "SHARE:NSE:RELIANCE" (a share asset of the ledger) → its exchange and ticker, else null. */
+export function shareOf(asset: string): { exchange: string; symbol: string } | null {
+  const match = /^SHARE:([A-Z0-9_.-]+):(.+)$/.exec(asset);
+  return match ? { exchange: match[1] as string, symbol: match[2] as string } : null;
+}
+
+/** The market of a currency or of a share asset (for its time zone and number format). */
+export function marketOfAsset(asset: string | null | undefined): MarketCode | null {
+  const share = asset ? shareOf(asset) : null;
+  return share ? (SHARE_MARKETS[share.exchange] ?? null) : marketOfCurrency(asset);
+}
+
 export interface QuoteLike {
   country: MarketCode | null;
   currency: string;
@@ -38,6 +52,11 @@ export function formatAmount(
 ): string {
   const market = marketOfCurrency(currency);
   if (market) return formatMoney(value, market, options);
+  const share = shareOf(currency);
+  if (share) {
+    const count = formatNumber(value, { locale: language, ...options, digits: 0 });
+    return count === '--' ? count : `${count} ${share.symbol}`;
+  }
   const text = formatNumber(value, { locale: language, ...options });
   return text === '--' ? text : `${text} ${currency}`;
 }

@@ -36,6 +36,11 @@ export const KNOWN_AUDIT_ACTIONS = [
   'staff.disabled',
   'user.blocked',
   'user.unblocked',
+  'content.created',
+  'content.updated',
+  'content.published',
+  'content.unpublished',
+  'message.sent',
 ] as const;
 
 export default function AuditLogPage() {

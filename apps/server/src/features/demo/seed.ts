@@ -7,6 +7,8 @@ import type { Config } from '../../config.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { hashPassword } from '../../platform/secrets.ts';
 import * as repo from '../accounts/repo.ts';
+import { seedDemoContent } from '../content/demo-content.ts';
+import type { Content } from '../content/service.ts';
 import type { Staff } from '../staff/service.ts';
 
 export const DEMO_CUSTOMER = {
@@ -27,6 +29,8 @@ export async function seed(deps: {
   staff: Staff;
   onUserCreated: ((userId: number) => Promise<void>) | undefined;
   log: (msg: string) => void;
+  /** Paper mode: demo news, notices, banners and a welcome message, seeded once each. */
+  content?: Content;
 }) {
   const { db, clock, config, staff } = deps;
   const staffCount = (await db.query<{ n: number }>('SELECT COUNT(*) AS n FROM staff'))[0]?.n ?? 0;
@@ -48,6 +52,7 @@ export async function seed(deps: {
     // Idempotent: the grant's command ids are fixed per user and asset.
     await deps.onUserCreated?.(demoId);
     if (Number(staffCount) === 0) await staff.create(SYSTEM, DEMO_STAFF.username, 'admin', DEMO_STAFF);
+    if (deps.content) await seedDemoContent(deps.content, { now: clock.now(), config, demoUserId: demoId });
     return;
   }
   if (Number(staffCount) === 0) {

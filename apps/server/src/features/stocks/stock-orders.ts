@@ -128,14 +128,17 @@ export class StockOrders {
     const raw = this.#market.lastTicks(instrument.id);
     const lastTicks = raw?.lastTicks ?? 0;
     if (side === 'buy' && raw?.band && lastTicks >= raw.band.upperTicks) throw new AppError('daily_limit_buy');
-    const priceTicks = limitTicks ?? lastTicks;
+    const afterMarket = !isOpen(instrument.exchange, this.#clock.now());
+    // A market order is estimated at the best opposite quote while the market is open, else at the last price.
+    const view = this.#engine.state.market(instrument.id);
+    const opposite = side === 'buy' ? view?.bestAskTicks : view?.bestBidTicks;
+    const priceTicks = limitTicks ?? (!afterMarket && opposite != null ? opposite : lastTicks);
     const amount = tradeNotional(spec, priceTicks, lots.value);
     const currency = spec.quote.code;
     const min = this.#settings.minAmount[currency];
     const max = this.#settings.maxAmount[currency];
     if (min !== undefined && amount < parseDecimal(min, spec.quote.scale)) throw new AppError('amount_below_minimum');
     if (max !== undefined && amount > parseDecimal(max, spec.quote.scale)) throw new AppError('amount_above_maximum');
-    const afterMarket = !isOpen(instrument.exchange, this.#clock.now());
     if (afterMarket && this.#settings.afterMarket === 'refuse') throw new AppError('market_closed');
     const fee = feeOf(amount, spec.spec.takerFeeBps);
     const debit = side === 'buy' ? currency : spec.base.code;

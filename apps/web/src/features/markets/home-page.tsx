@@ -12,6 +12,7 @@ import type { MarketCode } from '../../lib/format.ts';
 import { marketFormats } from '../../lib/format.ts';
 import { formatChange, formatPercentChange, formatPrice, quoteLocale } from '../../lib/market-format.ts';
 import { formatChatTime, formatDateTime } from '../../lib/time.ts';
+import { UnreadBell } from '../content/unread-bell.tsx';
 import {
   type AdView,
   apiGet,
@@ -239,7 +240,7 @@ export function HomePage() {
   const props = usePlatformProps();
   const [country, setCountry] = useStockCountry(props.data?.stockCountry);
   return (
-    <Page title={t('titles.tabbar.home')} left="menu" hasTabBar>
+    <Page title={t('titles.tabbar.home')} left="menu" right={<UnreadBell />} hasTabBar>
       <div className="home-top">
         <CountrySwitch value={country} onChange={setCountry} />
         <MarketStatusLine country={country} />

@@ -8,6 +8,7 @@ import { Dialog, Popup, PullToRefresh, Toast } from 'antd-mobile';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { usePlatformProps } from '../../app/api.ts';
 import { useSession } from '../../app/session.ts';
 import { ChevronRightIcon, ListIcon, WalletIcon } from '../../app/shell/icons.tsx';
 import { Page } from '../../app/shell/page.tsx';
@@ -468,7 +469,9 @@ export function StockFundsDetailPage() {
     if (ledger.hasNextPage && !ledger.isFetchingNextPage) void ledger.fetchNextPage();
   };
   const sentinel = useSentinel(loadMore, Boolean(ledger.hasNextPage) && !ledger.isFetchNextPageError);
-  const timeZone = timeZoneOfCurrency(items[0]?.asset ?? 'INR');
+  // One clock for the whole statement: the deployment's stock market (SPEC §9 shows Indian time by default).
+  const props = usePlatformProps();
+  const timeZone = marketFormats[props.data?.stockCountry ?? 'IN'].timeZone;
   const causeLabel = (cause: string) =>
     knownCauses.includes(cause) ? t(`trading.causes.${cause}`) : cause.replace(/_/g, ' ');
   return (
@@ -497,7 +500,7 @@ export function StockFundsDetailPage() {
                         {causeLabel(line.cause)}
                       </span>
                       <span className="ledger-row__time tabular">
-                        {formatDateTime(line.at, timeZoneOfCurrency(line.asset)).slice(11)}
+                        {formatDateTime(line.at, timeZone).slice(11)}
                         {line.link ? ` · ${line.link}` : ''}
                       </span>
                     </span>

@@ -62,7 +62,8 @@ export function useStockBalances(enabled: boolean) {
     queryKey: tradingKeys.assets,
     queryFn: () => apiPost<Items<BalanceView>>('/user/assets'),
     enabled,
-    select: (data) => data.items.filter((b) => b.wallet === 'stock'),
+    // Cash accounts only: shares are holdings, shown as such.
+    select: (data) => data.items.filter((b) => b.wallet === 'stock' && !b.asset.startsWith('SHARE:')),
     refetchInterval: enabled ? 15_000 : false,
   });
 }

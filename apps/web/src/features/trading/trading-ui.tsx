@@ -8,7 +8,7 @@ import { loginPath } from '../../app/navigation.ts';
 import { currentLanguage } from '../../i18n/index.ts';
 import { compareDecimal, signOf } from '../../lib/decimal.ts';
 import { formatNumber, marketFormats } from '../../lib/format.ts';
-import { formatAmount, formatPercentChange, marketOfCurrency } from '../../lib/market-format.ts';
+import { formatAmount, formatPercentChange, marketOfAsset, marketOfCurrency } from '../../lib/market-format.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import { LockIcon } from '../markets/icons.tsx';
 import { klinePath } from '../markets/market-ui.tsx';
@@ -30,7 +30,7 @@ export function SignInPrompt({ messageKey = 'trading.signInHint' }: { messageKey
 }
 
 export function timeZoneOfCurrency(currency: string): string {
-  const market = marketOfCurrency(currency);
+  const market = marketOfAsset(currency);
   return market ? marketFormats[market].timeZone : 'UTC';
 }
 

@@ -20,6 +20,7 @@ import {
 import { Page } from '../../app/shell/page.tsx';
 import { useSignOut } from '../../app/shell/sign-out.ts';
 import { VerificationBadge } from '../../app/shell/verification-badge.tsx';
+import { MailIcon } from '../content/content-icons.tsx';
 
 export const appVersion = '1.0.0';
 
@@ -86,6 +87,7 @@ export function MinePage() {
         </section>
       )}
       <div className="list">
+        {isSignedIn && <LinkRow to="/pages/notice/list" icon={<MailIcon />} label={t('content.messages')} />}
         {isSignedIn && <LinkRow to="/pages/user/security" icon={<ShieldIcon />} label={t('mine.security')} />}
         <LinkRow to="/pages/common/lang" icon={<GlobeIcon />} label={t('mine.language')} />
         <LinkRow to="/pages/user/about" icon={<InfoIcon />} label={t('mine.about')} />

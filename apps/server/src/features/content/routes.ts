@@ -1,0 +1,149 @@
+// HTTP routes of news, notices, ads and the message centre. Public: /index/ads, /index/notice(/info),
+// /index/news(/info), answered in the request's language. Signed-in customers: /user/notice(/info) and
+// /user/notice/read. Staff with content.manage: /admin/content/* and /admin/messages/*.
+
+import {
+  adminContentView,
+  adminMessageView,
+  adView,
+  contentCreateBody,
+  contentIdBody,
+  contentListQuery,
+  contentUpdateBody,
+  contentUnpublishBody,
+  idQuery,
+  messageCentre,
+  messageCentreQuery,
+  messageInfoQuery,
+  messageReadBody,
+  messageSendBody,
+  messageView,
+  newsArticle,
+  newsQuery,
+  newsView,
+  noticeArticle,
+  noticeListQuery,
+  noticeView,
+  sentMessagesQuery,
+  unreadCounts,
+} from '@bourse/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { bearerToken } from '../../http/auth.ts';
+import { ok, okEnvelope } from '../../http/envelope.ts';
+import type { Accounts } from '../accounts/service.ts';
+import type { Staff } from '../staff/service.ts';
+import type { Content } from './service.ts';
+
+const paged = <T extends z.ZodType>(item: T) => okEnvelope(z.object({ items: z.array(item), total: z.number() }));
+
+export function contentRoutes(app: FastifyInstance, deps: { content: Content; accounts: Accounts; staff: Staff }) {
+  const { content, accounts, staff } = deps;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const signedIn = async (request: FastifyRequest) => (await accounts.authenticate(bearerToken(request))).user;
+  const asEditor = (request: FastifyRequest) => staff.authenticate(bearerToken(request), 'content.manage');
+
+  // --- public feed ---
+  const tags = ['content'];
+  r.get(
+    '/index/ads',
+    { schema: { tags, response: { 200: okEnvelope(z.object({ items: z.array(adView) })) } } },
+    async (req) => ok({ items: await content.ads(req.lang) }),
+  );
+  r.get(
+    '/index/notice',
+    {
+      schema: {
+        tags,
+        querystring: noticeListQuery,
+        response: { 200: okEnvelope(z.object({ items: z.array(noticeView) })) },
+      },
+    },
+    async (req) => ok({ items: await content.notices(req.lang, req.query.limit) }),
+  );
+  r.get(
+    '/index/notice/info',
+    { schema: { tags, querystring: idQuery, response: { 200: okEnvelope(noticeArticle) } } },
+    async (req) => ok(await content.notice(req.lang, req.query.id)),
+  );
+  r.get('/index/news', { schema: { tags, querystring: newsQuery, response: { 200: paged(newsView) } } }, async (req) =>
+    ok(await content.news(req.lang, req.query.page, req.query.limit)),
+  );
+  r.get(
+    '/index/news/info',
+    { schema: { tags, querystring: idQuery, response: { 200: okEnvelope(newsArticle) } } },
+    async (req) => ok(await content.newsArticle(req.lang, req.query.id)),
+  );
+
+  // --- the signed-in customer's message centre ---
+  r.get(
+    '/user/notice',
+    { schema: { tags, querystring: messageCentreQuery, response: { 200: okEnvelope(messageCentre) } } },
+    async (req) => ok(await content.messageCentre((await signedIn(req)).id, req.lang, req.query)),
+  );
+  r.get(
+    '/user/notice/info',
+    { schema: { tags, querystring: messageInfoQuery, response: { 200: okEnvelope(messageView) } } },
+    async (req) => ok(await content.messageInfo((await signedIn(req)).id, req.lang, req.query.kind, req.query.id)),
+  );
+  r.post(
+    '/user/notice/read',
+    { schema: { tags, body: messageReadBody, response: { 200: okEnvelope(z.object({ unread: unreadCounts })) } } },
+    async (req) => ok({ unread: await content.markRead((await signedIn(req)).id, req.body) }),
+  );
+
+  // --- staff ---
+  const staffTags = ['staff'];
+  r.get(
+    '/admin/content',
+    { schema: { tags: staffTags, querystring: contentListQuery, response: { 200: paged(adminContentView) } } },
+    async (req) => {
+      await asEditor(req);
+      return ok(await content.list(req.query));
+    },
+  );
+  r.get(
+    '/admin/content/info',
+    { schema: { tags: staffTags, querystring: idQuery, response: { 200: okEnvelope(adminContentView) } } },
+    async (req) => {
+      await asEditor(req);
+      return ok(await content.get(req.query.id));
+    },
+  );
+  r.post(
+    '/admin/content/create',
+    { schema: { tags: staffTags, body: contentCreateBody, response: { 200: okEnvelope(adminContentView) } } },
+    async (req) => ok(await content.create(await asEditor(req), req.body), 'submitted'),
+  );
+  r.post(
+    '/admin/content/update',
+    { schema: { tags: staffTags, body: contentUpdateBody, response: { 200: okEnvelope(adminContentView) } } },
+    async (req) => ok(await content.update(await asEditor(req), req.body), 'modified'),
+  );
+  r.post(
+    '/admin/content/publish',
+    { schema: { tags: staffTags, body: contentIdBody, response: { 200: okEnvelope(adminContentView) } } },
+    async (req) => ok(await content.publish(await asEditor(req), req.body.id), 'modified'),
+  );
+  r.post(
+    '/admin/content/unpublish',
+    { schema: { tags: staffTags, body: contentUnpublishBody, response: { 200: okEnvelope(adminContentView) } } },
+    async (req) => ok(await content.unpublish(await asEditor(req), req.body.id, req.body.reason), 'modified'),
+  );
+  r.get(
+    '/admin/messages',
+    { schema: { tags: staffTags, querystring: sentMessagesQuery, response: { 200: paged(adminMessageView) } } },
+    async (req) => {
+      await asEditor(req);
+      return ok(await content.sentMessages(req.query));
+    },
+  );
+  r.post(
+    '/admin/messages/send',
+    {
+      schema: { tags: staffTags, body: messageSendBody, response: { 200: okEnvelope(z.object({ id: z.number() })) } },
+    },
+    async (req) => ok(await content.sendMessage(await asEditor(req), req.body), 'sent'),
+  );
+}

@@ -1,0 +1,161 @@
+// Stock trading end to end against the real server, in both languages, at 390×844: the server's clock
+// starts on a Monday at 09:30 in India (BOURSE_TEST_CLOCK), a new customer buys RELIANCE at market,
+// sees the holding locked until T+1, is refused a sale of the locked shares and a wrong transaction
+// password (nothing changes), the clock moves to the next trading day (POST /test/clock/advance), the
+// shares unlock, the customer sells at market and sees the realized P&L and the ledger lines.
+// Screenshots: test-results/screens/web-trade-real-*.png.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captchaAnswer, launchBrowser, phonePage, type Server, shot, startServer } from './harness.ts';
+
+const PIN = '135790';
+const DAY = 86_400_000;
+
+const TEXT = {
+  'en-US': { locked: 'locked until', completed: 'Completed', history: 'History', wrongPin: 'incorrect' },
+  'pt-BR': { locked: 'bloqueadas até', completed: 'Executada', history: 'Histórico', wrongPin: 'incorreta' },
+} as const;
+
+let server: Server;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer({ BOURSE_TEST_CLOCK: '2026-01-05T04:00:00Z' });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function api(path: string, body: Record<string, string> | null, token?: string, lang = 'en-US') {
+  const res = await fetch(`${server.baseUrl}/ipor-api${path}`, {
+    method: body ? 'POST' : 'GET',
+    headers: {
+      ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      ...(token ? { token } : {}),
+      lang,
+    },
+    ...(body ? { body: new URLSearchParams(body).toString() } : {}),
+  });
+  return (await res.json()) as { code: number; msg: string; data: any; error?: string };
+}
+
+/** A fresh customer with a transaction password, signed in through the API. */
+async function customer(phone: string) {
+  const captcha = (await api('/common/captcha', null)).data;
+  const answer = await captchaAnswer(server, captcha.captchaId);
+  const reg = await api('/user/register', {
+    areaCode: '91',
+    phone,
+    password: 'secret12',
+    confirmPassword: 'secret12',
+    agree: '1',
+    captchaId: captcha.captchaId,
+    captchaCode: answer,
+  });
+  expect(reg.code, JSON.stringify(reg)).toBe(0);
+  const token = reg.data.token as string;
+  const pin = await api(
+    '/user/update/tradePassword',
+    { password: PIN, confirmPassword: PIN, loginPassword: 'secret12' },
+    token,
+  );
+  expect(pin.code, JSON.stringify(pin)).toBe(0);
+  return { token, user: reg.data.user };
+}
+
+async function enterPin(page: Page, pin: string) {
+  await page.getByTestId('confirm-sheet').waitFor();
+  await page.locator('.adm-number-keyboard-key').first().waitFor();
+  await page.waitForTimeout(350);
+  for (const digit of pin) await page.locator('.adm-number-keyboard-key').getByText(digit, { exact: true }).click();
+}
+
+async function placeMarketOrder(page: Page, side: 'buy' | 'sell', quantity: string, { preview = true } = {}) {
+  await page.goto(`${server.baseUrl}/pages/stock/order?symbol=NSE:RELIANCE&side=${side}`);
+  await page.getByTestId('order-form').waitFor();
+  await page.getByTestId('quantity-input').fill(quantity);
+  if (preview) await page.getByTestId('preview-fee').filter({ hasText: '₹' }).waitFor();
+}
+
+describe('stock trading against the real server', () => {
+  for (const [n, lang] of (['en-US', 'pt-BR'] as const).entries()) {
+    const text = TEXT[lang];
+    it(`buys at market, sees the T+1 lock, sells the next day and sees realized P&L (${lang})`, async () => {
+      const { token, user } = await customer(`90000002${n}1`);
+      const { context, page } = await phonePage(browser, lang);
+      await context.addInitScript(
+        ([t, u]) => {
+          localStorage.setItem('userToken', t as string);
+          localStorage.setItem('userInfo', u as string);
+        },
+        [token, JSON.stringify(user)],
+      );
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      try {
+        // Buy 5 at market, confirmed with the transaction password.
+        await placeMarketOrder(page, 'buy', '5');
+        await shot(page, `web-trade-real-buy-${lang}`);
+        await page.getByTestId('order-submit').click();
+        await enterPin(page, PIN);
+        await page.waitForURL(/\/pages\/stock\/list/);
+        await page.getByTestId('order-tabs').getByRole('tab', { name: text.history }).click();
+        await page.getByTestId('order-row').filter({ hasText: text.completed }).first().waitFor();
+        await shot(page, `web-trade-real-orders-${lang}`);
+
+        // The holding: 5 shares, all locked until the next trading day.
+        await page.goto(`${server.baseUrl}/pages/tabbar/trade`);
+        await page.getByTestId('lock-badge').first().waitFor();
+        await expect(page.getByTestId('lock-badge').first().textContent()).resolves.toContain(text.locked);
+        await page.getByTestId('holding').first().scrollIntoViewIfNeeded();
+        await shot(page, `web-trade-real-locked-${lang}`);
+
+        // Refused and nothing changed: selling locked shares (sellable is 0), and a wrong password.
+        const before = await api('/stock/order/list', null, token);
+        await placeMarketOrder(page, 'sell', '5', { preview: false });
+        await page.getByTestId('available').filter({ hasText: /^0/ }).waitFor();
+        await page.getByTestId('order-submit').click();
+        await page.locator('#quantity-error').waitFor();
+        await shot(page, `web-trade-real-sell-locked-${lang}`);
+        await placeMarketOrder(page, 'buy', '1');
+        await page.getByTestId('order-submit').click();
+        await enterPin(page, '000000');
+        await page.getByTestId('order-error').waitFor();
+        await expect(page.getByTestId('order-error').textContent()).resolves.toMatch(new RegExp(text.wrongPin, 'i'));
+        await shot(page, `web-trade-real-wrong-pin-${lang}`);
+        expect((await api('/stock/order/list', null, token)).data.total).toBe(before.data.total);
+
+        // The next trading day: the settlement job unlocks the shares; sell them at market.
+        const moved = await api('/test/clock/advance', { ms: String(DAY) });
+        expect(moved.code).toBe(0);
+        const holding = (await api('/stock/hold/info?symbol=NSE:RELIANCE', null, token)).data;
+        expect(holding).toMatchObject({ quantity: '5', sellable: '5', locked: '0' });
+        await placeMarketOrder(page, 'sell', '5');
+        await page.getByTestId('available').filter({ hasText: /^5/ }).waitFor();
+        await page.getByTestId('order-submit').click();
+        await enterPin(page, PIN);
+        await page.waitForURL(/\/pages\/stock\/list/);
+
+        // Realized P&L on the income page and the ledger lines in the funds detail.
+        await page.goto(`${server.baseUrl}/pages/stock/income`);
+        await page.getByTestId('income-card').first().waitFor();
+        const realized = (await api('/stock/hold/info?symbol=NSE:RELIANCE', null, token)).data.realizedPnl as string;
+        expect(Number(realized)).not.toBe(0);
+        await expect(page.getByTestId('order-stats').textContent()).resolves.toContain('2');
+        await shot(page, `web-trade-real-income-${lang}`);
+        await page.goto(`${server.baseUrl}/pages/fundsDetail/stockFundsDetail`);
+        await page.getByTestId('ledger').first().waitFor();
+        await expect(page.locator('.ledger-row').count()).resolves.toBeGreaterThanOrEqual(5);
+        await shot(page, `web-trade-real-ledger-${lang}`);
+        expect(errors).toEqual([]);
+        // Move the clock back to the same weekday time for the next language's run.
+        await api('/test/clock/advance', { ms: String(6 * DAY) });
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});

@@ -1,0 +1,245 @@
+// Shapes of news, notices, ads and the message centre (SPEC §7: /index/ads, /index/notice, /index/news,
+// /index/news/info, /user/notice, /user/notice/read) and of the staff calls that write them. Every item
+// is stored in both languages and served in the request's language, falling back to the other one.
+// checkContent() is the one rule set for what a complete item is; the server runs it on every write.
+
+import { z } from 'zod';
+import type { ErrorCode } from './errors.ts';
+import { pageQuery } from './fields.ts';
+
+export const CONTENT_KINDS = ['ad', 'notice', 'news'] as const;
+export type ContentKind = (typeof CONTENT_KINDS)[number];
+export const CONTENT_STATUSES = ['draft', 'published', 'unpublished'] as const;
+export type ContentStatus = (typeof CONTENT_STATUSES)[number];
+/** What the message centre lists: personal messages to one user, and platform announcements (notices). */
+export const MESSAGE_KINDS = ['message', 'notice'] as const;
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
+
+/** Limits on everything the content calls store or return. */
+export const CONTENT_LIMITS = {
+  titleChars: 200,
+  summaryChars: 500,
+  bodyChars: 20_000,
+  sourceChars: 80,
+  /** An inline image (data: URL) of about 150 KB; larger pictures belong on a static path. */
+  imageChars: 200_000,
+  linkChars: 500,
+  adsShown: 10,
+  noticesShownMax: 20,
+  newsPageMax: 50,
+  messagesPageMax: 50,
+} as const;
+
+// --- what customers read -------------------------------------------------------------------------
+
+const id = z.number().int();
+const at = z.number().int();
+
+export const adView = z.object({ id, title: z.string(), image: z.string(), link: z.string() });
+export type AdView = z.infer<typeof adView>;
+
+export const noticeView = z.object({ id, title: z.string(), summary: z.string(), at });
+export type NoticeView = z.infer<typeof noticeView>;
+export const noticeArticle = noticeView.extend({ body: z.string() });
+export type NoticeArticle = z.infer<typeof noticeArticle>;
+
+export const newsView = z.object({ id, title: z.string(), summary: z.string(), source: z.string(), at });
+export type NewsView = z.infer<typeof newsView>;
+export const newsArticle = newsView.extend({ body: z.string(), image: z.string() });
+export type NewsArticle = z.infer<typeof newsArticle>;
+
+/** One entry of the message centre; `kind` + `id` identify it (the two kinds have separate ids). */
+export const messageView = z.object({
+  kind: z.enum(MESSAGE_KINDS),
+  id,
+  title: z.string(),
+  summary: z.string(),
+  body: z.string(),
+  at,
+  isRead: z.boolean(),
+});
+export type MessageView = z.infer<typeof messageView>;
+
+export const unreadCounts = z.object({ total: z.number().int(), message: z.number().int(), notice: z.number().int() });
+export type UnreadCounts = z.infer<typeof unreadCounts>;
+
+export const messageCentre = z.object({ items: z.array(messageView), total: z.number().int(), unread: unreadCounts });
+export type MessageCentre = z.infer<typeof messageCentre>;
+
+// --- customer queries ----------------------------------------------------------------------------
+
+const positiveId = () => z.coerce.number({ error: 'field_invalid' }).int().positive().max(Number.MAX_SAFE_INTEGER);
+
+export const idQuery = z.object({ id: positiveId() });
+export const noticeListQuery = z.object({
+  limit: z.coerce.number({ error: 'field_invalid' }).int().min(1).max(CONTENT_LIMITS.noticesShownMax).default(10),
+});
+export const newsQuery = pageQuery.extend({
+  limit: z.coerce.number({ error: 'field_invalid' }).int().min(1).max(CONTENT_LIMITS.newsPageMax).default(20),
+});
+export const messageCentreQuery = pageQuery.extend({
+  limit: z.coerce.number({ error: 'field_invalid' }).int().min(1).max(CONTENT_LIMITS.messagesPageMax).default(20),
+  kind: z.enum(MESSAGE_KINDS, { error: 'field_invalid' }).optional(),
+});
+export const messageInfoQuery = z.object({
+  kind: z.enum(MESSAGE_KINDS, { error: 'field_invalid' }).default('notice'),
+  id: positiveId(),
+});
+
+/** A checkbox or flag as forms and JSON send it. */
+const flag = () =>
+  z
+    .union([z.boolean(), z.string()], { error: 'field_invalid' })
+    .optional()
+    .transform((v) => v === true || v === '1' || v === 'true' || v === 'on');
+
+/** Marks one entry read (`kind` + `id`), or every entry (`all`). */
+export const messageReadBody = z
+  .object({
+    all: flag(),
+    kind: z.enum(MESSAGE_KINDS, { error: 'field_invalid' }).optional(),
+    id: positiveId().optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.all) return;
+    if (!value.kind) ctx.addIssue({ code: 'custom', path: ['kind'], message: 'field_required' });
+    if (!value.id) ctx.addIssue({ code: 'custom', path: ['id'], message: 'field_required' });
+  });
+
+// --- what staff write ----------------------------------------------------------------------------
+
+const optional = (max: number) =>
+  z
+    .string({ error: 'field_invalid' })
+    .trim()
+    .max(max, { error: 'field_invalid' })
+    .optional()
+    .transform((v) => v ?? '');
+
+/** An inline picture (data:image/…) or a path on this site: the app's CSP loads nothing else. */
+const IMAGE_PATTERN = /^(data:image\/(png|jpeg|gif|webp|svg\+xml)[;,]|\/(?!\/))/;
+const image = () =>
+  optional(CONTENT_LIMITS.imageChars).refine((v) => v === '' || IMAGE_PATTERN.test(v), {
+    error: 'content_image_invalid',
+  });
+
+/** An app page (/pages/…) or an https:// address: never javascript: or another scheme. */
+const LINK_PATTERN = /^(\/pages\/[\w/?=&%.-]*|https:\/\/[^\s"'<>]+)$/;
+const link = () =>
+  optional(CONTENT_LIMITS.linkChars).refine((v) => v === '' || LINK_PATTERN.test(v), {
+    error: 'content_link_invalid',
+  });
+
+const translatedFields = {
+  titleEn: optional(CONTENT_LIMITS.titleChars),
+  titlePt: optional(CONTENT_LIMITS.titleChars),
+  summaryEn: optional(CONTENT_LIMITS.summaryChars),
+  summaryPt: optional(CONTENT_LIMITS.summaryChars),
+  bodyEn: optional(CONTENT_LIMITS.bodyChars),
+  bodyPt: optional(CONTENT_LIMITS.bodyChars),
+  sourceEn: optional(CONTENT_LIMITS.sourceChars),
+  sourcePt: optional(CONTENT_LIMITS.sourceChars),
+  imageEn: image(),
+  imagePt: image(),
+  link: link(),
+};
+
+export const contentFields = z.object(translatedFields);
+export type ContentFields = z.output<typeof contentFields>;
+
+export const contentCreateBody = contentFields.extend({
+  kind: z.enum(CONTENT_KINDS, { error: 'field_required' }),
+  /** Publish at once instead of keeping a draft. */
+  publish: flag(),
+});
+export const contentUpdateBody = contentFields.extend({ id: positiveId() });
+export const contentIdBody = z.object({ id: positiveId() });
+
+const reason = () => z.string({ error: 'reason_required' }).trim().min(3, { error: 'reason_required' }).max(500);
+export const contentUnpublishBody = z.object({ id: positiveId(), reason: reason() });
+
+export const contentListQuery = pageQuery.extend({
+  kind: z.enum(CONTENT_KINDS, { error: 'field_invalid' }).optional(),
+  status: z.enum(CONTENT_STATUSES, { error: 'field_invalid' }).optional(),
+});
+
+export const messageSendBody = z.object({
+  userId: positiveId(),
+  titleEn: optional(CONTENT_LIMITS.titleChars),
+  titlePt: optional(CONTENT_LIMITS.titleChars),
+  bodyEn: optional(CONTENT_LIMITS.bodyChars),
+  bodyPt: optional(CONTENT_LIMITS.bodyChars),
+});
+export type MessageSendBody = z.output<typeof messageSendBody>;
+
+export const sentMessagesQuery = pageQuery.extend({ userId: positiveId().optional() });
+
+/** An item as the staff console sees it: both languages, its state and who wrote it. Times are ISO. */
+export const adminContentView = z.object({
+  id,
+  kind: z.enum(CONTENT_KINDS),
+  status: z.enum(CONTENT_STATUSES),
+  titleEn: z.string(),
+  titlePt: z.string(),
+  summaryEn: z.string(),
+  summaryPt: z.string(),
+  bodyEn: z.string(),
+  bodyPt: z.string(),
+  sourceEn: z.string(),
+  sourcePt: z.string(),
+  imageEn: z.string(),
+  imagePt: z.string(),
+  link: z.string(),
+  isSeeded: z.boolean(),
+  createdBy: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  publishedAt: z.string().nullable(),
+  unpublishedAt: z.string().nullable(),
+});
+export type AdminContentView = z.infer<typeof adminContentView>;
+
+export const adminMessageView = z.object({
+  id,
+  userId: id,
+  account: z.string(),
+  titleEn: z.string(),
+  titlePt: z.string(),
+  bodyEn: z.string(),
+  bodyPt: z.string(),
+  sentBy: z.string().nullable(),
+  createdAt: z.string(),
+  readAt: z.string().nullable(),
+});
+export type AdminMessageView = z.infer<typeof adminMessageView>;
+
+type Translated = {
+  titleEn: string;
+  titlePt: string;
+  bodyEn: string;
+  bodyPt: string;
+  summaryEn?: string;
+  summaryPt?: string;
+};
+
+/**
+ * What is missing for an item of `kind` to be complete, as field → code (empty when complete):
+ * a title in at least one language; no summary or body without its title; a body for each language
+ * of a news article or a personal message; an image for an ad.
+ */
+export function checkContent(
+  kind: ContentKind | 'message',
+  f: Translated & { imageEn?: string; imagePt?: string },
+): Record<string, ErrorCode> {
+  const issues: Record<string, ErrorCode> = {};
+  if (!f.titleEn && !f.titlePt) issues.titleEn = 'content_title_required';
+  for (const [suffix, title, body, summary] of [
+    ['En', f.titleEn, f.bodyEn, f.summaryEn],
+    ['Pt', f.titlePt, f.bodyPt, f.summaryPt],
+  ] as const) {
+    if (!title && (body || summary) && !issues.titleEn) issues[`title${suffix}`] = 'field_required';
+    if (title && !body && (kind === 'news' || kind === 'message')) issues[`body${suffix}`] = 'field_required';
+  }
+  if (kind === 'ad' && !f.imageEn && !f.imagePt) issues.imageEn = 'field_required';
+  return issues;
+}
