@@ -21,6 +21,7 @@ import {
   verifyDecoy,
   verifyPassword,
 } from '../../platform/secrets.ts';
+import { PinCache } from '../../platform/pin-cache.ts';
 import { checkTotp, newTotpSecret, totpUrl } from '../../platform/totp.ts';
 import type { Captchas } from '../common/captcha.ts';
 import * as repo from './repo.ts';
@@ -50,6 +51,8 @@ export function toUserView(u: repo.UserRow): UserView {
 export class Accounts {
   readonly #db: Db;
   readonly #clock: Clock;
+  /** PINs verified in the last minutes (see platform/pin-cache.ts): orders do not pay argon2 each time. */
+  readonly #pins = new PinCache();
   readonly #config: Config;
   readonly #captchas: Captchas;
   readonly #sms: SmsPort;
@@ -204,12 +207,14 @@ export class Accounts {
     if (!hash) throw new AppError(kind === 'trade' ? 'trade_password_not_set' : 'withdraw_password_not_set');
     const subject = `pin:${kind}:${user.id}`;
     const now = this.#clock.now();
+    if (pin && this.#pins.has(subject, hash, pin, now)) return;
     await checkLoginAllowed(this.#db, subject, now);
     if (!pin || !(await verifyPassword(hash, pin))) {
       await recordLoginFailure(this.#db, subject, now);
       throw fieldError('password', kind === 'trade' ? 'trade_password_incorrect' : 'withdraw_password_incorrect');
     }
     await clearLoginFailures(this.#db, subject);
+    this.#pins.remember(subject, hash, pin, now);
   }
 
   async updateEmail(auth: Authenticated, email: string, loginPassword: string) {
