@@ -27,6 +27,7 @@ import { staffRoutes } from './features/staff/routes.ts';
 import { MarketData } from './features/market-data/market-data.ts';
 import { bookView, marketDataRoutes } from './features/market-data/routes.ts';
 import { marketStream } from './features/market-data/stream.ts';
+import { accountChannels } from './features/stocks/account-changes.ts';
 import { Holdings } from './features/stocks/holdings.ts';
 import { PaperVenue } from './features/stocks/paper-venue.ts';
 import { stockRoutes } from './features/stocks/routes.ts';
@@ -164,6 +165,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         api,
         market,
         bookView(engine, (id) => venue.watch(id)),
+        accountChannels(engine, accounts),
       );
       api.get('/openapi.json', { schema: { hide: true } }, async () => http.swagger());
       api.get('/health', { schema: { hide: true } }, async () => ({ code: 0, msg: 'ok', data: { mode: config.mode } }));

@@ -7,6 +7,7 @@ import {
   type Command,
   decodeCommand,
   Engine,
+  type EngineEvent,
   type EngineSnapshot,
   encodeCommand,
 } from '@bourse/engine';
@@ -20,6 +21,7 @@ export type CommandInput = Command extends infer C ? (C extends Command ? Omit<C
 export class TradingEngine {
   readonly #host: EngineHost<Command, ApplyResult, Engine>;
   readonly #clock: Clock;
+  readonly #listeners = new Set<(events: readonly EngineEvent[]) => void>();
   private constructor(host: EngineHost<Command, ApplyResult, Engine>, clock: Clock) {
     this.#host = host;
     this.#clock = clock;
@@ -50,12 +52,27 @@ export class TradingEngine {
   }
 
   submit(command: CommandInput): Promise<ApplyResult> {
-    return this.#host.submit({ ...command, timeMs: this.#clock.now() } as Command);
+    return this.apply(command).committed;
   }
 
   /** Applies at once and answers the result before the commit (see EngineHost.apply). */
   apply(command: CommandInput): { result: ApplyResult | undefined; committed: Promise<ApplyResult> } {
-    return this.#host.apply({ ...command, timeMs: this.#clock.now() } as Command);
+    const applied = this.#host.apply({ ...command, timeMs: this.#clock.now() } as Command);
+    if (this.#listeners.size > 0) {
+      applied.committed.then(
+        (result) => {
+          if (result.ok && result.events.length > 0) for (const listener of this.#listeners) listener(result.events);
+        },
+        () => {},
+      );
+    }
+    return applied;
+  }
+
+  /** Events of each successful command once its commit is durable (for live views, never for money). */
+  onCommitted(listener: (events: readonly EngineEvent[]) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   close(): Promise<void> {

@@ -1,6 +1,8 @@
 // The real-time stream at /ipor-api/ws. A client subscribes to channels (`ticker:<id>`,
-// `candles:<id>:<interval>`, `trades:<id>`, `book:<id>`); every message is {channel, seq, data} with a
-// per-channel sequence number, so a client that sees a gap (or reconnects) refetches over HTTP.
+// `candles:<id>:<interval>`, `trades:<id>`, `book:<id>`, and its own `account:<session token>`); every
+// message is {channel, seq, data} with a per-channel sequence number, so a client that sees a gap (or
+// reconnects) refetches over HTTP. The account channel says only *that* the user's orders, holdings or
+// balances changed (after the engine's commit); the client refetches them over HTTP.
 // Limits: 100 channels per connection, 64 KiB messages; a slow client's backlog is dropped, not queued.
 
 import type { FastifyInstance } from 'fastify';
@@ -12,9 +14,22 @@ import { toCandleView } from './routes.ts';
 const MAX_CHANNELS = 100;
 const MAX_BUFFERED_BYTES = 1_048_576;
 
-export function marketStream(app: FastifyInstance, market: MarketData, bookOf: (instrument: Instrument) => unknown) {
+/** The signed-in user's own channel: who a session token belongs to, and whose accounts changed. */
+export type AccountChannels = {
+  userOf(token: string): Promise<string | null>;
+  onChange(listener: (userIds: ReadonlySet<string>) => void): () => void;
+};
+
+export function marketStream(
+  app: FastifyInstance,
+  market: MarketData,
+  bookOf: (instrument: Instrument) => unknown,
+  accounts?: AccountChannels,
+) {
   const subscribers = new Map<string, Set<WebSocket>>();
   const seqs = new Map<string, number>();
+  /** user id → the account channels (one per session token) subscribed to it. */
+  const accountChannels = new Map<string, Set<string>>();
 
   const publish = (channel: string, data: unknown) => {
     const sockets = subscribers.get(channel);
@@ -46,6 +61,12 @@ export function marketStream(app: FastifyInstance, market: MarketData, bookOf: (
     }
   });
   app.addHook('onClose', async () => unsubscribeAll());
+  const stopAccounts = accounts?.onChange((userIds) => {
+    for (const userId of userIds) {
+      for (const channel of accountChannels.get(userId) ?? []) publish(channel, { changed: true });
+    }
+  });
+  if (stopAccounts) app.addHook('onClose', async () => stopAccounts());
 
   const validChannel = (channel: string): boolean => {
     if (channel.startsWith('candles:')) {
@@ -71,18 +92,7 @@ export function marketStream(app: FastifyInstance, market: MarketData, bookOf: (
         ? msg.channels.filter((c): c is string => typeof c === 'string')
         : [];
       if (msg.op === 'subscribe') {
-        const refused: string[] = [];
-        for (const channel of channels) {
-          if (mine.size >= MAX_CHANNELS || !validChannel(channel)) {
-            refused.push(channel);
-            continue;
-          }
-          mine.add(channel);
-          const set = subscribers.get(channel) ?? new Set<WebSocket>();
-          subscribers.set(channel, set);
-          set.add(socket);
-        }
-        socket.send(JSON.stringify({ op: 'subscribed', channels: [...mine], refused }));
+        void subscribe(channels).catch(() => socket.close());
       } else if (msg.op === 'unsubscribe') {
         for (const channel of channels) {
           mine.delete(channel);
@@ -92,8 +102,44 @@ export function marketStream(app: FastifyInstance, market: MarketData, bookOf: (
         socket.send(JSON.stringify({ op: 'pong' }));
       }
     });
+    const join = (channel: string) => {
+      mine.add(channel);
+      const set = subscribers.get(channel) ?? new Set<WebSocket>();
+      subscribers.set(channel, set);
+      set.add(socket);
+    };
+    const subscribe = async (channels: string[]) => {
+      const refused: string[] = [];
+      for (const channel of channels) {
+        if (mine.size >= MAX_CHANNELS) refused.push(channel);
+        else if (channel.startsWith('account:')) {
+          const userId = accounts ? await accounts.userOf(channel.slice('account:'.length)) : null;
+          if (!userId) refused.push(channel);
+          else {
+            join(channel);
+            const set = accountChannels.get(userId) ?? new Set<string>();
+            accountChannels.set(userId, set);
+            set.add(channel);
+          }
+        } else if (validChannel(channel)) join(channel);
+        else refused.push(channel);
+      }
+      // Refused account channels are not echoed: they carry a session token.
+      const shown = (list: string[]) => list.map((c) => (c.startsWith('account:') ? 'account' : c));
+      socket.send(JSON.stringify({ op: 'subscribed', channels: shown([...mine]), refused: shown(refused) }));
+    };
     socket.on('close', () => {
-      for (const channel of mine) subscribers.get(channel)?.delete(socket);
+      for (const channel of mine) {
+        const set = subscribers.get(channel);
+        set?.delete(socket);
+        if (channel.startsWith('account:') && set?.size === 0) {
+          subscribers.delete(channel);
+          for (const [userId, names] of accountChannels) {
+            names.delete(channel);
+            if (names.size === 0) accountChannels.delete(userId);
+          }
+        }
+      }
     });
   });
 }

@@ -30,6 +30,7 @@ import {
   type OrderStatistics,
   type TransferView,
   tradingKeys,
+  useAccountLive,
   useHoldings,
   useStockBalances,
 } from './trading-api.ts';
@@ -274,6 +275,7 @@ function TradeHome({ titleKey, hasTabBar }: { titleKey: string; hasTabBar: boole
   const session = useSession();
   const isSignedIn = Boolean(session.token);
   const queryClient = useQueryClient();
+  useAccountLive(session.token);
   const balances = useStockBalances(isSignedIn);
   const holdings = useHoldings(isSignedIn);
   const [detail, setDetail] = useState<StockOrderView | null>(null);
@@ -326,6 +328,7 @@ export const StockIndexPage = () => <TradeHome titleKey="titles.stock.index" has
 export function PositionPage() {
   const { t } = useTranslation();
   const session = useSession();
+  useAccountLive(session.token);
   const isSignedIn = Boolean(session.token);
   const queryClient = useQueryClient();
   return (
@@ -408,6 +411,7 @@ function OrderList({ status, onOpen }: { status: 'open' | 'history'; onOpen: (or
 export function OrderListPage() {
   const { t } = useTranslation();
   const session = useSession();
+  useAccountLive(session.token);
   const [params, setParams] = useSearchParams();
   const tab = params.get('tab') === 'history' ? 'history' : 'open';
   const [detail, setDetail] = useState<StockOrderView | null>(null);

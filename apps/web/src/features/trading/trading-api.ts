@@ -1,7 +1,8 @@
 // The stock-trading calls (SPEC §7 /stock/order/*, /stock/hold/*, /user/assets, /user/tx/record) as
 // TanStack Query hooks. Shapes from @bourse/contract (types only).
 import type { HoldingView, StockOrderView } from '@bourse/contract';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useLiveChannels } from '../../app/use-live.ts';
 import { apiGet as apiGetLoud } from '../../app/api.ts';
 import { usePollInterval } from '../../app/use-live.ts';
 import { apiGet, apiPost, type Items, type Paged } from '../markets/market-api.ts';
@@ -93,4 +94,17 @@ export function fetchOrders(status: 'open' | 'history', page: number, limit = 20
 
 export function cancelOrder(id: number) {
   return apiGetLoud<{ order: StockOrderView }>('/stock/order/cancel', { id });
+}
+
+/**
+ * While mounted and signed in, listens on the user's own account channel: when the server says the
+ * account changed (an order filled, shares unlocked), orders, holdings and balances refetch at once.
+ */
+export function useAccountLive(token: string | null | undefined): void {
+  const queryClient = useQueryClient();
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: ['stock'] });
+    void queryClient.invalidateQueries({ queryKey: ['user'] });
+  };
+  useLiveChannels(token ? [`account:${token}`] : [], refresh, refresh);
 }

@@ -1,0 +1,58 @@
+// Which customers' accounts a batch of engine events touched: their orders, trades, transfers or
+// holds. Feeds the stream's `account:` channel; the market makers and platform accounts are left out.
+
+import type { EngineEvent } from '@bourse/engine';
+import type { AccountChannels } from '../market-data/stream.ts';
+import type { TradingEngine } from '../../engine-host/trading-engine.ts';
+import type { Accounts } from '../accounts/service.ts';
+import { isMarketMaker } from './paper-venue.ts';
+
+const ownerOf = (accountKey: string) => accountKey.slice(0, accountKey.indexOf('/'));
+
+export function customersIn(events: readonly EngineEvent[]): Set<string> {
+  const users = new Set<string>();
+  const add = (id: string) => {
+    if (!id.startsWith('platform:') && !isMarketMaker(id)) users.add(id);
+  };
+  for (const e of events) {
+    if (e.type === 'order_placed' || e.type === 'order_updated') add(e.userId);
+    else if (e.type === 'trade') {
+      add(e.makerUserId);
+      add(e.takerUserId);
+    } else if (e.type === 'transfer_posted') {
+      add(ownerOf(e.debit));
+      add(ownerOf(e.credit));
+    } else if (e.type === 'hold_placed' || e.type === 'hold_released') add(ownerOf(e.account));
+  }
+  return users;
+}
+
+/** Account channels for the stream: sessions resolve to users; changes are batched per event-loop turn. */
+export function accountChannels(engine: TradingEngine, accounts: Accounts): AccountChannels {
+  return {
+    userOf: async (token) => {
+      try {
+        return String((await accounts.authenticate(token)).user.id);
+      } catch {
+        return null;
+      }
+    },
+    onChange: (listener) => {
+      let pending: Set<string> | null = null;
+      return engine.onCommitted((events) => {
+        const users = customersIn(events);
+        if (users.size === 0) return;
+        if (pending) {
+          for (const u of users) pending.add(u);
+          return;
+        }
+        pending = users;
+        setImmediate(() => {
+          const batch = pending as Set<string>;
+          pending = null;
+          listener(batch);
+        });
+      });
+    },
+  };
+}
