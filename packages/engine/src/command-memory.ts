@@ -273,7 +273,8 @@ class ResultLog {
         nums[n++ & nMask] = e.priceTicks;
         nums[n++ & nMask] = e.qtyLots;
         refs[r++ & rMask] = e.timeInForce;
-        nums[n++ & nMask] = e.postOnly ? 1 : 0;
+        // Flags: 1 post-only, 2 queued (placed while halted; the key is absent when false).
+        nums[n++ & nMask] = (e.postOnly ? 1 : 0) | (e.queued === true ? 2 : 0);
         refs[r++ & rMask] = e.trigger;
         refs[r++ & rMask] = e.holdAsset;
         const holdAmount = Number(e.holdAmount);
@@ -315,7 +316,8 @@ class ResultLog {
         const priceTicks = num();
         const qtyLots = num();
         const timeInForce = ref() as OrderPlaced['timeInForce'];
-        const postOnly = num() === 1;
+        const flags = num();
+        const postOnly = (flags & 1) === 1;
         const trigger = ref() as OrderPlaced['trigger'];
         const holdAsset = ref() as string;
         const holdAmount = big();
@@ -336,6 +338,7 @@ class ResultLog {
           status: 'pending',
           holdAsset,
           holdAmount,
+          ...((flags & 2) === 2 ? { queued: true as const } : {}),
           timeMs,
         });
       } else if (code === ORDER_UPDATED) {

@@ -71,6 +71,38 @@ describe('trading status (halted session, after-market orders)', () => {
     expect(engine.findBrokenInvariant()).toBeUndefined();
   });
 
+  it('refuses an amend that would make a resting order trade while halted; other amends still work', () => {
+    const engine = new Engine();
+    const c = new CommandFactory('NSE:RELIANCE');
+    applyAll(engine, [
+      c.register(reliance()),
+      c.deposit('asha', 'INR', '100000', 'stock'),
+      { ...c.deposit('ravi', 'SHARE:NSE:RELIANCE', '100', 'stock'), from: 'issuer:NSE', cause: 'allotment' },
+    ]);
+    const sell = applyOk(engine, c.limit('ravi', 'sell', PRICE + 10, 5));
+    const buy = applyOk(engine, c.limit('asha', 'buy', PRICE, 5));
+    applyOk(engine, c.halt());
+    // Found by the seeded simulation: repricing the bid to the ask traded while the session was closed.
+    expect(rejectionOf(engine, c.amend('asha', placedId(buy), { priceTicks: PRICE + 10 }))).toBe('instrument_halted');
+    expect(tradesOf(applyOk(engine, c.amend('asha', placedId(buy), { priceTicks: PRICE + 9, qtyLots: 6 })))).toEqual(
+      [],
+    );
+    expect(engine.depth('NSE:RELIANCE', 5)).toEqual({ bids: [[PRICE + 9, 6]], asks: [[PRICE + 10, 5]] });
+    applyOk(engine, c.halt(false));
+    expect(tradesOf(applyOk(engine, c.amend('asha', placedId(buy), { priceTicks: PRICE + 10 })))).toEqual([
+      [PRICE + 10, 5, placedId(sell), placedId(buy)],
+    ]);
+    expect(engine.findBrokenInvariant()).toBeUndefined();
+  });
+
+  it('answers a retried queued order with its first result, queued flag included', () => {
+    const { engine, c } = closedMarket();
+    const command = c.limit('asha', 'buy', PRICE, 10);
+    const first = engine.apply(command);
+    expect(first.ok && first.events[0]).toMatchObject({ type: 'order_placed', queued: true });
+    expect(engine.apply({ ...command, timeMs: command.timeMs + 500 })).toEqual(first);
+  });
+
   it('at the open rejects a queued limit outside the new band and cancels a market order with no liquidity', () => {
     const { engine, c } = closedMarket();
     const limit = applyOk(engine, c.limit('asha', 'buy', PRICE + 4_000, 1));

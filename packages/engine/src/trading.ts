@@ -355,6 +355,8 @@ export function amendOrder(state: EngineState, command: AmendOrder): ApplyResult
   }
 
   if (order.postOnly && book.crosses(order.sideCode, priceTicks)) return reject('post_only_would_take');
+  // Nothing trades while halted: an amend that would meet the other side waits for the open instead.
+  if (instrument.halted && book.crosses(order.sideCode, priceTicks)) return reject('instrument_halted');
   if (required - order.hold.remaining > available(order.hold.account)) return reject('insufficient_balance');
   book.cancel(order.id);
   order.user.openOrders -= 1;

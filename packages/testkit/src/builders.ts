@@ -11,8 +11,8 @@ import type {
   InstrumentSpec,
   PlaceOrder,
   SetMarkPrice,
-  SetTradingStatus,
   SetReferencePrice,
+  SetTradingStatus,
   TriggerSpec,
   WalletTransfer,
 } from '@bourse/engine';

@@ -1,6 +1,13 @@
 // Owns the deliberately naive reference engine: plain arrays, filter and sort, bigint balances in a Map.
 // It implements the same rules as @bourse/engine in the most obvious way, so the simulation can compare.
 // Must hold: obviously correct over fast. Must not: import engine internals (only its public types).
+//
+// Halted trading, as a specification: while an instrument is halted nothing trades. An order that would
+// trade on arrival (not post-only, no trigger) is accepted and held but waits in a queue (a market order's
+// price is the protection price from the reference price, else the last trade); fill-or-kill is refused;
+// post-only orders rest at once; triggers do not fire. On resume the queue goes in arrival order (a limit
+// outside the band is rejected, a market order with nothing opposite is cancelled, else it takes at no
+// worse than the protection price from the best opposite now nor than its held price), then triggers fire.
 
 import type { Command, InstrumentSpec, PlaceOrder, TriggerSpec } from '@bourse/engine';
 import { bpsOf, findAsset, notionalMinor, tryParseDecimal, unitOf } from '@bourse/money';
@@ -15,7 +22,8 @@ type NaiveOrder = {
   postOnly: boolean;
   stp: string;
   trigger: TriggerSpec | null;
-  waiting: boolean;
+  /** In the book, waiting for its trigger, or queued while trading is halted. */
+  where: 'book' | 'trigger' | 'queue';
   price: number;
   qty: number;
   filled: number;
@@ -30,6 +38,8 @@ type NaiveInstrument = {
   lot: bigint;
   unit: bigint;
   band: [number, number] | null;
+  reference: number | null;
+  halted: boolean;
   last: number | null;
   mark: number | null;
 };
@@ -38,7 +48,13 @@ export type NaiveTrade = [priceTicks: number, qtyLots: number, makerOrderId: num
 /** Bought quantity held until settle_trades: [instrument id, trade id, user, lots]. */
 export type NaiveLock = [instrumentId: string, tradeId: number, user: string, qtyLots: number];
 type NaiveFundsHold = { key: string; asset: string; remaining: bigint };
-export type NaiveResult = { ok: true; trades: NaiveTrade[] } | { ok: false; code: string };
+/** What happened to orders, in order: the parts of the engine's events the simulation compares. */
+export type NaiveEvent =
+  | [kind: 'placed', orderId: number, priceTicks: number, queued: boolean]
+  | [kind: 'trade', priceTicks: number, qtyLots: number, makerOrderId: number, takerOrderId: number]
+  | [kind: 'triggered', orderId: number]
+  | [kind: 'done', orderId: number, status: 'filled' | 'cancelled' | 'rejected', reason: string];
+export type NaiveResult = { ok: true; trades: NaiveTrade[]; events: NaiveEvent[] } | { ok: false; code: string };
 
 export class ReferenceEngine {
   readonly balances = new Map<string, { balance: bigint; held: bigint }>();
@@ -52,6 +68,7 @@ export class ReferenceEngine {
   /** Funds holds (hold_funds) by id. */
   readonly fundsHolds = new Map<string, NaiveFundsHold>();
   private trades: NaiveTrade[] = [];
+  private events: NaiveEvent[] = [];
   readonly maxOpenOrdersPerUser: number;
 
   constructor(maxOpenOrdersPerUser: number) {
@@ -75,8 +92,9 @@ export class ReferenceEngine {
 
   apply(command: Command): NaiveResult {
     this.trades = [];
+    this.events = [];
     const code = this.dispatch(command);
-    return code === undefined ? { ok: true, trades: this.trades } : { ok: false, code };
+    return code === undefined ? { ok: true, trades: this.trades, events: this.events } : { ok: false, code };
   }
 
   private dispatch(c: Command): string | undefined {
@@ -92,6 +110,8 @@ export class ReferenceEngine {
           lot: tryParse(s.lotSize, base.scale),
           unit: unitOf(base),
           band: null,
+          reference: null,
+          halted: false,
           last: null,
           mark: null,
         });
@@ -121,6 +141,15 @@ export class ReferenceEngine {
         const i = this.instruments.get(c.instrumentId);
         if (!i) return 'unknown_instrument';
         i.band = c.bandLoTicks !== undefined && c.bandHiTicks !== undefined ? [c.bandLoTicks, c.bandHiTicks] : null;
+        i.reference = c.priceTicks;
+        return undefined;
+      }
+      case 'set_trading_status': {
+        const i = this.instruments.get(c.instrumentId);
+        if (!i) return 'unknown_instrument';
+        const wasHalted = i.halted;
+        i.halted = c.halted;
+        if (wasHalted && !c.halted) this.resume(c.instrumentId, i);
         return undefined;
       }
       case 'set_mark_price': {
@@ -174,7 +203,7 @@ export class ReferenceEngine {
       case 'cancel_order': {
         const o = this.orders.find((x) => x.id === c.orderId && x.user === c.userId);
         if (!o) return 'order_not_found';
-        this.finish(o);
+        this.finish(o, 'cancelled', 'cancelled_by_user');
         return undefined;
       }
       case 'amend_order':
@@ -208,7 +237,7 @@ export class ReferenceEngine {
       .filter(
         (o) =>
           this.idOf(o) === instrumentId &&
-          !o.waiting &&
+          o.where === 'book' &&
           o.side !== side &&
           (side === 'buy' ? o.price <= price : o.price >= price),
       )
@@ -221,10 +250,23 @@ export class ReferenceEngine {
 
   bestOf(instrumentId: string, side: 'buy' | 'sell'): number {
     const prices = this.orders
-      .filter((o) => this.idOf(o) === instrumentId && !o.waiting && o.side === side)
+      .filter((o) => this.idOf(o) === instrumentId && o.where === 'book' && o.side === side)
       .map((o) => o.price);
     if (prices.length === 0) return -1;
     return side === 'buy' ? Math.max(...prices) : Math.min(...prices);
+  }
+
+  /** The worst price a market order may trade at: `bps` beyond `from`, never outside the band or the book. */
+  private protection(i: NaiveInstrument, side: 'buy' | 'sell', from: number): number {
+    const bps = i.spec.marketProtectionBps;
+    if (side === 'buy') {
+      return Math.min(
+        Math.floor((from * (10_000 + bps)) / 10_000),
+        i.band ? i.band[1] : i.spec.maxPriceTicks,
+        i.spec.maxPriceTicks,
+      );
+    }
+    return Math.max(Math.ceil((from * (10_000 - bps)) / 10_000), i.band ? i.band[0] : 1, 1);
   }
 
   private place(c: PlaceOrder): string | undefined {
@@ -241,29 +283,28 @@ export class ReferenceEngine {
       if (current !== null && (rises ? current >= trigger.priceTicks : current <= trigger.priceTicks))
         return 'invalid_trigger_price';
     }
+    // Halted: what would trade on arrival waits for the open; a post-only order never trades, so it rests.
+    const queues = i.halted && !c.postOnly && !trigger;
+    if (queues && tif === 'fok') return 'instrument_halted';
     let price: number;
     if (c.orderType === 'limit') {
       price = c.priceTicks as number;
       if (this.outsideBand(i, price)) return 'price_outside_band';
     } else {
-      const from = trigger ? trigger.priceTicks : this.bestOf(c.instrumentId, c.side === 'buy' ? 'sell' : 'buy');
+      let from: number;
+      if (queues) from = i.reference ?? i.last ?? -1;
+      else if (trigger) from = trigger.priceTicks;
+      else from = this.bestOf(c.instrumentId, c.side === 'buy' ? 'sell' : 'buy');
       if (from === -1) return 'no_liquidity';
-      const bps = i.spec.marketProtectionBps;
-      price =
-        c.side === 'buy'
-          ? Math.min(
-              Math.floor((from * (10_000 + bps)) / 10_000),
-              i.band ? i.band[1] : i.spec.maxPriceTicks,
-              i.spec.maxPriceTicks,
-            )
-          : Math.max(Math.ceil((from * (10_000 - bps)) / 10_000), i.band ? i.band[0] : 1, 1);
+      price = this.protection(i, c.side, from);
     }
-    if ((trigger || tif === 'gtc') && this.openCount(c.userId) >= this.maxOpenOrdersPerUser) return 'open_order_limit';
+    if ((trigger || tif === 'gtc' || queues) && this.openCount(c.userId) >= this.maxOpenOrdersPerUser)
+      return 'open_order_limit';
     const hold = this.holdFor(i, c.side, price, c.qtyLots);
     const holdKey = `${c.userId}/${i.spec.wallet}/${c.side === 'buy' ? i.spec.quote : i.spec.base}`;
     const account = this.balances.get(holdKey);
     if (!account || account.balance - account.held < hold) return 'insufficient_balance';
-    if (!trigger) {
+    if (!trigger && !queues) {
       if (c.postOnly && this.crossing(c.instrumentId, c.side, price).length > 0) return 'post_only_would_take';
       if (tif === 'fok' && this.fillable(c.instrumentId, c.side, price, c.userId, stp, c.qtyLots) < c.qtyLots) {
         return 'fok_not_fillable';
@@ -280,7 +321,7 @@ export class ReferenceEngine {
       postOnly: c.postOnly === true,
       stp,
       trigger,
-      waiting: trigger !== null,
+      where: trigger ? 'trigger' : queues ? 'queue' : 'book',
       price,
       qty: c.qtyLots,
       filled: 0,
@@ -289,10 +330,37 @@ export class ReferenceEngine {
       seq: ++this.seq,
     };
     this.orders.push(order);
-    if (trigger) return undefined;
+    this.events.push(['placed', order.id, price, queues]);
+    if (order.where !== 'book') return undefined;
     this.execute(order);
     this.fireTriggers(c.instrumentId);
     return undefined;
+  }
+
+  /** Trading resumes: the queued orders go in arrival order, as new takers, then triggers fire. */
+  private resume(instrumentId: string, i: NaiveInstrument): void {
+    const queued = this.orders.filter((o) => o.instrumentId === instrumentId && o.where === 'queue');
+    queued.sort((a, b) => a.id - b.id);
+    for (const order of queued) {
+      order.where = 'book';
+      if (order.orderType === 'limit' && this.outsideBand(i, order.price)) {
+        this.finish(order, 'rejected', 'price_outside_band');
+        continue;
+      }
+      if (order.orderType === 'market') {
+        const best = this.bestOf(instrumentId, order.side === 'buy' ? 'sell' : 'buy');
+        if (best === -1) {
+          this.finish(order, 'cancelled', 'no_liquidity');
+          continue;
+        }
+        const now = this.protection(i, order.side, best);
+        // Never beyond the price its funds were held for.
+        order.price = order.side === 'buy' ? Math.min(order.price, now) : Math.max(order.price, now);
+      }
+      order.seq = ++this.seq;
+      this.execute(order);
+    }
+    this.fireTriggers(instrumentId);
   }
 
   private fillable(instrumentId: string, side: string, price: number, user: string, stp: string, qty: number): number {
@@ -318,7 +386,7 @@ export class ReferenceEngine {
           stopped = true;
           break;
         }
-        this.finish(maker);
+        this.finish(maker, 'cancelled', 'self_trade_prevented');
         if (taker.stp === 'cancel_both') {
           stopped = true;
           break;
@@ -327,10 +395,14 @@ export class ReferenceEngine {
       }
       const lots = Math.min(taker.qty - taker.filled, maker.qty - maker.filled);
       this.settle(i, taker, maker, maker.price, lots);
-      if (maker.filled === maker.qty) this.finish(maker);
+      if (maker.filled === maker.qty) this.finish(maker, 'filled', 'fill');
     }
     const left = taker.qty - taker.filled;
-    if (left === 0 || stopped || taker.orderType === 'market' || taker.tif !== 'gtc') this.finish(taker);
+    if (left === 0) this.finish(taker, 'filled', 'fill');
+    else if (stopped) this.finish(taker, 'cancelled', 'self_trade_prevented');
+    else if (taker.orderType === 'market') this.finish(taker, 'cancelled', 'market_protection');
+    else if (taker.tif === 'fok') this.finish(taker, 'cancelled', 'fok_not_fillable');
+    else if (taker.tif === 'ioc') this.finish(taker, 'cancelled', 'unfilled_ioc');
     else taker.seq = ++this.seq;
   }
 
@@ -362,30 +434,34 @@ export class ReferenceEngine {
       this.locks.push([i.spec.id, tradeId, buyer.user, lots]);
     }
     this.trades.push([price, lots, maker.id, taker.id]);
+    this.events.push(['trade', price, lots, maker.id, taker.id]);
   }
 
-  private finish(o: NaiveOrder): void {
+  private finish(o: NaiveOrder, status: 'filled' | 'cancelled' | 'rejected', reason: string): void {
     this.acct(o.holdKey).held -= o.hold;
     o.hold = 0n;
     this.orders = this.orders.filter((x) => x !== o);
+    this.events.push(['done', o.id, status, reason]);
   }
 
   private fireTriggers(instrumentId: string): void {
     const i = this.instruments.get(instrumentId) as NaiveInstrument;
+    if (i.halted) return;
     for (;;) {
       const order = this.nextFired(instrumentId, i);
       if (!order) return;
-      order.waiting = false;
+      order.where = 'book';
       order.seq = ++this.seq;
+      this.events.push(['triggered', order.id]);
       if (order.orderType === 'limit' && this.outsideBand(i, order.price)) {
-        this.finish(order);
+        this.finish(order, 'rejected', 'price_outside_band');
         continue;
       }
       if (
         order.tif === 'fok' &&
         this.fillable(instrumentId, order.side, order.price, order.user, order.stp, order.qty) < order.qty
       ) {
-        this.finish(order);
+        this.finish(order, 'cancelled', 'fok_not_fillable');
         continue;
       }
       this.execute(order);
@@ -402,7 +478,7 @@ export class ReferenceEngine {
       const price = by === 'last' ? i.last : i.mark;
       if (price === null) continue;
       const fired = this.orders
-        .filter((o) => this.idOf(o) === instrumentId && o.waiting && o.trigger?.by === by)
+        .filter((o) => this.idOf(o) === instrumentId && o.where === 'trigger' && o.trigger?.by === by)
         .filter((o) => (((o.trigger as TriggerSpec).kind === 'stop') === (o.side === 'buy')) === rises)
         .filter((o) =>
           rises ? price >= (o.trigger as TriggerSpec).priceTicks : price <= (o.trigger as TriggerSpec).priceTicks,
@@ -425,7 +501,7 @@ export class ReferenceEngine {
   ): string | undefined {
     const o = this.orders.find((x) => x.id === orderId && x.user === user);
     if (!o) return 'order_not_found';
-    if (o.waiting) return 'order_not_amendable';
+    if (o.where !== 'book') return 'order_not_amendable';
     const i = this.instrumentOfOrder(o);
     const price = newPrice ?? o.price;
     const qty = newQty ?? o.qty;
@@ -445,6 +521,8 @@ export class ReferenceEngine {
       return undefined;
     }
     if (o.postOnly && this.crossing(this.idOf(o), o.side, price).length > 0) return 'post_only_would_take';
+    // Nothing trades while halted: an amend that would meet the other side must wait for the open.
+    if (i.halted && this.crossing(this.idOf(o), o.side, price).length > 0) return 'instrument_halted';
     if (required - o.hold > account.balance - account.held) return 'insufficient_balance';
     account.held += required - o.hold;
     o.hold = required;
@@ -460,7 +538,7 @@ export class ReferenceEngine {
   depth(instrumentId: string, side: 'buy' | 'sell'): [number, number][] {
     const levels = new Map<number, number>();
     for (const o of this.orders) {
-      if (this.idOf(o) !== instrumentId || o.waiting || o.side !== side) continue;
+      if (this.idOf(o) !== instrumentId || o.where !== 'book' || o.side !== side) continue;
       levels.set(o.price, (levels.get(o.price) ?? 0) + o.qty - o.filled);
     }
     return [...levels].sort((a, b) => (side === 'buy' ? b[0] - a[0] : a[0] - b[0]));
@@ -471,7 +549,24 @@ export class ReferenceEngine {
   }
 
   restingOrderIds(user: string): number[] {
-    return this.orders.filter((o) => o.user === user && !o.waiting).map((o) => o.id);
+    return this.orders.filter((o) => o.user === user && o.where === 'book').map((o) => o.id);
+  }
+
+  /** Orders placed while halted that wait for the open. */
+  queuedOrderIds(user: string): number[] {
+    return this.orders.filter((o) => o.user === user && o.where === 'queue').map((o) => o.id);
+  }
+
+  /** A user's live orders as [id, where, price, remaining lots, hold], by id. */
+  ordersOf(user: string): [number, string, number, number, bigint][] {
+    return this.orders
+      .filter((o) => o.user === user)
+      .sort((a, b) => a.id - b.id)
+      .map((o) => [o.id, o.where, o.price, o.qty - o.filled, o.hold]);
+  }
+
+  isHalted(instrumentId: string): boolean {
+    return this.instruments.get(instrumentId)?.halted === true;
   }
 }
 

@@ -8,18 +8,38 @@ describe('seeded simulation', () => {
       throw new Error(`seed ${report.seed} step ${report.step}: ${report.message} ${JSON.stringify(report.command)}`);
     expect(report.trades).toBeGreaterThan(1_000);
     expect(report.accepted).toBeGreaterThan(5_000);
-    // It reaches the paths it is meant to: T+1 locks, funds holds, the price band.
+    // It reaches the paths it is meant to: T+1 locks, funds holds, the price band, the open order limit,
+    // and halted trading (queued orders, their cancels and refused amends, what the open does to them).
     for (const path of [
       'settle_trades',
       'place_order:refused_by_settlement_locks',
       'hold_funds',
       'post_hold',
-      'post_hold:hold_amount_exceeded',
       'void_hold',
       'place_order:price_outside_band',
       'amend_order:price_outside_band',
+      'place_order:open_order_limit',
+      'set_trading_status',
+      'order_placed:queued:limit',
+      'order_placed:queued:market',
+      'cancel_order:queued',
+      'amend_order:order_not_amendable',
+      'place_order:instrument_halted',
+      'set_trading_status:open_with_trades',
+      'set_trading_status:open_after_band_change',
+      'set_trading_status:rejected:price_outside_band',
+      'set_trading_status:cancelled:no_liquidity',
     ]) {
       expect(report.coverage[path], path).toBeGreaterThan(10);
+    }
+    // Rarer: posting more than a hold has left; triggers that waited through a halt fire at the open; an
+    // amend that would trade while halted is refused.
+    for (const path of [
+      'post_hold:hold_amount_exceeded',
+      'set_trading_status:open_fires_triggers',
+      'amend_order:instrument_halted',
+    ]) {
+      expect(report.coverage[path], path).toBeGreaterThan(0);
     }
   });
 

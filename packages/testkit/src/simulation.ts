@@ -2,19 +2,22 @@
 // checking after every step that results, trades, books and balances agree and that the invariants hold
 // (per asset balances sum to zero, no user negative, holds within balances, books uncrossed, balances =
 // replay of the transfers, settlement locks = the unsettled buys seen in trade events and within the
-// balance). At the end: snapshot/restore and full replay give the same state hash.
+// balance). Halts and resumes come at a modest rate, so orders queue while halted, get cancelled or
+// refused an amend there, meet band changes before the open, and triggers wait across halts. At the end:
+// snapshot/restore and full replay give the same state hash.
 // Must hold: the same seed gives the same run. Must not: read the clock or Math.random.
 
 import {
   type ApplyResult,
   type Command,
+  canonicalJson,
   Engine,
   type EngineEvent,
   type InstrumentSpec,
   toJsonSafe,
 } from '@bourse/engine';
 import { btcUsdt, reliance } from './builders.ts';
-import { type NaiveResult, ReferenceEngine } from './reference-engine.ts';
+import { type NaiveEvent, type NaiveResult, ReferenceEngine } from './reference-engine.ts';
 import { SeededRandom } from './seeded-random.ts';
 
 export type SimulationOptions = { seed: number; commands: number; users?: number; checkReplay?: boolean };
@@ -32,7 +35,8 @@ export type SimulationReport =
     }
   | { ok: false; seed: number; step: number; message: string; command: Command | undefined };
 
-const MAX_OPEN_ORDERS = 40;
+// Low enough that users reach it now and then (queued orders count too).
+const MAX_OPEN_ORDERS = 12;
 const CONFIG = { maxOpenOrdersPerUser: MAX_OPEN_ORDERS, rememberedCommandsMax: 5_000 };
 
 type Market = { spec: InstrumentSpec; mid: number };
@@ -74,6 +78,11 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
   let step = 0;
   let command: Command | undefined;
   const nextBase = () => ({ id: `s${seed}-${log.length}`, timeMs: 1_700_000_000_000 + log.length });
+  /** Instruments whose band was set while they were halted (the open then meets a new band). */
+  const bandMovedWhileHalted = new Set<string>();
+  const tally = (path: string) => {
+    coverage[path] = (coverage[path] ?? 0) + 1;
+  };
 
   try {
     for (const m of markets) {
@@ -100,6 +109,7 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
   function applyBoth(c: Command): void {
     log.push(c);
     const blockedByLocks = isBlockedByLocks(c);
+    const cancelsQueued = c.type === 'cancel_order' && engine.order(c.orderId)?.queued === true;
     const real = engine.apply(c);
     // The idempotency memory keeps results encoded: the repeat must decode to the same result.
     const again = engine.apply(c);
@@ -109,13 +119,12 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     results.push(real);
     const naive = reference.apply(c);
     compareResults(real, naive);
-    const tally = real.ok ? c.type : `${c.type}:${real.code}`;
-    coverage[tally] = (coverage[tally] ?? 0) + 1;
-    if (blockedByLocks && !real.ok)
-      coverage['place_order:refused_by_settlement_locks'] =
-        (coverage['place_order:refused_by_settlement_locks'] ?? 0) + 1;
+    tally(real.ok ? c.type : `${c.type}:${real.code}`);
+    if (blockedByLocks && !real.ok) tally('place_order:refused_by_settlement_locks');
     if (real.ok) {
       accepted += 1;
+      if (cancelsQueued) tally('cancel_order:queued');
+      tallyHalts(c, real.events);
       for (const event of real.events) replay(event);
       if (c.type === 'settle_trades') {
         const locks = unsettled.get(c.instrumentId);
@@ -136,6 +145,23 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     const { available } = engine.balance(c.userId, spec.wallet, spec.base);
     const locked = engine.settlementLocks(c.userId, c.instrumentId).reduce((sum, lock) => sum + lock.qtyLots, 0);
     return available < BigInt(c.qtyLots) && available + BigInt(locked) >= BigInt(c.qtyLots);
+  }
+
+  /** Coverage of the halted paths: queued orders and how each ended, opens after a band change. */
+  function tallyHalts(c: Command, events: EngineEvent[]): void {
+    for (const e of events) {
+      if (e.type === 'order_placed' && e.queued === true) tally(`order_placed:queued:${e.orderType}`);
+      if (e.type === 'order_updated' && (e.reason === 'no_liquidity' || e.reason === 'price_outside_band'))
+        tally(`${c.type}:${e.status}:${e.reason}`);
+    }
+    if (c.type === 'set_reference_price' && reference.isHalted(c.instrumentId))
+      bandMovedWhileHalted.add(c.instrumentId);
+    if (c.type !== 'set_trading_status' || c.halted) return;
+    const bandMoved = bandMovedWhileHalted.delete(c.instrumentId);
+    if (bandMoved) tally('set_trading_status:open_after_band_change');
+    if (events.some((e) => e.type === 'trade')) tally('set_trading_status:open_with_trades');
+    if (events.some((e) => e.type === 'order_updated' && e.reason === 'triggered'))
+      tally('set_trading_status:open_fires_triggers');
   }
 
   function replay(event: EngineEvent): void {
@@ -165,6 +191,19 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     );
     if (JSON.stringify(realTrades) !== JSON.stringify(naive.trades)) {
       throw new Mismatch(`trades ${JSON.stringify(realTrades)} vs reference ${JSON.stringify(naive.trades)}`);
+    }
+    // What happened to each order, in order: placed (price, queued), trades, triggered, how it ended.
+    const realEvents = real.events.flatMap((e): NaiveEvent[] => {
+      if (e.type === 'order_placed') return [['placed', e.orderId, e.priceTicks, e.queued === true]];
+      if (e.type === 'trade') return [['trade', e.priceTicks, e.qtyLots, e.makerOrderId, e.takerOrderId]];
+      if (e.type !== 'order_updated') return [];
+      if (e.reason === 'triggered') return [['triggered', e.orderId]];
+      if (e.status === 'filled' || e.status === 'cancelled' || e.status === 'rejected')
+        return [['done', e.orderId, e.status, e.reason]];
+      return [];
+    });
+    if (JSON.stringify(realEvents) !== JSON.stringify(naive.events)) {
+      throw new Mismatch(`events ${JSON.stringify(realEvents)} vs reference ${JSON.stringify(naive.events)}`);
     }
   }
 
@@ -209,6 +248,22 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
         const { balance, held } = engine.balance(user, spec.wallet, spec.base);
         if (locked > held || held > balance)
           throw new Mismatch(`${user} ${instrumentId}: locked ${locked}, held ${held}, balance ${balance}`);
+      }
+    }
+    for (const user of users) {
+      const live = engine
+        .openOrders(user)
+        .sort((a, b) => a.orderId - b.orderId)
+        .map((o) => [
+          o.orderId,
+          o.queued ? 'queue' : o.waitingForTrigger ? 'trigger' : 'book',
+          o.priceTicks,
+          o.remainingLots,
+          o.holdAmount,
+        ]);
+      const naive = reference.ordersOf(user);
+      if (canonicalJson(live) !== canonicalJson(naive)) {
+        throw new Mismatch(`${user} orders ${canonicalJson(live)} vs reference ${canonicalJson(naive)}`);
       }
     }
     for (const { spec } of markets) {
@@ -276,6 +331,12 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
       const upToTradeId = Math.max(0, trades - random.int(0, 300));
       return { ...base(), type: 'settle_trades', instrumentId: spec.id, upToTradeId };
     }
+    if (r < 0.083) {
+      // The session closes and opens: a halt lasts a few hundred steps; sometimes the status repeats.
+      const halted = reference.isHalted(spec.id);
+      const flip = random.chance(halted ? 0.9 : 0.3);
+      return { ...base(), type: 'set_trading_status', instrumentId: spec.id, halted: flip ? !halted : halted };
+    }
     const side = random.chance(0.5) ? 'buy' : 'sell';
     const order = {
       ...base(),
@@ -323,7 +384,9 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
       return { ...base(), type: 'cancel_order', userId: user, orderId };
     }
     if (r < 0.91) {
-      const resting = reference.restingOrderIds(user);
+      // Now and then a queued order, which amend refuses until the open.
+      const queued = reference.queuedOrderIds(user);
+      const resting = queued.length > 0 && random.chance(0.1) ? queued : reference.restingOrderIds(user);
       if (resting.length === 0) return undefined;
       const change = random.int(0, 2);
       return {
@@ -346,7 +409,10 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     }
     if (r < 0.98 && log.length > 10) {
       const at = log.length - random.int(1, Math.min(50, log.length - 1));
-      const again = log[at] as Command;
+      // A retry keeps its first answer even when the sequencer stamped it with another time.
+      const again = random.chance(0.5)
+        ? (log[at] as Command)
+        : { ...(log[at] as Command), timeMs: (log[at] as Command).timeMs + random.int(1, 1_000) };
       const first = results[at] as ApplyResult;
       if (JSON.stringify(toJsonSafe(engine.apply(again))) !== JSON.stringify(toJsonSafe(first))) {
         throw new Mismatch(`re-applying ${again.id} did not answer its first result`);
