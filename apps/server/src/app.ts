@@ -10,7 +10,7 @@ import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import type { Db } from '@bourse/db';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { SandboxSms } from './adapters/sms/sandbox.ts';
 import type { SmsPort } from './adapters/sms/sms-port.ts';
@@ -182,14 +182,23 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 function serveFrontEnds(http: FastifyInstance, config: Config) {
   const web = config.webDist && existsSync(join(config.webDist, 'index.html')) ? config.webDist : null;
   const admin = config.adminDist && existsSync(join(config.adminDist, 'index.html')) ? config.adminDist : null;
-  if (web) http.register(fastifyStatic, { root: web, prefix: '/', wildcard: false, index: 'index.html' });
+  // Hashed build assets never change; index.html and the service worker must be checked every time.
+  // Pre-compressed .br/.gz files written by scripts/compress-dist.ts are sent when the browser takes them.
+  const statics = {
+    wildcard: false,
+    index: 'index.html',
+    preCompressed: true,
+    setHeaders: (reply: FastifyReply, path: string) => {
+      reply.header('cache-control', /[\\/]assets[\\/]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  };
+  if (web) http.register(fastifyStatic, { ...statics, root: web, prefix: '/' });
   if (admin)
     http.register(fastifyStatic, {
+      ...statics,
       root: admin,
       prefix: '/admin/',
       decorateReply: !web,
-      wildcard: false,
-      index: 'index.html',
     });
   http.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
