@@ -12,15 +12,38 @@ const PIN = '135790';
 const DAY = 86_400_000;
 
 const TEXT = {
-  'en-US': { locked: 'locked until', completed: 'Completed', history: 'History', wrongPin: 'incorrect' },
-  'pt-BR': { locked: 'bloqueadas até', completed: 'Executada', history: 'Histórico', wrongPin: 'incorreta' },
+  'en-US': {
+    locked: 'locked until',
+    completed: 'Completed',
+    history: 'History',
+    wrongPin: 'incorrect',
+    zeroQuantity: 'The quantity cannot be 0',
+    zeroPrice: 'The price cannot be 0',
+    offTick: 'The price must be a multiple of the tick size',
+    outsideBand: 'The price is outside today’s price band',
+    aboveMaximum: 'The order amount is above the maximum',
+    unlisted: 'This stock is unlisted and cannot be traded.',
+  },
+  'pt-BR': {
+    locked: 'bloqueadas até',
+    completed: 'Executada',
+    history: 'Histórico',
+    wrongPin: 'incorreta',
+    zeroQuantity: 'A quantidade não pode ser 0',
+    zeroPrice: 'O preço não pode ser 0',
+    offTick: 'O preço deve ser múltiplo do tick',
+    outsideBand: 'O preço está fora da faixa de hoje',
+    aboveMaximum: 'O valor da ordem está acima do máximo',
+    unlisted: 'Esta ação está fora de listagem e não pode ser negociada.',
+  },
 } as const;
 
 let server: Server;
 let browser: Browser;
 
 beforeAll(async () => {
-  server = await startServer({ BOURSE_TEST_CLOCK: '2026-01-05T04:00:00Z' });
+  // A deployment limit on order amounts, so one server-side rule shows through the preview.
+  server = await startServer({ BOURSE_TEST_CLOCK: '2026-01-05T04:00:00Z', STOCK_MAX_AMOUNT: 'INR:500000.00' });
   browser = await launchBrowser();
 });
 
@@ -126,6 +149,29 @@ describe('stock trading against the real server', () => {
         await page.getByTestId('order-error').waitFor();
         await expect(page.getByTestId('order-error').textContent()).resolves.toMatch(new RegExp(text.wrongPin, 'i'));
         await shot(page, `web-trade-real-wrong-pin-${lang}`);
+        expect((await api('/stock/order/list', null, token)).data.total).toBe(before.data.total);
+
+        // Each rule's message in this language, from the form's checks and from the server's preview.
+        const info = (await api('/stock/index/info?symbol=NSE:RELIANCE', null)).data;
+        const rules: [string, string, string, string][] = [
+          ['side=buy', '0', '', text.zeroQuantity],
+          ['side=buy&orderType=limit', '5', '0', text.zeroPrice],
+          ['side=buy&orderType=limit', '5', '1500.03', text.offTick],
+          ['side=buy&orderType=limit', '5', (Number(info.bandHi) + 10).toFixed(2), text.outsideBand],
+          ['side=buy', '400', '', text.aboveMaximum],
+        ];
+        for (const [query, quantity, price, message] of rules) {
+          await page.goto(`${server.baseUrl}/pages/stock/order?symbol=NSE:RELIANCE&${query}`);
+          await page.getByTestId('order-form').waitFor();
+          if (price) await page.getByTestId('price-input').fill(price);
+          await page.getByTestId('quantity-input').fill(quantity);
+          await page.getByTestId('order-submit').click();
+          await page.getByRole('alert').filter({ hasText: message }).first().waitFor();
+        }
+        await shot(page, `web-trade-real-rule-${lang}`);
+        await page.goto(`${server.baseUrl}/pages/stock/order?symbol=NSE:JETAIRWAYS&side=buy`);
+        await page.getByText(text.unlisted).waitFor();
+        await expect(page.getByTestId('order-submit').isDisabled()).resolves.toBe(true);
         expect((await api('/stock/order/list', null, token)).data.total).toBe(before.data.total);
 
         // The next trading day: the settlement job unlocks the shares; sell them at market.

@@ -1,98 +1,200 @@
 // Turns the engine's events into read-model rows (transfers, orders, trades), inside the journal's
 // transaction. Rows are keyed by the engine's own ids, so writing a batch twice changes nothing, and an
-// order row only moves forward (last_seq), so an idempotent replay of an old answer never rewinds it.
+// order row only moves forward (last_seq).
+// On PostgreSQL a batch is written with a few multi-row statements (one per table), not one statement
+// per event: every statement is a round trip made while the commit, and so every caller in the batch,
+// waits (measured here: ~60-80 µs an order instead of ~180-400 for batches of 40 resting orders). On
+// SQLite there is no round trip to save, and one-row statements (prepared once, cached) are cheaper:
+// 40-row inserts into orders cost ~16 µs a row against ~5 for one-row ones.
+// A retried command (an id the engine has seen) answers its first result again, events and all; those
+// rows were written with the first answer, so a remembered result writes nothing. Without this its
+// order updates, carrying the retry's newer seq, would rewind an order that has moved on since (a
+// partly filled order cancelled afterwards would show as partly filled again).
 
-import type { Sql } from '@bourse/db';
-import type { ApplyResult, Command, EngineEvent } from '@bourse/engine';
+import type { Param, Sql } from '@bourse/db';
+import type { ApplyResult, Command, OrderUpdated } from '@bourse/engine';
 import type { Applied } from './engine-host.ts';
+
+/** Rows per statement on PostgreSQL: at most 17 parameters a row, far below its limit of 65,535. */
+const PG_ROWS_PER_STATEMENT = 500;
+const rowsPerStatement = (tx: Sql) => (tx.dialect === 'postgres' ? PG_ROWS_PER_STATEMENT : 1);
 
 const ownerOf = (accountKey: string) => accountKey.slice(0, accountKey.indexOf('/'));
 
+/**
+ * True when the result is the engine's remembered answer to an earlier command with the same id: a
+ * fresh result's events all carry the command's own time; a remembered one's carry the first command's,
+ * which is earlier. (A retry within the same millisecond is written again, which the keys make harmless
+ * for inserts; its order updates are then no newer than the first ones.)
+ */
+export function isRemembered(command: Command, result: ApplyResult): boolean {
+  return result.ok && result.events.length > 0 && result.events[0]!.timeMs < command.timeMs;
+}
+
 export async function projectBatch(tx: Sql, batch: readonly Applied<Command, ApplyResult>[]): Promise<void> {
-  for (const { seq, result } of batch) {
-    if (!result.ok) continue;
-    for (const event of result.events) await projectEvent(tx, seq, event);
+  const transfers: Param[][] = [];
+  const placed: Param[][] = [];
+  const trades: Param[][] = [];
+  /** The last update per order: each carries the order's whole changing state, so the last one wins. */
+  const updates = new Map<number, { seq: number; e: OrderUpdated }>();
+  for (const { seq, command, result } of batch) {
+    if (!result.ok || isRemembered(command, result)) continue;
+    for (const e of result.events) {
+      switch (e.type) {
+        case 'transfer_posted':
+          transfers.push([
+            e.transferId,
+            seq,
+            e.timeMs,
+            e.debit,
+            e.credit,
+            ownerOf(e.debit),
+            ownerOf(e.credit),
+            e.asset,
+            e.amount.toString(),
+            e.cause,
+            e.link,
+          ]);
+          break;
+        case 'order_placed':
+          placed.push([
+            e.orderId,
+            e.commandId,
+            e.userId,
+            e.instrumentId,
+            e.side,
+            e.orderType,
+            e.timeInForce,
+            e.priceTicks,
+            e.qtyLots,
+            e.status,
+            e.trigger ? JSON.stringify(e.trigger) : null,
+            e.holdAsset,
+            e.holdAmount.toString(),
+            e.timeMs,
+            e.timeMs,
+            seq,
+            e.queued ? 1 : 0,
+          ]);
+          break;
+        case 'order_updated':
+          updates.set(e.orderId, { seq, e });
+          break;
+        case 'trade':
+          trades.push([
+            e.tradeId,
+            seq,
+            e.instrumentId,
+            e.priceTicks,
+            e.qtyLots,
+            e.takerSide,
+            e.makerOrderId,
+            e.takerOrderId,
+            e.makerUserId,
+            e.takerUserId,
+            e.notional.toString(),
+            e.makerFee.toString(),
+            e.takerFee.toString(),
+            e.timeMs,
+          ]);
+          break;
+        default:
+          // Holds, prices and instrument registrations are live state, read from the engine itself.
+          break;
+      }
+    }
+  }
+  await insertRows(
+    tx,
+    `INSERT INTO ledger_transfers (transfer_id, seq, at, debit, credit, debit_owner, credit_owner, asset, amount, cause, link)`,
+    transfers,
+    `ON CONFLICT (transfer_id) DO NOTHING`,
+  );
+  await insertRows(
+    tx,
+    `INSERT INTO orders (id, command_id, user_id, instrument_id, side, order_type, time_in_force, price_ticks, qty_lots,
+       status, trigger_spec, hold_asset, hold_amount, created_at, updated_at, last_seq, queued)`,
+    placed,
+    `ON CONFLICT (id) DO NOTHING`,
+  );
+  // After the inserts: an order placed and updated in the same batch is there to update.
+  await updateOrders(
+    tx,
+    [...updates.values()].map(({ seq, e }) => [
+      e.orderId,
+      e.status,
+      e.priceTicks,
+      e.qtyLots,
+      e.filledLots,
+      e.reason,
+      e.timeMs,
+      seq,
+    ]),
+  );
+  await insertRows(
+    tx,
+    `INSERT INTO trades (id, seq, instrument_id, price_ticks, qty_lots, taker_side, maker_order_id, taker_order_id,
+       maker_user_id, taker_user_id, notional, maker_fee, taker_fee, at)`,
+    trades,
+    `ON CONFLICT (id) DO NOTHING`,
+  );
+}
+
+/** `($1, $2), ($3, $4), …` for `rows` rows of `width` parameters, each wrapped by `mark` (casts). */
+function valuesList(rows: number, width: number, mark: (n: number, column: number) => string = (n) => `$${n}`) {
+  const out: string[] = new Array(rows);
+  for (let r = 0; r < rows; r++) {
+    const row: string[] = new Array(width);
+    for (let c = 0; c < width; c++) row[c] = mark(r * width + c + 1, c);
+    out[r] = `(${row.join(', ')})`;
+  }
+  return out.join(', ');
+}
+
+/** The one-row statement of each INSERT (SQLite runs these), built once. */
+const oneRowStatements = new Map<string, string>();
+
+async function insertRows(tx: Sql, head: string, rows: Param[][], tail: string): Promise<void> {
+  if (rows.length === 0) return;
+  if (rowsPerStatement(tx) === 1) {
+    let text = oneRowStatements.get(head);
+    if (text === undefined) {
+      text = `${head} VALUES ${valuesList(1, rows[0]!.length)} ${tail}`;
+      oneRowStatements.set(head, text);
+    }
+    for (const row of rows) await tx.run(text, row);
+    return;
+  }
+  for (let i = 0; i < rows.length; i += PG_ROWS_PER_STATEMENT) {
+    const chunk = rows.slice(i, i + PG_ROWS_PER_STATEMENT);
+    await tx.run(`${head} VALUES ${valuesList(chunk.length, chunk[0]!.length)} ${tail}`, chunk.flat());
   }
 }
 
-async function projectEvent(tx: Sql, seq: number, e: EngineEvent): Promise<void> {
-  switch (e.type) {
-    case 'transfer_posted':
+/** PostgreSQL types the VALUES of the updates by these casts. */
+const UPDATE_TYPES = ['bigint', 'text', 'bigint', 'bigint', 'bigint', 'text', 'bigint', 'bigint'];
+
+/** Sets each order's new state; a row only moves forward (its last_seq). */
+async function updateOrders(tx: Sql, rows: Param[][]): Promise<void> {
+  if (tx.dialect !== 'postgres') {
+    for (const row of rows) {
       await tx.run(
-        `INSERT INTO ledger_transfers (transfer_id, seq, at, debit, credit, debit_owner, credit_owner, asset, amount, cause, link)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (transfer_id) DO NOTHING`,
-        [
-          e.transferId,
-          seq,
-          e.timeMs,
-          e.debit,
-          e.credit,
-          ownerOf(e.debit),
-          ownerOf(e.credit),
-          e.asset,
-          e.amount.toString(),
-          e.cause,
-          e.link,
-        ],
+        `UPDATE orders SET status = $2, price_ticks = $3, qty_lots = $4, filled_lots = $5, reason = $6, updated_at = $7,
+           last_seq = $8 WHERE id = $1 AND last_seq <= $8`,
+        row,
       );
-      return;
-    case 'order_placed':
-      await tx.run(
-        `INSERT INTO orders (id, command_id, user_id, instrument_id, side, order_type, time_in_force, price_ticks, qty_lots,
-           status, trigger_spec, hold_asset, hold_amount, created_at, updated_at, last_seq, queued)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15, $16) ON CONFLICT (id) DO NOTHING`,
-        [
-          e.orderId,
-          e.commandId,
-          e.userId,
-          e.instrumentId,
-          e.side,
-          e.orderType,
-          e.timeInForce,
-          e.priceTicks,
-          e.qtyLots,
-          e.status,
-          e.trigger ? JSON.stringify(e.trigger) : null,
-          e.holdAsset,
-          e.holdAmount.toString(),
-          e.timeMs,
-          seq,
-          e.queued ? 1 : 0,
-        ],
-      );
-      return;
-    case 'order_updated':
-      await tx.run(
-        `UPDATE orders SET status = $2, price_ticks = $3, qty_lots = $4, filled_lots = $5, reason = $6, updated_at = $7, last_seq = $8
-         WHERE id = $1 AND last_seq <= $8`,
-        [e.orderId, e.status, e.priceTicks, e.qtyLots, e.filledLots, e.reason, e.timeMs, seq],
-      );
-      return;
-    case 'trade':
-      await tx.run(
-        `INSERT INTO trades (id, seq, instrument_id, price_ticks, qty_lots, taker_side, maker_order_id, taker_order_id,
-           maker_user_id, taker_user_id, notional, maker_fee, taker_fee, at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ON CONFLICT (id) DO NOTHING`,
-        [
-          e.tradeId,
-          seq,
-          e.instrumentId,
-          e.priceTicks,
-          e.qtyLots,
-          e.takerSide,
-          e.makerOrderId,
-          e.takerOrderId,
-          e.makerUserId,
-          e.takerUserId,
-          e.notional.toString(),
-          e.makerFee.toString(),
-          e.takerFee.toString(),
-          e.timeMs,
-        ],
-      );
-      return;
-    default:
-      // Holds, prices and instrument registrations are live state, read from the engine itself.
-      return;
+    }
+    return;
+  }
+  for (let i = 0; i < rows.length; i += PG_ROWS_PER_STATEMENT) {
+    const chunk = rows.slice(i, i + PG_ROWS_PER_STATEMENT);
+    await tx.run(
+      `WITH v (id, status, price_ticks, qty_lots, filled_lots, reason, updated_at, last_seq) AS (
+         VALUES ${valuesList(chunk.length, UPDATE_TYPES.length, (n, c) => `$${n}::${UPDATE_TYPES[c]}`)})
+       UPDATE orders SET status = v.status, price_ticks = v.price_ticks, qty_lots = v.qty_lots,
+         filled_lots = v.filled_lots, reason = v.reason, updated_at = v.updated_at, last_seq = v.last_seq
+       FROM v WHERE orders.id = v.id AND orders.last_seq <= v.last_seq`,
+      chunk.flat(),
+    );
   }
 }

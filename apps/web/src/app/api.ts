@@ -2,27 +2,26 @@
 // Server state lives in TanStack Query; query keys are listed here so invalidation stays in one place.
 
 import { useQuery } from '@tanstack/react-query';
-import { Toast } from 'antd-mobile';
+import { homeCalls } from '../features/markets/home-requests.ts';
 import { currentLanguage, i18n } from '../i18n/index.ts';
+import { takeEarly } from './early-requests.ts';
 import { loginPath, navigateTo } from './navigation.ts';
 import { createRequest, type RequestData, type RequestOptions, unwrap } from './request.ts';
 import { clearSession, getToken, type SessionUser, saveUser, useSession } from './session.ts';
+import { clearToast, showLoadingToast, showToast } from './toast.ts';
 
 export const request = createRequest({
-  fetch: (input, init) => fetch(input, init),
+  // An answer the boot script already asked for (src/boot.ts), else the network.
+  fetch: (input, init) => takeEarly(String(input), init) ?? fetch(input, init),
   getToken,
   getLanguage: currentLanguage,
   onSessionInvalid: () => {
     clearSession();
     if (!window.location.pathname.startsWith(loginPath)) navigateTo(loginPath);
   },
-  showToast: (message, durationMs) => {
-    Toast.show({ content: message, duration: durationMs });
-  },
-  showLoading: () => {
-    Toast.show({ icon: 'loading', content: i18n.t('common.loading'), duration: 0 });
-  },
-  hideLoading: () => Toast.clear(),
+  showToast: (message, durationMs) => showToast(message, durationMs),
+  showLoading: () => showLoadingToast(i18n.t('common.loading')),
+  hideLoading: () => clearToast(),
   networkErrorMessage: () => i18n.t('common.networkError'),
 });
 
@@ -52,13 +51,15 @@ export interface PlatformProps {
   stockCountry?: 'IN' | 'US' | 'BR';
 }
 
+export const platformPropsQuery = {
+  queryKey: queryKeys.props,
+  queryFn: () => apiGet<PlatformProps>(homeCalls.props.path),
+  staleTime: 5 * 60_000,
+  retry: 1,
+};
+
 export function usePlatformProps() {
-  return useQuery({
-    queryKey: queryKeys.props,
-    queryFn: () => apiGet<PlatformProps>('/common/props'),
-    staleTime: 5 * 60_000,
-    retry: 1,
-  });
+  return useQuery(platformPropsQuery);
 }
 
 export interface LoginInfo {

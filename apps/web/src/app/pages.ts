@@ -2,7 +2,9 @@
 // with a loader are built; the others show the translated "coming soon" screen inside the shell.
 // The title of each page is the i18n key `titles.<group>.<name>`.
 
+import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
+import { prefetchHomeData } from '../features/markets/home-data.ts';
 
 type Loader = () => Promise<{ default: ComponentType }>;
 
@@ -87,6 +89,14 @@ const newsPages = () => import('../features/markets/news-pages.tsx');
 const noticePages = () => import('../features/content/notice-pages.tsx');
 const tradePages = () => import('../features/trading/trade-pages.tsx');
 const orderPage = () => import('../features/trading/order-page.tsx');
+
+/**
+ * Screens whose data is requested at start-up, before React renders them (preloadScreen in
+ * router.tsx). Each settles, never rejects, when the data its first render needs most are in.
+ */
+export const screenPrefetch: Record<string, (queryClient: QueryClient) => Promise<void>> = {
+  'tabbar/home': prefetchHomeData,
+};
 
 /** The screens built so far, by "group/name". */
 export const builtPages: Record<string, Loader> = {

@@ -1,6 +1,8 @@
 // App-wide providers: TanStack Query, i18n, and antd-mobile's locale following the chosen language.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { ConfigProvider } from 'antd-mobile';
+// antd-mobile by component (not the package index), so that the first load gets only these.
+import ConfigProvider from 'antd-mobile/es/components/config-provider';
+import 'antd-mobile/es/global';
 import enUSLocale from 'antd-mobile/es/locales/en-US';
 import ptBRLocale from 'antd-mobile/es/locales/pt-BR';
 import { type ReactNode, useEffect } from 'react';

@@ -102,26 +102,38 @@ function isEnvelope(body: unknown): body is ApiEnvelope {
 
 export type Request = <T = unknown>(path: string, options?: RequestOptions) => Promise<ApiEnvelope<T>>;
 
+/** What a call sends: the URL and the fetch options (without the abort signal). */
+export function describeRequest(
+  path: string,
+  options: Pick<RequestOptions, 'method' | 'data' | 'idempotencyKey'>,
+  deps: Pick<RequestDeps, 'baseUrl' | 'getToken' | 'getLanguage'>,
+): { url: string; init: RequestInit & { method: string; headers: Record<string, string> } } {
+  const method = options.method ?? 'GET';
+  const form = encodeForm(options.data);
+  const query = method === 'GET' && [...form.keys()].length > 0 ? `?${form.toString()}` : '';
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    'X-Requested-With': 'XMLHttpRequest',
+    lang: deps.getLanguage(),
+  };
+  const token = deps.getToken();
+  if (token) headers.token = token;
+  if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
+  if (method === 'POST') headers['Content-Type'] = 'application/x-www-form-urlencoded;charset=UTF-8';
+  return {
+    url: `${deps.baseUrl ?? apiBasePath}${path}${query}`,
+    init: { method, headers, body: method === 'POST' ? form.toString() : undefined, credentials: 'same-origin' },
+  };
+}
+
 /**
  * Builds the wrapper. Code 0 and -1000 resolve with the body (after -1000 has cleared the session);
  * -1001 toasts `msg` for one second without an icon and resolves with the body too; a network
  * failure hides the loading indicator, toasts the translated message and rejects with NetworkError.
  */
 export function createRequest(deps: RequestDeps): Request {
-  const baseUrl = deps.baseUrl ?? apiBasePath;
   return async function request<T = unknown>(path: string, options: RequestOptions = {}): Promise<ApiEnvelope<T>> {
-    const method = options.method ?? 'GET';
-    const form = encodeForm(options.data);
-    const query = method === 'GET' && [...form.keys()].length > 0 ? `?${form.toString()}` : '';
-    const headers: Record<string, string> = {
-      Accept: 'application/json',
-      'X-Requested-With': 'XMLHttpRequest',
-      lang: deps.getLanguage(),
-    };
-    const token = deps.getToken();
-    if (token) headers.token = token;
-    if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
-    if (method === 'POST') headers['Content-Type'] = 'application/x-www-form-urlencoded;charset=UTF-8';
+    const { url, init } = describeRequest(path, options, deps);
 
     const controller = new AbortController();
     let isTimedOut = false;
@@ -135,13 +147,7 @@ export function createRequest(deps: RequestDeps): Request {
 
     let body: unknown;
     try {
-      const response = await deps.fetch(`${baseUrl}${path}${query}`, {
-        method,
-        headers,
-        body: method === 'POST' ? form.toString() : undefined,
-        signal: controller.signal,
-        credentials: 'same-origin',
-      });
+      const response = await deps.fetch(url, { ...init, signal: controller.signal });
       body = await response.json();
     } catch (cause) {
       deps.hideLoading();

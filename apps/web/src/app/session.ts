@@ -3,14 +3,9 @@
 // cleared together.
 
 import { useSyncExternalStore } from 'react';
+import { readStorage, storageKeys } from './storage-keys.ts';
 
-export const storageKeys = {
-  token: 'userToken',
-  userInfo: 'userInfo',
-  language: 'smcLanguage',
-  inviteCode: 'inviteCode',
-  areaCode: 'areaCode',
-} as const;
+export { storageKeys };
 
 /** The user as the server describes it (GET /user/login/info → data.user). */
 export interface SessionUser {
@@ -31,14 +26,6 @@ export interface Session {
 
 const listeners = new Set<() => void>();
 let cached: Session | null = null;
-
-function readStorage(key: string): string | null {
-  try {
-    return localStorage.getItem(key);
-  } catch {
-    return null;
-  }
-}
 
 function read(): Session {
   const token = readStorage(storageKeys.token);

@@ -30,6 +30,18 @@ interface ZonedParts {
 
 const partsFormatterCache = new Map<string, Intl.DateTimeFormat>();
 
+// Creating an Intl formatter costs far more than using one (milliseconds on a slow phone): keep them.
+const formatterCache = new Map<string, Intl.DateTimeFormat | Intl.RelativeTimeFormat>();
+
+function cached<T extends Intl.DateTimeFormat | Intl.RelativeTimeFormat>(key: string, create: () => T): T {
+  let formatter = formatterCache.get(key) as T | undefined;
+  if (!formatter) {
+    formatter = create();
+    formatterCache.set(key, formatter);
+  }
+  return formatter;
+}
+
 function zonedParts(epochMs: number, timeZone: string): ZonedParts {
   let formatter = partsFormatterCache.get(timeZone);
   if (!formatter) {
@@ -103,15 +115,25 @@ export function formatChatTime(
   const daysAgo = calendarDayNumber(now) - calendarDayNumber(then);
   if (daysAgo <= 0) return `${then.hour}:${then.minute} ${then.dayPeriod}`;
   if (daysAgo === 1) {
-    const text = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }).format(-1, 'day');
+    const text = cached(`rel|${locale}`, () => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' })).format(
+      -1,
+      'day',
+    );
     return text.charAt(0).toLocaleUpperCase(locale) + text.slice(1);
   }
   if (daysAgo <= 6) {
-    const text = new Intl.DateTimeFormat(locale, { timeZone, weekday: 'long' }).format(epochMs);
+    const weekday = cached(
+      `weekday|${locale}|${timeZone}`,
+      () => new Intl.DateTimeFormat(locale, { timeZone, weekday: 'long' }),
+    );
+    const text = weekday.format(epochMs);
     return text.charAt(0).toLocaleUpperCase(locale) + text.slice(1);
   }
   if (daysAgo < 365) {
-    return new Intl.DateTimeFormat(locale, { timeZone, month: 'short', day: 'numeric' }).format(epochMs);
+    return cached(
+      `monthDay|${locale}|${timeZone}`,
+      () => new Intl.DateTimeFormat(locale, { timeZone, month: 'short', day: 'numeric' }),
+    ).format(epochMs);
   }
   return `${then.day}-${then.month}-${then.year}`;
 }

@@ -60,9 +60,9 @@ describe.each(dbs)('stock trading on $dialect', ({ open }) => {
         })
       ).body.data;
       expect(preview).toMatchObject({ currency: 'INR', quantity: '10', available: '1000000.00', afterMarket: false });
-      // 12 bps, rounded down in the customer's favour.
-      const amount = Number(preview.amount);
-      expect(Number(preview.fee)).toBeCloseTo(Math.floor(amount * 12) / 100 / 100, 2);
+      // 12 bps of the amount in paise, rounded down in the customer's favour.
+      const paise = BigInt(preview.amount.replace('.', ''));
+      expect(BigInt(preview.fee.replace('.', ''))).toBe((paise * 12n) / 10_000n);
 
       const buy = await order(t, token, 'buy', { symbol: 'NSE:RELIANCE', quantity: '10' });
       expect(buy.body.code, JSON.stringify(buy.body)).toBe(0);

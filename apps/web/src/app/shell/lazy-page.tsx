@@ -1,7 +1,7 @@
 // Code-split screens (SPEC §8): a chunk is fetched on first visit; a loading view appears only after
-// 200 ms, and a chunk that fails or takes longer than 60 s shows an error view with "try again".
+// 200 ms (a CSS spinner: no antd-mobile in the first load), and a chunk that fails or takes longer
+// than 60 s shows an error view with "try again".
 
-import { SpinLoading } from 'antd-mobile';
 import {
   Component,
   type ComponentType,
@@ -11,6 +11,7 @@ import {
   type ReactNode,
   Suspense,
   useEffect,
+  useMemo,
   useState,
 } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -46,7 +47,7 @@ export function DelayedLoading() {
   if (!isVisible) return <div className="page-loading" aria-hidden="true" />;
   return (
     <div className="page-loading" role="status">
-      <SpinLoading color="primary" style={{ '--size': '32px' }} />
+      <span className="spinner" aria-hidden="true" />
       <span>{t('common.loading')}</span>
     </div>
   );
@@ -78,13 +79,44 @@ class ChunkBoundary extends Component<{ children: ReactNode }, { hasError: boole
   }
 }
 
-/** A code-split screen whose chunk load fails after `chunkTimeoutMs`. */
-export function lazyScreen(loader: Loader): LazyExoticComponent<ComponentType> {
-  return lazy(() => withTimeout(loader(), chunkTimeoutMs));
+/** A code-split screen: its lazy component, and the loaded one once its chunk has arrived. */
+export interface LazyScreen {
+  Lazy: LazyExoticComponent<ComponentType>;
+  loaded: () => ComponentType | null;
+  /** Starts loading the chunk (once); settles when it has loaded or failed. */
+  preload: () => Promise<void>;
 }
 
-/** Renders a code-split screen with the delayed loading view and the error view. */
-export function ScreenHost({ screen: Screen }: { screen: LazyExoticComponent<ComponentType> }) {
+/** A code-split screen whose chunk load fails after `chunkTimeoutMs`. */
+export function lazyScreen(loader: Loader): LazyScreen {
+  let loaded: ComponentType | null = null;
+  let pending: Promise<{ default: ComponentType }> | null = null;
+  const load = () => {
+    pending ??= withTimeout(loader(), chunkTimeoutMs).then((module) => {
+      loaded = module.default;
+      return module;
+    });
+    return pending;
+  };
+  return {
+    Lazy: lazy(load),
+    loaded: () => loaded,
+    preload: () =>
+      load().then(
+        () => undefined,
+        () => undefined, // the error view shows it when the screen renders
+      ),
+  };
+}
+
+/**
+ * Renders a code-split screen with the delayed loading view and the error view. A screen whose chunk
+ * is already there (preloaded at start-up) renders at once, without a round through Suspense.
+ */
+export function ScreenHost({ screen }: { screen: LazyScreen }) {
+  // Chosen once per screen (routes reuse this host): switching from the lazy component to the loaded
+  // one later would remount the screen.
+  const Screen = useMemo(() => screen.loaded() ?? screen.Lazy, [screen]);
   return (
     <ChunkBoundary>
       <Suspense fallback={<DelayedLoading />}>

@@ -42,6 +42,7 @@ export function NavBar({ title, left = 'back', right }: NavBarProps) {
             type="button"
             className="icon-button"
             onClick={drawer.open}
+            onPointerDown={drawer.preload}
             aria-label={t('common.menu')}
             aria-haspopup="dialog"
             data-testid="open-drawer"

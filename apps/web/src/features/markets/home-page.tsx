@@ -13,19 +13,8 @@ import { marketFormats } from '../../lib/format.ts';
 import { formatChange, formatPercentChange, formatPrice, quoteLocale } from '../../lib/market-format.ts';
 import { formatChatTime, formatDateTime } from '../../lib/time.ts';
 import { UnreadBell } from '../content/unread-bell.tsx';
-import {
-  type AdView,
-  apiGet,
-  type Items,
-  marketKeys,
-  type NewsView,
-  type NoticeView,
-  type Paged,
-  useCountries,
-  useHotList,
-  useIndices,
-  useLiveQuotes,
-} from './market-api.ts';
+import { adsQuery, homeNewsQuery, type NewsView, noticesQuery } from './home-data.ts';
+import { useCountries, useHotList, useIndices, useLiveQuotes } from './market-api.ts';
 import { directionOf, priceDigits } from './market-math.ts';
 import {
   CountrySwitch,
@@ -106,19 +95,18 @@ function IndexCards({ country }: { country: MarketCode }) {
 }
 
 function Banners() {
-  const ads = useQuery({
-    queryKey: marketKeys.ads,
-    queryFn: () => apiGet<Items<AdView>>('/index/ads'),
-    staleTime: 5 * 60_000,
-  });
+  const ads = useQuery(adsQuery);
   const items = ads.data?.items ?? [];
   if (ads.isPending) return <div className="banners banners--skeleton skeleton-block" />;
   if (items.length === 0) return null;
   return (
     <section className="banners">
-      {items.map((ad) => {
+      {items.map((ad, index) => {
         const isInternal = ad.link.startsWith('/pages/');
-        const image = <img src={ad.image} alt={ad.title} loading="lazy" width={358} height={120} />;
+        // The first banner is on the first screen (often its largest paint): not lazy.
+        const image = (
+          <img src={ad.image} alt={ad.title} loading={index === 0 ? 'eager' : 'lazy'} width={358} height={120} />
+        );
         return isInternal ? (
           <Link key={ad.id} to={ad.link} className="banners__item">
             {image}
@@ -135,11 +123,7 @@ function Banners() {
 
 function Notices() {
   const { t } = useTranslation();
-  const notices = useQuery({
-    queryKey: marketKeys.notices,
-    queryFn: () => apiGet<Items<NoticeView>>('/index/notice'),
-    staleTime: 60_000,
-  });
+  const notices = useQuery(noticesQuery);
   const items = notices.data?.items ?? [];
   if (items.length === 0) return null;
   const text = items.map((n) => n.title).join('   •   ');
@@ -201,11 +185,7 @@ export function NewsItem({ item, now, timeZone }: { item: NewsView; now: number;
 
 function News({ country }: { country: MarketCode }) {
   const { t } = useTranslation();
-  const news = useQuery({
-    queryKey: marketKeys.news(1),
-    queryFn: () => apiGet<Paged<NewsView>>('/index/news', { page: 1, limit: 5 }),
-    staleTime: 60_000,
-  });
+  const news = useQuery(homeNewsQuery);
   const items = news.data?.items ?? [];
   const now = Date.now();
   return (

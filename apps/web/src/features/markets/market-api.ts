@@ -1,36 +1,38 @@
 // The market-data calls (SPEC §7 /stock/index/*, /coin/*, /index/*) as TanStack Query hooks, with the
 // live socket patching the cached quotes. Shapes come from @bourse/contract (types only: no zod in the
-// bundle).
+// bundle). Home's queries live in home-data.ts (loaded with the entry) and are re-exported here.
 import type { CandleInterval, CandleView, QuoteView } from '@bourse/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
-import { apiGet as apiGetLoud, apiPost as apiPostLoud } from '../../app/api.ts';
-import type { RequestData } from '../../app/request.ts';
-
-/** Reads for queries and polling: no toasts, the screens show error states with "try again". */
-export const apiGet = <T>(path: string, data?: RequestData) => apiGetLoud<T>(path, data, { isBackground: true });
-export const apiPost = <T>(path: string, data?: RequestData) => apiPostLoud<T>(path, data, { isBackground: true });
-
 import { channels } from '../../app/live.ts';
 import { useLiveChannels, usePollInterval } from '../../app/use-live.ts';
-import type { MarketCode } from '../../lib/format.ts';
+import {
+  type AssetKind,
+  apiGet,
+  apiPost,
+  countriesQuery,
+  hotListQuery,
+  type Items,
+  indicesQuery,
+  marketKeys,
+  type Paged,
+} from './home-data.ts';
 
-export interface Items<T> {
-  items: T[];
-}
-export interface Paged<T> extends Items<T> {
-  total: number;
-}
-
-export interface CountryView {
-  code: MarketCode;
-  name: string;
-  currency: string;
-  exchanges: string[];
-  isOpen: boolean;
-  nextOpen: number | null;
-  nextClose: number | null;
-}
+export {
+  type AdView,
+  type AssetKind,
+  apiGet,
+  apiPost,
+  type CountryView,
+  countriesQuery,
+  hotListQuery,
+  type Items,
+  indicesQuery,
+  marketKeys,
+  type NewsView,
+  type NoticeView,
+  type Paged,
+} from './home-data.ts';
 
 export interface BookView {
   symbol: string;
@@ -47,25 +49,6 @@ export interface TradeView {
   time: number;
 }
 
-export interface AdView {
-  id: number | string;
-  title: string;
-  image: string;
-  link: string;
-}
-export interface NoticeView {
-  id: number | string;
-  title: string;
-  summary: string;
-  at: number;
-}
-export interface NewsView {
-  id: number | string;
-  title: string;
-  summary: string;
-  source: string;
-  at: number;
-}
 export interface NewsArticle {
   id: number | string;
   title: string;
@@ -74,39 +57,13 @@ export interface NewsArticle {
   at: number;
 }
 
-export type AssetKind = 'stock' | 'coin';
-
-export const marketKeys = {
-  countries: ['market', 'countries'] as const,
-  indices: (country: string) => ['market', 'indices', country] as const,
-  hot: (country: string) => ['market', 'hot', country] as const,
-  list: (country: string, sort: string) => ['market', 'list', country, sort] as const,
-  coinTickers: ['market', 'coin-tickers'] as const,
-  search: (keyword: string) => ['market', 'search', keyword] as const,
-  quote: (kind: AssetKind, symbol: string) => ['market', 'quote', kind, symbol] as const,
-  candles: (kind: AssetKind, symbol: string, interval: string) =>
-    ['market', 'candles', kind, symbol, interval] as const,
-  book: (kind: AssetKind, symbol: string) => ['market', 'book', kind, symbol] as const,
-  trades: (kind: AssetKind, symbol: string) => ['market', 'trades', kind, symbol] as const,
-  ads: ['index', 'ads'] as const,
-  notices: ['index', 'notice'] as const,
-  news: (page: number) => ['index', 'news', page] as const,
-  newsInfo: (id: string) => ['index', 'news-info', id] as const,
-  watchlist: ['stock', 'collect'] as const,
-};
-
 export const listPageSize = 20;
 
 export const fetchStockList = (country: string, sort: string, page: number) =>
   apiGet<Paged<QuoteView>>('/stock/index/list', { country, page, limit: listPageSize, sort });
 
 export function useCountries() {
-  return useQuery({
-    queryKey: marketKeys.countries,
-    queryFn: () => apiGet<Items<CountryView>>('/stock/index/country/list'),
-    staleTime: 60_000,
-    refetchInterval: 60_000,
-  });
+  return useQuery({ ...countriesQuery, refetchInterval: 60_000 });
 }
 
 /**
@@ -133,20 +90,12 @@ export function useLiveQuotes(ids: readonly string[]): (quote: QuoteView) => Quo
 
 export function useIndices(country: string) {
   const interval = usePollInterval();
-  return useQuery({
-    queryKey: marketKeys.indices(country),
-    queryFn: () => apiGet<Items<QuoteView>>('/stock/index/indices/list', { country }),
-    refetchInterval: interval,
-  });
+  return useQuery({ ...indicesQuery(country), refetchInterval: interval });
 }
 
 export function useHotList(country: string) {
   const interval = usePollInterval(10_000);
-  return useQuery({
-    queryKey: marketKeys.hot(country),
-    queryFn: () => apiGet<Items<QuoteView>>('/stock/index/list/hot', { country }),
-    refetchInterval: interval,
-  });
+  return useQuery({ ...hotListQuery(country), refetchInterval: interval });
 }
 
 export function useCoinTickers(enabled = true) {

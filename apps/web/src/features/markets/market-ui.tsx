@@ -10,7 +10,10 @@ import { compareDecimal } from '../../lib/decimal.ts';
 import type { MarketCode } from '../../lib/format.ts';
 import { formatCompact } from '../../lib/format.ts';
 import { formatPercentChange, formatPrice, quoteLocale } from '../../lib/market-format.ts';
+import { readStoredCountry, storeCountry } from './home-data.ts';
 import { directionOf, priceDigits } from './market-math.ts';
+
+export { readStoredCountry, storeCountry } from './home-data.ts';
 
 export function klinePath(quote: Pick<QuoteView, 'id' | 'symbol' | 'kind'>): string {
   return quote.kind === 'crypto'
@@ -190,25 +193,6 @@ export function CountrySwitch({ value, onChange }: { value: MarketCode; onChange
       options={countryCodes.map((code) => ({ value: code, label: t(`markets.countries.${code}`) }))}
     />
   );
-}
-
-const countryStorageKey = 'stockCountry';
-
-export function readStoredCountry(): MarketCode | null {
-  try {
-    const value = localStorage.getItem(countryStorageKey);
-    return value === 'IN' || value === 'US' || value === 'BR' ? value : null;
-  } catch {
-    return null;
-  }
-}
-
-export function storeCountry(code: MarketCode): void {
-  try {
-    localStorage.setItem(countryStorageKey, code);
-  } catch {
-    // storage unavailable
-  }
 }
 
 /** The stock country shown: the user's last choice, else the deployment's (props.stockCountry), else IN. */

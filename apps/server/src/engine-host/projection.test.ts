@@ -1,0 +1,174 @@
+// The read model written from the engine's events, on both databases: batches that share a commit
+// (places, fills, cancels of orders placed in the same batch) leave exactly the engine's state in the
+// orders table, and a retried command (its first answer remembered by the engine) never rewinds an order
+// that moved on after it.
+
+import { testDatabases } from '@bourse/db';
+import type { InstrumentSpec } from '@bourse/engine';
+import { describe, expect, it } from 'vitest';
+import { manualClock } from '../platform/clock.ts';
+import { TradingEngine } from './trading-engine.ts';
+
+const SPEC: InstrumentSpec = {
+  id: 'BTC-USDT',
+  kind: 'spot',
+  base: 'BTC',
+  quote: 'USDT',
+  wallet: 'spot',
+  tickSize: '0.01',
+  lotSize: '0.0001',
+  maxPriceTicks: 20_000_000,
+  minQtyLots: 1,
+  maxQtyLots: 1_000_000,
+  makerFeeBps: 2,
+  takerFeeBps: 5,
+  marketProtectionBps: 500,
+  defaultStp: 'cancel_resting',
+};
+
+type OrderRow = { id: number; status: string; filled_lots: number; qty_lots: number; last_seq: number };
+
+const dbs = await testDatabases();
+
+describe.each(dbs)('projection on $dialect', ({ open }) => {
+  async function setUp() {
+    const db = await open();
+    const clock = manualClock();
+    const engine = await TradingEngine.open(db, clock);
+    const ok = async (p: ReturnType<TradingEngine['submit']>) => {
+      const r = await p;
+      if (!r.ok) throw new Error(r.code);
+      return r;
+    };
+    await ok(engine.submit({ type: 'register_instrument', id: 'instrument', instrument: SPEC }));
+    for (const user of ['a', 'b', 'c', 'd']) {
+      for (const [asset, amount] of [
+        ['USDT', '1000000'],
+        ['BTC', '100'],
+      ] as const) {
+        await ok(
+          engine.submit({
+            type: 'deposit',
+            id: `deposit:${user}:${asset}`,
+            userId: user,
+            wallet: 'spot',
+            asset,
+            amount,
+            from: 'faucet',
+            cause: 'paper_grant',
+          }),
+        );
+      }
+    }
+    const rows = async () =>
+      (await db.query<OrderRow>('SELECT id, status, filled_lots, qty_lots, last_seq FROM orders ORDER BY id')).map(
+        (r) => ({ ...r, id: Number(r.id), filled_lots: Number(r.filled_lots), qty_lots: Number(r.qty_lots) }),
+      );
+    const close = async () => {
+      await engine.close();
+      await db.close();
+    };
+    return { db, clock, engine, ok, rows, close };
+  }
+
+  it('writes a shared commit of places, fills and cancels as the engine has them', async () => {
+    const t = await setUp();
+    try {
+      const users = ['a', 'b', 'c', 'd'];
+      // One batch: resting orders on both sides, crossing ones, and cancels of orders placed just before.
+      const answers = await Promise.all(
+        Array.from({ length: 120 }, (_, i) =>
+          t.engine.submit({
+            type: 'place_order',
+            id: `o${i}`,
+            userId: users[i % 4]!,
+            instrumentId: SPEC.id,
+            side: i % 2 === 0 ? 'buy' : 'sell',
+            orderType: 'limit',
+            priceTicks: 5_000_000 + (i % 2 === 0 ? i % 7 : 3 - (i % 5)),
+            qtyLots: 1 + (i % 9),
+          }),
+        ),
+      );
+      const placedIds = answers.flatMap((r) =>
+        r.ok && r.events[0]?.type === 'order_placed' ? [r.events[0].orderId] : [],
+      );
+      expect(placedIds.length).toBe(120);
+      const cancels = await Promise.all(
+        placedIds
+          .filter((_, k) => k % 3 === 0)
+          .map((orderId, k) =>
+            t.engine.submit({
+              type: 'cancel_order',
+              id: `cancel:${orderId}`,
+              userId: users[(k * 3) % 4]!,
+              orderId,
+            }),
+          ),
+      );
+      expect(cancels.some((r) => r.ok)).toBe(true);
+      const rows = await t.rows();
+      expect(rows.map((r) => r.id)).toEqual(placedIds);
+      const trades = await t.db.query<{ maker_order_id: number; taker_order_id: number; qty_lots: number }>(
+        'SELECT maker_order_id, taker_order_id, qty_lots FROM trades',
+      );
+      expect(trades.length).toBeGreaterThan(0);
+      for (const row of rows) {
+        const live = t.engine.state.order(row.id);
+        const filled = trades
+          .filter((tr) => Number(tr.maker_order_id) === row.id || Number(tr.taker_order_id) === row.id)
+          .reduce((s, tr) => s + Number(tr.qty_lots), 0);
+        expect(row.filled_lots, `order ${row.id}`).toBe(filled);
+        if (live) {
+          expect(row.status, `order ${row.id}`).toBe(live.status);
+          expect(row.filled_lots).toBe(live.filledLots);
+        } else {
+          expect(['filled', 'cancelled', 'rejected']).toContain(row.status);
+        }
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('does not rewind an order when a retry answers its first result again', async () => {
+    const t = await setUp();
+    try {
+      await t.ok(
+        t.engine.submit({
+          type: 'place_order',
+          id: 'maker',
+          userId: 'b',
+          instrumentId: SPEC.id,
+          side: 'sell',
+          orderType: 'limit',
+          priceTicks: 5_000_000,
+          qtyLots: 2,
+        }),
+      );
+      t.clock.advance(1_000);
+      const buy = {
+        type: 'place_order',
+        id: 'buy-1',
+        userId: 'a',
+        instrumentId: SPEC.id,
+        side: 'buy',
+        orderType: 'limit',
+        priceTicks: 5_000_000,
+        qtyLots: 5,
+      } as const;
+      const first = await t.ok(t.engine.submit(buy));
+      const placed = first.events.find((e) => e.type === 'order_placed');
+      const orderId = placed?.type === 'order_placed' ? placed.orderId : 0;
+      expect((await t.rows()).find((r) => r.id === orderId)).toMatchObject({ status: 'partial', filled_lots: 2 });
+      t.clock.advance(1_000);
+      await t.ok(t.engine.submit({ type: 'cancel_order', id: 'cancel-1', userId: 'a', orderId }));
+      t.clock.advance(1_000);
+      const again = await t.ok(t.engine.submit(buy)); // the client retries with the same id and body
+      expect(again.events.map((e) => e.type)).toEqual(first.events.map((e) => e.type));
+      expect((await t.rows()).find((r) => r.id === orderId)).toMatchObject({ status: 'cancelled', filled_lots: 2 });
+    } finally {
+      await t.close();
+    }
+  });
+});

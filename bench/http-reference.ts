@@ -1,0 +1,62 @@
+// The HTTP benchmark's reference (a child process): a bare Fastify server with the same two calls the
+// load uses, validating with the same zod schemas (placeStockOrderBody, orderIdQuery) and answering the
+// same envelope through the same serializer, and doing nothing else (no session, no PIN, no engine, no
+// database, no request log). What the real server does beyond this is the cost being measured.
+// Run by http-bench.ts: node bench/http-reference.ts PORT (prints "listening" when ready).
+
+import { orderIdQuery, placeStockOrderBody, stockOrderView } from '@bourse/contract';
+import Fastify from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+const envelope = z.object({ code: z.literal(0), msg: z.string(), data: z.object({ order: stockOrderView }) });
+
+const app = Fastify({ logger: false });
+app.setValidatorCompiler(validatorCompiler);
+app.setSerializerCompiler(serializerCompiler);
+const r = app.withTypeProvider<ZodTypeProvider>();
+
+let nextId = 1;
+const view = (id: number, side: 'buy' | 'sell', status: 'pending' | 'cancelled', price: string, quantity: string) => ({
+  id,
+  symbol: 'NSE:RELIANCE',
+  name: 'Reliance Industries',
+  side,
+  orderType: 'limit' as const,
+  price,
+  quantity,
+  filledQuantity: '0',
+  avgFillPrice: null,
+  amount: '0.00',
+  fee: '0.00',
+  currency: 'INR',
+  status,
+  afterMarket: false,
+  createdAt: 0,
+  updatedAt: 0,
+});
+
+for (const side of ['buy', 'sell'] as const) {
+  r.post(
+    `/ipor-api/stock/order/${side}`,
+    { schema: { body: placeStockOrderBody, response: { 200: envelope } } },
+    async (req) => ({
+      code: 0 as const,
+      msg: 'success',
+      data: { order: view(nextId++, side, 'pending', req.body.price ?? '0', req.body.quantity) },
+    }),
+  );
+}
+r.get(
+  '/ipor-api/stock/order/cancel',
+  { schema: { querystring: orderIdQuery, response: { 200: envelope } } },
+  async (req) => ({
+    code: 0 as const,
+    msg: 'success',
+    data: { order: view(req.query.id, 'buy', 'cancelled', '0', '1') },
+  }),
+);
+
+await app.listen({ port: Number(process.argv[2]), host: '127.0.0.1' });
+process.stdout.write('listening\n');
+process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
