@@ -78,6 +78,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
     },
     trustProxy: true,
+    // One log line per request (in onResponse below) instead of Fastify's two.
+    disableRequestLogging: true,
     bodyLimit: 1_048_576,
     routerOptions: { ignoreTrailingSlash: true },
   });
@@ -85,6 +87,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   http.setSerializerCompiler(serializerCompiler);
   http.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  http.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
   });
 
   await http.register(helmet, {

@@ -297,6 +297,14 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 7,
+    name: 'order views find their trades by order',
+    sql: () => `
+      CREATE INDEX trades_maker_order ON trades(maker_order_id);
+      CREATE INDEX trades_taker_order ON trades(taker_order_id);
+    `,
+  },
 ];
 
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {

@@ -94,10 +94,13 @@ export async function insertSession(
   );
 }
 
-export const findLiveSession = async (db: Sql, tokenHash: string, now: number) =>
+/** A live session and its user in one round trip (every signed-in request asks this). */
+export const findSessionUser = async (db: Sql, tokenHash: string, now: number) =>
   (
-    await db.query<SessionRow>(
-      'SELECT * FROM sessions WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2',
+    await db.query<UserRow & { session_id: string; session_last_seen_at: number }>(
+      `SELECT u.*, s.id AS session_id, s.last_seen_at AS session_last_seen_at
+       FROM sessions s JOIN users u ON u.id = s.user_id
+       WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > $2`,
       [tokenHash, now],
     )
   )[0];

@@ -142,16 +142,15 @@ export class Accounts {
   async authenticate(token: string | undefined): Promise<Authenticated> {
     if (!token) throw new AppError('not_logged_in');
     const now = this.#clock.now();
-    const session = await repo.findLiveSession(this.#db, sha256(token), now);
-    if (!session) throw new AppError('session_invalid');
-    const user = await repo.findUserById(this.#db, session.user_id);
-    if (!user) throw new AppError('session_invalid');
+    const row = await repo.findSessionUser(this.#db, sha256(token), now);
+    if (!row) throw new AppError('session_invalid');
+    const { session_id: sessionId, session_last_seen_at: lastSeen, ...user } = row;
     if (user.status === 0) {
       await repo.revokeAllSessions(this.#db, user.id, now);
       throw new AppError('account_blocked');
     }
-    if (now - session.last_seen_at > TOUCH_EVERY_MS) await repo.touchSession(this.#db, session.id, now);
-    return { user, sessionId: session.id };
+    if (now - Number(lastSeen) > TOUCH_EVERY_MS) await repo.touchSession(this.#db, sessionId, now);
+    return { user, sessionId };
   }
 
   loginInfo(user: repo.UserRow) {

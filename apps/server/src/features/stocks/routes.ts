@@ -63,9 +63,9 @@ export function stockRoutes(app: FastifyInstance, d: StockDeps) {
       },
       async (req) => {
         const u = await user(req);
-        d.orders.check(u, side, req.body);
+        const checked = d.orders.check(u, side, req.body);
         await d.accounts.checkPin(u, 'trade', req.body.password);
-        const order = await d.orders.place(u, side, req.body, req.body.clientOrderId ?? idempotencyKey(req));
+        const order = await d.orders.place(u, checked, req.body.clientOrderId ?? idempotencyKey(req));
         return ok({ order });
       },
     );

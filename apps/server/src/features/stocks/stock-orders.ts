@@ -4,11 +4,14 @@
 // engine's read tables (orders, trades); nothing here moves money itself.
 
 import { randomUUID } from 'node:crypto';
-import type { StockOrderView } from '@bourse/contract';
+import type { orderPreviewView, StockOrderView } from '@bourse/contract';
 import type { Db } from '@bourse/db';
 import {
+  type EngineEvent,
   type Instrument as EngineInstrument,
   feeOf,
+  type OrderPlaced,
+  type OrderUpdated,
   type OrderStatus,
   priceToTicks,
   quantityToLots,
@@ -17,6 +20,7 @@ import {
 } from '@bourse/engine';
 import { type Instrument, isOpen } from '@bourse/market';
 import { formatDecimal, parseDecimal } from '@bourse/money';
+import type { z } from 'zod';
 import type { StockSettings } from '../../config.ts';
 import type { TradingEngine } from '../../engine-host/trading-engine.ts';
 import { AppError, fieldError } from '../../http/app-error.ts';
@@ -51,6 +55,18 @@ type OrderRow = {
 };
 
 type Fills = { notional: bigint; fee: bigint; lots: number };
+
+/** An order that passed every rule check, with the figures shown before confirming. */
+export type Checked = {
+  side: Side;
+  orderType: 'market' | 'limit';
+  instrument: Instrument;
+  spec: EngineInstrument;
+  lots: number;
+  limitTicks: number | null;
+  afterMarket: boolean;
+  preview: z.infer<typeof orderPreviewView>;
+};
 
 /** Engine status and reason → SPEC §4's states. */
 export function customerStatus(status: OrderStatus, reason: string): StockOrderView['status'] {
@@ -108,7 +124,7 @@ export class StockOrders {
   }
 
   /** Every SPEC §5 rule that does not need the engine, and the figures shown before confirming. */
-  check(user: UserRow, side: Side, input: OrderInput) {
+  check(user: UserRow, side: Side, input: OrderInput): Checked {
     const { instrument, spec } = this.resolve(input.symbol);
     if (this.#settings.kycRequired && user.id_status !== 'succ') throw new AppError('kyc_required');
     if (isZero(input.quantity)) throw fieldError('quantity', 'amount_zero');
@@ -145,6 +161,8 @@ export class StockOrders {
     const available = this.#engine.state.balance(String(user.id), 'stock', debit).available;
     const scale = spec.quote.scale;
     return {
+      side,
+      orderType: input.orderType,
       instrument,
       spec,
       lots: lots.value,
@@ -166,11 +184,11 @@ export class StockOrders {
   }
 
   /**
-   * Places the order; the caller has checked the transaction password. `clientOrderId` makes a retry
-   * answer the first order instead of placing a second.
+   * Places an order that passed check(); the caller has checked the transaction password.
+   * `clientOrderId` makes a retry answer the first order instead of placing a second.
    */
-  async place(user: UserRow, side: Side, input: OrderInput, clientOrderId?: string): Promise<StockOrderView> {
-    const checked = this.check(user, side, input);
+  async place(user: UserRow, checked: Checked, clientOrderId?: string): Promise<StockOrderView> {
+    const { side, orderType } = checked;
     await this.#venue.prepare(checked.instrument);
     const commandId = `stock:${user.id}:${clientOrderId ?? randomUUID()}`;
     const result = await this.#engine.submit({
@@ -179,7 +197,7 @@ export class StockOrders {
       userId: String(user.id),
       instrumentId: checked.instrument.id,
       side,
-      orderType: input.orderType,
+      orderType,
       ...(checked.limitTicks !== null ? { priceTicks: checked.limitTicks } : {}),
       qtyLots: checked.lots,
     });
@@ -191,9 +209,41 @@ export class StockOrders {
     }
     const placed = result.events[0];
     if (placed?.type !== 'order_placed') throw new Error('place_order answered without order_placed');
-    const view = await this.info(user.id, placed.orderId);
-    if (!view) throw new Error(`order ${placed.orderId} is not in the read model after its commit`);
-    return view;
+    // The answer comes from the command's own events (committed, the same rows the read model got).
+    return this.#viewFromEvents(placed, result.events);
+  }
+
+  #viewFromEvents(placed: OrderPlaced, events: readonly EngineEvent[]): StockOrderView {
+    const id = placed.orderId;
+    let fills: Fills | undefined;
+    let last: OrderUpdated | undefined;
+    for (const e of events) {
+      if (e.type === 'order_updated' && e.orderId === id) last = e;
+      else if (e.type === 'trade' && (e.makerOrderId === id || e.takerOrderId === id)) {
+        fills ??= { notional: 0n, fee: 0n, lots: 0 };
+        fills.notional += e.notional;
+        fills.fee += e.takerOrderId === id ? e.takerFee : e.makerFee;
+        fills.lots += e.qtyLots;
+      }
+    }
+    return this.#view(
+      {
+        id,
+        command_id: placed.commandId,
+        instrument_id: placed.instrumentId,
+        side: placed.side,
+        order_type: placed.orderType,
+        price_ticks: last?.priceTicks ?? placed.priceTicks,
+        qty_lots: last?.qtyLots ?? placed.qtyLots,
+        filled_lots: last?.filledLots ?? 0,
+        status: last?.status ?? 'pending',
+        reason: last?.reason ?? '',
+        created_at: placed.timeMs,
+        updated_at: last?.timeMs ?? placed.timeMs,
+        queued: placed.queued ? 1 : 0,
+      },
+      fills,
+    );
   }
 
   async cancel(userId: number, orderId: number): Promise<StockOrderView> {
