@@ -3,8 +3,8 @@
 // Run: npm run bench:engine [-- --orders 1000000 --seed 7 --remember 100000 --chunk 1000]
 
 import { type Command, Engine } from '@bourse/engine';
-import { btcUsdt, SeededRandom } from '@bourse/testkit';
 import { argument, peakRssMiB, percentiles } from './bench-util.ts';
+import { EngineWorkload } from './engine-workload.ts';
 
 const seed = Number(argument('seed') ?? 7);
 const total = Number(argument('orders') ?? 1_000_000);
@@ -16,73 +16,10 @@ const chunk = Number(argument('chunk') ?? 1_000);
 const remembered = Number(argument('remember') ?? 100_000);
 
 const engine = new Engine({ maxOpenOrdersPerUser: 200, rememberedCommandsMax: remembered });
-const random = new SeededRandom(seed);
-let n = 0;
-const base = () => ({ id: `b${n++}`, timeMs: 1_700_000_000_000 + n });
-const users = Array.from({ length: userCount }, (_, i) => `user${i}`);
-
-engine.apply({ ...base(), type: 'register_instrument', instrument: btcUsdt({ maxPriceTicks: 20_000_000 }) });
-for (const userId of users) {
-  for (const [asset, amount] of [
-    ['USDT', '10000000'],
-    ['BTC', '100'],
-  ] as const) {
-    const r = engine.apply({
-      ...base(),
-      type: 'deposit',
-      userId,
-      wallet: 'spot',
-      asset,
-      amount,
-      from: 'faucet',
-      cause: 'paper_grant',
-    });
-    if (!r.ok) throw new Error(r.code);
-  }
-}
-
-// Live orders as [orderId, user index]; stale entries (filled since) are skipped lazily.
-const liveIds: number[] = [];
-const liveUsers: number[] = [];
-let mid = 6_000_000;
-
-function nextCommand(): Command {
-  const r = random.next();
-  const u = random.int(0, userCount - 1);
-  const userId = users[u] as string;
-  if (r >= 0.6 && r < 0.85 && liveIds.length > 0) {
-    const at = random.int(0, liveIds.length - 1);
-    const orderId = liveIds[at] as number;
-    const owner = users[liveUsers[at] as number] as string;
-    liveIds[at] = liveIds[liveIds.length - 1] as number;
-    liveUsers[at] = liveUsers[liveUsers.length - 1] as number;
-    liveIds.pop();
-    liveUsers.pop();
-    return { ...base(), type: 'cancel_order', userId: owner, orderId };
-  }
-  const side = random.chance(0.5) ? 'buy' : 'sell';
-  if (r >= 0.85)
-    return {
-      ...base(),
-      type: 'place_order',
-      userId,
-      instrumentId: 'BTC-USDT',
-      side,
-      orderType: 'market',
-      qtyLots: random.int(1, 100),
-    };
-  const offset = random.chance(0.125) ? -random.int(1, 5) : random.int(0, 40);
-  const priceTicks = side === 'buy' ? mid - 1 - offset : mid + 1 + offset;
-  return {
-    ...base(),
-    type: 'place_order',
-    userId,
-    instrumentId: 'BTC-USDT',
-    side,
-    orderType: 'limit',
-    priceTicks,
-    qtyLots: random.int(1, 100),
-  };
+const workload = new EngineWorkload(seed, userCount);
+for (const command of workload.setup()) {
+  const r = engine.apply(command);
+  if (!r.ok) throw new Error(r.code);
 }
 
 let applied = 0;
@@ -95,10 +32,7 @@ const latencyNs = new Float64Array(total);
 const batch: Command[] = new Array(chunk);
 while (applied < total) {
   const size = Math.min(chunk, total - applied);
-  for (let i = 0; i < size; i++) {
-    if ((applied + i) % 64 === 0) mid += random.int(-2, 2);
-    batch[i] = nextCommand();
-  }
+  for (let i = 0; i < size; i++) batch[i] = workload.next(applied + i);
   const cpuStart = process.cpuUsage();
   const start = performance.now();
   // One clock read per command (each read allocates a heap number in Node 24): a command's latency is
@@ -114,14 +48,7 @@ while (applied < total) {
       rejected += 1;
       continue;
     }
-    const first = result.events[0];
-    if (first !== undefined && first.type === 'order_placed') {
-      const last = result.events[result.events.length - 1];
-      if (last === undefined || last.type !== 'order_updated' || last.orderId !== first.orderId) {
-        liveIds.push(first.orderId);
-        liveUsers.push(Number(first.userId.slice(4)));
-      }
-    }
+    workload.observe(result);
     for (const event of result.events) if (event.type === 'trade') trades += 1;
   }
   busyMs += performance.now() - start;

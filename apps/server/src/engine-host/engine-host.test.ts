@@ -77,6 +77,24 @@ describe.each(dbs)('engine host on $dialect', ({ open: openDb }) => {
     await db.close();
   });
 
+  it('replays a journal longer than one page, page by page, and refuses one with a gap', async () => {
+    const db = await openDb();
+    const first = await open(db);
+    await Promise.all(Array.from({ length: 100 }, (_, i) => first.submit({ key: `k${i % 3}`, add: i })));
+    const hash = first.engine.stateHash();
+    await first.close();
+    // 14 full pages and a short one; then pages that divide the journal exactly (the last one is empty).
+    for (const replayPage of [7, 10]) {
+      const again = await open(db, { replayPage });
+      expect(again.seq).toBe(100);
+      expect(again.engine.stateHash()).toBe(hash);
+      await again.close();
+    }
+    await db.run('DELETE FROM engine_journal WHERE seq = 50');
+    await expect(open(db, { replayPage: 7 })).rejects.toThrow('journal gap: expected 50, found 51');
+    await db.close();
+  });
+
   it('refuses to start when replay does not reproduce the recorded checkpoint', async () => {
     const db = await openDb();
     const host = await open(db);

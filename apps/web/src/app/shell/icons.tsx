@@ -3,13 +3,14 @@
 
 import type { ReactNode } from 'react';
 
-function Icon({ size = 24, children }: { size?: number; children: ReactNode }) {
+/** The shared frame of every icon (feature icon sets draw inside it too). */
+export function Icon({ size = 24, children, filled }: { size?: number; children: ReactNode; filled?: boolean }) {
   return (
     <svg
       width={size}
       height={size}
       viewBox="0 0 24 24"
-      fill="none"
+      fill={filled ? 'currentColor' : 'none'}
       stroke="currentColor"
       strokeWidth={1.8}
       strokeLinecap="round"
@@ -22,7 +23,7 @@ function Icon({ size = 24, children }: { size?: number; children: ReactNode }) {
   );
 }
 
-type IconProps = { size?: number };
+export type IconProps = { size?: number };
 
 export const BackIcon = (p: IconProps) => (
   <Icon {...p}>

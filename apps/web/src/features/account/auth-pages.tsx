@@ -13,6 +13,7 @@ import { Logo } from '../../app/shell/icons.tsx';
 import { Page } from '../../app/shell/page.tsx';
 import { areaCodes, isPhoneValid } from './phone.ts';
 import { applyServerErrors } from './server-errors.ts';
+import { ServerForm } from './server-form.tsx';
 
 interface AuthResult {
   token: string;
@@ -85,15 +86,6 @@ function useAreaCode(): [string, (code: string) => void, string | undefined] {
     }
   };
   return [effective, choose, serverDefault];
-}
-
-function FormBanner({ message }: { message: string | null }) {
-  if (!message) return null;
-  return (
-    <div className="form-banner" role="alert" data-testid="form-error">
-      {message}
-    </div>
-  );
 }
 
 function AuthHeader({ title }: { title: string }) {
@@ -183,24 +175,15 @@ export function LoginPage() {
       <div className="auth">
         <AuthHeader title={t('auth.signInTitle')} />
         {props.data?.mode === 'paper' && <p className="auth__demo">{t('auth.demoHint')}</p>}
-        <FormBanner message={banner} />
-        <Form
+        <ServerForm
           form={form}
-          layout="vertical"
-          onFinish={submit}
-          data-testid="login-form"
-          footer={
-            <Button
-              block
-              type="submit"
-              color="primary"
-              size="large"
-              loading={isSubmitting}
-              loadingText={t('auth.signingIn')}
-            >
-              {t('auth.signIn')}
-            </Button>
-          }
+          banner={banner}
+          onSubmit={submit}
+          testId="login-form"
+          size="large"
+          isPending={isSubmitting}
+          loadingText={t('auth.signingIn')}
+          submitText={t('auth.signIn')}
         >
           <Form.Item name="phone" label={t('auth.phone')} rules={phoneRules(t, areaCode)}>
             <PhoneField areaCode={areaCode} onAreaCodeChange={setAreaCode} extraAreaCode={serverAreaCode} />
@@ -233,7 +216,7 @@ export function LoginPage() {
               />
             </Form.Item>
           )}
-        </Form>
+        </ServerForm>
         <p className="auth__switch">
           {t('auth.noAccount')} <Link to="/pages/account/reg">{t('auth.registerLink')}</Link>
         </p>
@@ -388,25 +371,16 @@ export function RegisterPage() {
     <Page title={t('titles.account.reg')}>
       <div className="auth">
         <AuthHeader title={t('auth.registerTitle')} />
-        <FormBanner message={banner} />
-        <Form
+        <ServerForm
           form={form}
-          layout="vertical"
-          onFinish={submit}
-          data-testid="register-form"
+          banner={banner}
+          onSubmit={submit}
+          testId="register-form"
           initialValues={{ inviteCode: storedInviteCode(searchParams.get('inviteCode') ?? searchParams.get('code')) }}
-          footer={
-            <Button
-              block
-              type="submit"
-              color="primary"
-              size="large"
-              loading={isSubmitting}
-              loadingText={t('auth.registering')}
-            >
-              {t('auth.register')}
-            </Button>
-          }
+          size="large"
+          isPending={isSubmitting}
+          loadingText={t('auth.registering')}
+          submitText={t('auth.register')}
         >
           <Form.Item name="phone" label={t('auth.phone')} rules={phoneRules(t, areaCode)}>
             <PhoneField areaCode={areaCode} onAreaCodeChange={setAreaCode} extraAreaCode={serverAreaCode} />
@@ -511,7 +485,7 @@ export function RegisterPage() {
           >
             <AgreementCheckbox />
           </Form.Item>
-        </Form>
+        </ServerForm>
         <p className="auth__switch">
           {t('auth.hasAccount')} <Link to="/pages/account/login">{t('auth.signInLink')}</Link>
         </p>

@@ -1,26 +1,5 @@
 // Icons of the message centre (24×24 grid, currentColor, decorative: the link or button carries the label).
-import type { ReactNode } from 'react';
-
-type IconProps = { size?: number };
-
-function Icon({ size = 24, children }: { size?: number; children: ReactNode }) {
-  return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={1.8}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      {children}
-    </svg>
-  );
-}
+import { Icon, type IconProps } from '../../app/shell/icons.tsx';
 
 export const BellIcon = (p: IconProps) => (
   <Icon {...p}>

@@ -1,26 +1,5 @@
 // Icons of the market and trading screens (24×24, currentColor), in the shell icons' style.
-import type { ReactNode } from 'react';
-
-function Icon({ size = 24, children, filled }: { size?: number; children: ReactNode; filled?: boolean }) {
-  return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill={filled ? 'currentColor' : 'none'}
-      stroke="currentColor"
-      strokeWidth={1.8}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      {children}
-    </svg>
-  );
-}
-
-type IconProps = { size?: number };
+import { Icon, type IconProps } from '../../app/shell/icons.tsx';
 
 export const SearchIcon = (p: IconProps) => (
   <Icon {...p}>

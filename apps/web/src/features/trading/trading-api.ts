@@ -2,9 +2,8 @@
 // TanStack Query hooks. Shapes from @bourse/contract (types only).
 import type { HoldingView, StockOrderView } from '@bourse/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useLiveChannels } from '../../app/use-live.ts';
 import { apiGet as apiGetLoud } from '../../app/api.ts';
-import { usePollInterval } from '../../app/use-live.ts';
+import { useLiveChannels, usePollInterval } from '../../app/use-live.ts';
 import { apiGet, apiPost, type Items, type Paged } from '../markets/market-api.ts';
 
 export interface BalanceView {

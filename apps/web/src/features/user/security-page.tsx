@@ -14,6 +14,7 @@ import { Page } from '../../app/shell/page.tsx';
 import { useEscape } from '../../app/shell/use-escape.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import { applyServerErrors } from '../account/server-errors.ts';
+import { FormBanner, ServerForm } from '../account/server-form.tsx';
 
 const passwordLengthMin = 6;
 const passwordLengthMax = 20;
@@ -56,14 +57,6 @@ function Sheet({
   );
 }
 
-function FormBanner({ message }: { message: string | null }) {
-  return message ? (
-    <div className="form-banner" role="alert">
-      {message}
-    </div>
-  ) : null;
-}
-
 function useModified(onDone: () => void) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -90,19 +83,15 @@ export function ChangeLoginPasswordForm({ onDone }: { onDone: () => void }) {
   });
   return (
     <>
-      <FormBanner message={banner} />
-      <Form
+      <ServerForm
         form={form}
-        layout="vertical"
-        onFinish={(values) => {
+        banner={banner}
+        onSubmit={(values) => {
           setBanner(null);
           mutation.mutate(values);
         }}
-        footer={
-          <Button block type="submit" color="primary" loading={mutation.isPending}>
-            {t('common.save')}
-          </Button>
-        }
+        isPending={mutation.isPending}
+        submitText={t('common.save')}
       >
         <Form.Item
           name="oldPassword"
@@ -141,7 +130,7 @@ export function ChangeLoginPasswordForm({ onDone }: { onDone: () => void }) {
         >
           <Input type="password" autoComplete="new-password" maxLength={passwordLengthMax} />
         </Form.Item>
-      </Form>
+      </ServerForm>
     </>
   );
 }
@@ -270,20 +259,16 @@ function EmailForm({ currentEmail, onDone }: { currentEmail: string; onDone: () 
   });
   return (
     <>
-      <FormBanner message={banner} />
-      <Form
+      <ServerForm
         form={form}
-        layout="vertical"
+        banner={banner}
         initialValues={{ email: currentEmail }}
-        onFinish={(values) => {
+        onSubmit={(values) => {
           setBanner(null);
           mutation.mutate(values);
         }}
-        footer={
-          <Button block type="submit" color="primary" loading={mutation.isPending}>
-            {t('common.save')}
-          </Button>
-        }
+        isPending={mutation.isPending}
+        submitText={t('common.save')}
       >
         <Form.Item
           name="email"
@@ -302,7 +287,7 @@ function EmailForm({ currentEmail, onDone }: { currentEmail: string; onDone: () 
         >
           <Input type="password" autoComplete="current-password" maxLength={passwordLengthMax} />
         </Form.Item>
-      </Form>
+      </ServerForm>
     </>
   );
 }
@@ -373,19 +358,16 @@ function TwoFactorPanel({ isEnabled, onDone }: { isEnabled: boolean; onDone: () 
   if (isEnabled) {
     return (
       <>
-        <FormBanner message={banner} />
-        <Form
+        <ServerForm
           form={form}
-          layout="vertical"
-          onFinish={(values) => {
+          banner={banner}
+          onSubmit={(values) => {
             setBanner(null);
             disable.mutate(values);
           }}
-          footer={
-            <Button block type="submit" color="danger" loading={disable.isPending}>
-              {t('security.disable')}
-            </Button>
-          }
+          color="danger"
+          isPending={disable.isPending}
+          submitText={t('security.disable')}
         >
           {codeItem}
           <Form.Item
@@ -395,7 +377,7 @@ function TwoFactorPanel({ isEnabled, onDone }: { isEnabled: boolean; onDone: () 
           >
             <Input type="password" autoComplete="current-password" maxLength={passwordLengthMax} />
           </Form.Item>
-        </Form>
+        </ServerForm>
       </>
     );
   }
