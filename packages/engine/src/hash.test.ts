@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fnv1a64 } from './hash.ts';
 
@@ -15,7 +16,8 @@ describe('fnv1a64', () => {
         h = ((h ^ BigInt(text.charCodeAt(i))) * 0x100000001b3n) & 0xffffffffffffffffn;
       return h.toString(16).padStart(16, '0');
     };
-    for (const text of ['hello world', '{"a":[1,2,3]}', 'ünïcødé ✓', 'x'.repeat(1000)])
+    for (const text of ['hello world', '{"a":[1,2,3]}', 'ünïcødé ✓', 'x'.repeat(1000), '\uffff\u0000\ud83d\ude00'])
       expect(fnv1a64(text)).toBe(slow(text));
+    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => fnv1a64(text) === slow(text)));
   });
 });
