@@ -12,6 +12,8 @@ export interface ReplayableEngine<C, R> {
   apply(command: C): R;
   stateHash(): string;
   snapshot(): unknown;
+  /** The snapshot's JSON and its hash from one snapshot, when the engine can (else both separately). */
+  snapshotState?(): { json: string; hash: string };
 }
 
 export type Applied<C, R> = { seq: number; command: C; result: R };
@@ -205,10 +207,14 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
       await this.#o.project?.(tx, batch);
       // A snapshot must describe exactly `last`: valid only when nothing newer has been applied yet.
       if (takeSnapshot && this.#seq === last) {
+        const { json, hash } = this.engine.snapshotState?.() ?? {
+          json: JSON.stringify(this.engine.snapshot()),
+          hash: this.engine.stateHash(),
+        };
         await tx.run('INSERT INTO engine_snapshots (seq, state_hash, state, created_at) VALUES ($1, $2, $3, $4)', [
           last,
-          this.engine.stateHash(),
-          JSON.stringify(this.engine.snapshot()),
+          hash,
+          json,
           this.#o.now(),
         ]);
         this.#lastSnapshotSeq = last;
