@@ -127,7 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const accounts = new Accounts({ db, clock, config, captchas, sms, ...(onUserCreated ? { onUserCreated } : {}) });
   const wallets = new Wallets(db, engine);
   const market = await MarketData.open(db, clock, config.simulatorSeed);
-  const venue = await PaperVenue.open(db, engine, market, clock, config.stocks);
+  const venue = await PaperVenue.open(db, engine, market, clock, config.stocks, (m) => http.log.warn(m));
   const stockOrders = new StockOrders({ db, engine, market, venue, clock, settings: config.stocks });
   const holdings = new Holdings(db, engine, market, venue.stocks);
   const pumpMs = deps.marketPumpMs ?? 0;

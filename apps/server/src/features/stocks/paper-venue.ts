@@ -67,16 +67,28 @@ export class PaperVenue {
   }
 
   /** Registers every listed stock in the engine (once), funds the market maker and opens or halts each book. */
-  static async open(db: Db, engine: TradingEngine, market: MarketData, clock: Clock, settings: StockSettings) {
+  static async open(
+    db: Db,
+    engine: TradingEngine,
+    market: MarketData,
+    clock: Clock,
+    settings: StockSettings,
+    warn: (message: string) => void = () => {},
+  ) {
     const venue = new PaperVenue(db, engine, market, clock);
+    const stale = new Set<string>();
     for (const instrument of venue.#stocks) {
-      if (!engine.state.instrument(instrument.id)) {
-        venue.#send({
-          type: 'register_instrument',
-          id: `instrument:${instrument.id}`,
-          instrument: stockSpec(instrument, settings),
-        });
-      }
+      const spec = stockSpec(instrument, settings);
+      const listed = engine.state.instrument(instrument.id)?.spec;
+      if (!listed) venue.#send({ type: 'register_instrument', id: `instrument:${instrument.id}`, instrument: spec });
+      else if (listed.takerFeeBps !== spec.takerFeeBps) stale.add(`${instrument.country}: ${listed.takerFeeBps} bp`);
+    }
+    // Customers always see the fee the engine will charge (the preview reads it from the engine).
+    if (stale.size > 0) {
+      warn(
+        `STOCK_FEE_BPS differs from the fees of stocks already listed (${[...stale].join(', ')}); ` +
+          'listed stocks keep their fee: changing it needs an engine command that is not built yet',
+      );
     }
     await venue.#flush();
     for (const instrument of venue.#stocks) {
