@@ -5,50 +5,61 @@
 //
 // Why not a Map<string, {command, result}>: at 100,000 entries, keeping every result's events (a dozen
 // objects and bigints per fill) made the garbage collector copy and mark ~150 MB of live data, which
-// cost more than the rest of apply(). Here the ring is plain arrays by slot (id, command, rejection),
-// the index is an open-addressing table of slot numbers in an Int32Array keyed by a 32-bit hash of the
-// id (backward-shift deletion, no tombstones), and successful results are encoded into two rings: the
+// cost more than the rest of apply(). Here the ring is one array of [id, command] by slot plus one
+// Float64Array of per-slot positions, the index is an open-addressing table of [slot, hash] pairs in an
+// Int32Array (backward-shift deletion, no tombstones), and results are encoded into two rings: the
 // numbers of each event in a Float64Array (off the JS heap) and its strings and rare objects in an array
-// of references to values the engine keeps anyway (user ids, account keys, instrument ids...).
+// of references to values the engine keeps anyway (user ids, account keys, instrument ids, the shared
+// rejection objects...). A fill that settlement marks (markFill) is stored as one record: the trade and
+// its two to four transfers, whose ids, links and causes follow from the trade id and whose amounts
+// are the trade's, so no per-fill string is kept and no bigint is converted back to a number.
 
 import type { ApplyResult } from './engine-state.ts';
 import type { EngineEvent, OrderPlaced, OrderUpdated, Trade, TransferPosted } from './events.ts';
 
 export class CommandMemory {
   readonly max: number;
-  private readonly ids: (string | undefined)[] = [];
-  /** The commands themselves (the snapshot lists them, and a repeat is compared with them). */
-  private readonly commands: unknown[] = [];
-  /** Rejections as they were (shared frozen objects); undefined for a success, which is in `log`. */
-  private readonly results: (ApplyResult | undefined)[] = [];
+  /** [id, command] per slot, side by side (the snapshot lists the commands; a repeat is compared with them). */
+  private readonly entries: unknown[] = [];
   private readonly log = new ResultLog();
-  /** Each slot's segment of the log (logical positions): the events of a success, else empty. */
-  private readonly numStart: Float64Array;
-  private readonly numEnd: Float64Array;
-  private readonly refStart: Float64Array;
-  private readonly refEnd: Float64Array;
-  /** Hash of the id in each slot, so deletion can find home positions without rehashing strings. */
-  private readonly hashes: Int32Array;
-  /** slot + 1 per table position; 0 is empty. */
+  /**
+   * Per slot, side by side (one stream when the ring advances): the slot's segment of the log
+   * (logical positions: num start, num end, ref start, ref end) and the hash of its id (so eviction
+   * need not rehash the id).
+   */
+  private readonly meta: Float64Array;
+  /**
+   * The index: per table position, slot + 1 (0 is empty) at 2 × position and the id's hash at
+   * 2 × position + 1, side by side so a probe reads one cache line and deletion can find home
+   * positions without rehashing strings.
+   */
   private readonly table: Int32Array;
   private readonly mask: number;
+  /** Fills marked during the current command: event index, flags and amounts (see markFill). */
+  private markAt = new Int32Array(16);
+  private markFlags = new Int32Array(16);
+  private markAmounts = new Float64Array(64);
+  private markCount = 0;
+  /** The order_placed event marked during the current command (see markPlaced), or -1. */
+  private placedAt = -1;
+  private placedHold = 0;
   /** Slots in use; once full, `oldest` is the slot evicted next. */
   private count = 0;
   private oldest = 0;
   private lastId: string | undefined;
   private lastHash = 0;
+  /** A table entry read early on purpose (see find); the value itself is not used. */
+  touched = 0;
+  /** Where the last unsuccessful find() stopped (an empty position), or -1: add() inserts there. */
+  private lastEmpty = -1;
 
   constructor(max: number) {
     this.max = Math.max(0, Math.floor(max));
     let size = 16;
     while (size < this.max * 2) size *= 2;
-    this.table = new Int32Array(this.max > 0 ? size : 1);
+    this.table = new Int32Array(this.max > 0 ? 2 * size : 2);
     this.mask = this.max > 0 ? size - 1 : 0;
-    this.hashes = new Int32Array(this.max);
-    this.numStart = new Float64Array(this.max);
-    this.numEnd = new Float64Array(this.max);
-    this.refStart = new Float64Array(this.max);
-    this.refEnd = new Float64Array(this.max);
+    this.meta = new Float64Array(META * this.max);
   }
 
   get size(): number {
@@ -60,54 +71,130 @@ export class CommandMemory {
     const hash = hashOf(id);
     this.lastId = id;
     this.lastHash = hash;
+    if (this.count === this.max && this.max > 0) {
+      // add() will evict the oldest id next and must find it in the table: read that position now, so
+      // its cache miss overlaps the lookup's own instead of coming on its own later.
+      const oldHash = this.meta[META * this.oldest + HASH] as number;
+      this.touched = this.table[2 * (oldHash & this.mask)] as number;
+    }
     const slot = this.slotOf(id, hash);
     if (slot < 0) return undefined;
+    this.lastEmpty = -1;
     return this.entryOf(slot);
   }
 
   private entryOf(slot: number): { command: unknown; result: ApplyResult } {
-    const command = this.commands[slot];
-    const rejection = this.results[slot];
-    if (rejection !== undefined) return { command, result: rejection };
-    const events = this.log.decode(
-      this.numStart[slot] as number,
-      this.numEnd[slot] as number,
-      this.refStart[slot] as number,
+    const at = META * slot;
+    const meta = this.meta;
+    const command = this.entries[2 * slot + 1];
+    const result = this.log.decode(
+      meta[at + NUM_START] as number,
+      meta[at + NUM_END] as number,
+      meta[at + REF_START] as number,
     );
-    return { command, result: { ok: true, events } };
+    return { command, result };
+  }
+
+  /**
+   * Settlement says: events[eventIndex] is a trade followed by its `${link}:quote` and `${link}:base`
+   * transfers, then `${link}:buyer_fee` if flags & FILL_BUYER_FEE, then `${link}:seller_fee` if
+   * flags & FILL_SELLER_FEE (link = `trade:<trade id>`), exactly as settleFill builds them, and the
+   * trade's notional, maker fee, taker fee and base quantity (minor units) are these safe integers.
+   * Marks belong to the command being applied: add() consumes them, forgetMarks() drops them.
+   */
+  markFill(
+    eventIndex: number,
+    flags: number,
+    notional: number,
+    makerFee: number,
+    takerFee: number,
+    qtyMinor: number,
+  ): void {
+    if (this.max === 0) return;
+    const n = this.markCount;
+    if (n === this.markAt.length) {
+      const at = new Int32Array(n * 2);
+      at.set(this.markAt);
+      const fl = new Int32Array(n * 2);
+      fl.set(this.markFlags);
+      const amounts = new Float64Array(n * 8);
+      amounts.set(this.markAmounts);
+      this.markAt = at;
+      this.markFlags = fl;
+      this.markAmounts = amounts;
+    }
+    this.markAt[n] = eventIndex;
+    this.markFlags[n] = flags;
+    const amounts = this.markAmounts;
+    amounts[4 * n] = notional;
+    amounts[4 * n + 1] = makerFee;
+    amounts[4 * n + 2] = takerFee;
+    amounts[4 * n + 3] = qtyMinor;
+    this.markCount = n + 1;
+  }
+
+  /** Placing says: events[eventIndex] is its order_placed, whose holdAmount is the safe integer `hold`. */
+  markPlaced(eventIndex: number, hold: number): void {
+    this.placedAt = eventIndex;
+    this.placedHold = hold;
+  }
+
+  forgetMarks(): void {
+    this.markCount = 0;
+    this.placedAt = -1;
   }
 
   /** Remembers a new id (the caller checked it is not remembered), forgetting the oldest when full. */
   add(id: string, command: unknown, result: ApplyResult): void {
     if (this.max === 0) return;
-    let slot: number;
+    // apply() looks an id up just before it adds it: reuse that hash, and insert where that lookup
+    // stopped (nothing changed the table in between). Inserting before the eviction below is safe:
+    // the eviction removes the entry with the old id's slot and hash, not this one.
+    const known = id === this.lastId;
+    const hash = known ? this.lastHash : hashOf(id);
+    const slot = this.count < this.max ? this.count : this.oldest;
+    const table = this.table;
+    let at = known ? this.lastEmpty : -1;
+    if (at === -1 || table[2 * at] !== 0) {
+      at = hash & this.mask;
+      while (table[2 * at] !== 0) at = (at + 1) & this.mask;
+    }
+    this.lastId = undefined;
+    this.lastEmpty = -1;
+    table[2 * at] = slot + 1;
+    table[2 * at + 1] = hash;
+    const meta = this.meta;
+    const m = META * slot;
     if (this.count < this.max) {
-      slot = this.count;
       this.count += 1;
     } else {
-      slot = this.oldest;
-      this.removeFromTable(slot);
-      this.log.forget(this.numEnd[slot] as number, this.refEnd[slot] as number);
+      // The new entry names the same slot; removeFromTable tells them apart by the old id's hash.
+      this.removeFromTable(slot, meta[m + HASH] as number);
+      this.log.forget(meta[m + NUM_END] as number, meta[m + REF_END] as number);
       this.oldest = slot + 1 === this.max ? 0 : slot + 1;
     }
-    // apply() looks an id up just before it adds it: reuse that hash.
-    const hash = id === this.lastId ? this.lastHash : hashOf(id);
-    this.ids[slot] = id;
-    this.numStart[slot] = this.log.numTail;
-    this.refStart[slot] = this.log.refTail;
-    this.commands[slot] = command;
+    this.entries[2 * slot] = id;
+    this.entries[2 * slot + 1] = command;
+    meta[m + NUM_START] = this.log.numTail;
+    meta[m + REF_START] = this.log.refTail;
     if (result.ok) {
-      this.results[slot] = undefined;
-      this.log.encode(result.events);
+      this.log.encode(
+        result.events,
+        this.markAt,
+        this.markFlags,
+        this.markAmounts,
+        this.markCount,
+        this.placedAt,
+        this.placedHold,
+      );
     } else {
-      this.results[slot] = result;
+      this.log.encodeRejection(result);
     }
-    this.numEnd[slot] = this.log.numTail;
-    this.refEnd[slot] = this.log.refTail;
-    this.hashes[slot] = hash;
-    let at = hash & this.mask;
-    while (this.table[at] !== 0) at = (at + 1) & this.mask;
-    this.table[at] = slot + 1;
+    this.markCount = 0;
+    this.placedAt = -1;
+    meta[m + NUM_END] = this.log.numTail;
+    meta[m + REF_END] = this.log.refTail;
+    meta[m + HASH] = hash;
   }
 
   /** Every remembered entry, oldest first. */
@@ -116,47 +203,64 @@ export class CommandMemory {
     for (let k = 0; k < this.count; k++) {
       const slot = (start + k) % this.max;
       const { command, result } = this.entryOf(slot);
-      visit(this.ids[slot] as string, command, result);
+      visit(this.entries[2 * slot] as string, command, result);
     }
   }
 
   private slotOf(id: string, hash: number): number {
     if (this.max === 0) return -1;
+    const table = this.table;
     let at = hash & this.mask;
     for (;;) {
-      const entry = this.table[at] as number;
-      if (entry === 0) return -1;
-      const slot = entry - 1;
-      if (this.hashes[slot] === hash && this.ids[slot] === id) return slot;
+      const entry = table[2 * at] as number;
+      if (entry === 0) {
+        this.lastEmpty = at;
+        return -1;
+      }
+      if (table[2 * at + 1] === hash && this.entries[2 * (entry - 1)] === id) return entry - 1;
       at = (at + 1) & this.mask;
     }
   }
 
   /** Deletes `slot` from the table, shifting later entries of its probe run back (no tombstones). */
-  private removeFromTable(slot: number): void {
+  private removeFromTable(slot: number, hash: number): void {
     const mask = this.mask;
-    let at = (this.hashes[slot] as number) & mask;
-    while (this.table[at] !== slot + 1) {
-      if (this.table[at] === 0) throw new Error(`command memory lost slot ${slot}`);
+    const table = this.table;
+    let at = hash & mask;
+    // Both the evicted id and the new one (added just before) name `slot`: match the hash too. Should
+    // they share it, the two entries are identical and removing either leaves the right one.
+    while (table[2 * at] !== slot + 1 || table[2 * at + 1] !== hash) {
+      if (table[2 * at] === 0) throw new Error(`command memory lost slot ${slot}`);
       at = (at + 1) & mask;
     }
     let hole = at;
     let next = (hole + 1) & mask;
     for (;;) {
-      const entry = this.table[next] as number;
+      const entry = table[2 * next] as number;
       if (entry === 0) break;
-      const home = (this.hashes[entry - 1] as number) & mask;
+      const entryHash = table[2 * next + 1] as number;
+      const home = entryHash & mask;
       // Move the entry back into the hole unless its home lies cyclically in (hole, next].
       const stays = hole <= next ? hole < home && home <= next : hole < home || home <= next;
       if (!stays) {
-        this.table[hole] = entry;
+        table[2 * hole] = entry;
+        table[2 * hole + 1] = entryHash;
         hole = next;
       }
       next = (next + 1) & mask;
     }
-    this.table[hole] = 0;
+    table[2 * hole] = 0;
+    table[2 * hole + 1] = 0;
   }
 }
+
+/** Per-slot metadata layout (see CommandMemory.meta). */
+const META = 5;
+const NUM_START = 0;
+const NUM_END = 1;
+const REF_START = 2;
+const REF_END = 3;
+const HASH = 4;
 
 /**
  * FNV-1a 32 over UTF-16 code units, then murmur3's finalizer so the low bits (the table index) depend
@@ -181,9 +285,29 @@ const ORDER_PLACED = 1;
 const ORDER_UPDATED = 2;
 const TRADE = 3;
 const TRANSFER = 4;
-/** Most numbers one event writes (a trade: code + 12). */
+/** A marked fill: the trade and its transfers as one record. */
+const FILL = 5;
+/** A rejected command: the result object is the one reference. */
+const REJECTION = 6;
+/** markFill flags: the fill has a buyer fee transfer / a seller fee transfer. */
+export const FILL_BUYER_FEE = 1;
+export const FILL_SELLER_FEE = 2;
+/** Most numbers one event writes (a trade: code + 12; a fill of 3-5 events writes at most 15). */
 const MAX_NUMS_PER_EVENT = 16;
 const MAX_REFS_PER_EVENT = 12;
+
+function transfer(
+  transferId: string,
+  debit: string,
+  credit: string,
+  asset: string,
+  amount: bigint,
+  cause: TransferPosted['cause'],
+  link: string,
+  timeMs: number,
+): TransferPosted {
+  return { type: 'transfer_posted', transferId, debit, credit, asset, amount, cause, link, timeMs };
+}
 
 /**
  * Events of remembered results, oldest first, in two growable rings addressed by logical positions
@@ -197,15 +321,34 @@ class ResultLog {
   private refHead = 0;
   refTail = 0;
 
-  /** Drops everything before the given end positions (the oldest result's ends). */
+  /**
+   * Drops everything before the given end positions (the oldest result's ends). The references are
+   * not cleared: they are overwritten when the ring comes round, so a forgotten result's strings stay
+   * reachable at most one ring length longer (clearing them cost a write per reference).
+   */
   forget(numEnd: number, refEnd: number): void {
-    const mask = this.refs.length - 1;
-    for (let at = this.refHead; at < refEnd; at++) this.refs[at & mask] = undefined;
     this.numHead = numEnd;
     this.refHead = refEnd;
   }
 
-  encode(events: readonly EngineEvent[]): void {
+  /** A rejection: its code and the result object itself (shared frozen objects, so nothing new is kept). */
+  encodeRejection(result: ApplyResult): void {
+    this.reserve(1, 1);
+    this.nums[this.numTail & (this.nums.length - 1)] = REJECTION;
+    this.refs[this.refTail & (this.refs.length - 1)] = result;
+    this.numTail += 1;
+    this.refTail += 1;
+  }
+
+  encode(
+    events: readonly EngineEvent[],
+    markAt: Int32Array,
+    markFlags: Int32Array,
+    markAmounts: Float64Array,
+    markCount: number,
+    placedAt: number,
+    placedHold: number,
+  ): void {
     this.reserve(events.length * MAX_NUMS_PER_EVENT, events.length * MAX_REFS_PER_EVENT);
     // Local cursors and masks: this runs for every successful command.
     const nums = this.nums;
@@ -214,8 +357,52 @@ class ResultLog {
     const rMask = refs.length - 1;
     let n = this.numTail;
     let r = this.refTail;
+    let mark = 0;
     for (let i = 0; i < events.length; i++) {
       const e = events[i] as EngineEvent;
+      while (mark < markCount && (markAt[mark] as number) < i) mark += 1;
+      if (mark < markCount && markAt[mark] === i && e.type === 'trade') {
+        // A fill: the trade's fields, then what its transfers do not share with it (their amounts are
+        // the trade's notional and fees and the base quantity; ids, links and causes follow from the
+        // trade id; the fee transfers move between the quote transfer's accounts and the fee account).
+        const flags = markFlags[mark] as number;
+        const amounts = 4 * mark;
+        mark += 1;
+        const quote = events[i + 1] as TransferPosted;
+        const base = events[i + 2] as TransferPosted;
+        nums[n++ & nMask] = FILL;
+        nums[n++ & nMask] = flags;
+        nums[n++ & nMask] = e.tradeId;
+        refs[r++ & rMask] = e.instrumentId;
+        nums[n++ & nMask] = e.priceTicks;
+        nums[n++ & nMask] = e.qtyLots;
+        refs[r++ & rMask] = e.takerSide;
+        nums[n++ & nMask] = e.makerOrderId;
+        nums[n++ & nMask] = e.takerOrderId;
+        refs[r++ & rMask] = e.makerUserId;
+        refs[r++ & rMask] = e.takerUserId;
+        nums[n++ & nMask] = markAmounts[amounts + 0] as number;
+        nums[n++ & nMask] = markAmounts[amounts + 1] as number;
+        nums[n++ & nMask] = markAmounts[amounts + 2] as number;
+        nums[n++ & nMask] = e.timeMs;
+        refs[r++ & rMask] = quote.debit;
+        refs[r++ & rMask] = quote.credit;
+        refs[r++ & rMask] = quote.asset;
+        refs[r++ & rMask] = base.debit;
+        refs[r++ & rMask] = base.credit;
+        refs[r++ & rMask] = base.asset;
+        nums[n++ & nMask] = markAmounts[amounts + 3] as number;
+        i += 2;
+        if ((flags & FILL_BUYER_FEE) !== 0) {
+          i += 1;
+          refs[r++ & rMask] = (events[i] as TransferPosted).credit;
+        }
+        if ((flags & FILL_SELLER_FEE) !== 0) {
+          i += 1;
+          refs[r++ & rMask] = (events[i] as TransferPosted).credit;
+        }
+        continue;
+      }
       // Each case writes fields in the order decode() reads them back.
       if (e.type === 'order_updated') {
         nums[n++ & nMask] = ORDER_UPDATED;
@@ -277,7 +464,8 @@ class ResultLog {
         nums[n++ & nMask] = (e.postOnly ? 1 : 0) | (e.queued === true ? 2 : 0);
         refs[r++ & rMask] = e.trigger;
         refs[r++ & rMask] = e.holdAsset;
-        const holdAmount = Number(e.holdAmount);
+        // Placing marked the amount as a number (no bigint conversion); otherwise convert.
+        const holdAmount = i === placedAt ? placedHold : Number(e.holdAmount);
         nums[n++ & nMask] = Number.isSafeInteger(holdAmount) ? holdAmount : Number.NaN;
         if (!Number.isSafeInteger(holdAmount)) refs[r++ & rMask] = e.holdAmount;
         nums[n++ & nMask] = e.timeMs;
@@ -290,12 +478,14 @@ class ResultLog {
     this.refTail = r;
   }
 
-  decode(numStart: number, numEnd: number, refStart: number): EngineEvent[] {
-    const events: EngineEvent[] = [];
+  /** The result stored from these positions: a rejection, or a success with its events rebuilt. */
+  decode(numStart: number, numEnd: number, refStart: number): ApplyResult {
     const nums = this.nums;
     const nMask = nums.length - 1;
     const refs = this.refs;
     const rMask = refs.length - 1;
+    if (numEnd - numStart === 1 && nums[numStart & nMask] === REJECTION) return refs[refStart & rMask] as ApplyResult;
+    const events: EngineEvent[] = [];
     let n = numStart;
     let r = refStart;
     const num = () => nums[n++ & nMask] as number;
@@ -372,6 +562,60 @@ class ResultLog {
           takerFee: big(),
           timeMs: num(),
         });
+      } else if (code === FILL) {
+        const flags = num();
+        const tradeId = num();
+        const instrumentId = ref() as string;
+        const priceTicks = num();
+        const qtyLots = num();
+        const takerSide = ref() as Trade['takerSide'];
+        const makerOrderId = num();
+        const takerOrderId = num();
+        const makerUserId = ref() as string;
+        const takerUserId = ref() as string;
+        const notional = big();
+        const makerFee = big();
+        const takerFee = big();
+        const timeMs = num();
+        const quoteDebit = ref() as string;
+        const quoteCredit = ref() as string;
+        const quoteAsset = ref() as string;
+        const baseDebit = ref() as string;
+        const baseCredit = ref() as string;
+        const baseAsset = ref() as string;
+        const qtyMinor = big();
+        const link = `trade:${tradeId}`;
+        events.push(
+          {
+            type: 'trade',
+            tradeId,
+            instrumentId,
+            priceTicks,
+            qtyLots,
+            takerSide,
+            makerOrderId,
+            takerOrderId,
+            makerUserId,
+            takerUserId,
+            notional,
+            makerFee,
+            takerFee,
+            timeMs,
+          },
+          transfer(`${link}:quote`, quoteDebit, quoteCredit, quoteAsset, notional, 'trade', link, timeMs),
+          transfer(`${link}:base`, baseDebit, baseCredit, baseAsset, qtyMinor, 'trade', link, timeMs),
+        );
+        const takerBuys = takerSide === 'buy';
+        if ((flags & FILL_BUYER_FEE) !== 0) {
+          const fee = takerBuys ? takerFee : makerFee;
+          events.push(transfer(`${link}:buyer_fee`, quoteDebit, ref() as string, quoteAsset, fee, 'fee', link, timeMs));
+        }
+        if ((flags & FILL_SELLER_FEE) !== 0) {
+          const fee = takerBuys ? makerFee : takerFee;
+          events.push(
+            transfer(`${link}:seller_fee`, quoteCredit, ref() as string, quoteAsset, fee, 'fee', link, timeMs),
+          );
+        }
       } else if (code === TRANSFER) {
         events.push({
           type: 'transfer_posted',
@@ -388,7 +632,7 @@ class ResultLog {
         events.push(ref() as EngineEvent);
       }
     }
-    return events;
+    return { ok: true, events };
   }
 
   /** Grows a ring (doubling, keeping logical positions) when `nums`/`refs` more would overrun its head. */

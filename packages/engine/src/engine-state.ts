@@ -1,7 +1,8 @@
 // Owns the shape of everything the engine remembers between commands, and small lookups over it.
 // Must hold: every live order (resting or waiting for its trigger) is in `orders` and in exactly one
 // place: its book or its trigger list. An order that finishes within its own command never enters it.
-// Must not: change state; the command handlers do that.
+// Must not: change state, except the pool of finished order records it hands out again (newOrderRecord,
+// recycleFinishedOrders); the command handlers do the rest.
 
 import type { CommandMemory } from './command-memory.ts';
 import type { TimeInForce, TriggerSpec } from './commands.ts';
@@ -9,6 +10,7 @@ import type { EngineEvent, OrderStatus } from './events.ts';
 import type { Instrument } from './instrument.ts';
 import type { Account, Hold, Ledger } from './ledger.ts';
 import type { OrderBook, Side, SideCode, StpCode } from './order-book.ts';
+import type { OrderMap } from './order-map.ts';
 import { ENGINE_REJECTIONS, type EngineRejection } from './rejections.ts';
 
 export type EngineConfig = {
@@ -37,15 +39,63 @@ export function rejected(code: EngineRejection): ApplyResult {
   return REJECTED.get(code) as ApplyResult;
 }
 
-export type UserState = {
+/**
+ * What the hot path needs per user, in typed arrays by user index, so placing or finishing an order
+ * does not have to reach a user object spread over the heap: the open-order count, and the last
+ * instrument whose settlement accounts the user traded with their ledger account indexes (a cache).
+ */
+export class UserNumbers {
+  openOrders: Int32Array<ArrayBuffer> = new Int32Array(1024);
+  lastInstrument: Int32Array<ArrayBuffer> = new Int32Array(1024).fill(-1);
+  lastBase = new Int32Array(1024).fill(-1);
+  lastQuote = new Int32Array(1024).fill(-1);
+
+  /** Makes room for user `index` (doubling). */
+  ensure(index: number): void {
+    if (index < this.openOrders.length) return;
+    let size = this.openOrders.length * 2;
+    while (size <= index) size *= 2;
+    this.openOrders = grown(this.openOrders, size, 0);
+    this.lastInstrument = grown(this.lastInstrument, size, -1);
+    this.lastBase = grown(this.lastBase, size, -1);
+    this.lastQuote = grown(this.lastQuote, size, -1);
+  }
+}
+
+function grown(from: Int32Array, size: number, fill: number): Int32Array<ArrayBuffer> {
+  const to = new Int32Array(size).fill(fill);
+  to.set(from);
+  return to;
+}
+
+export class UserState {
   readonly index: number;
   readonly id: string;
-  openOrders: number;
-  /** [base, quote] settlement accounts per instrument index, opened on first order. */
-  readonly accountsByInstrument: ([Account, Account] | undefined)[];
+  /**
+   * Ledger account indexes of the settlement accounts per instrument, opened on first order: base at
+   * 2 × instrument index, quote at 2 × instrument index + 1 (numbers, so the hot path reaches the
+   * ledger's typed arrays without touching Account objects).
+   */
+  readonly settlement: number[] = [];
   /** Unsettled buys per instrument index, oldest (lowest trade id) first. */
-  readonly locksByInstrument: (SettlementLock[] | undefined)[];
-};
+  readonly locksByInstrument: (SettlementLock[] | undefined)[] = [];
+  private readonly numbers: UserNumbers;
+
+  constructor(index: number, id: string, numbers: UserNumbers) {
+    this.index = index;
+    this.id = id;
+    this.numbers = numbers;
+  }
+
+  /** Open orders (resting, waiting for a trigger, or queued) over all instruments. */
+  get openOrders(): number {
+    return this.numbers.openOrders[this.index] as number;
+  }
+
+  set openOrders(value: number) {
+    this.numbers.openOrders[this.index] = value;
+  }
+}
 
 /** Base quantity bought in one trade, held on the buyer's base account until `settle_trades`. */
 export type SettlementLock = {
@@ -70,6 +120,11 @@ export type InstrumentState = {
   readonly index: number;
   readonly def: Instrument;
   readonly book: OrderBook;
+  /**
+   * The record of the order resting in each book slot, set whenever an order rests (entries of freed
+   * slots are stale until the slot is used again), so matching finds a maker without an id lookup.
+   */
+  readonly recordBySlot: OrderRecord[];
   readonly feeAccount: Account;
   referenceTicks: number | null;
   bandLoTicks: number | null;
@@ -91,6 +146,9 @@ export type OrderRecord = {
   readonly id: number;
   readonly commandId: string;
   readonly user: UserState;
+  /** user.id and user.index, kept here so matching and events need not reach the user object. */
+  readonly userId: string;
+  readonly userIndex: number;
   readonly instrument: InstrumentState;
   readonly side: Side;
   readonly sideCode: SideCode;
@@ -107,7 +165,12 @@ export type OrderRecord = {
   readonly hold: Hold;
   readonly baseAccount: Account;
   readonly quoteAccount: Account;
+  /** baseAccount.index and quoteAccount.index. */
+  readonly baseIndex: number;
+  readonly quoteIndex: number;
   readonly createdMs: number;
+  /** Whether the order is in `orders` (see listOrder): a taker that finishes at once never is. */
+  listed: boolean;
 };
 
 export type EngineState = {
@@ -115,13 +178,23 @@ export type EngineState = {
   readonly ledger: Ledger;
   readonly instruments: Map<string, InstrumentState>;
   readonly instrumentList: InstrumentState[];
-  readonly users: Map<string, UserState>;
+  /** User id → index in userList (and in userNumbers). */
+  readonly userIndexes: Map<string, number>;
   readonly userList: UserState[];
-  readonly orders: Map<number, OrderRecord>;
+  readonly userNumbers: UserNumbers;
+  /** Live orders by id, in the order they became live (a Map's order). */
+  readonly orders: OrderMap<OrderRecord>;
   nextOrderId: number;
   nextTradeId: number;
   /** The idempotency window: the last rememberedCommandsMax command ids, commands and results. */
   readonly memory: CommandMemory;
+  /**
+   * Records (with their holds) of orders that finished during the current command; apply() moves them
+   * to `orderPool` once the command is done, and new orders reuse them, so records of orders that
+   * rest for a while are not allocated and promoted by the garbage collector again and again.
+   */
+  readonly finishedOrders: OrderRecord[];
+  readonly orderPool: OrderRecord[];
 };
 
 export function isValidUserId(id: unknown): id is string {
@@ -129,13 +202,20 @@ export function isValidUserId(id: unknown): id is string {
 }
 
 export function userOf(state: EngineState, id: string): UserState {
-  let user = state.users.get(id);
-  if (user === undefined) {
-    user = { index: state.userList.length, id, openOrders: 0, accountsByInstrument: [], locksByInstrument: [] };
-    state.users.set(id, user);
-    state.userList.push(user);
-  }
+  const known = state.userIndexes.get(id);
+  if (known !== undefined) return state.userList[known] as UserState;
+  const index = state.userList.length;
+  state.userNumbers.ensure(index);
+  const user = new UserState(index, id, state.userNumbers);
+  state.userIndexes.set(id, index);
+  state.userList.push(user);
   return user;
+}
+
+/** The user with this id, if it was ever seen. */
+export function findUser(state: EngineState, id: string): UserState | undefined {
+  const index = state.userIndexes.get(id);
+  return index === undefined ? undefined : state.userList[index];
 }
 
 export function settlementAccounts(
@@ -143,14 +223,151 @@ export function settlementAccounts(
   user: UserState,
   instrument: InstrumentState,
 ): [Account, Account] {
-  let pair = user.accountsByInstrument[instrument.index];
-  if (pair === undefined) {
-    const { base, quote } = instrument.def;
-    const wallet = instrument.def.spec.wallet;
-    pair = [state.ledger.account(user.id, wallet, base), state.ledger.account(user.id, wallet, quote)];
-    user.accountsByInstrument[instrument.index] = pair;
+  openSettlementAccounts(state, user, instrument);
+  const accounts = state.ledger.accounts;
+  const at = 2 * instrument.index;
+  return [accounts[user.settlement[at] as number] as Account, accounts[user.settlement[at + 1] as number] as Account];
+}
+
+/** Opens the user's [base, quote] accounts of the instrument (once) and records their indexes. */
+export function openSettlementAccounts(state: EngineState, user: UserState, instrument: InstrumentState): void {
+  const at = 2 * instrument.index;
+  const known = user.settlement[at];
+  if (known !== undefined && known !== -1) return;
+  const { base, quote } = instrument.def;
+  const wallet = instrument.def.spec.wallet;
+  // Fill any gap with -1 (not opened) so the array stays a packed list of numbers.
+  while (user.settlement.length < at) user.settlement.push(-1);
+  user.settlement[at] = state.ledger.account(user.id, wallet, base).index;
+  user.settlement[at + 1] = state.ledger.account(user.id, wallet, quote).index;
+}
+
+/** Puts a live order in `orders` (once; setting it again keeps its place, as a Map would). */
+export function listOrder(state: EngineState, order: OrderRecord): void {
+  state.orders.set(order.id, order);
+  order.listed = true;
+}
+
+/** Takes a finished order out of `orders` (no lookup at all for one that was never listed). */
+export function unlistOrder(state: EngineState, order: OrderRecord): void {
+  if (!order.listed) return;
+  state.orders.delete(order.id);
+  order.listed = false;
+}
+
+/** Records that `order` now rests in book slot `slot` of its instrument. */
+export function restInSlot(instrument: InstrumentState, slot: number, order: OrderRecord): void {
+  const records = instrument.recordBySlot;
+  while (records.length < slot) records.push(order);
+  records[slot] = order;
+}
+
+/** At most this many finished order records are kept for reuse. */
+const ORDER_POOL_MAX = 16_384;
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * A record for a new order: a pooled one (from an earlier command) with every field set again, or a
+ * new one. Same fields in the same order either way. `userId` and `userIndex` are the user's (passed
+ * in so that placing an order need not read the user object).
+ */
+export function newOrderRecord(
+  state: EngineState,
+  id: number,
+  commandId: string,
+  user: UserState,
+  userId: string,
+  userIndex: number,
+  instrument: InstrumentState,
+  side: Side,
+  sideCode: SideCode,
+  orderType: 'limit' | 'market',
+  timeInForce: TimeInForce,
+  postOnly: boolean,
+  stp: StpCode,
+  trigger: TriggerSpec | null,
+  priceTicks: number,
+  qtyLots: number,
+  filledLots: number,
+  status: OrderStatus,
+  hold: Hold,
+  baseAccount: Account,
+  quoteAccount: Account,
+  baseIndex: number,
+  quoteIndex: number,
+  createdMs: number,
+): OrderRecord {
+  const pooled = state.orderPool.pop() as Mutable<OrderRecord> | undefined;
+  if (pooled === undefined) {
+    return {
+      id,
+      commandId,
+      user,
+      userId,
+      userIndex,
+      instrument,
+      side,
+      sideCode,
+      orderType,
+      timeInForce,
+      postOnly,
+      stp,
+      trigger,
+      priceTicks,
+      qtyLots,
+      filledLots,
+      status,
+      hold,
+      baseAccount,
+      quoteAccount,
+      baseIndex,
+      quoteIndex,
+      createdMs,
+      listed: false,
+    };
   }
-  return pair;
+  pooled.id = id;
+  pooled.commandId = commandId;
+  pooled.user = user;
+  pooled.userId = userId;
+  pooled.userIndex = userIndex;
+  pooled.instrument = instrument;
+  pooled.side = side;
+  pooled.sideCode = sideCode;
+  pooled.orderType = orderType;
+  pooled.timeInForce = timeInForce;
+  pooled.postOnly = postOnly;
+  pooled.stp = stp;
+  pooled.trigger = trigger;
+  pooled.priceTicks = priceTicks;
+  pooled.qtyLots = qtyLots;
+  pooled.filledLots = filledLots;
+  pooled.status = status;
+  pooled.hold = hold;
+  pooled.baseAccount = baseAccount;
+  pooled.quoteAccount = quoteAccount;
+  pooled.baseIndex = baseIndex;
+  pooled.quoteIndex = quoteIndex;
+  pooled.createdMs = createdMs;
+  pooled.listed = false;
+  return pooled;
+}
+
+/** The hold of a pooled record that newOrderRecord would hand out next, for the ledger to reuse. */
+export function pooledOrderHold(state: EngineState): Hold | undefined {
+  const pool = state.orderPool;
+  return pool.length === 0 ? undefined : (pool[pool.length - 1] as OrderRecord).hold;
+}
+
+/** Called by apply() after each command: the orders that finished in it may now be reused. */
+export function recycleFinishedOrders(state: EngineState): void {
+  const finished = state.finishedOrders;
+  const pool = state.orderPool;
+  for (let i = 0; i < finished.length; i++) {
+    if (pool.length < ORDER_POOL_MAX) pool.push(finished[i] as OrderRecord);
+  }
+  finished.length = 0;
 }
 
 export function remainingLots(order: OrderRecord): number {

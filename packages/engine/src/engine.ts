@@ -11,14 +11,18 @@ import {
   DEFAULT_CONFIG,
   type EngineConfig,
   type EngineState,
+  findUser,
   type OrderRecord,
+  recycleFinishedOrders,
   rejected,
   remainingLots,
+  UserNumbers,
 } from './engine-state.ts';
 import { deposit, holdFunds, postHold, voidHold, walletTransfer } from './funds.ts';
 import { fnv1a64 } from './hash.ts';
 import type { Instrument } from './instrument.ts';
 import { type Account, Ledger, type Wallet } from './ledger.ts';
+import { OrderMap } from './order-map.ts';
 import { registerInstrument, setMarkPrice, setReferencePrice } from './reference-data.ts';
 import { findBrokenLock, settleTrades } from './settlement-locks.ts';
 import { type EngineSnapshot, restoreState, takeSnapshot } from './snapshot.ts';
@@ -69,12 +73,15 @@ export class Engine {
       ledger: new Ledger(),
       instruments: new Map(),
       instrumentList: [],
-      users: new Map(),
+      userIndexes: new Map(),
       userList: [],
-      orders: new Map(),
+      userNumbers: new UserNumbers(),
+      orders: new OrderMap(),
       nextOrderId: 1,
       nextTradeId: 1,
       memory: new CommandMemory(merged.rememberedCommandsMax),
+      finishedOrders: [],
+      orderPool: [],
     };
   }
 
@@ -105,8 +112,12 @@ export class Engine {
       // The body is what the caller sent; timeMs is the sequencer's stamp, so a retry keeps its first answer.
       return bodyOf(seen.command) === bodyOf(command) ? seen.result : rejected('command_id_reused');
     }
+    memory.forgetMarks();
+    // Left over only if a previous command threw half way: never reuse those records.
+    if (this.state.finishedOrders.length > 0) this.state.finishedOrders.length = 0;
     const result = this.dispatch(command);
     memory.add(command.id, command, result);
+    if (this.state.finishedOrders.length > 0) recycleFinishedOrders(this.state);
     return result;
   }
 
@@ -153,6 +164,12 @@ export class Engine {
     return fnv1a64(JSON.stringify(this.snapshot()));
   }
 
+  /** The snapshot as JSON and its hash, from one snapshot (what a host stores). */
+  snapshotState(): { json: string; hash: string } {
+    const json = JSON.stringify(this.snapshot());
+    return { json, hash: fnv1a64(json) };
+  }
+
   balance(owner: string, wallet: Wallet, asset: string): BalanceView {
     const account = this.state.ledger.find(owner, wallet, asset);
     if (account === undefined) return { balance: 0n, held: 0n, available: 0n };
@@ -197,7 +214,7 @@ export class Engine {
 
   openOrders(userId: string): OrderView[] {
     const views: OrderView[] = [];
-    for (const order of this.state.orders.values()) if (order.user.id === userId) views.push(viewOf(order));
+    for (const order of this.state.orders.matching((o) => o.userId === userId)) views.push(viewOf(order));
     return views;
   }
 
@@ -207,7 +224,7 @@ export class Engine {
    */
   settlementLocks(userId: string, instrumentId: string): SettlementLockView[] {
     const instrument = this.state.instruments.get(instrumentId);
-    const user = this.state.users.get(userId);
+    const user = findUser(this.state, userId);
     if (instrument === undefined || user === undefined) return [];
     const locks = user.locksByInstrument[instrument.index] ?? [];
     return locks.map((lock) => ({ tradeId: lock.tradeId, qtyLots: lock.qtyLots, timeMs: lock.timeMs }));
@@ -222,7 +239,8 @@ export class Engine {
 
   /** The first broken invariant of ledger, books and orders, or undefined. For tests and reconciliation. */
   findBrokenInvariant(): string | undefined {
-    const orderHolds = [...this.state.orders.values()].map((order) => order.hold);
+    const liveOrders = this.state.orders.values();
+    const orderHolds = liveOrders.map((order) => order.hold);
     const broken = this.state.ledger.findBrokenInvariant(orderHolds);
     if (broken !== undefined) return broken;
     const openByUser = new Map<string, number>();
@@ -233,7 +251,7 @@ export class Engine {
       const brokenLock = findBrokenLock(this.state, instrument);
       if (brokenLock !== undefined) return brokenLock;
     }
-    for (const order of this.state.orders.values()) {
+    for (const order of liveOrders) {
       openByUser.set(order.user.id, (openByUser.get(order.user.id) ?? 0) + 1);
       const left = remainingLots(order);
       if (left <= 0) return `order ${order.id} is live with nothing left`;

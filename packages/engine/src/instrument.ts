@@ -140,6 +140,12 @@ export function lotsToMinor(instrument: Instrument, lots: number): bigint {
   return fast !== 0 && fast <= Number.MAX_SAFE_INTEGER ? BigInt(fast) : BigInt(lots) * instrument.lotMinor;
 }
 
+/** lotsToMinor as a safe-integer number, or -1 (then use lotsToMinor). */
+export function lotsToMinorSafe(instrument: Instrument, lots: number): number {
+  const fast = lots * instrument.lotMinorN;
+  return fast !== 0 && fast <= Number.MAX_SAFE_INTEGER ? fast : -1;
+}
+
 /** Quote minor units a trade of `lots` at `ticks` is worth: rounded down, paid and received alike. */
 export function tradeNotional(instrument: Instrument, ticks: number, lots: number): bigint {
   return notionalMinor(
@@ -175,13 +181,18 @@ export function feeOfSafe(notional: number, feeBps: number): number {
  * Enough because floor is superadditive: the fills' rounded-down notionals and fees never sum to more.
  */
 export function buyHoldFor(instrument: Instrument, limitTicks: number, lots: number): bigint {
-  const fast = tradeNotionalSafe(instrument, limitTicks, lots);
-  if (fast !== -1) {
-    const fee = instrument.maxFeeBps === 0 ? 0 : bpsOfDownSafe(fast, instrument.maxFeeBps);
-    if (fee !== -1 && fast + fee <= Number.MAX_SAFE_INTEGER) return BigInt(fast + fee);
-  }
+  const fast = buyHoldForSafe(instrument, limitTicks, lots);
+  if (fast !== -1) return BigInt(fast);
   const notional = tradeNotional(instrument, limitTicks, lots);
   return notional + feeOf(notional, instrument.maxFeeBps);
+}
+
+/** buyHoldFor as a safe-integer number, or -1 (then use buyHoldFor). */
+export function buyHoldForSafe(instrument: Instrument, limitTicks: number, lots: number): number {
+  const fast = tradeNotionalSafe(instrument, limitTicks, lots);
+  if (fast === -1) return -1;
+  const fee = instrument.maxFeeBps === 0 ? 0 : bpsOfDownSafe(fast, instrument.maxFeeBps);
+  return fee !== -1 && fast + fee <= Number.MAX_SAFE_INTEGER ? fast + fee : -1;
 }
 
 export type ConversionResult =

@@ -2,6 +2,8 @@
 // Must hold: per asset all balances sum to zero; a user account never goes below zero and its held
 // amount stays within its balance; held equals the sum of the account's live holds.
 // Must not: know about orders or prices; accept an amount <= 0; let a transfer id mean two things.
+// Balances and held amounts live in typed arrays by account index (AccountNumbers): the trading hot
+// path (the *N methods) passes account indexes and safe-integer amounts and touches no Account object.
 
 import type { Asset } from '@bourse/money';
 
@@ -49,9 +51,11 @@ export function isPlatformAccountName(name: string): name is PlatformAccountName
 }
 
 /**
- * One account. Balance and held are exact integers of minor units, kept as float64 integers while both
- * stay within ±(2^53 - 1) (no allocation per update) and as bigints from the first update that would
- * leave that range (for good). Readers see bigints either way; only the ledger changes them.
+ * One account. Balance and held are exact integers of minor units. They live in the ledger's typed
+ * arrays by account index (float64 integers while both stay within ±(2^53 - 1): no allocation per
+ * update, and a fill touches dense arrays instead of objects spread over the heap), and in this object
+ * as bigints from the first update that would leave that range (for good; the arrays then hold NaN).
+ * Readers see bigints either way; only the ledger changes them.
  */
 export class Account {
   readonly index: number;
@@ -61,23 +65,26 @@ export class Account {
   readonly wallet: Wallet;
   readonly asset: Asset;
   readonly isPlatform: boolean;
-  private balanceN = 0;
-  private heldN = 0;
-  private isBig = false;
+  private readonly numbers: AccountNumbers;
   private balanceB = 0n;
   private heldB = 0n;
 
-  constructor(index: number, key: string, owner: string, wallet: Wallet, asset: Asset) {
+  constructor(index: number, key: string, owner: string, wallet: Wallet, asset: Asset, numbers: AccountNumbers) {
     this.index = index;
     this.key = key;
     this.owner = owner;
     this.wallet = wallet;
     this.asset = asset;
     this.isPlatform = owner.startsWith(PLATFORM_PREFIX);
+    this.numbers = numbers;
+  }
+
+  private get isBig(): boolean {
+    return Number.isNaN(this.numbers.balance[this.index] as number);
   }
 
   get balance(): bigint {
-    return this.isBig ? this.balanceB : BigInt(this.balanceN);
+    return toBigInt(this.numbers.balance[this.index] as number, this.balanceB);
   }
 
   set balance(value: bigint) {
@@ -85,7 +92,7 @@ export class Account {
   }
 
   get held(): bigint {
-    return this.isBig ? this.heldB : BigInt(this.heldN);
+    return toBigInt(this.numbers.held[this.index] as number, this.heldB);
   }
 
   set held(value: bigint) {
@@ -94,24 +101,25 @@ export class Account {
 
   /** balance - held < amount, without allocating in the common case. */
   isAvailableBelow(amount: bigint): boolean {
-    if (!this.isBig) {
-      const n = Number(amount);
-      const free = this.balanceN - this.heldN;
-      if (Number.isSafeInteger(n) && Number.isSafeInteger(free)) return free < n;
-    }
+    const n = Number(amount);
+    const free = (this.numbers.balance[this.index] as number) - (this.numbers.held[this.index] as number);
+    // NaN (bigint mode) is not a safe integer.
+    if (Number.isSafeInteger(n) && Number.isSafeInteger(free)) return free < n;
     return this.balance - this.held < amount;
   }
 
   /** balance < held (a debit broke its cover). */
   isBelowHeld(): boolean {
-    return this.isBig ? this.balanceB < this.heldB : this.balanceN < this.heldN;
+    return this.isBig
+      ? this.balanceB < this.heldB
+      : (this.numbers.balance[this.index] as number) < (this.numbers.held[this.index] as number);
   }
 
   addBalance(amount: bigint): void {
     if (!this.isBig) {
-      const next = this.balanceN + Number(amount);
+      const next = (this.numbers.balance[this.index] as number) + Number(amount);
       if (Number.isSafeInteger(next) && amount <= MAX_SAFE && amount >= MIN_SAFE) {
-        this.balanceN = next;
+        this.numbers.balance[this.index] = next;
         return;
       }
       this.toBig();
@@ -121,9 +129,9 @@ export class Account {
 
   subtractBalance(amount: bigint): void {
     if (!this.isBig) {
-      const next = this.balanceN - Number(amount);
+      const next = (this.numbers.balance[this.index] as number) - Number(amount);
       if (Number.isSafeInteger(next) && amount <= MAX_SAFE && amount >= MIN_SAFE) {
-        this.balanceN = next;
+        this.numbers.balance[this.index] = next;
         return;
       }
       this.toBig();
@@ -133,9 +141,9 @@ export class Account {
 
   addHeld(amount: bigint): void {
     if (!this.isBig) {
-      const next = this.heldN + Number(amount);
+      const next = (this.numbers.held[this.index] as number) + Number(amount);
       if (Number.isSafeInteger(next) && amount <= MAX_SAFE && amount >= MIN_SAFE) {
-        this.heldN = next;
+        this.numbers.held[this.index] = next;
         return;
       }
       this.toBig();
@@ -145,9 +153,9 @@ export class Account {
 
   subtractHeld(amount: bigint): void {
     if (!this.isBig) {
-      const next = this.heldN - Number(amount);
+      const next = (this.numbers.held[this.index] as number) - Number(amount);
       if (Number.isSafeInteger(next) && amount <= MAX_SAFE && amount >= MIN_SAFE) {
-        this.heldN = next;
+        this.numbers.held[this.index] = next;
         return;
       }
       this.toBig();
@@ -157,8 +165,8 @@ export class Account {
 
   private setExact(balance: bigint, held: bigint): void {
     if (!this.isBig && balance <= MAX_SAFE && balance >= MIN_SAFE && held <= MAX_SAFE && held >= MIN_SAFE) {
-      this.balanceN = Number(balance);
-      this.heldN = Number(held);
+      this.numbers.balance[this.index] = Number(balance);
+      this.numbers.held[this.index] = Number(held);
       return;
     }
     this.toBig();
@@ -168,9 +176,65 @@ export class Account {
 
   private toBig(): void {
     if (this.isBig) return;
-    this.balanceB = BigInt(this.balanceN);
-    this.heldB = BigInt(this.heldN);
-    this.isBig = true;
+    this.balanceB = BigInt(this.numbers.balance[this.index] as number);
+    this.heldB = BigInt(this.numbers.held[this.index] as number);
+    this.numbers.balance[this.index] = Number.NaN;
+    this.numbers.held[this.index] = Number.NaN;
+  }
+}
+
+/** The exact value of a typed-array number, or `big` when it is NaN (bigint mode). */
+function toBigInt(n: number, big: bigint): bigint {
+  // BigInt of a small integer is quicker than of a float64.
+  const small = n | 0;
+  if (small === n) return BigInt(small);
+  return Number.isNaN(n) ? big : BigInt(n);
+}
+
+/**
+ * Every account's balance and held amount by account index, as float64 integers (NaN once the account
+ * keeps bigints), plus what the hot path needs without touching the Account objects: whether it is a
+ * platform account, its key and its asset code.
+ */
+class AccountNumbers {
+  balance = new Float64Array(1024);
+  held = new Float64Array(1024);
+  /** 1 for a platform account (may go negative). */
+  platform = new Uint8Array(1024);
+  readonly keys: string[] = [];
+  /** A small number per asset code (equal codes, equal numbers), so moves compare assets cheaply. */
+  assetIds: Int32Array<ArrayBuffer> = new Int32Array(1024);
+  /** The asset code of each asset number. */
+  readonly assetCodeById: string[] = [];
+  private readonly assetIdByCode = new Map<string, number>();
+
+  assetIdOf(code: string): number {
+    let id = this.assetIdByCode.get(code);
+    if (id === undefined) {
+      id = this.assetCodeById.length;
+      this.assetCodeById.push(code);
+      this.assetIdByCode.set(code, id);
+    }
+    return id;
+  }
+
+  /** Makes room for account `index` (doubling). */
+  ensure(index: number): void {
+    if (index < this.balance.length) return;
+    let size = this.balance.length * 2;
+    while (size <= index) size *= 2;
+    const balance = new Float64Array(size);
+    balance.set(this.balance);
+    const held = new Float64Array(size);
+    held.set(this.held);
+    const platform = new Uint8Array(size);
+    platform.set(this.platform);
+    const assetIds = new Int32Array(size);
+    assetIds.set(this.assetIds);
+    this.balance = balance;
+    this.held = held;
+    this.platform = platform;
+    this.assetIds = assetIds;
   }
 }
 
@@ -187,19 +251,33 @@ export type HoldKind = 'order' | 'funds' | 'settlement';
 export class Hold {
   readonly id: string;
   readonly kind: HoldKind;
-  readonly account: Account;
+  /** Changes only when a finished order's hold is reused for a new order (see holdForOrderN). */
+  account: Account;
+  /** account.index, kept here so the hot path does not have to reach the Account object. */
+  accountIndex: number;
   readonly cause: TransferCause;
   readonly link: string;
   private remainingN = 0;
   private remainingB: bigint | null = null;
 
-  constructor(id: string, kind: HoldKind, account: Account, remaining: bigint, cause: TransferCause, link: string) {
+  /** `remaining` may be a safe integer number (the hot path) or a bigint. */
+  constructor(
+    id: string,
+    kind: HoldKind,
+    account: Account,
+    remaining: bigint | number,
+    cause: TransferCause,
+    link: string,
+    accountIndex: number = account.index,
+  ) {
     this.id = id;
     this.kind = kind;
     this.account = account;
+    this.accountIndex = accountIndex;
     this.cause = cause;
     this.link = link;
-    this.remaining = remaining;
+    if (typeof remaining === 'number') this.remainingN = remaining;
+    else this.remaining = remaining;
   }
 
   get remaining(): bigint {
@@ -209,6 +287,20 @@ export class Hold {
   set remaining(value: bigint) {
     if (this.remainingB === null && value <= MAX_SAFE && value >= MIN_SAFE) this.remainingN = Number(value);
     else this.remainingB = value;
+  }
+
+  /** Makes a closed order hold the new hold of another order (no allocation). */
+  reuseForOrder(account: Account, accountIndex: number, remaining: number): void {
+    if (this.kind !== 'order' || !this.isEmpty()) throw new Error('only a closed order hold can be reused');
+    this.account = account;
+    this.accountIndex = accountIndex;
+    this.remainingB = null;
+    this.remainingN = remaining;
+  }
+
+  /** remaining as a number, or -1 once it is kept as a bigint. */
+  remainingNumber(): number {
+    return this.remainingB === null ? this.remainingN : -1;
   }
 
   isEmpty(): boolean {
@@ -224,6 +316,11 @@ export class Hold {
     return this.remaining < amount;
   }
 
+  /** remaining < amount, for a safe-integer amount. */
+  isBelowN(amount: number): boolean {
+    return this.remainingB === null ? this.remainingN < amount : this.remainingB < BigInt(amount);
+  }
+
   subtract(amount: bigint): void {
     if (this.remainingB === null) {
       const next = this.remainingN - Number(amount);
@@ -234,6 +331,20 @@ export class Hold {
       this.remainingB = BigInt(this.remainingN);
     }
     this.remainingB -= amount;
+  }
+
+  /** subtract() for a safe-integer amount. */
+  subtractN(amount: number): void {
+    if (this.remainingB === null) {
+      // Both are safe integers: the difference is exact whenever it is itself safe.
+      const next = this.remainingN - amount;
+      if (Number.isSafeInteger(next)) {
+        this.remainingN = next;
+        return;
+      }
+      this.remainingB = BigInt(this.remainingN);
+    }
+    this.remainingB -= BigInt(amount);
   }
 }
 
@@ -274,6 +385,7 @@ export function accountKey(owner: string, wallet: Wallet, assetCode: string): st
 export class Ledger {
   readonly accounts: Account[] = [];
   private readonly byKey = new Map<string, Account>();
+  private readonly numbers = new AccountNumbers();
   /** Live funds and settlement holds by id. Order holds live on their order (no id lookup needed). */
   readonly holds = new Map<string, Hold>();
   /** Ids of idempotent transfers and pending holds → the body they were first used with. */
@@ -300,7 +412,12 @@ export class Ledger {
     const key = accountKey(owner, wallet, asset.code);
     let account = this.byKey.get(key);
     if (account === undefined) {
-      account = new Account(this.accounts.length, key, owner, wallet, asset);
+      const index = this.accounts.length;
+      this.numbers.ensure(index);
+      account = new Account(index, key, owner, wallet, asset, this.numbers);
+      this.numbers.platform[index] = account.isPlatform ? 1 : 0;
+      this.numbers.keys.push(key);
+      this.numbers.assetIds[index] = this.numbers.assetIdOf(asset.code);
       this.accounts.push(account);
       this.byKey.set(key, account);
     }
@@ -365,6 +482,44 @@ export class Ledger {
     return new Hold('', 'order', account, amount, 'trade', '');
   }
 
+  // The hot path (trading and settlement) below works on account indexes and safe-integer amounts, so
+  // it reads and writes the typed arrays only; every method falls back to the bigint path when a number
+  // would leave the safe range, so results are the same as with bigints throughout.
+
+  /** Account.isAvailableBelow for account `index` and a safe-integer amount. */
+  isAvailableBelowN(index: number, amount: number): boolean {
+    const numbers = this.numbers;
+    const free = (numbers.balance[index] as number) - (numbers.held[index] as number);
+    if (Number.isSafeInteger(free)) return free < amount;
+    return (this.accounts[index] as Account).isAvailableBelow(BigInt(amount));
+  }
+
+  /**
+   * holdForOrder for a safe-integer amount (the caller checked it is available); `recycled`, a closed
+   * order hold nothing refers to any more, is reused instead of allocating a new one.
+   */
+  holdForOrderN(account: Account, index: number, amount: number, recycled?: Hold): Hold {
+    if (amount < 0) throw new Error(`order hold of ${amount}`);
+    this.addHeldN(index, amount);
+    if (recycled === undefined) return new Hold('', 'order', account, amount, 'trade', '', index);
+    recycled.reuseForOrder(account, index, amount);
+    return recycled;
+  }
+
+  private addHeldN(index: number, amount: number): void {
+    const numbers = this.numbers;
+    const next = (numbers.held[index] as number) + amount;
+    if (Number.isSafeInteger(next)) numbers.held[index] = next;
+    else (this.accounts[index] as Account).addHeld(BigInt(amount));
+  }
+
+  private subtractHeldN(index: number, amount: number): void {
+    const numbers = this.numbers;
+    const next = (numbers.held[index] as number) - amount;
+    if (Number.isSafeInteger(next)) numbers.held[index] = next;
+    else (this.accounts[index] as Account).subtractHeld(BigInt(amount));
+  }
+
   /** Moves `amount` out of a hold to `credit`. The caller guarantees amount <= hold.remaining. */
   postFromHold(
     hold: Hold,
@@ -384,11 +539,43 @@ export class Ledger {
     return posted;
   }
 
+  /**
+   * postFromHold for an amount given as a safe integer `amountN` and as the equal bigint `amount` (for
+   * the event), to account index `credit` of the same asset.
+   */
+  postFromHoldN(
+    hold: Hold,
+    credit: number,
+    amountN: number,
+    amount: bigint,
+    transferId: string,
+    cause: TransferCause,
+    link: string,
+    timeMs: number,
+  ): TransferPosted {
+    if (!(amountN > 0) || hold.isBelowN(amountN))
+      throw new Error(`hold ${hold.id}: cannot post ${amount} of ${hold.remaining}`);
+    hold.subtractN(amountN);
+    this.subtractHeldN(hold.accountIndex, amountN);
+    const posted = this.moveN(hold.accountIndex, credit, amountN, amount, transferId, cause, link, timeMs);
+    if (hold.kind === 'funds' && hold.isEmpty()) this.holds.delete(hold.id);
+    return posted;
+  }
+
   /** Releases `amount` (default: all that remains) of a hold back to the available balance. */
-  release(hold: Hold, amount: bigint = hold.remaining): void {
-    if (amount < 0n || hold.isBelow(amount)) throw new Error(`hold ${hold.id}: cannot release ${amount}`);
-    hold.subtract(amount);
-    hold.account.subtractHeld(amount);
+  release(hold: Hold, amount?: bigint): void {
+    if (amount === undefined) {
+      const all = hold.remainingNumber();
+      if (all !== -1) {
+        hold.subtractN(all);
+        this.subtractHeldN(hold.accountIndex, all);
+        return;
+      }
+    }
+    const value = amount ?? hold.remaining;
+    if (value < 0n || hold.isBelow(value)) throw new Error(`hold ${hold.id}: cannot release ${value}`);
+    hold.subtract(value);
+    hold.account.subtractHeld(value);
   }
 
   /** Ends a hold: releases what remains and forgets it. */
@@ -439,6 +626,51 @@ export class Ledger {
     };
   }
 
+  /** move() between account indexes, for an amount given as a safe integer and as the equal bigint. */
+  moveN(
+    debit: number,
+    credit: number,
+    amountN: number,
+    amount: bigint,
+    transferId: string,
+    cause: TransferCause,
+    link: string,
+    timeMs: number,
+  ): TransferPosted {
+    const numbers = this.numbers;
+    if (!(amountN > 0)) throw new Error(`transfer ${transferId}: amount must be positive`);
+    const assetId = numbers.assetIds[debit] as number;
+    if (assetId !== numbers.assetIds[credit]) throw new Error(`transfer ${transferId}: asset mismatch`);
+    const asset = numbers.assetCodeById[assetId] as string;
+    const balance = (numbers.balance[debit] as number) - amountN;
+    if (Number.isSafeInteger(balance)) {
+      numbers.balance[debit] = balance;
+      if (balance < (numbers.held[debit] as number) && numbers.platform[debit] === 0) {
+        throw new Error(`transfer ${transferId}: ${numbers.keys[debit]} would go below its holds`);
+      }
+    } else {
+      const account = this.accounts[debit] as Account;
+      account.subtractBalance(amount);
+      if (!account.isPlatform && account.isBelowHeld()) {
+        throw new Error(`transfer ${transferId}: ${account.key} would go below its holds`);
+      }
+    }
+    const credited = (numbers.balance[credit] as number) + amountN;
+    if (Number.isSafeInteger(credited)) numbers.balance[credit] = credited;
+    else (this.accounts[credit] as Account).addBalance(amount);
+    return {
+      type: 'transfer_posted',
+      transferId,
+      debit: numbers.keys[debit] as string,
+      credit: numbers.keys[credit] as string,
+      asset,
+      amount,
+      cause,
+      link,
+      timeMs,
+    };
+  }
+
   /** Restores an account exactly as snapshotted (start-up only). */
   restoreAccount(owner: string, wallet: Wallet, asset: Asset, balance: bigint, held: bigint): Account {
     const account = this.account(owner, wallet, asset);
@@ -458,20 +690,22 @@ export class Ledger {
     const heldByAccount = new Map<Account, bigint>();
     for (const holds of [this.holds.values(), orderHolds]) {
       for (const hold of holds) {
-        if (hold.remaining < 0n) return `hold ${hold.id || hold.kind} is negative`;
-        heldByAccount.set(hold.account, (heldByAccount.get(hold.account) ?? 0n) + hold.remaining);
+        const remaining = hold.remaining;
+        if (remaining < 0n) return `hold ${hold.id || hold.kind} is negative`;
+        heldByAccount.set(hold.account, (heldByAccount.get(hold.account) ?? 0n) + remaining);
       }
     }
     for (const account of this.accounts) {
-      sums.set(account.asset.code, (sums.get(account.asset.code) ?? 0n) + account.balance);
-      if (account.held !== (heldByAccount.get(account) ?? 0n)) {
-        return `${account.key} held ${account.held} but its holds sum to ${heldByAccount.get(account) ?? 0n}`;
-      }
+      // Each read of balance/held makes a bigint: read them once.
+      const balance = account.balance;
+      const held = account.held;
+      const code = account.asset.code;
+      sums.set(code, (sums.get(code) ?? 0n) + balance);
+      const holdsSum = heldByAccount.get(account) ?? 0n;
+      if (held !== holdsSum) return `${account.key} held ${held} but its holds sum to ${holdsSum}`;
       if (account.isPlatform) continue;
-      if (account.balance < 0n) return `${account.key} is negative: ${account.balance}`;
-      if (account.held < 0n || account.held > account.balance) {
-        return `${account.key} holds ${account.held} of ${account.balance}`;
-      }
+      if (balance < 0n) return `${account.key} is negative: ${balance}`;
+      if (held < 0n || held > balance) return `${account.key} holds ${held} of ${balance}`;
     }
     for (const [asset, sum] of sums) if (sum !== 0n) return `${asset} balances sum to ${sum}, not zero`;
     return undefined;

@@ -18,6 +18,7 @@ export function addInstrument(state: EngineState, spec: InstrumentSpec): Instrum
     index: state.instrumentList.length,
     def,
     book: new OrderBook(spec.maxPriceTicks),
+    recordBySlot: [],
     feeAccount: state.ledger.platform('fees', def.quote),
     referenceTicks: null,
     bandLoTicks: null,

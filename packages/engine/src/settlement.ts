@@ -4,9 +4,10 @@
 // on a lockBoughtUntilSettled instrument the bought quantity is held in the same step.
 // Must not: decide what trades; matching did that.
 
+import { FILL_BUYER_FEE, FILL_SELLER_FEE } from './command-memory.ts';
 import type { EngineState, InstrumentState, OrderRecord } from './engine-state.ts';
 import type { EngineEvent, Trade } from './events.ts';
-import { feeOf, feeOfSafe, lotsToMinor, tradeNotional, tradeNotionalSafe } from './instrument.ts';
+import { feeOf, feeOfSafe, lotsToMinor, lotsToMinorSafe, tradeNotional, tradeNotionalSafe } from './instrument.ts';
 import { lockBought } from './settlement-locks.ts';
 
 export function settleFill(
@@ -20,45 +21,39 @@ export function settleFill(
   timeMs: number,
 ): void {
   const def = instrument.def;
-  const buyer = taker.side === 'buy' ? taker : maker;
-  const seller = buyer === taker ? maker : taker;
-  const qtyMinor = lotsToMinor(def, qtyLots);
-  let notional: bigint;
-  let takerFee: bigint;
-  let makerFee: bigint;
+  const qtyFast = lotsToMinorSafe(def, qtyLots);
   const fast = tradeNotionalSafe(def, priceTicks, qtyLots);
   const takerFast = fast === -1 ? -1 : feeOfSafe(fast, def.spec.takerFeeBps);
   const makerFast = fast === -1 ? -1 : feeOfSafe(fast, def.spec.makerFeeBps);
-  if (takerFast !== -1 && makerFast !== -1) {
-    notional = BigInt(fast);
-    takerFee = takerFast === 0 ? 0n : BigInt(takerFast);
-    makerFee = makerFast === 0 ? 0n : BigInt(makerFast);
-  } else {
-    notional = tradeNotional(def, priceTicks, qtyLots);
-    takerFee = feeOf(notional, def.spec.takerFeeBps);
-    makerFee = feeOf(notional, def.spec.makerFeeBps);
+  if (qtyFast !== -1 && takerFast !== -1 && makerFast !== -1) {
+    settleFillSafe(
+      state,
+      instrument,
+      taker,
+      maker,
+      priceTicks,
+      qtyLots,
+      qtyFast,
+      fast,
+      takerFast,
+      makerFast,
+      events,
+      timeMs,
+    );
+    return;
   }
+  const buyer = taker.side === 'buy' ? taker : maker;
+  const seller = buyer === taker ? maker : taker;
+  const qtyMinor = lotsToMinor(def, qtyLots);
+  const notional = tradeNotional(def, priceTicks, qtyLots);
+  const takerFee = feeOf(notional, def.spec.takerFeeBps);
+  const makerFee = feeOf(notional, def.spec.makerFeeBps);
   const buyerFee = buyer === taker ? takerFee : makerFee;
   const sellerFee = buyer === taker ? makerFee : takerFee;
   const tradeId = state.nextTradeId;
   state.nextTradeId += 1;
   const link = `trade:${tradeId}`;
-  const trade: Trade = {
-    type: 'trade',
-    tradeId,
-    instrumentId: def.id,
-    priceTicks,
-    qtyLots,
-    takerSide: taker.side,
-    makerOrderId: maker.id,
-    takerOrderId: taker.id,
-    makerUserId: maker.user.id,
-    takerUserId: taker.user.id,
-    notional,
-    makerFee,
-    takerFee,
-    timeMs,
-  };
+  const trade = tradeEvent(def.id, tradeId, priceTicks, qtyLots, taker, maker, notional, makerFee, takerFee, timeMs);
   const ledger = state.ledger;
   events.push(
     trade,
@@ -78,4 +73,94 @@ export function settleFill(
   if (def.locksBought) {
     lockBought(state, instrument, buyer.user, buyer.baseAccount, tradeId, qtyLots, qtyMinor, events, timeMs);
   }
+}
+
+/**
+ * settleFill when the quantity, notional and both fees are safe integers (almost always): the same
+ * events, with the ledger updated through its number path (bigints are made for the events only).
+ */
+function settleFillSafe(
+  state: EngineState,
+  instrument: InstrumentState,
+  taker: OrderRecord,
+  maker: OrderRecord,
+  priceTicks: number,
+  qtyLots: number,
+  qtyFast: number,
+  notionalFast: number,
+  takerFast: number,
+  makerFast: number,
+  events: EngineEvent[],
+  timeMs: number,
+): void {
+  const def = instrument.def;
+  const takerBuys = taker.side === 'buy';
+  const buyer = takerBuys ? taker : maker;
+  const seller = takerBuys ? maker : taker;
+  const qtyMinor = BigInt(qtyFast);
+  const notional = BigInt(notionalFast);
+  const takerFee = takerFast === 0 ? 0n : BigInt(takerFast);
+  const makerFee = makerFast === 0 ? 0n : BigInt(makerFast);
+  const tradeId = state.nextTradeId;
+  state.nextTradeId += 1;
+  const link = `trade:${tradeId}`;
+  const ledger = state.ledger;
+  const feeIndex = instrument.feeAccount.index;
+  const buyerFast = takerBuys ? takerFast : makerFast;
+  const sellerFast = takerBuys ? makerFast : takerFast;
+  // The idempotency window stores this trade and its transfers as one record (see markFill).
+  state.memory.markFill(
+    events.length,
+    (buyerFast > 0 ? FILL_BUYER_FEE : 0) | (sellerFast > 0 ? FILL_SELLER_FEE : 0),
+    notionalFast,
+    makerFast,
+    takerFast,
+    qtyFast,
+  );
+  events.push(
+    tradeEvent(def.id, tradeId, priceTicks, qtyLots, taker, maker, notional, makerFee, takerFee, timeMs),
+    ledger.postFromHoldN(buyer.hold, seller.quoteIndex, notionalFast, notional, `${link}:quote`, 'trade', link, timeMs),
+    ledger.postFromHoldN(seller.hold, buyer.baseIndex, qtyFast, qtyMinor, `${link}:base`, 'trade', link, timeMs),
+  );
+  if (buyerFast > 0) {
+    const fee = takerBuys ? takerFee : makerFee;
+    events.push(ledger.postFromHoldN(buyer.hold, feeIndex, buyerFast, fee, `${link}:buyer_fee`, 'fee', link, timeMs));
+  }
+  if (sellerFast > 0) {
+    const fee = takerBuys ? makerFee : takerFee;
+    events.push(ledger.moveN(seller.quoteIndex, feeIndex, sellerFast, fee, `${link}:seller_fee`, 'fee', link, timeMs));
+  }
+  if (def.locksBought) {
+    lockBought(state, instrument, buyer.user, buyer.baseAccount, tradeId, qtyLots, qtyMinor, events, timeMs);
+  }
+}
+
+function tradeEvent(
+  instrumentId: string,
+  tradeId: number,
+  priceTicks: number,
+  qtyLots: number,
+  taker: OrderRecord,
+  maker: OrderRecord,
+  notional: bigint,
+  makerFee: bigint,
+  takerFee: bigint,
+  timeMs: number,
+): Trade {
+  return {
+    type: 'trade',
+    tradeId,
+    instrumentId,
+    priceTicks,
+    qtyLots,
+    takerSide: taker.side,
+    makerOrderId: maker.id,
+    takerOrderId: taker.id,
+    makerUserId: maker.userId,
+    takerUserId: taker.userId,
+    notional,
+    makerFee,
+    takerFee,
+    timeMs,
+  };
 }

@@ -10,9 +10,14 @@ import {
   type ApplyResult,
   type EngineConfig,
   type EngineState,
+  findUser,
+  listOrder,
+  newOrderRecord,
   type OrderRecord,
+  restInSlot,
   settlementAccounts,
   type TriggerLists,
+  UserNumbers,
   userOf,
 } from './engine-state.ts';
 import type { OrderStatus } from './events.ts';
@@ -20,6 +25,7 @@ import type { InstrumentSpec } from './instrument.ts';
 import { fromJsonSafe, type JsonValue, toJsonSafe } from './json-codec.ts';
 import { type Account, Hold, Ledger, type TransferCause, type TransferPosted, type Wallet } from './ledger.ts';
 import { BUY, SELL, type StpCode } from './order-book.ts';
+import { OrderMap } from './order-map.ts';
 import { addInstrument } from './reference-data.ts';
 import { addLock, liveLocks, settlementHoldId } from './settlement-locks.ts';
 
@@ -165,12 +171,15 @@ export function restoreState(snapshot: EngineSnapshot): EngineState {
     ledger,
     instruments: new Map(),
     instrumentList: [],
-    users: new Map(),
+    userIndexes: new Map(),
     userList: [],
-    orders: new Map(),
+    userNumbers: new UserNumbers(),
+    orders: new OrderMap(),
     nextOrderId: snapshot.nextOrderId,
     nextTradeId: snapshot.nextTradeId,
     memory: new CommandMemory(snapshot.config.rememberedCommandsMax),
+    finishedOrders: [],
+    orderPool: [],
   };
   for (const [owner, wallet, asset, scale, balance, held] of snapshot.accounts) {
     ledger.restoreAccount(owner, wallet, customAsset(asset, scale), BigInt(balance), BigInt(held));
@@ -195,7 +204,7 @@ export function restoreState(snapshot: EngineSnapshot): EngineState {
   for (const saved of snapshot.orders) restoreOrder(state, saved);
   for (const [instrumentId, tradeId, userId, qtyLots, timeMs] of snapshot.settlementLocks ?? []) {
     const instrument = state.instruments.get(instrumentId);
-    const user = state.users.get(userId);
+    const user = findUser(state, userId);
     if (instrument === undefined || user === undefined) throw new Error(`snapshot lock ${tradeId} is orphaned`);
     const [baseAccount] = settlementAccounts(state, user, instrument);
     const hold = new Hold(
@@ -217,7 +226,7 @@ export function restoreState(snapshot: EngineSnapshot): EngineState {
 
 function restoreOrder(state: EngineState, saved: OrderSnapshot): void {
   const instrument = state.instruments.get(saved.instrumentId);
-  const user = state.users.get(saved.userId);
+  const user = findUser(state, saved.userId);
   if (instrument === undefined || user === undefined) throw new Error(`snapshot order ${saved.id} is orphaned`);
   const [baseAccount, quoteAccount] = settlementAccounts(state, user, instrument);
   const hold = new Hold(
@@ -228,30 +237,42 @@ function restoreOrder(state: EngineState, saved: OrderSnapshot): void {
     'trade',
     '',
   );
-  const order: OrderRecord = {
-    id: saved.id,
-    commandId: saved.commandId,
+  const order = newOrderRecord(
+    state,
+    saved.id,
+    saved.commandId,
     user,
+    user.id,
+    user.index,
     instrument,
-    side: saved.side,
-    sideCode: saved.side === 'buy' ? BUY : SELL,
-    orderType: saved.orderType,
-    timeInForce: saved.timeInForce,
-    postOnly: saved.postOnly,
-    stp: saved.stp,
-    trigger: saved.trigger,
-    priceTicks: saved.priceTicks,
-    qtyLots: saved.qtyLots,
-    filledLots: saved.filledLots,
-    status: saved.status,
+    saved.side,
+    saved.side === 'buy' ? BUY : SELL,
+    saved.orderType,
+    saved.timeInForce,
+    saved.postOnly,
+    saved.stp,
+    saved.trigger,
+    saved.priceTicks,
+    saved.qtyLots,
+    saved.filledLots,
+    saved.status,
     hold,
     baseAccount,
     quoteAccount,
-    createdMs: saved.createdMs,
-  };
-  state.orders.set(order.id, order);
+    baseAccount.index,
+    quoteAccount.index,
+    saved.createdMs,
+  );
+  listOrder(state, order);
   if (saved.where === 'book') {
-    instrument.book.rest(order.id, order.sideCode, order.priceTicks, order.qtyLots - order.filledLots, user.index);
+    const slot = instrument.book.rest(
+      order.id,
+      order.sideCode,
+      order.priceTicks,
+      order.qtyLots - order.filledLots,
+      user.index,
+    );
+    restInSlot(instrument, slot, order);
   } else if (saved.where === 'queued') {
     instrument.queued.push(order);
   } else {

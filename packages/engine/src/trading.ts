@@ -10,22 +10,29 @@ import {
   type EngineState,
   type InstrumentState,
   isValidUserId,
+  listOrder,
+  newOrderRecord,
   type OrderRecord,
+  openSettlementAccounts,
+  pooledOrderHold,
   rejected,
   remainingLots,
-  settlementAccounts,
+  restInSlot,
+  type UserState,
+  unlistOrder,
   userOf,
 } from './engine-state.ts';
 import type { EngineEvent, OrderStatus, OrderUpdateReason } from './events.ts';
-import { buyHoldFor, isIntIn, lotsToMinor } from './instrument.ts';
-import { available } from './ledger.ts';
-import { BUY, FILL_STP_CANCEL, SELL, type StpMode, stpCode } from './order-book.ts';
+import { buyHoldFor, buyHoldForSafe, isIntIn, lotsToMinor, lotsToMinorSafe } from './instrument.ts';
+import { type Account, available } from './ledger.ts';
+import { BUY, FILL_STP_CANCEL, SELL, stpCode } from './order-book.ts';
 import type { EngineRejection } from './rejections.ts';
 import { settleFill } from './settlement.ts';
 import { addTrigger, removeTrigger, takeFiredTrigger, wouldFireAt } from './triggers.ts';
 
-const TIME_IN_FORCE: readonly TimeInForce[] = ['gtc', 'ioc', 'fok'];
-const STP_MODES: readonly StpMode[] = ['cancel_resting', 'cancel_taker', 'cancel_both'];
+function isTimeInForce(value: unknown): value is TimeInForce {
+  return value === 'gtc' || value === 'ioc' || value === 'fok';
+}
 
 function reject(code: EngineRejection): ApplyResult {
   return rejected(code);
@@ -53,6 +60,11 @@ function holdAmountFor(instrument: InstrumentState, side: 'buy' | 'sell', priceT
   return side === 'buy' ? buyHoldFor(instrument.def, priceTicks, lots) : lotsToMinor(instrument.def, lots);
 }
 
+/** holdAmountFor as a safe-integer number, or -1 (then use holdAmountFor). */
+function holdAmountSafe(instrument: InstrumentState, side: 'buy' | 'sell', priceTicks: number, lots: number): number {
+  return side === 'buy' ? buyHoldForSafe(instrument.def, priceTicks, lots) : lotsToMinorSafe(instrument.def, lots);
+}
+
 export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult {
   if (!isValidUserId(command.userId)) return reject('invalid_user');
   const instrument = state.instruments.get(command.instrumentId);
@@ -66,13 +78,15 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
   if (command.qtyLots < spec.minQtyLots) return reject('quantity_below_minimum');
   if (command.qtyLots > spec.maxQtyLots) return reject('quantity_above_maximum');
   const timeInForce = command.timeInForce ?? (orderType === 'market' ? 'ioc' : 'gtc');
-  if (!TIME_IN_FORCE.includes(timeInForce) || (orderType === 'market' && timeInForce !== 'ioc')) {
+  if (!isTimeInForce(timeInForce) || (orderType === 'market' && timeInForce !== 'ioc')) {
     return reject('invalid_command');
   }
   if (command.postOnly !== undefined && typeof command.postOnly !== 'boolean') return reject('invalid_command');
   const postOnly = command.postOnly === true;
   const stpMode = command.stp ?? spec.defaultStp;
-  if (!STP_MODES.includes(stpMode)) return reject('invalid_command');
+  if (stpMode !== 'cancel_resting' && stpMode !== 'cancel_taker' && stpMode !== 'cancel_both') {
+    return reject('invalid_command');
+  }
   const trigger = command.trigger ?? null;
   if (trigger !== null) {
     const code = checkTrigger(instrument, side, trigger);
@@ -99,42 +113,80 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
   }
 
   const mayWait = trigger !== null || timeInForce === 'gtc' || queues;
-  const user = state.users.get(command.userId);
-  if (mayWait && (user?.openOrders ?? 0) >= state.config.maxOpenOrdersPerUser) {
+  // The user by index only: what placing needs per user is in typed arrays (userNumbers).
+  const userIndex = state.userIndexes.get(command.userId) ?? -1;
+  const numbers = state.userNumbers;
+  if (
+    mayWait &&
+    (userIndex === -1 ? 0 : (numbers.openOrders[userIndex] as number)) >= state.config.maxOpenOrdersPerUser
+  ) {
     return reject('open_order_limit');
   }
   if (trigger !== null && instrument.triggerCount >= state.config.maxTriggerOrdersPerInstrument) {
     return reject('open_order_limit');
   }
-  const holdAmount = holdAmountFor(instrument, side, priceTicks, command.qtyLots);
-  const wallet = spec.wallet;
+  // The hold as a safe-integer number when it is one (almost always), so the balance check and the
+  // hold work on the ledger's typed arrays; the event still carries it as a bigint.
+  const holdN = holdAmountSafe(instrument, side, priceTicks, command.qtyLots);
+  const holdAmount = holdN !== -1 ? BigInt(holdN) : holdAmountFor(instrument, side, priceTicks, command.qtyLots);
+  const ledger = state.ledger;
   const debitAsset = side === 'buy' ? instrument.def.quote : instrument.def.base;
-  const cached = user?.accountsByInstrument[instrument.index];
-  const debit =
-    cached !== undefined ? cached[side === 'buy' ? 1 : 0] : state.ledger.find(command.userId, wallet, debitAsset.code);
-  if (debit === undefined || debit.isAvailableBelow(holdAmount)) return reject('insufficient_balance');
+  let debitIndex = -1;
+  if (userIndex !== -1) {
+    if (numbers.lastInstrument[userIndex] === instrument.index) {
+      debitIndex = (side === 'buy' ? numbers.lastQuote[userIndex] : numbers.lastBase[userIndex]) as number;
+    } else {
+      const user = state.userList[userIndex] as UserState;
+      debitIndex = user.settlement[2 * instrument.index + (side === 'buy' ? 1 : 0)] ?? -1;
+    }
+  }
+  if (debitIndex === -1) debitIndex = ledger.find(command.userId, spec.wallet, debitAsset.code)?.index ?? -1;
+  if (debitIndex === -1) return reject('insufficient_balance');
+  if (
+    holdN !== -1
+      ? ledger.isAvailableBelowN(debitIndex, holdN)
+      : (ledger.accounts[debitIndex] as Account).isAvailableBelow(holdAmount)
+  ) {
+    return reject('insufficient_balance');
+  }
   const sideCode = side === 'buy' ? BUY : SELL;
   const stp = stpCode(stpMode);
   if (trigger === null && !queues) {
     if (postOnly && instrument.book.crosses(sideCode, priceTicks)) return reject('post_only_would_take');
     if (
       timeInForce === 'fok' &&
-      instrument.book.fillableQty(sideCode, priceTicks, command.qtyLots, user?.index ?? -2, stp) < command.qtyLots
+      instrument.book.fillableQty(sideCode, priceTicks, command.qtyLots, userIndex === -1 ? -2 : userIndex, stp) <
+        command.qtyLots
     ) {
       return reject('fok_not_fillable');
     }
   }
 
-  const owner = user ?? userOf(state, command.userId);
-  const pair = owner.accountsByInstrument[instrument.index] ?? settlementAccounts(state, owner, instrument);
+  const owner = userIndex !== -1 ? (state.userList[userIndex] as UserState) : userOf(state, command.userId);
+  const ownerIndex = userIndex !== -1 ? userIndex : owner.index;
+  if (state.userNumbers.lastInstrument[ownerIndex] !== instrument.index) {
+    openSettlementAccounts(state, owner, instrument);
+    state.userNumbers.lastInstrument[ownerIndex] = instrument.index;
+    state.userNumbers.lastBase[ownerIndex] = owner.settlement[2 * instrument.index] as number;
+    state.userNumbers.lastQuote[ownerIndex] = owner.settlement[2 * instrument.index + 1] as number;
+  }
+  const baseIndex = state.userNumbers.lastBase[ownerIndex] as number;
+  const quoteIndex = state.userNumbers.lastQuote[ownerIndex] as number;
   const id = state.nextOrderId;
-  if (state.ledger.isOrderHoldIdUsed(id)) return reject('transfer_id_reused');
-  const hold = state.ledger.holdForOrder(debit, holdAmount);
+  if (ledger.isOrderHoldIdUsed(id)) return reject('transfer_id_reused');
+  const debit = ledger.accounts[debitIndex] as Account;
+  const hold =
+    holdN !== -1
+      ? ledger.holdForOrderN(debit, debitIndex, holdN, pooledOrderHold(state))
+      : ledger.holdForOrder(debit, holdAmount);
   state.nextOrderId += 1;
-  const order: OrderRecord = {
+  const order = newOrderRecord(
+    state,
     id,
-    commandId: command.id,
-    user: owner,
+    command.id,
+    owner,
+    command.userId,
+    ownerIndex,
     instrument,
     side,
     sideCode,
@@ -142,45 +194,69 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
     timeInForce,
     postOnly,
     stp,
-    trigger: trigger === null ? null : { kind: trigger.kind, priceTicks: trigger.priceTicks, by: trigger.by },
+    trigger === null ? null : { kind: trigger.kind, priceTicks: trigger.priceTicks, by: trigger.by },
     priceTicks,
-    qtyLots: command.qtyLots,
-    filledLots: 0,
-    status: 'pending',
+    command.qtyLots,
+    0,
+    'pending',
     hold,
-    baseAccount: pair[0],
-    quoteAccount: pair[1],
-    createdMs: command.timeMs,
-  };
-  const events: EngineEvent[] = [
-    {
-      type: 'order_placed',
-      orderId: id,
-      commandId: command.id,
-      userId: owner.id,
-      instrumentId: instrument.def.id,
-      side,
-      orderType,
-      priceTicks,
-      qtyLots: command.qtyLots,
-      timeInForce,
-      postOnly,
-      trigger: order.trigger,
-      status: 'pending',
-      holdAsset: debitAsset.code,
-      holdAmount,
-      ...(queues ? { queued: true as const } : {}),
-      timeMs: command.timeMs,
-    },
-  ];
+    ledger.accounts[baseIndex] as Account,
+    ledger.accounts[quoteIndex] as Account,
+    baseIndex,
+    quoteIndex,
+    command.timeMs,
+  );
+  // Two literals rather than a spread of `queued`: a spread builds the object through a slow path.
+  // userId is command.userId, equal to owner.id (the user was found or made under it), read without
+  // reaching the user object.
+  const placed: EngineEvent = queues
+    ? {
+        type: 'order_placed',
+        orderId: id,
+        commandId: command.id,
+        userId: command.userId,
+        instrumentId: instrument.def.id,
+        side,
+        orderType,
+        priceTicks,
+        qtyLots: command.qtyLots,
+        timeInForce,
+        postOnly,
+        trigger: order.trigger,
+        status: 'pending',
+        holdAsset: debitAsset.code,
+        holdAmount,
+        queued: true,
+        timeMs: command.timeMs,
+      }
+    : {
+        type: 'order_placed',
+        orderId: id,
+        commandId: command.id,
+        userId: command.userId,
+        instrumentId: instrument.def.id,
+        side,
+        orderType,
+        priceTicks,
+        qtyLots: command.qtyLots,
+        timeInForce,
+        postOnly,
+        trigger: order.trigger,
+        status: 'pending',
+        holdAsset: debitAsset.code,
+        holdAmount,
+        timeMs: command.timeMs,
+      };
+  const events: EngineEvent[] = [placed];
+  if (holdN !== -1) state.memory.markPlaced(0, holdN);
   if (queues) {
-    state.orders.set(id, order);
+    listOrder(state, order);
     instrument.queued.push(order);
     owner.openOrders += 1;
     return { ok: true, events };
   }
   if (order.trigger !== null) {
-    state.orders.set(id, order);
+    listOrder(state, order);
     addTrigger(instrument, order);
     owner.openOrders += 1;
     return { ok: true, events };
@@ -188,6 +264,11 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
   execute(state, order, events, command.timeMs);
   fireTriggers(state, instrument, events, command.timeMs);
   return { ok: true, events };
+}
+
+function addOpenOrders(state: EngineState, userIndex: number, delta: number): void {
+  const open = state.userNumbers.openOrders;
+  open[userIndex] = (open[userIndex] as number) + delta;
 }
 
 function checkTrigger(
@@ -208,10 +289,12 @@ function checkTrigger(
 function execute(state: EngineState, order: OrderRecord, events: EngineEvent[], timeMs: number): void {
   const instrument = order.instrument;
   const book = instrument.book;
-  const left = book.match(order.sideCode, order.priceTicks, remainingLots(order), order.user.index, order.stp);
+  const left = book.match(order.sideCode, order.priceTicks, remainingLots(order), order.userIndex, order.stp);
   for (let i = 0; i < book.fillCount; i++) {
-    const maker = state.orders.get(book.fillMakerId[i] as number);
-    if (maker === undefined) throw new Error(`resting order ${book.fillMakerId[i]} has no record`);
+    const maker = instrument.recordBySlot[book.fillMakerSlot[i] as number];
+    if (maker === undefined || maker.id !== book.fillMakerId[i]) {
+      throw new Error(`resting order ${book.fillMakerId[i]} has no record`);
+    }
     if (book.fillKind[i] === FILL_STP_CANCEL) {
       finish(state, maker, 'cancelled', 'self_trade_prevented', true, events, timeMs);
       continue;
@@ -235,10 +318,10 @@ function execute(state: EngineState, order: OrderRecord, events: EngineEvent[], 
     const reason = order.timeInForce === 'fok' ? 'fok_not_fillable' : 'unfilled_ioc';
     finish(state, order, 'cancelled', reason, false, events, timeMs);
   } else {
-    book.rest(order.id, order.sideCode, order.priceTicks, left, order.user.index);
+    restInSlot(instrument, book.rest(order.id, order.sideCode, order.priceTicks, left, order.userIndex), order);
     // A taker enters `orders` only when it rests (a trigger order: when it starts waiting).
-    state.orders.set(order.id, order);
-    order.user.openOrders += 1;
+    listOrder(state, order);
+    addOpenOrders(state, order.userIndex, 1);
     if (order.filledLots > 0) {
       order.status = 'partial';
       events.push(orderUpdated(order, 'fill', timeMs));
@@ -286,8 +369,10 @@ function finish(
 ): void {
   order.status = status;
   state.ledger.close(order.hold);
-  state.orders.delete(order.id);
-  if (wasOpen) order.user.openOrders -= 1;
+  unlistOrder(state, order);
+  // Reusable once this command is done (nothing refers to a finished order after it).
+  state.finishedOrders.push(order);
+  if (wasOpen) addOpenOrders(state, order.userIndex, -1);
   events.push(orderUpdated(order, reason, timeMs));
 }
 
@@ -295,7 +380,7 @@ function orderUpdated(order: OrderRecord, reason: OrderUpdateReason, timeMs: num
   return {
     type: 'order_updated',
     orderId: order.id,
-    userId: order.user.id,
+    userId: order.userId,
     instrumentId: order.instrument.def.id,
     status: order.status,
     priceTicks: order.priceTicks,
@@ -309,7 +394,7 @@ function orderUpdated(order: OrderRecord, reason: OrderUpdateReason, timeMs: num
 
 function ownedOrder(state: EngineState, userId: string, orderId: number): OrderRecord | undefined {
   const order = state.orders.get(orderId);
-  return order !== undefined && order.user.id === userId ? order : undefined;
+  return order !== undefined && order.userId === userId ? order : undefined;
 }
 
 export function cancelOrder(state: EngineState, command: CancelOrder): ApplyResult {
