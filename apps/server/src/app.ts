@@ -5,16 +5,18 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Db } from '@bourse/db';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
-import type { Db } from '@bourse/db';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import websocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { SandboxSms } from './adapters/sms/sandbox.ts';
 import type { SmsPort } from './adapters/sms/sms-port.ts';
 import type { Config } from './config.ts';
+import { TradingEngine } from './engine-host/trading-engine.ts';
 import { accountRoutes } from './features/accounts/routes.ts';
 import { Accounts } from './features/accounts/service.ts';
 import { Captchas } from './features/common/captcha.ts';
@@ -23,22 +25,20 @@ import { testClockRoutes } from './features/common/test-clock.ts';
 import { contentRoutes } from './features/content/routes.ts';
 import { Content } from './features/content/service.ts';
 import { seed } from './features/demo/seed.ts';
-import { staffRoutes } from './features/staff/routes.ts';
 import { MarketData } from './features/market-data/market-data.ts';
 import { bookView, marketDataRoutes } from './features/market-data/routes.ts';
 import { marketStream } from './features/market-data/stream.ts';
+import { staffRoutes } from './features/staff/routes.ts';
+import { Staff } from './features/staff/service.ts';
 import { accountChannels } from './features/stocks/account-changes.ts';
 import { Holdings } from './features/stocks/holdings.ts';
 import { PaperVenue } from './features/stocks/paper-venue.ts';
 import { stockRoutes } from './features/stocks/routes.ts';
 import { StockOrders } from './features/stocks/stock-orders.ts';
 import { Watchlist } from './features/stocks/watchlist.ts';
-import websocket from '@fastify/websocket';
 import { grantPaperFunds } from './features/wallet/paper-grants.ts';
 import { walletRoutes } from './features/wallet/routes.ts';
 import { Wallets } from './features/wallet/service.ts';
-import { TradingEngine } from './engine-host/trading-engine.ts';
-import { Staff } from './features/staff/service.ts';
 import { errorEnvelope, registerEnvelope } from './http/envelope.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
 
@@ -79,7 +79,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     trustProxy: true,
     // One log line per request (in onResponse below) instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1_048_576,
     routerOptions: { ignoreTrailingSlash: true },
   });
