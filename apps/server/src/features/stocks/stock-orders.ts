@@ -246,17 +246,21 @@ export class StockOrders {
     );
   }
 
+  /**
+   * The engine checks the order is live and the user's; a repeat answers the first cancel again. The
+   * command id carries the user, so another customer's attempt can never stand in for the owner's.
+   */
   async cancel(userId: number, orderId: number): Promise<StockOrderView> {
-    const row = await this.#row(userId, orderId);
-    if (!row) throw new AppError('order_not_found');
     const result = await this.#engine.submit({
       type: 'cancel_order',
-      id: `cancel:${orderId}`,
+      id: `cancel:${userId}:${orderId}`,
       userId: String(userId),
       orderId,
     });
     if (!result.ok) throw new AppError(result.code);
-    return (await this.info(userId, orderId))!;
+    const view = await this.info(userId, orderId);
+    if (!view) throw new AppError('order_not_found');
+    return view;
   }
 
   async info(userId: number, orderId: number): Promise<StockOrderView | null> {

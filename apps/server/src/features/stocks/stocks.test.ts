@@ -137,6 +137,13 @@ describe.each(dbs)('stock trading on $dialect', ({ open }) => {
       expect(Number((await inr()).held)).toBeGreaterThan(Number(price) * 5);
       const open = (await t.call('GET', '/stock/order/list?status=open', { token })).body.data;
       expect(open.items.map((o: { id: number }) => o.id)).toEqual([placed.body.data.order.id]);
+      // Another customer cannot cancel it (nor learn that it exists).
+      const stranger = await trader(t, '9000000112', { pin: false });
+      const theirs = await t.call('GET', `/stock/order/cancel?id=${placed.body.data.order.id}`, {
+        token: stranger.token,
+        lang: 'pt-BR',
+      });
+      expect(theirs.body).toMatchObject({ error: 'order_not_found', msg: 'Ordem não encontrada' });
       const cancelled = await t.call('GET', `/stock/order/cancel?id=${placed.body.data.order.id}`, { token });
       expect(cancelled.body.data.order.status).toBe('cancelled');
       expect(await inr()).toMatchObject({ held: '0.00', balance: '1000000.00' });
