@@ -36,6 +36,18 @@ export type SetMarkPrice = CommandBase & { type: 'set_mark_price'; instrumentId:
  */
 export type SetTradingStatus = CommandBase & { type: 'set_trading_status'; instrumentId: string; halted: boolean };
 
+/**
+ * Changes an instrument's maker and taker fees (whole bps, as register_instrument allows) for orders
+ * placed from now on. An order pays the fees in force when it was placed (what the customer was shown):
+ * live orders keep theirs, and so do their holds.
+ */
+export type SetInstrumentFees = CommandBase & {
+  type: 'set_instrument_fees';
+  instrumentId: string;
+  makerFeeBps: number;
+  takerFeeBps: number;
+};
+
 /** Platform account → user: a deposit through a rail, a paper-money grant, an allotment, an adjustment… */
 export type Deposit = CommandBase & {
   type: 'deposit';
@@ -122,6 +134,7 @@ export type Command =
   | SetReferencePrice
   | SetMarkPrice
   | SetTradingStatus
+  | SetInstrumentFees
   | Deposit
   | WalletTransfer
   | HoldFunds
@@ -139,6 +152,7 @@ export const COMMAND_TYPES: readonly CommandType[] = [
   'set_reference_price',
   'set_mark_price',
   'set_trading_status',
+  'set_instrument_fees',
   'deposit',
   'wallet_transfer',
   'hold_funds',

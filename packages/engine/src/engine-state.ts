@@ -118,7 +118,11 @@ export type TriggerLists = {
 
 export type InstrumentState = {
   readonly index: number;
-  readonly def: Instrument;
+  /**
+   * The parsed definition. set_instrument_fees replaces it (with the new fees in a new spec) for orders
+   * placed afterwards; live orders keep the fees they captured when placed.
+   */
+  def: Instrument;
   readonly book: OrderBook;
   /**
    * The record of the order resting in each book slot, set whenever an order rests (entries of freed
@@ -169,6 +173,12 @@ export type OrderRecord = {
   readonly baseIndex: number;
   readonly quoteIndex: number;
   readonly createdMs: number;
+  /**
+   * The instrument's fees when the order was placed (what the customer was shown): a fill charges the
+   * taker order's takerFeeBps and the maker order's makerFeeBps, and a buy hold covers the larger.
+   */
+  readonly makerFeeBps: number;
+  readonly takerFeeBps: number;
   /** Whether the order is in `orders` (see listOrder): a taker that finishes at once never is. */
   listed: boolean;
 };
@@ -297,6 +307,8 @@ export function newOrderRecord(
   baseIndex: number,
   quoteIndex: number,
   createdMs: number,
+  makerFeeBps: number,
+  takerFeeBps: number,
 ): OrderRecord {
   const pooled = state.orderPool.pop() as Mutable<OrderRecord> | undefined;
   if (pooled === undefined) {
@@ -324,6 +336,8 @@ export function newOrderRecord(
       baseIndex,
       quoteIndex,
       createdMs,
+      makerFeeBps,
+      takerFeeBps,
       listed: false,
     };
   }
@@ -350,6 +364,8 @@ export function newOrderRecord(
   pooled.baseIndex = baseIndex;
   pooled.quoteIndex = quoteIndex;
   pooled.createdMs = createdMs;
+  pooled.makerFeeBps = makerFeeBps;
+  pooled.takerFeeBps = takerFeeBps;
   pooled.listed = false;
   return pooled;
 }

@@ -23,7 +23,7 @@ import { fnv1a64 } from './hash.ts';
 import type { Instrument } from './instrument.ts';
 import { type Account, Ledger, type Wallet } from './ledger.ts';
 import { OrderMap } from './order-map.ts';
-import { registerInstrument, setMarkPrice, setReferencePrice } from './reference-data.ts';
+import { registerInstrument, setInstrumentFees, setMarkPrice, setReferencePrice } from './reference-data.ts';
 import { findBrokenLock, settleTrades } from './settlement-locks.ts';
 import { type EngineSnapshot, restoreState, takeSnapshot } from './snapshot.ts';
 import { amendOrder, cancelOrder, placeOrder, setTradingStatus } from './trading.ts';
@@ -150,6 +150,8 @@ export class Engine {
         return setMarkPrice(state, command);
       case 'set_trading_status':
         return setTradingStatus(state, command);
+      case 'set_instrument_fees':
+        return setInstrumentFees(state, command);
       default:
         return rejected('invalid_command');
     }

@@ -115,6 +115,15 @@ export type TradingStatusSet = {
   readonly timeMs: number;
 };
 
+/** The instrument's fees for orders placed from now on (live orders keep the fees they were placed with). */
+export type InstrumentFeesSet = {
+  readonly type: 'instrument_fees_set';
+  readonly instrumentId: string;
+  readonly makerFeeBps: number;
+  readonly takerFeeBps: number;
+  readonly timeMs: number;
+};
+
 export type EngineEvent =
   | OrderPlaced
   | OrderUpdated
@@ -124,7 +133,8 @@ export type EngineEvent =
   | HoldReleased
   | InstrumentRegistered
   | PriceSet
-  | TradingStatusSet;
+  | TradingStatusSet
+  | InstrumentFeesSet;
 
 /** Events as JSON-safe values: bigints become decimal strings of minor units. */
 export function eventToJson(event: EngineEvent): Record<string, unknown> {

@@ -92,7 +92,8 @@ function safeNumber(value: bigint): number {
   return value <= MAX_SAFE ? Number(value) : 0;
 }
 
-const MAX_FEE_BPS = 1_000;
+/** The highest maker or taker fee an instrument may charge (register_instrument, set_instrument_fees). */
+export const MAX_FEE_BPS = 1_000;
 const MAX_PROTECTION_BPS = 5_000;
 
 export function parseInstrument(spec: InstrumentSpec): Instrument | undefined {
@@ -111,7 +112,7 @@ export function parseInstrument(spec: InstrumentSpec): Instrument | undefined {
   if (!isIntIn(spec.maxPriceTicks, 1, MAX_TICK_LIMIT)) return undefined;
   if (!isIntIn(spec.minQtyLots, 1, Number.MAX_SAFE_INTEGER)) return undefined;
   if (!isIntIn(spec.maxQtyLots, spec.minQtyLots, 2 ** 40)) return undefined;
-  if (!isIntIn(spec.makerFeeBps, 0, MAX_FEE_BPS) || !isIntIn(spec.takerFeeBps, 0, MAX_FEE_BPS)) return undefined;
+  if (!isValidFeeBps(spec.makerFeeBps) || !isValidFeeBps(spec.takerFeeBps)) return undefined;
   if (!isIntIn(spec.marketProtectionBps, 1, MAX_PROTECTION_BPS)) return undefined;
   if (!['cancel_resting', 'cancel_taker', 'cancel_both'].includes(spec.defaultStp)) return undefined;
   if (spec.lockBoughtUntilSettled !== undefined && typeof spec.lockBoughtUntilSettled !== 'boolean') return undefined;
@@ -128,6 +129,11 @@ export function parseInstrument(spec: InstrumentSpec): Instrument | undefined {
     lotMinorN: safeNumber(lot.minor),
     ...notionalFraction(tick.minor * lot.minor, baseUnit),
   };
+}
+
+/** A maker or taker fee an instrument may have: whole basis points from 0 to MAX_FEE_BPS. */
+export function isValidFeeBps(value: unknown): value is number {
+  return isIntIn(value, 0, MAX_FEE_BPS);
 }
 
 export function isIntIn(value: unknown, min: number, max: number): value is number {
@@ -177,21 +183,27 @@ export function feeOfSafe(notional: number, feeBps: number): number {
 }
 
 /**
- * What a buy order reserves: its notional at the limit price plus the larger of the two fees.
+ * What a buy order reserves: its notional at the limit price plus the larger of the two fees (the
+ * instrument's current ones, or `maxFeeBps`: the larger of the fees the order captured when placed).
  * Enough because floor is superadditive: the fills' rounded-down notionals and fees never sum to more.
  */
-export function buyHoldFor(instrument: Instrument, limitTicks: number, lots: number): bigint {
-  const fast = buyHoldForSafe(instrument, limitTicks, lots);
+export function buyHoldFor(
+  instrument: Instrument,
+  limitTicks: number,
+  lots: number,
+  maxFeeBps: number = instrument.maxFeeBps,
+): bigint {
+  const fast = buyHoldForSafe(instrument, limitTicks, lots, maxFeeBps);
   if (fast !== -1) return BigInt(fast);
   const notional = tradeNotional(instrument, limitTicks, lots);
-  return notional + feeOf(notional, instrument.maxFeeBps);
+  return notional + feeOf(notional, maxFeeBps);
 }
 
 /** buyHoldFor as a safe-integer number, or -1 (then use buyHoldFor). */
-export function buyHoldForSafe(instrument: Instrument, limitTicks: number, lots: number): number {
+export function buyHoldForSafe(instrument: Instrument, limitTicks: number, lots: number, maxFeeBps: number): number {
   const fast = tradeNotionalSafe(instrument, limitTicks, lots);
   if (fast === -1) return -1;
-  const fee = instrument.maxFeeBps === 0 ? 0 : bpsOfDownSafe(fast, instrument.maxFeeBps);
+  const fee = maxFeeBps === 0 ? 0 : bpsOfDownSafe(fast, maxFeeBps);
   return fee !== -1 && fast + fee <= Number.MAX_SAFE_INTEGER ? fast + fee : -1;
 }
 

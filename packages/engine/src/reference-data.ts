@@ -1,12 +1,12 @@
 // Owns the commands that define markets: registering an instrument, its reference price and band,
-// and the outside mark price that fires `by: 'mark'` triggers.
+// the outside mark price that fires `by: 'mark'` triggers, and the fees charged to orders placed from now on.
 // Must hold: a band, when set, satisfies 1 <= lo <= hi <= the book's highest tick.
 // Must not: move money.
 
-import type { RegisterInstrument, SetMarkPrice, SetReferencePrice } from './commands.ts';
+import type { RegisterInstrument, SetInstrumentFees, SetMarkPrice, SetReferencePrice } from './commands.ts';
 import type { ApplyResult, EngineState, InstrumentState } from './engine-state.ts';
 import type { EngineEvent } from './events.ts';
-import { type InstrumentSpec, isIntIn, parseInstrument } from './instrument.ts';
+import { type InstrumentSpec, isIntIn, isValidFeeBps, parseInstrument } from './instrument.ts';
 import { OrderBook } from './order-book.ts';
 import { fireTriggers } from './trading.ts';
 import { emptyTriggerLists } from './triggers.ts';
@@ -86,4 +86,27 @@ export function setMarkPrice(state: EngineState, command: SetMarkPrice): ApplyRe
   ];
   fireTriggers(state, instrument, events, command.timeMs);
   return { ok: true, events };
+}
+
+/**
+ * New maker/taker fees for orders placed from now on: the instrument gets a new definition (a new spec
+ * object, so the registering command and its event keep the fees they had). Live orders keep the fees
+ * they captured when placed, and their holds with them.
+ */
+export function setInstrumentFees(state: EngineState, command: SetInstrumentFees): ApplyResult {
+  const instrument = state.instruments.get(command.instrumentId);
+  if (instrument === undefined) return { ok: false, code: 'unknown_instrument' };
+  const { makerFeeBps, takerFeeBps } = command;
+  if (!isValidFeeBps(makerFeeBps) || !isValidFeeBps(takerFeeBps)) return { ok: false, code: 'invalid_instrument' };
+  const def = parseInstrument({ ...instrument.def.spec, makerFeeBps, takerFeeBps });
+  if (def === undefined) return { ok: false, code: 'invalid_instrument' };
+  instrument.def = def;
+  const event: EngineEvent = {
+    type: 'instrument_fees_set',
+    instrumentId: def.id,
+    makerFeeBps,
+    takerFeeBps,
+    timeMs: command.timeMs,
+  };
+  return { ok: true, events: [event] };
 }

@@ -1,6 +1,7 @@
 // Owns turning one fill into money: the buyer's quote and the seller's base change hands, and both
 // fees go to the platform fee account, as one step of ledger transfers taken from the orders' holds.
-// Must hold: the buyer's hold covers notional + fee of every fill (see buyHoldFor); nothing is created;
+// Must hold: the buyer's hold covers notional + fee of every fill (see buyHoldFor); each order pays the
+// fee it captured when placed (taker fee for the taker, maker fee for the maker); nothing is created;
 // on a lockBoughtUntilSettled instrument the bought quantity is held in the same step.
 // Must not: decide what trades; matching did that.
 
@@ -23,8 +24,9 @@ export function settleFill(
   const def = instrument.def;
   const qtyFast = lotsToMinorSafe(def, qtyLots);
   const fast = tradeNotionalSafe(def, priceTicks, qtyLots);
-  const takerFast = fast === -1 ? -1 : feeOfSafe(fast, def.spec.takerFeeBps);
-  const makerFast = fast === -1 ? -1 : feeOfSafe(fast, def.spec.makerFeeBps);
+  // Each order pays the fee it captured when placed (the instrument's fees may have changed since).
+  const takerFast = fast === -1 ? -1 : feeOfSafe(fast, taker.takerFeeBps);
+  const makerFast = fast === -1 ? -1 : feeOfSafe(fast, maker.makerFeeBps);
   if (qtyFast !== -1 && takerFast !== -1 && makerFast !== -1) {
     settleFillSafe(
       state,
@@ -46,8 +48,8 @@ export function settleFill(
   const seller = buyer === taker ? maker : taker;
   const qtyMinor = lotsToMinor(def, qtyLots);
   const notional = tradeNotional(def, priceTicks, qtyLots);
-  const takerFee = feeOf(notional, def.spec.takerFeeBps);
-  const makerFee = feeOf(notional, def.spec.makerFeeBps);
+  const takerFee = feeOf(notional, taker.takerFeeBps);
+  const makerFee = feeOf(notional, maker.makerFeeBps);
   const buyerFee = buyer === taker ? takerFee : makerFee;
   const sellerFee = buyer === taker ? makerFee : takerFee;
   const tradeId = state.nextTradeId;

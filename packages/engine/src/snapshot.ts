@@ -51,6 +51,13 @@ export type OrderSnapshot = {
   holdRemaining: string;
   createdMs: number;
   where: Where;
+  /**
+   * The fees the order captured when placed, present only where they differ from the instrument's
+   * current spec (after a set_instrument_fees), so states without fee changes keep their hashes.
+   * Restore takes the spec's fee for an absent one.
+   */
+  makerFeeBps?: number;
+  takerFeeBps?: number;
 };
 
 export type EngineSnapshot = {
@@ -142,7 +149,8 @@ export function takeSnapshot(state: EngineState): EngineSnapshot {
 }
 
 function orderSnapshot(order: OrderRecord, where: Where): OrderSnapshot {
-  return {
+  const spec = order.instrument.def.spec;
+  const saved: OrderSnapshot = {
     id: order.id,
     commandId: order.commandId,
     userId: order.user.id,
@@ -161,6 +169,9 @@ function orderSnapshot(order: OrderRecord, where: Where): OrderSnapshot {
     createdMs: order.createdMs,
     where,
   };
+  if (order.makerFeeBps !== spec.makerFeeBps) saved.makerFeeBps = order.makerFeeBps;
+  if (order.takerFeeBps !== spec.takerFeeBps) saved.takerFeeBps = order.takerFeeBps;
+  return saved;
 }
 
 export function restoreState(snapshot: EngineSnapshot): EngineState {
@@ -262,6 +273,8 @@ function restoreOrder(state: EngineState, saved: OrderSnapshot): void {
     baseAccount.index,
     quoteAccount.index,
     saved.createdMs,
+    saved.makerFeeBps ?? instrument.def.spec.makerFeeBps,
+    saved.takerFeeBps ?? instrument.def.spec.takerFeeBps,
   );
   listOrder(state, order);
   if (saved.where === 'book') {

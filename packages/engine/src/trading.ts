@@ -56,13 +56,28 @@ export function protectionPrice(instrument: InstrumentState, side: 'buy' | 'sell
   return Math.max(limit, instrument.bandLoTicks ?? 1, 1);
 }
 
-function holdAmountFor(instrument: InstrumentState, side: 'buy' | 'sell', priceTicks: number, lots: number): bigint {
-  return side === 'buy' ? buyHoldFor(instrument.def, priceTicks, lots) : lotsToMinor(instrument.def, lots);
+/** What an order holds: a buy, its notional plus `maxFeeBps` (the larger of the order's own fees). */
+function holdAmountFor(
+  instrument: InstrumentState,
+  side: 'buy' | 'sell',
+  priceTicks: number,
+  lots: number,
+  maxFeeBps: number,
+): bigint {
+  return side === 'buy' ? buyHoldFor(instrument.def, priceTicks, lots, maxFeeBps) : lotsToMinor(instrument.def, lots);
 }
 
 /** holdAmountFor as a safe-integer number, or -1 (then use holdAmountFor). */
-function holdAmountSafe(instrument: InstrumentState, side: 'buy' | 'sell', priceTicks: number, lots: number): number {
-  return side === 'buy' ? buyHoldForSafe(instrument.def, priceTicks, lots) : lotsToMinorSafe(instrument.def, lots);
+function holdAmountSafe(
+  instrument: InstrumentState,
+  side: 'buy' | 'sell',
+  priceTicks: number,
+  lots: number,
+  maxFeeBps: number,
+): number {
+  return side === 'buy'
+    ? buyHoldForSafe(instrument.def, priceTicks, lots, maxFeeBps)
+    : lotsToMinorSafe(instrument.def, lots);
 }
 
 export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult {
@@ -127,8 +142,11 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
   }
   // The hold as a safe-integer number when it is one (almost always), so the balance check and the
   // hold work on the ledger's typed arrays; the event still carries it as a bigint.
-  const holdN = holdAmountSafe(instrument, side, priceTicks, command.qtyLots);
-  const holdAmount = holdN !== -1 ? BigInt(holdN) : holdAmountFor(instrument, side, priceTicks, command.qtyLots);
+  // The order captures the fees in force now (spec) and holds for the larger one.
+  const maxFeeBps = instrument.def.maxFeeBps;
+  const holdN = holdAmountSafe(instrument, side, priceTicks, command.qtyLots, maxFeeBps);
+  const holdAmount =
+    holdN !== -1 ? BigInt(holdN) : holdAmountFor(instrument, side, priceTicks, command.qtyLots, maxFeeBps);
   const ledger = state.ledger;
   const debitAsset = side === 'buy' ? instrument.def.quote : instrument.def.base;
   let debitIndex = -1;
@@ -205,6 +223,8 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
     baseIndex,
     quoteIndex,
     command.timeMs,
+    spec.makerFeeBps,
+    spec.takerFeeBps,
   );
   // Two literals rather than a spread of `queued`: a spread builds the object through a slow path.
   // userId is command.userId, equal to owner.id (the user was found or made under it), read without
@@ -428,7 +448,14 @@ export function amendOrder(state: EngineState, command: AmendOrder): ApplyResult
   if (qtyLots > instrument.def.spec.maxQtyLots) return reject('quantity_above_maximum');
   if (priceTicks !== order.priceTicks && isOutsideBand(instrument, priceTicks)) return reject('price_outside_band');
   const remaining = qtyLots - order.filledLots;
-  const required = holdAmountFor(instrument, order.side, priceTicks, remaining);
+  // The order keeps the fees it captured when placed, whatever the instrument charges now.
+  const required = holdAmountFor(
+    instrument,
+    order.side,
+    priceTicks,
+    remaining,
+    Math.max(order.makerFeeBps, order.takerFeeBps),
+  );
   const events: EngineEvent[] = [];
 
   if (priceTicks === order.priceTicks && qtyLots < order.qtyLots) {

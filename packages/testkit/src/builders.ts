@@ -10,6 +10,7 @@ import type {
   Deposit,
   InstrumentSpec,
   PlaceOrder,
+  SetInstrumentFees,
   SetMarkPrice,
   SetReferencePrice,
   SetTradingStatus,
@@ -155,5 +156,10 @@ export class CommandFactory {
 
   halt(halted = true): SetTradingStatus {
     return { ...this.base(), type: 'set_trading_status', instrumentId: this.instrumentId, halted };
+  }
+
+  /** New maker/taker fees (bps) for orders placed from now on. */
+  fees(makerFeeBps: number, takerFeeBps: number): SetInstrumentFees {
+    return { ...this.base(), type: 'set_instrument_fees', instrumentId: this.instrumentId, makerFeeBps, takerFeeBps };
   }
 }

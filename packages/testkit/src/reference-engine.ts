@@ -8,6 +8,11 @@
 // post-only orders rest at once; triggers do not fire. On resume the queue goes in arrival order (a limit
 // outside the band is rejected, a market order with nothing opposite is cancelled, else it takes at no
 // worse than the protection price from the best opposite now nor than its held price), then triggers fire.
+//
+// Fees, as a specification: an order pays the fees in force when it was placed. It keeps its maker and
+// taker bps from then on (through amends, halts and triggers); a fill charges the taker order's taker fee
+// and the maker order's maker fee; a buy holds notional plus the larger of its own two fees.
+// set_instrument_fees changes the fees for orders placed afterwards only.
 
 import type { Command, InstrumentSpec, PlaceOrder, TriggerSpec } from '@bourse/engine';
 import { bpsOf, findAsset, notionalMinor, tryParseDecimal, unitOf } from '@bourse/money';
@@ -30,6 +35,9 @@ type NaiveOrder = {
   hold: bigint;
   holdKey: string;
   seq: number;
+  /** The instrument's fees when the order was placed. */
+  makerFeeBps: number;
+  takerFeeBps: number;
 };
 
 type NaiveInstrument = {
@@ -152,6 +160,14 @@ export class ReferenceEngine {
         if (wasHalted && !c.halted) this.resume(c.instrumentId, i);
         return undefined;
       }
+      case 'set_instrument_fees': {
+        const i = this.instruments.get(c.instrumentId);
+        if (!i) return 'unknown_instrument';
+        const valid = (bps: unknown) => Number.isInteger(bps) && (bps as number) >= 0 && (bps as number) <= 1_000;
+        if (!valid(c.makerFeeBps) || !valid(c.takerFeeBps)) return 'invalid_instrument';
+        i.spec = { ...i.spec, makerFeeBps: c.makerFeeBps, takerFeeBps: c.takerFeeBps };
+        return undefined;
+      }
       case 'set_mark_price': {
         const i = this.instruments.get(c.instrumentId);
         if (!i) return 'unknown_instrument';
@@ -217,10 +233,11 @@ export class ReferenceEngine {
     return this.instruments.get(o.instrumentId) as NaiveInstrument;
   }
 
-  private holdFor(i: NaiveInstrument, side: string, price: number, lots: number): bigint {
+  /** A sell holds its quantity; a buy its notional plus the larger of the fees it pays. */
+  private holdFor(i: NaiveInstrument, side: string, price: number, lots: number, fees: [number, number]): bigint {
     if (side === 'sell') return BigInt(lots) * i.lot;
     const n = notionalMinor(BigInt(price) * i.tick, BigInt(lots) * i.lot, i.unit, 'down');
-    return n + bpsOf(n, Math.max(i.spec.makerFeeBps, i.spec.takerFeeBps), 'down');
+    return n + bpsOf(n, Math.max(fees[0], fees[1]), 'down');
   }
 
   private outsideBand(i: NaiveInstrument, price: number): boolean {
@@ -300,7 +317,7 @@ export class ReferenceEngine {
     }
     if ((trigger || tif === 'gtc' || queues) && this.openCount(c.userId) >= this.maxOpenOrdersPerUser)
       return 'open_order_limit';
-    const hold = this.holdFor(i, c.side, price, c.qtyLots);
+    const hold = this.holdFor(i, c.side, price, c.qtyLots, [i.spec.makerFeeBps, i.spec.takerFeeBps]);
     const holdKey = `${c.userId}/${i.spec.wallet}/${c.side === 'buy' ? i.spec.quote : i.spec.base}`;
     const account = this.balances.get(holdKey);
     if (!account || account.balance - account.held < hold) return 'insufficient_balance';
@@ -328,6 +345,8 @@ export class ReferenceEngine {
       hold,
       holdKey,
       seq: ++this.seq,
+      makerFeeBps: i.spec.makerFeeBps,
+      takerFeeBps: i.spec.takerFeeBps,
     };
     this.orders.push(order);
     this.events.push(['placed', order.id, price, queues]);
@@ -411,8 +430,8 @@ export class ReferenceEngine {
     const seller = buyer === taker ? maker : taker;
     const qty = BigInt(lots) * i.lot;
     const notional = notionalMinor(BigInt(price) * i.tick, qty, i.unit, 'down');
-    const takerFee = bpsOf(notional, i.spec.takerFeeBps, 'down');
-    const makerFee = bpsOf(notional, i.spec.makerFeeBps, 'down');
+    const takerFee = bpsOf(notional, taker.takerFeeBps, 'down');
+    const makerFee = bpsOf(notional, maker.makerFeeBps, 'down');
     const buyerFee = buyer === taker ? takerFee : makerFee;
     const sellerFee = buyer === taker ? makerFee : takerFee;
     const w = i.spec.wallet;
@@ -510,7 +529,7 @@ export class ReferenceEngine {
     if (qty < i.spec.minQtyLots) return 'quantity_below_minimum';
     if (qty > i.spec.maxQtyLots) return 'quantity_above_maximum';
     if (price !== o.price && this.outsideBand(i, price)) return 'price_outside_band';
-    const required = this.holdFor(i, o.side, price, qty - o.filled);
+    const required = this.holdFor(i, o.side, price, qty - o.filled, [o.makerFeeBps, o.takerFeeBps]);
     const account = this.acct(o.holdKey);
     if (price === o.price && qty < o.qty) {
       o.qty = qty;

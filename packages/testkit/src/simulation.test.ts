@@ -29,6 +29,7 @@ describe('seeded simulation', () => {
       'set_trading_status:open_after_band_change',
       'set_trading_status:rejected:price_outside_band',
       'set_trading_status:cancelled:no_liquidity',
+      'set_instrument_fees',
     ]) {
       expect(report.coverage[path], path).toBeGreaterThan(10);
     }

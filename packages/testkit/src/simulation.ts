@@ -4,7 +4,8 @@
 // replay of the transfers, settlement locks = the unsettled buys seen in trade events and within the
 // balance). Halts and resumes come at a modest rate, so orders queue while halted, get cancelled or
 // refused an amend there, meet band changes before the open, and triggers wait across halts. At the end:
-// snapshot/restore and full replay give the same state hash.
+// snapshot/restore and full replay give the same state hash. Fees change now and then (set_instrument_fees),
+// so live orders, their holds and fills keep the fees they were placed with while new orders pay new ones.
 // Must hold: the same seed gives the same run. Must not: read the clock or Math.random.
 
 import {
@@ -419,8 +420,18 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
       }
       return undefined;
     }
+    if (r >= 0.98 && r < 0.983) return feesCommand(spec.id);
     market.mid = Math.max(200, market.mid + random.int(-3, 3));
     return undefined;
+  }
+
+  /** New fees for orders placed from now on (0 to 30 bps); now and then out of range or unknown. */
+  function feesCommand(instrumentId: string): Command {
+    const t = random.next();
+    const makerFeeBps = t < 0.03 ? random.pick([-1, 1_001, 2.5]) : random.int(0, 30);
+    const takerFeeBps = random.int(0, 30);
+    const id = t > 0.98 ? 'NOPE' : instrumentId;
+    return { ...nextBase(), type: 'set_instrument_fees', instrumentId: id, makerFeeBps, takerFeeBps };
   }
 
   /** hold_funds (a withdrawal waiting for its rail), then post all or part of it, or void it. */

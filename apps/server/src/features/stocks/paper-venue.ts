@@ -76,20 +76,24 @@ export class PaperVenue {
     warn: (message: string) => void = () => {},
   ) {
     const venue = new PaperVenue(db, engine, market, clock);
-    const stale = new Set<string>();
+    const changed = new Set<string>();
     for (const instrument of venue.#stocks) {
       const spec = stockSpec(instrument, settings);
       const listed = engine.state.instrument(instrument.id)?.spec;
       if (!listed) venue.#send({ type: 'register_instrument', id: `instrument:${instrument.id}`, instrument: spec });
-      else if (listed.takerFeeBps !== spec.takerFeeBps) stale.add(`${instrument.country}: ${listed.takerFeeBps} bp`);
+      else if (listed.takerFeeBps !== spec.takerFeeBps || listed.makerFeeBps !== spec.makerFeeBps) {
+        // A new fee schedule applies to orders placed from now on; resting orders keep the fee they were shown.
+        venue.#send({
+          type: 'set_instrument_fees',
+          id: `fees:${instrument.id}:${engine.seq}`,
+          instrumentId: instrument.id,
+          makerFeeBps: spec.makerFeeBps,
+          takerFeeBps: spec.takerFeeBps,
+        });
+        changed.add(`${instrument.country}: ${listed.takerFeeBps} → ${spec.takerFeeBps} bp`);
+      }
     }
-    // Customers always see the fee the engine will charge (the preview reads it from the engine).
-    if (stale.size > 0) {
-      warn(
-        `STOCK_FEE_BPS differs from the fees of stocks already listed (${[...stale].join(', ')}); ` +
-          'listed stocks keep their fee: changing it needs an engine command that is not built yet',
-      );
-    }
+    if (changed.size > 0) warn(`stock fee schedule changed (${[...changed].join(', ')}) for orders placed from now on`);
     await venue.#flush();
     for (const instrument of venue.#stocks) {
       const orderIds = engine.state.openOrders(marketMakerOf(instrument.id)).map((o) => o.orderId);

@@ -465,6 +465,42 @@ describe.each(dbs)('stock trading on $dialect', ({ open }) => {
     }
   });
 
+  it('applies a new fee schedule after a restart to new orders, while a resting order keeps the fee it was shown', async () => {
+    const db = await open();
+    const first = await testApp(db, settings({ feeBps: { IN: 12, US: 1, BR: 3 } }));
+    let token: string;
+    let restingId: number;
+    let price: string;
+    try {
+      ({ token } = await trader(first, '9000000113'));
+      const quote = (await first.call('GET', '/stock/index/info?symbol=NSE:TCS')).body.data;
+      price = (Number(quote.price) * 0.97).toFixed(1);
+      const resting = await order(first, token, 'buy', {
+        symbol: 'NSE:TCS',
+        orderType: 'limit',
+        price,
+        quantity: '10',
+      });
+      restingId = resting.body.data.order.id;
+    } finally {
+      await first.close();
+    }
+    const second = await testApp(db, settings({ feeBps: { IN: 30, US: 1, BR: 3 } }));
+    try {
+      const body = { symbol: 'NSE:TCS', side: 'buy', orderType: 'limit', price, quantity: '10' };
+      const preview = (await second.call('POST', '/stock/order/preview', { token, body })).body.data;
+      const paise = BigInt(preview.amount.replace('.', ''));
+      expect(BigInt(preview.fee.replace('.', ''))).toBe((paise * 30n) / 10_000n);
+      // The resting order still holds (and will pay) 12 bp: its hold is the amount plus 12 bp.
+      const engineOrder = second.app.engine.state.order(restingId);
+      expect(engineOrder?.holdAmount).toBe(paise + (paise * 12n) / 10_000n);
+      expect(second.app.engine.state.findBrokenInvariant()).toBeUndefined();
+    } finally {
+      await second.close();
+      await db.close();
+    }
+  });
+
   it('keeps each market maker within the open-order limit and every account reconciled', async () => {
     const db = await open();
     const t = await testApp(db);
