@@ -3,7 +3,7 @@
 
 import type { Db } from '@bourse/db';
 import { buildApp } from './app.ts';
-import { loadConfig, type Config } from './config.ts';
+import { type Config, loadConfig } from './config.ts';
 import { manualClock } from './platform/clock.ts';
 
 export type Reply = {

@@ -382,6 +382,11 @@ export function accountKey(owner: string, wallet: Wallet, assetCode: string): st
   return `${owner}/${wallet}/${assetCode}`;
 }
 
+/** The owner part of an account key (owners never contain "/"). */
+export function ownerOfAccountKey(key: string): string {
+  return key.slice(0, key.indexOf('/'));
+}
+
 export class Ledger {
   readonly accounts: Account[] = [];
   private readonly byKey = new Map<string, Account>();

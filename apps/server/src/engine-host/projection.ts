@@ -12,14 +12,12 @@
 // partly filled order cancelled afterwards would show as partly filled again).
 
 import type { Param, Sql } from '@bourse/db';
-import type { ApplyResult, Command, OrderUpdated } from '@bourse/engine';
+import { type ApplyResult, type Command, type OrderUpdated, ownerOfAccountKey } from '@bourse/engine';
 import type { Applied } from './engine-host.ts';
 
 /** Rows per statement on PostgreSQL: at most 17 parameters a row, far below its limit of 65,535. */
 const PG_ROWS_PER_STATEMENT = 500;
 const rowsPerStatement = (tx: Sql) => (tx.dialect === 'postgres' ? PG_ROWS_PER_STATEMENT : 1);
-
-const ownerOf = (accountKey: string) => accountKey.slice(0, accountKey.indexOf('/'));
 
 /**
  * True when the result is the engine's remembered answer to an earlier command with the same id: a
@@ -48,8 +46,8 @@ export async function projectBatch(tx: Sql, batch: readonly Applied<Command, App
             e.timeMs,
             e.debit,
             e.credit,
-            ownerOf(e.debit),
-            ownerOf(e.credit),
+            ownerOfAccountKey(e.debit),
+            ownerOfAccountKey(e.credit),
             e.asset,
             e.amount.toString(),
             e.cause,

@@ -1,8 +1,8 @@
 // Portuguese (Brazil) texts. Same keys as en-US.ts (the Messages type enforces it). Portuguese runs
 // longer than English: keep labels short enough for a 390 px wide screen.
 
-import type { Messages } from './en-US.ts';
 import { contentPtBR } from './content.pt-BR.ts';
+import type { Messages } from './en-US.ts';
 import { marketsPtBR } from './markets.pt-BR.ts';
 
 export const ptBR: Messages = {

@@ -12,6 +12,7 @@ import type { Config } from '../../config.ts';
 import { AppError, fieldError } from '../../http/app-error.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { checkLoginAllowed, clearLoginFailures, recordLoginFailure } from '../../platform/login-throttle.ts';
+import { PinCache } from '../../platform/pin-cache.ts';
 import {
   hashPassword,
   newId,
@@ -21,7 +22,6 @@ import {
   verifyDecoy,
   verifyPassword,
 } from '../../platform/secrets.ts';
-import { PinCache } from '../../platform/pin-cache.ts';
 import { checkTotp, newTotpSecret, totpUrl } from '../../platform/totp.ts';
 import type { Captchas } from '../common/captcha.ts';
 import * as repo from './repo.ts';

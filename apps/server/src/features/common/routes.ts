@@ -2,7 +2,7 @@
 // and the image captcha. In paper mode with test hooks on, browser tests can read captcha answers
 // and sandbox SMS codes; those routes do not exist otherwise.
 
-import { captchaView, deploymentProps, type DeploymentProps, normalizePhone } from '@bourse/contract';
+import { captchaView, type DeploymentProps, deploymentProps, normalizePhone } from '@bourse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';

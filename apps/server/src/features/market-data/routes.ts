@@ -1,7 +1,7 @@
 // Market-data calls of SPEC §7: /stock/index/* for stocks and indices, /coin/* for crypto pairs.
 // Prices come from MarketData (the simulator in paper mode); the order book is the engine's own.
 
-import { candlesBody, type CandleView, searchQuery, stockListQuery, symbolQuery } from '@bourse/contract';
+import { type CandleView, candlesBody, searchQuery, stockListQuery, symbolQuery } from '@bourse/contract';
 import { type Candle, type Instrument, listInstruments, ticksToDecimal } from '@bourse/market';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';

@@ -5,9 +5,9 @@
 // balances changed (after the engine's commit); the client refetches them over HTTP.
 // Limits: 100 channels per connection, 64 KiB messages; a slow client's backlog is dropped, not queued.
 
+import { type Instrument, isInterval } from '@bourse/market';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import { type Instrument, isInterval } from '@bourse/market';
 import type { MarketData, MarketEvent } from './market-data.ts';
 import { toCandleView } from './routes.ts';
 

@@ -1,13 +1,11 @@
 // Which customers' accounts a batch of engine events touched: their orders, trades, transfers or
 // holds. Feeds the stream's `account:` channel; the market makers and platform accounts are left out.
 
-import type { EngineEvent } from '@bourse/engine';
-import type { AccountChannels } from '../market-data/stream.ts';
+import { type EngineEvent, ownerOfAccountKey } from '@bourse/engine';
 import type { TradingEngine } from '../../engine-host/trading-engine.ts';
 import type { Accounts } from '../accounts/service.ts';
+import type { AccountChannels } from '../market-data/stream.ts';
 import { isMarketMaker } from './paper-venue.ts';
-
-const ownerOf = (accountKey: string) => accountKey.slice(0, accountKey.indexOf('/'));
 
 export function customersIn(events: readonly EngineEvent[]): Set<string> {
   const users = new Set<string>();
@@ -20,9 +18,9 @@ export function customersIn(events: readonly EngineEvent[]): Set<string> {
       add(e.makerUserId);
       add(e.takerUserId);
     } else if (e.type === 'transfer_posted') {
-      add(ownerOf(e.debit));
-      add(ownerOf(e.credit));
-    } else if (e.type === 'hold_placed' || e.type === 'hold_released') add(ownerOf(e.account));
+      add(ownerOfAccountKey(e.debit));
+      add(ownerOfAccountKey(e.credit));
+    } else if (e.type === 'hold_placed' || e.type === 'hold_released') add(ownerOfAccountKey(e.account));
   }
   return users;
 }

@@ -59,10 +59,30 @@ export class Holdings {
       'SELECT * FROM trades WHERE maker_user_id = $1 OR taker_user_id = $1 ORDER BY id',
       [owner],
     );
+    return this.#views(owner, this.#stocks, trades, now);
+  }
+
+  async info(userId: number, instrumentId: string, now: number): Promise<HoldingView | null> {
+    const owner = String(userId);
+    const instrument = this.#stocks.find((i) => i.id === instrumentId);
+    if (!instrument) return null;
+    const trades = await this.#db.query<TradeRow>(
+      'SELECT * FROM trades WHERE instrument_id = $2 AND (maker_user_id = $1 OR taker_user_id = $1) ORDER BY id',
+      [owner, instrumentId],
+    );
+    return this.#views(owner, [instrument], trades, now)[0] ?? null;
+  }
+
+  /** A holding for each stock the user holds or has traded (trades in id order). */
+  #views(owner: string, stocks: readonly Instrument[], trades: TradeRow[], now: number): HoldingView[] {
     const byInstrument = new Map<string, TradeRow[]>();
-    for (const t of trades) byInstrument.set(t.instrument_id, [...(byInstrument.get(t.instrument_id) ?? []), t]);
+    for (const t of trades) {
+      const rows = byInstrument.get(t.instrument_id);
+      if (rows) rows.push(t);
+      else byInstrument.set(t.instrument_id, [t]);
+    }
     const out: HoldingView[] = [];
-    for (const instrument of this.#stocks) {
+    for (const instrument of stocks) {
       const spec = this.#engine.state.instrument(instrument.id);
       if (!spec) continue;
       const shares = this.#engine.state.balance(owner, 'stock', spec.base.code);
@@ -71,10 +91,6 @@ export class Holdings {
       out.push(this.#view(owner, instrument, spec, rows, now));
     }
     return out;
-  }
-
-  async info(userId: number, instrumentId: string, now: number): Promise<HoldingView | null> {
-    return (await this.list(userId, now)).find((h) => h.symbol === instrumentId) ?? null;
   }
 
   #view(owner: string, instrument: Instrument, spec: EngineInstrument, rows: TradeRow[], now: number): HoldingView {

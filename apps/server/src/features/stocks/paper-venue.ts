@@ -51,6 +51,7 @@ export class PaperVenue {
   readonly #market: MarketData;
   readonly #clock: Clock;
   readonly #stocks: Instrument[];
+  readonly #byExchange = new Map<ExchangeId, Instrument[]>();
   readonly #quoted = new Map<string, Quoted>();
   readonly #watched = new Map<string, number>();
   readonly #settledUpTo = new Map<string, number>();
@@ -64,6 +65,11 @@ export class PaperVenue {
     this.#market = market;
     this.#clock = clock;
     this.#stocks = tradableStocks();
+    for (const instrument of this.#stocks) {
+      const list = this.#byExchange.get(instrument.exchange);
+      if (list) list.push(instrument);
+      else this.#byExchange.set(instrument.exchange, [instrument]);
+    }
   }
 
   /** Registers every listed stock in the engine (once), funds the market maker and opens or halts each book. */
@@ -124,24 +130,21 @@ export class PaperVenue {
   /** After the market moved: sessions, crossing orders, watched books, settlement. Called every pump. */
   async sync(): Promise<void> {
     const now = this.#clock.now();
-    const openByExchange = new Map<ExchangeId, boolean>();
-    for (const instrument of this.#stocks) {
-      let open = openByExchange.get(instrument.exchange);
-      if (open === undefined) {
-        open = isOpen(instrument.exchange, now);
-        openByExchange.set(instrument.exchange, open);
+    for (const [exchange, stocks] of this.#byExchange) {
+      const open = isOpen(exchange, now);
+      const today = tradingDayOf(exchange, now);
+      for (const instrument of stocks) {
+        const view = this.#engine.state.market(instrument.id);
+        if (!view) continue;
+        if (this.#referenceDay.get(instrument.id) !== today) {
+          this.#setReference(instrument, today);
+          this.#referenceDay.set(instrument.id, today);
+          if (open && !view.halted) this.#requote(instrument, now);
+        }
+        if (open && view.halted) this.#openSession(instrument, today, now);
+        else if (!open && !view.halted) this.#closeSession(instrument, today, now);
+        else if (open) this.#maybeRequote(instrument, now);
       }
-      const view = this.#engine.state.market(instrument.id);
-      if (!view) continue;
-      const today = tradingDayOf(instrument.exchange, now);
-      if (this.#referenceDay.get(instrument.id) !== today) {
-        this.#setReference(instrument, today);
-        this.#referenceDay.set(instrument.id, today);
-        if (open && !view.halted) this.#requote(instrument, now);
-      }
-      if (open && view.halted) this.#openSession(instrument, now);
-      else if (!open && !view.halted) this.#closeSession(instrument, now);
-      else if (open) this.#maybeRequote(instrument, now);
     }
     await this.#flush();
     if (now - this.#settledAt >= SETTLE_EVERY_MS) await this.settle(now);
@@ -150,9 +153,8 @@ export class PaperVenue {
   /** Releases the settlement locks of every trade whose settlement day has begun (journaled, idempotent). */
   async settle(now = this.#clock.now()): Promise<void> {
     this.#settledAt = now;
-    const byExchange = new Map<ExchangeId, string[]>();
-    for (const i of this.#stocks) byExchange.set(i.exchange, [...(byExchange.get(i.exchange) ?? []), i.id]);
-    for (const [exchange, ids] of byExchange) {
+    for (const [exchange, stocks] of this.#byExchange) {
+      const ids = stocks.map((i) => i.id);
       const cutoff = settledCutoffMs(exchange, now);
       const rows = await this.#db.query<{ instrument_id: string; up_to: number }>(
         `SELECT instrument_id, MAX(id) AS up_to FROM trades WHERE at < $1 AND instrument_id IN (${ids
@@ -197,8 +199,7 @@ export class PaperVenue {
     return quoted.orderIds.some((id) => this.#engine.state.order(id) === undefined);
   }
 
-  #openSession(instrument: Instrument, now: number) {
-    const day = tradingDayOf(instrument.exchange, now);
+  #openSession(instrument: Instrument, day: string, now: number) {
     this.#requote(instrument, now, true);
     this.#send({
       type: 'set_trading_status',
@@ -208,8 +209,7 @@ export class PaperVenue {
     });
   }
 
-  #closeSession(instrument: Instrument, now: number) {
-    const day = tradingDayOf(instrument.exchange, now);
+  #closeSession(instrument: Instrument, day: string, now: number) {
     this.#withdraw(instrument, now);
     this.#send({
       type: 'set_trading_status',

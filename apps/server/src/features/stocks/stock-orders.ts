@@ -11,8 +11,8 @@ import {
   type Instrument as EngineInstrument,
   feeOf,
   type OrderPlaced,
-  type OrderUpdated,
   type OrderStatus,
+  type OrderUpdated,
   priceToTicks,
   quantityToLots,
   ticksToPrice,
@@ -287,23 +287,32 @@ export class StockOrders {
 
   /** Counts and traded value per currency over all of the user's stock orders. */
   async statistics(userId: number) {
-    const all = await this.list(userId, { status: 'all', page: 1, limit: 100_000 });
-    const turnover: Record<string, bigint> = {};
-    const scales: Record<string, number> = {};
-    for (const order of all.items) {
-      if (order.filledQuantity === '0') continue;
-      const spec = this.#engine.state.instrument(order.symbol);
-      if (!spec) continue;
-      scales[order.currency] = spec.quote.scale;
-      turnover[order.currency] = (turnover[order.currency] ?? 0n) + parseDecimal(order.amount, spec.quote.scale);
+    const owner = String(userId);
+    const stocks = `instrument_id IN (${this.#stockIds.map((_, k) => `$${k + 2}`).join(', ')})`;
+    const counts = await this.#db.query<{ status: OrderStatus; reason: string; n: number }>(
+      `SELECT status, reason, COUNT(*) AS n FROM orders WHERE user_id = $1 AND ${stocks} GROUP BY status, reason`,
+      [owner, ...this.#stockIds],
+    );
+    const count = (state: StockOrderView['status']) =>
+      counts.reduce((sum, c) => sum + (customerStatus(c.status, c.reason) === state ? Number(c.n) : 0), 0);
+    // Traded value: every fill the user took part in (never both sides: self-trades are prevented).
+    const fills = await this.#db.query<{ instrument_id: string; notional: string }>(
+      `SELECT instrument_id, notional FROM trades WHERE (maker_user_id = $1 OR taker_user_id = $1) AND ${stocks}`,
+      [owner, ...this.#stockIds],
+    );
+    const turnover = new Map<string, { minor: bigint; scale: number }>();
+    for (const f of fills) {
+      const quote = this.#engine.state.instrument(f.instrument_id)?.quote;
+      if (!quote) continue;
+      const sum = turnover.get(quote.code) ?? { minor: 0n, scale: quote.scale };
+      sum.minor += BigInt(f.notional);
+      turnover.set(quote.code, sum);
     }
     return {
-      orders: all.total,
-      completed: all.items.filter((o) => o.status === 'completed').length,
-      cancelled: all.items.filter((o) => o.status === 'cancelled').length,
-      turnover: Object.fromEntries(
-        Object.entries(turnover).map(([currency, minor]) => [currency, formatDecimal(minor, scales[currency] ?? 2)]),
-      ),
+      orders: counts.reduce((sum, c) => sum + Number(c.n), 0),
+      completed: count('completed'),
+      cancelled: count('cancelled'),
+      turnover: Object.fromEntries([...turnover].map(([code, t]) => [code, formatDecimal(t.minor, t.scale)])),
     };
   }
 

@@ -11,6 +11,7 @@ import { ApiError } from '../../app/request.ts';
 import { type SessionUser, saveSession, storageKeys } from '../../app/session.ts';
 import { Logo } from '../../app/shell/icons.tsx';
 import { Page } from '../../app/shell/page.tsx';
+import { confirmPasswordRules, passwordLengthMax, passwordRules } from './password-rules.ts';
 import { areaCodes, isPhoneValid } from './phone.ts';
 import { applyServerErrors } from './server-errors.ts';
 import { ServerForm } from './server-form.tsx';
@@ -19,9 +20,6 @@ interface AuthResult {
   token: string;
   user: SessionUser | null;
 }
-
-export const passwordLengthMin = 6;
-export const passwordLengthMax = 20;
 
 /** The phone field with its country-code selector; Form.Item supplies value and onChange. */
 function PhoneField(props: {
@@ -99,19 +97,6 @@ function AuthHeader({ title }: { title: string }) {
       </div>
     </div>
   );
-}
-
-function passwordRules(t: (key: string) => string) {
-  return [
-    { required: true, message: t('auth.errors.passwordRequired') },
-    {
-      validator: async (_: unknown, value: string | undefined) => {
-        if (value && (value.length < passwordLengthMin || value.length > passwordLengthMax)) {
-          throw new Error(t('auth.errors.passwordLength'));
-        }
-      },
-    },
-  ];
 }
 
 function phoneRules(t: (key: string) => string, areaCode: string) {
@@ -398,14 +383,7 @@ export function RegisterPage() {
             name="confirmPassword"
             label={t('auth.confirmPassword')}
             dependencies={['password']}
-            rules={[
-              { required: true, message: t('auth.errors.passwordRequired') },
-              ({ getFieldValue }) => ({
-                validator: async (_: unknown, value: string | undefined) => {
-                  if (value && value !== getFieldValue('password')) throw new Error(t('auth.errors.passwordMismatch'));
-                },
-              }),
-            ]}
+            rules={confirmPasswordRules(t)}
           >
             <Input
               name="confirmPassword"

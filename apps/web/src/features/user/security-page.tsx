@@ -13,11 +13,9 @@ import { ChevronRightIcon, CopyIcon } from '../../app/shell/icons.tsx';
 import { Page } from '../../app/shell/page.tsx';
 import { useEscape } from '../../app/shell/use-escape.ts';
 import { formatDateTime } from '../../lib/time.ts';
+import { confirmPasswordRules, passwordLengthMax, passwordRules } from '../account/password-rules.ts';
 import { applyServerErrors } from '../account/server-errors.ts';
 import { FormBanner, ServerForm } from '../account/server-form.tsx';
-
-const passwordLengthMin = 6;
-const passwordLengthMax = 20;
 
 function RequireLogin({ children }: { children: ReactNode }) {
   const session = useSession();
@@ -100,14 +98,7 @@ export function ChangeLoginPasswordForm({ onDone }: { onDone: () => void }) {
         >
           <Input type="password" autoComplete="current-password" maxLength={passwordLengthMax} />
         </Form.Item>
-        <Form.Item
-          name="password"
-          label={t('security.newPassword')}
-          rules={[
-            { required: true, message: t('auth.errors.passwordRequired') },
-            { min: passwordLengthMin, max: passwordLengthMax, message: t('auth.errors.passwordLength') },
-          ]}
-        >
+        <Form.Item name="password" label={t('security.newPassword')} rules={passwordRules(t)}>
           <Input
             type="password"
             autoComplete="new-password"
@@ -119,14 +110,7 @@ export function ChangeLoginPasswordForm({ onDone }: { onDone: () => void }) {
           name="confirmPassword"
           label={t('auth.confirmPassword')}
           dependencies={['password']}
-          rules={[
-            { required: true, message: t('auth.errors.passwordRequired') },
-            ({ getFieldValue }) => ({
-              validator: async (_: unknown, value: string | undefined) => {
-                if (value && value !== getFieldValue('password')) throw new Error(t('auth.errors.passwordMismatch'));
-              },
-            }),
-          ]}
+          rules={confirmPasswordRules(t)}
         >
           <Input type="password" autoComplete="new-password" maxLength={passwordLengthMax} />
         </Form.Item>
