@@ -7,7 +7,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from '@bourse/db';
 import formbody from '@fastify/formbody';
-import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import websocket from '@fastify/websocket';
@@ -19,6 +18,7 @@ import type { Config } from './config.ts';
 import { TradingEngine } from './engine-host/trading-engine.ts';
 import { accountRoutes } from './features/accounts/routes.ts';
 import { Accounts } from './features/accounts/service.ts';
+import { SessionCache } from './features/accounts/session-cache.ts';
 import { Captchas } from './features/common/captcha.ts';
 import { commonRoutes } from './features/common/routes.ts';
 import { testClockRoutes } from './features/common/test-clock.ts';
@@ -40,6 +40,7 @@ import { grantPaperFunds } from './features/wallet/paper-grants.ts';
 import { walletRoutes } from './features/wallet/routes.ts';
 import { Wallets } from './features/wallet/service.ts';
 import { errorEnvelope, registerEnvelope } from './http/envelope.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
 
 export const API_PREFIX = '/ipor-api';
@@ -85,17 +86,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   http.setValidatorCompiler(validatorCompiler);
   http.setSerializerCompiler(serializerCompiler);
-  http.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
-  http.addHook('onResponse', async (request, reply) => {
+  http.addHook('onResponse', (request, reply, done) => {
     request.log.info(
       { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
       'request',
     );
+    done();
   });
 
-  await http.register(helmet, {
+  // Security headers: built once (helmet's rules), set on every response as the request arrives.
+  const security = securityHeaders({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -109,6 +109,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       },
     },
     crossOriginEmbedderPolicy: false,
+  });
+  http.addHook('onRequest', (request, reply, done) => {
+    reply.headers(security);
+    reply.header('x-request-id', request.id);
+    done();
   });
   await http.register(websocket, { options: { maxPayload: 65_536 } });
   await http.register(swagger, {
@@ -124,7 +129,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const engine = await TradingEngine.open(db, clock);
   http.addHook('onClose', () => engine.close());
   const onUserCreated = config.mode === 'paper' ? (userId: number) => grantPaperFunds(engine, userId) : undefined;
-  const accounts = new Accounts({ db, clock, config, captchas, sms, ...(onUserCreated ? { onUserCreated } : {}) });
+  const sessions = new SessionCache();
+  const accounts = new Accounts({
+    db,
+    clock,
+    config,
+    captchas,
+    sms,
+    sessions,
+    ...(onUserCreated ? { onUserCreated } : {}),
+  });
   const wallets = new Wallets(db, engine);
   const market = await MarketData.open(db, clock, config.simulatorSeed);
   const venue = await PaperVenue.open(db, engine, market, clock, config.stocks, (m) => http.log.warn(m));
@@ -149,7 +163,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await market.save();
     });
   }
-  const staff = new Staff({ db, clock, issuer: config.platformName });
+  const staff = new Staff({ db, clock, issuer: config.platformName, sessions });
   const content = new Content({ db, clock });
 
   await http.register(

@@ -17,5 +17,12 @@ export interface Sql {
 export interface Db extends Sql {
   /** Runs `fn` in one transaction: all of it commits, or none of it does. */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  /**
+   * Where the database syncs after COMMIT (SQLite here): the same transaction, resolved once it has
+   * committed, with `durable` settling when it is on disk. Commits reach the disk in the order they
+   * were made, and a failed sync rejects every later `durable` too. It lets a single writer build its
+   * next transaction while the disk syncs the last one.
+   */
+  transactionEarly?<T>(fn: (tx: Sql) => Promise<T>): Promise<{ result: T; durable: Promise<void> }>;
   close(): Promise<void>;
 }

@@ -115,3 +115,21 @@ describe('crypto and FX', () => {
     expect(nextOpen('FX', utc('2026-03-07T01:00:00Z'))).toBe(utc('2026-03-09T00:00:00Z'));
   });
 });
+
+describe('the local day', () => {
+  it('is the zone’s date every 7 minutes around midnights and changes of clocks, asked in order and out of it', () => {
+    const zones = { NSE: 'Asia/Kolkata', NYSE: 'America/New_York', B3: 'America/Sao_Paulo' } as const;
+    const local = (at: number, timeZone: string) => new Date(at).toLocaleDateString('en-CA', { timeZone });
+    // New York's clocks change on 2026-03-08 and 2026-11-01; every exchange crosses several midnights.
+    for (const from of ['2026-03-07T00:00:00Z', '2026-10-31T00:00:00Z']) {
+      for (const [exchange, zone] of Object.entries(zones)) {
+        const start = utc(from);
+        for (let at = start; at < start + 3 * 86_400_000; at += 7 * 60_000) {
+          expect(tradingDayOf(exchange as keyof typeof zones, at)).toBe(local(at, zone));
+          const back = at - 37 * 3_600_000; // a jump backwards
+          expect(tradingDayOf(exchange as keyof typeof zones, back)).toBe(local(back, zone));
+        }
+      }
+    }
+  });
+});

@@ -91,9 +91,28 @@ export function isNewYorkOnDaylightTime(day: string): boolean {
   return offsetMs(noon, NEW_YORK) === -4 * 3_600_000;
 }
 
+/** The local day last asked for per exchange, as [startMs, endMs): every order asks, Intl is slow. */
+const lastDay = new Map<ExchangeId, { day: string; startMs: number; endMs: number }>();
+
 /** The local date in the exchange's time zone (a calendar date, not necessarily a trading day). */
 export function tradingDayOf(exchange: ExchangeId, atMs: number): string {
-  return localDateOf(atMs, calendarOf(exchange).timeZone);
+  const last = lastDay.get(exchange);
+  if (last && atMs >= last.startMs && atMs < last.endMs) return last.day;
+  const zone = calendarOf(exchange).timeZone;
+  const day = localDateOf(atMs, zone);
+  const startMs = zonedTimeToMs(day, '00:00', zone);
+  const endMs = zonedTimeToMs(addDays(day, 1), '00:00', zone);
+  // Kept only when the bounds check out (a change of clocks at midnight could move them).
+  if (
+    startMs <= atMs &&
+    atMs < endMs &&
+    localDateOf(startMs, zone) === day &&
+    localDateOf(startMs - 1, zone) !== day &&
+    localDateOf(endMs - 1, zone) === day &&
+    localDateOf(endMs, zone) !== day
+  )
+    lastDay.set(exchange, { day, startMs, endMs });
+  return day;
 }
 
 /** The phase at `atMs` and the session of that local date, if it is a trading day. */

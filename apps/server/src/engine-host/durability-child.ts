@@ -1,6 +1,8 @@
 // Child process for the durability test: opens the embedded database in argv[2] and commits argv[3]
-// commands one after another through the engine host, each answered only after its commit.
+// commands one after another through the engine host, each answered only after its commit, and
+// writes `ack i` to stdout as each one is answered.
 
+import { writeSync } from 'node:fs';
 import { openDb } from '@bourse/db';
 import { EngineHost, type ReplayableEngine } from './engine-host.ts';
 
@@ -27,6 +29,9 @@ const host = await EngineHost.open<number, number, Sum>({
   decode: Number,
 });
 process.stdout.write('ready\n');
-for (let i = 0; i < Number(process.argv[3]); i++) await host.submit(1);
+for (let i = 0; i < Number(process.argv[3]); i++) {
+  await host.submit(1);
+  writeSync(1, `ack ${i}\n`); // synchronous, so the trace shows it exactly when the caller is answered
+}
 await host.close();
 await db.close();

@@ -97,8 +97,8 @@ export async function insertSession(
 /** A live session and its user in one round trip (every signed-in request asks this). */
 export const findSessionUser = async (db: Sql, tokenHash: string, now: number) =>
   (
-    await db.query<UserRow & { session_id: string; session_last_seen_at: number }>(
-      `SELECT u.*, s.id AS session_id, s.last_seen_at AS session_last_seen_at
+    await db.query<UserRow & { session_id: string; session_last_seen_at: number; session_expires_at: number }>(
+      `SELECT u.*, s.id AS session_id, s.last_seen_at AS session_last_seen_at, s.expires_at AS session_expires_at
        FROM sessions s JOIN users u ON u.id = s.user_id
        WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > $2`,
       [tokenHash, now],

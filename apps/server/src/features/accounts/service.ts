@@ -25,6 +25,7 @@ import {
 import { checkTotp, newTotpSecret, totpUrl } from '../../platform/totp.ts';
 import type { Captchas } from '../common/captcha.ts';
 import * as repo from './repo.ts';
+import type { SessionCache } from './session-cache.ts';
 
 export const SESSION_TTL_MS = 30 * 24 * 3_600_000;
 const TOUCH_EVERY_MS = 60_000;
@@ -57,6 +58,7 @@ export class Accounts {
   readonly #captchas: Captchas;
   readonly #sms: SmsPort;
   readonly #onUserCreated: (userId: number) => Promise<void>;
+  readonly #sessions: SessionCache;
 
   constructor(deps: {
     db: Db;
@@ -64,6 +66,8 @@ export class Accounts {
     config: Config;
     captchas: Captchas;
     sms: SmsPort;
+    /** Live sessions in memory; every change to a user or their sessions below forgets them. */
+    sessions: SessionCache;
     /** Called after a new account commits (paper mode grants its virtual funds here). */
     onUserCreated?: (userId: number) => Promise<void>;
   }) {
@@ -73,6 +77,7 @@ export class Accounts {
     this.#captchas = deps.captchas;
     this.#sms = deps.sms;
     this.#onUserCreated = deps.onUserCreated ?? (async () => undefined);
+    this.#sessions = deps.sessions;
   }
 
   async register(input: z.output<typeof registerBody>, meta: ClientMeta) {
@@ -142,15 +147,41 @@ export class Accounts {
   async authenticate(token: string | undefined): Promise<Authenticated> {
     if (!token) throw new AppError('not_logged_in');
     const now = this.#clock.now();
-    const row = await repo.findSessionUser(this.#db, sha256(token), now);
-    if (!row) throw new AppError('session_invalid');
-    const { session_id: sessionId, session_last_seen_at: lastSeen, ...user } = row;
+    const tokenHash = sha256(token);
+    let entry = this.#sessions.get(tokenHash, now);
+    if (!entry) {
+      const generation = this.#sessions.generation;
+      const row = await repo.findSessionUser(this.#db, tokenHash, now);
+      if (!row) throw new AppError('session_invalid');
+      const { session_id, session_last_seen_at, session_expires_at, ...user } = row;
+      entry = {
+        user,
+        sessionId: session_id,
+        expiresAt: Number(session_expires_at),
+        lastSeenAt: Number(session_last_seen_at),
+        cachedAt: now,
+      };
+      if (user.status !== 0) this.#sessions.set(tokenHash, entry, generation);
+    }
+    const { user, sessionId } = entry;
     if (user.status === 0) {
-      await repo.revokeAllSessions(this.#db, user.id, now);
+      await this.#changing(user.id, () => repo.revokeAllSessions(this.#db, user.id, now));
       throw new AppError('account_blocked');
     }
-    if (now - Number(lastSeen) > TOUCH_EVERY_MS) await repo.touchSession(this.#db, sessionId, now);
+    if (now - entry.lastSeenAt > TOUCH_EVERY_MS) {
+      entry.lastSeenAt = now;
+      await repo.touchSession(this.#db, sessionId, now);
+    }
     return { user, sessionId };
+  }
+
+  /** Runs a write to a user or their sessions, then drops that user's cached sessions. */
+  async #changing<T>(userId: number, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } finally {
+      this.#sessions.forgetUser(userId);
+    }
   }
 
   loginInfo(user: repo.UserRow) {
@@ -162,7 +193,9 @@ export class Accounts {
   }
 
   async logout(auth: Authenticated) {
-    await repo.revokeSession(this.#db, auth.user.id, auth.sessionId, this.#clock.now());
+    await this.#changing(auth.user.id, () =>
+      repo.revokeSession(this.#db, auth.user.id, auth.sessionId, this.#clock.now()),
+    );
   }
 
   async sessions(auth: Authenticated) {
@@ -178,7 +211,9 @@ export class Accounts {
   }
 
   async revokeSession(auth: Authenticated, id: string) {
-    const changed = await repo.revokeSession(this.#db, auth.user.id, id, this.#clock.now());
+    const changed = await this.#changing(auth.user.id, () =>
+      repo.revokeSession(this.#db, auth.user.id, id, this.#clock.now()),
+    );
     // Another user's session id answers exactly like an unknown one.
     if (changed === 0) throw new AppError('not_found');
   }
@@ -187,17 +222,20 @@ export class Accounts {
     await this.#requirePassword(auth.user, oldPassword, 'oldPassword');
     const hash = await hashPassword(password);
     const now = this.#clock.now();
-    await this.#db.transaction(async (tx) => {
-      await repo.updateUser(tx, auth.user.id, 'password_hash', hash, now);
-      // A new password signs out every other device.
-      await repo.revokeAllSessions(tx, auth.user.id, now, auth.sessionId);
-    });
+    await this.#changing(auth.user.id, () =>
+      this.#db.transaction(async (tx) => {
+        await repo.updateUser(tx, auth.user.id, 'password_hash', hash, now);
+        // A new password signs out every other device.
+        await repo.revokeAllSessions(tx, auth.user.id, now, auth.sessionId);
+      }),
+    );
   }
 
   async setPin(auth: Authenticated, kind: 'trade' | 'withdraw', pin: string, loginPassword: string) {
     await this.#requirePassword(auth.user, loginPassword, 'loginPassword');
     const column = kind === 'trade' ? 'trade_pin_hash' : 'withdraw_pin_hash';
-    await repo.updateUser(this.#db, auth.user.id, column, await hashPassword(pin), this.#clock.now());
+    const hash = await hashPassword(pin);
+    await this.#changing(auth.user.id, () => repo.updateUser(this.#db, auth.user.id, column, hash, this.#clock.now()));
   }
 
   /** Checks a 6-digit transaction or withdrawal password; used by money-moving features. */
@@ -218,12 +256,16 @@ export class Accounts {
 
   async updateEmail(auth: Authenticated, email: string, loginPassword: string) {
     await this.#requirePassword(auth.user, loginPassword, 'loginPassword');
-    await repo.updateUser(this.#db, auth.user.id, 'email', email, this.#clock.now());
+    await this.#changing(auth.user.id, () =>
+      repo.updateUser(this.#db, auth.user.id, 'email', email, this.#clock.now()),
+    );
   }
 
   async totpSetup(auth: Authenticated) {
     const secret = newTotpSecret();
-    await repo.updateUser(this.#db, auth.user.id, 'totp_pending_secret', secret, this.#clock.now());
+    await this.#changing(auth.user.id, () =>
+      repo.updateUser(this.#db, auth.user.id, 'totp_pending_secret', secret, this.#clock.now()),
+    );
     return { secret, otpauthUrl: totpUrl(secret, toUserView(auth.user).account, this.#config.platformName) };
   }
 
@@ -232,10 +274,12 @@ export class Accounts {
     if (!pending) throw new AppError('totp_not_started');
     const now = this.#clock.now();
     if (!checkTotp(pending, code, now)) throw fieldError('code', 'totp_incorrect');
-    await this.#db.transaction(async (tx) => {
-      await repo.updateUser(tx, auth.user.id, 'totp_secret', pending, now);
-      await repo.updateUser(tx, auth.user.id, 'totp_pending_secret', null, now);
-    });
+    await this.#changing(auth.user.id, () =>
+      this.#db.transaction(async (tx) => {
+        await repo.updateUser(tx, auth.user.id, 'totp_secret', pending, now);
+        await repo.updateUser(tx, auth.user.id, 'totp_pending_secret', null, now);
+      }),
+    );
   }
 
   async totpDisable(auth: Authenticated, code: string, loginPassword: string) {
@@ -243,7 +287,7 @@ export class Accounts {
     const now = this.#clock.now();
     if (!auth.user.totp_secret || !checkTotp(auth.user.totp_secret, code, now))
       throw fieldError('code', 'totp_incorrect');
-    await repo.updateUser(this.#db, auth.user.id, 'totp_secret', null, now);
+    await this.#changing(auth.user.id, () => repo.updateUser(this.#db, auth.user.id, 'totp_secret', null, now));
   }
 
   async sendCode(areaCode: string, national: string, purpose: string) {

@@ -10,6 +10,7 @@ import { checkLoginAllowed, clearLoginFailures, recordLoginFailure } from '../..
 import { hashPassword, newId, newToken, sha256, verifyDecoy, verifyPassword } from '../../platform/secrets.ts';
 import { checkTotp, newTotpSecret, totpUrl } from '../../platform/totp.ts';
 import * as accountsRepo from '../accounts/repo.ts';
+import type { SessionCache } from '../accounts/session-cache.ts';
 import { appendAudit, listAudit } from './audit.ts';
 
 const STAFF_SESSION_TTL_MS = 12 * 3_600_000;
@@ -29,10 +30,12 @@ const view = (s: StaffRow) => ({ id: s.id, username: s.username, role: s.role })
 
 export class Staff {
   readonly #db: Db;
+  readonly #sessions: SessionCache;
   readonly #clock: Clock;
   readonly #issuer: string;
-  constructor(deps: { db: Db; clock: Clock; issuer: string }) {
+  constructor(deps: { db: Db; clock: Clock; issuer: string; sessions: SessionCache }) {
     this.#db = deps.db;
+    this.#sessions = deps.sessions;
     this.#clock = deps.clock;
     this.#issuer = deps.issuer;
   }
@@ -208,6 +211,14 @@ export class Staff {
   /** Blocks (0) or unblocks (1) a customer; a blocked customer's next call signs every session out. */
   async setUserStatus(auth: StaffAuth, userId: number, status: 0 | 1, reason: string) {
     const now = this.#clock.now();
+    try {
+      await this.#setUserStatus(auth, userId, status, reason, now);
+    } finally {
+      this.#sessions.forgetUser(userId); // a blocked customer is refused from the next request on
+    }
+  }
+
+  async #setUserStatus(auth: StaffAuth, userId: number, status: 0 | 1, reason: string, now: number) {
     await this.#db.transaction(async (tx) => {
       const user = await accountsRepo.findUserById(tx, userId);
       if (!user) throw new AppError('not_found');

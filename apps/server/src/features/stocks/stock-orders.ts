@@ -251,6 +251,11 @@ export class StockOrders {
    * command id carries the user, so another customer's attempt can never stand in for the owner's.
    */
   async cancel(userId: number, orderId: number): Promise<StockOrderView> {
+    // An order with no fills is fully described by the engine's live order and the cancel's own
+    // update, so it is answered without reading it back (read and cancel happen in one synchronous
+    // step: nothing can change it in between). One with fills needs its trades: read below.
+    const live = this.#engine.state.order(orderId);
+    const unfilled = live && live.userId === String(userId) && live.filledLots === 0 ? live : undefined;
     const result = await this.#engine.submit({
       type: 'cancel_order',
       id: `cancel:${userId}:${orderId}`,
@@ -258,6 +263,27 @@ export class StockOrders {
       orderId,
     });
     if (!result.ok) throw new AppError(result.code);
+    const update = unfilled && result.events.find((e) => e.type === 'order_updated' && e.orderId === orderId);
+    if (unfilled && update?.type === 'order_updated' && update.filledLots === 0) {
+      return this.#view(
+        {
+          id: orderId,
+          command_id: unfilled.commandId,
+          instrument_id: unfilled.instrumentId,
+          side: unfilled.side,
+          order_type: unfilled.orderType,
+          price_ticks: update.priceTicks,
+          qty_lots: update.qtyLots,
+          filled_lots: 0,
+          status: update.status,
+          reason: update.reason,
+          created_at: unfilled.createdMs,
+          updated_at: update.timeMs,
+          queued: unfilled.queued ? 1 : 0,
+        },
+        undefined,
+      );
+    }
     const view = await this.info(userId, orderId);
     if (!view) throw new AppError('order_not_found');
     return view;

@@ -146,6 +146,9 @@ describe.each(dbs)('stock trading on $dialect', ({ open }) => {
       expect(theirs.body).toMatchObject({ error: 'order_not_found', msg: 'Ordem não encontrada' });
       const cancelled = await t.call('GET', `/stock/order/cancel?id=${placed.body.data.order.id}`, { token });
       expect(cancelled.body.data.order.status).toBe('cancelled');
+      // Answered from the engine's memory: exactly what the read model says afterwards.
+      const info = await t.call('GET', `/stock/order/info?id=${placed.body.data.order.id}`, { token });
+      expect(cancelled.body.data.order).toEqual(info.body.data);
       expect(await inr()).toMatchObject({ held: '0.00', balance: '1000000.00' });
       // Cancelling again is the same request: the same answer, nothing more released.
       const again = await t.call('GET', `/stock/order/cancel?id=${placed.body.data.order.id}`, { token });

@@ -1,0 +1,54 @@
+// Signed-in requests look up their session and user here before asking the database. An entry is
+// kept for at most MAX_AGE_MS and is dropped as soon as its user or any of its sessions changes:
+// every writer of `users` or `sessions` calls `forgetUser` once its write has committed (Accounts,
+// Staff). A lookup that was reading the database while such a change happened does not store what it
+// read (the generation check), so a stale row cannot outlive the change that made it stale.
+// Why: authentication was one or two queries on every request, the largest single cost of an order on
+// PostgreSQL (bench/README.md, HTTP).
+
+import type { UserRow } from './repo.ts';
+
+/** A safety net for a writer that forgets to call forgetUser; normal changes are seen at once. */
+const MAX_AGE_MS = 10_000;
+const MAX_ENTRIES = 100_000;
+
+export type CachedSession = {
+  user: UserRow;
+  sessionId: string;
+  expiresAt: number;
+  lastSeenAt: number;
+  cachedAt: number;
+};
+
+export class SessionCache {
+  readonly #byToken = new Map<string, CachedSession>();
+  #generation = 0;
+
+  /** The cached session for a token hash, if fresh and not expired at `now`. */
+  get(tokenHash: string, now: number): CachedSession | undefined {
+    const entry = this.#byToken.get(tokenHash);
+    if (!entry) return undefined;
+    if (now - entry.cachedAt > MAX_AGE_MS || now >= entry.expiresAt || now < entry.cachedAt) {
+      this.#byToken.delete(tokenHash);
+      return undefined;
+    }
+    return entry;
+  }
+
+  /** Taken before reading the database; `set` stores the read only if nothing changed meanwhile. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  set(tokenHash: string, entry: CachedSession, readAtGeneration: number): void {
+    if (readAtGeneration !== this.#generation) return;
+    if (this.#byToken.size >= MAX_ENTRIES) this.#byToken.clear();
+    this.#byToken.set(tokenHash, entry);
+  }
+
+  /** After a committed change to a user or their sessions. */
+  forgetUser(userId: number): void {
+    this.#generation++;
+    for (const [token, entry] of this.#byToken) if (entry.user.id === userId) this.#byToken.delete(token);
+  }
+}
