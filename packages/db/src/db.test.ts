@@ -41,6 +41,34 @@ describe.each(dbs)('database on $dialect', ({ open }) => {
     }
   });
 
+  it('commits early transactions in call order, and fails every later one after a failure', async () => {
+    const db = await open();
+    const insert = (phone: string) =>
+      db.transactionEarly!(async (tx) => {
+        await tx.run(
+          `INSERT INTO users (phone, area_code, national_number, password_hash, invite_code, created_at, updated_at)
+           VALUES ($1, '91', $1, 'h', $1, 1, 1)`,
+          [phone],
+        );
+        return phone;
+      });
+    try {
+      const first = await insert('+9101');
+      const second = await insert('+9102');
+      expect([first.result, second.result]).toEqual(['+9101', '+9102']);
+      const order: string[] = [];
+      await Promise.all([first.durable.then(() => order.push('a')), second.durable.then(() => order.push('b'))]);
+      expect(order).toEqual(['a', 'b']);
+      const phones = await db.query<{ phone: string }>('SELECT phone FROM users ORDER BY phone');
+      expect(phones.map((p) => p.phone)).toEqual(['+9101', '+9102']);
+      // A statement that fails rejects at once and writes nothing.
+      await expect(insert('+9101')).rejects.toThrow();
+      expect((await db.query('SELECT phone FROM users')).length).toBe(2);
+    } finally {
+      await db.close();
+    }
+  });
+
   it('refuses to update or delete audit log rows', async () => {
     const db = await open();
     try {

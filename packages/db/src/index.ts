@@ -1,6 +1,6 @@
-export { MIGRATIONS, migrate, renderSql, splitStatements, type Migration } from './migrations.ts';
-export { openDb, type DbConfig } from './open.ts';
+export { MIGRATIONS, type Migration, migrate, renderSql, splitStatements } from './migrations.ts';
+export { type DbConfig, openDb } from './open.ts';
 export { openPostgres } from './postgres.ts';
 export { openSqlite } from './sqlite.ts';
-export { isPostgresReachable, TEST_DATABASE_URL, testDatabases, type TestDb } from './testing.ts';
+export { isPostgresReachable, TEST_DATABASE_URL, type TestDb, testDatabases } from './testing.ts';
 export type { Db, Dialect, Param, Row, Sql } from './types.ts';

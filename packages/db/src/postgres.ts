@@ -38,6 +38,8 @@ export async function openPostgres(url: string, options: { schema?: string; max?
     },
   });
   const direct = on(pool);
+  /** The last transactionEarly's commit: the next one commits after it, and fails if it failed. */
+  let lastCommit: Promise<void> = Promise.resolve();
   return {
     ...direct,
     async transaction(fn) {
@@ -54,7 +56,37 @@ export async function openPostgres(url: string, options: { schema?: string; max?
         client.release();
       }
     },
+    async transactionEarly(fn) {
+      // The statements run now, beside a previous transaction whose COMMIT is still in flight; this
+      // one's COMMIT is sent only after that one has committed, so commits keep their call order.
+      const client = await pool.connect();
+      let result: Awaited<ReturnType<typeof fn>>;
+      try {
+        await client.query('BEGIN');
+        result = await fn(on(client));
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        client.release();
+        throw error;
+      }
+      const previous = lastCommit;
+      const durable = (async () => {
+        try {
+          await previous;
+          await client.query('COMMIT');
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw error;
+        } finally {
+          client.release();
+        }
+      })();
+      lastCommit = durable;
+      durable.catch(() => undefined); // reported to whoever awaits `durable`
+      return { result, durable };
+    },
     async close() {
+      await lastCommit.catch(() => undefined);
       await pool.end();
     },
   };

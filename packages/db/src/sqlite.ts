@@ -8,6 +8,7 @@
 import { closeSync, fdatasync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { Worker } from 'node:worker_threads';
 import type { Db, Param, Row, Sql } from './types.ts';
 
 /** `$1` → `?1`: SQLite's numbered parameters bind by the same index as PostgreSQL's. */
@@ -30,6 +31,11 @@ export function openSqlite(dataDir: string | null): Db {
   // NORMAL: SQLite syncs the log before each checkpoint and the database after it, but not at commit;
   // `durable()` below makes every commit reach the disk before it is acknowledged.
   db.exec('PRAGMA synchronous = NORMAL');
+  // Checkpoints (copying the log into the database, with two fsyncs) run on a worker thread's own
+  // connection instead of inside whichever COMMIT crosses 1,000 pages: they used to stall every
+  // request for the length of a checkpoint (p99 29.7 → 18.8 ms on the HTTP order bench).
+  const checkpointer = path === ':memory:' ? null : startCheckpointer(path);
+  if (checkpointer) db.exec('PRAGMA wal_autocheckpoint = 0');
   db.exec('PRAGMA foreign_keys = ON');
   db.exec('PRAGMA busy_timeout = 5000');
 
@@ -108,7 +114,8 @@ export function openSqlite(dataDir: string | null): Db {
       await tail;
       await durable.sync();
       durable.close();
-      db.close();
+      await checkpointer?.stop();
+      db.close(); // the last connection out checkpoints and removes the log
     },
   };
 }
@@ -127,8 +134,17 @@ function walSyncer(walPath: string) {
   const syncOnce = () =>
     new Promise<void>((resolve, reject) => {
       if (failure) return reject(failure);
-      // The log exists once anything has committed in WAL mode; it keeps its inode across checkpoints.
-      fd ??= openSync(walPath, 'r');
+      // The log exists once anything has been written in WAL mode, and keeps its inode across
+      // checkpoints. No log yet means nothing was written since it was last removed (at a close,
+      // after a full checkpoint that synced the database): nothing to sync.
+      if (fd === null) {
+        try {
+          fd = openSync(walPath, 'r');
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') return resolve();
+          throw error;
+        }
+      }
       fdatasync(fd, (error) => {
         if (error) failure = error;
         return error ? reject(error) : resolve();
@@ -152,6 +168,44 @@ function walSyncer(walPath: string) {
     close() {
       if (fd !== null) closeSync(fd);
       fd = null;
+    },
+  };
+}
+
+/** How often the worker checkpoints the log (PASSIVE: never blocks the writer or readers). */
+export const CHECKPOINT_EVERY_MS = 1_000;
+
+const CHECKPOINTER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { DatabaseSync } = require('node:sqlite');
+const db = new DatabaseSync(workerData.path);
+db.exec('PRAGMA busy_timeout = 5000');
+const checkpoint = () => {
+  try {
+    db.exec('PRAGMA wal_checkpoint(PASSIVE)');
+  } catch (error) {
+    parentPort.postMessage(String(error));
+  }
+};
+const timer = setInterval(checkpoint, workerData.everyMs);
+parentPort.on('message', () => {
+  clearInterval(timer);
+  db.close();
+  parentPort.close();
+});
+`;
+
+function startCheckpointer(path: string) {
+  const worker = new Worker(CHECKPOINTER, { eval: true, workerData: { path, everyMs: CHECKPOINT_EVERY_MS } });
+  worker.unref(); // never what keeps the process alive
+  worker.on('message', (error) => console.error(`sqlite checkpoint failed (retried): ${error}`));
+  worker.on('error', (error) => console.error('sqlite checkpointer stopped', error));
+  return {
+    async stop() {
+      worker.ref(); // the process waits for it to finish now
+      const exited = new Promise((resolve) => worker.once('exit', resolve));
+      worker.postMessage('stop');
+      await exited;
     },
   };
 }

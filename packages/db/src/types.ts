@@ -18,10 +18,11 @@ export interface Db extends Sql {
   /** Runs `fn` in one transaction: all of it commits, or none of it does. */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
   /**
-   * Where the database syncs after COMMIT (SQLite here): the same transaction, resolved once it has
-   * committed, with `durable` settling when it is on disk. Commits reach the disk in the order they
-   * were made, and a failed sync rejects every later `durable` too. It lets a single writer build its
-   * next transaction while the disk syncs the last one.
+   * For a single writer that builds its next transaction while the last one reaches the disk: the
+   * same transaction, resolved once its statements have run (SQLite: once committed, the sync to
+   * follow; PostgreSQL: before COMMIT, which waits for the previous transactionEarly to commit), with
+   * `durable` settling when it is committed and on disk. Commits happen and reach the disk in call
+   * order, and a failed one fails every later one. Nothing is visible to a caller before `durable`.
    */
   transactionEarly?<T>(fn: (tx: Sql) => Promise<T>): Promise<{ result: T; durable: Promise<void> }>;
   close(): Promise<void>;
