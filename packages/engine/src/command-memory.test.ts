@@ -35,4 +35,32 @@ describe('command memory', () => {
     expect(memory.find('a')).toBeUndefined();
     expect(memory.size).toBe(0);
   });
+
+  it('remembers ids alone (addIdOnly) in the same window, counts them, and refuses to read them', () => {
+    const random = new SeededRandom(12);
+    for (const max of [1, 3, 64]) {
+      const memory = new CommandMemory(max);
+      const model: { id: string; full: boolean }[] = [];
+      for (let n = 0; n < 5_000; n++) {
+        const id = random.chance(0.3) ? `x${random.int(0, 3 * max)}` : `c${n}`;
+        const known = model.some((entry) => entry.id === id);
+        const full = random.chance(0.5);
+        if (full) {
+          if (memory.knows(id) !== known) throw new Error(`${max}: knows(${id})`);
+          if (!known) memory.add(id, { id }, { ok: false, code: 'invalid_command' });
+        } else if (memory.addIdOnly(id) === known) {
+          throw new Error(`${max}: addIdOnly(${id})`);
+        }
+        if (!known) {
+          model.push({ id, full });
+          if (model.length > max) model.shift();
+        }
+        expect(memory.idOnlyCount).toBe(model.filter((entry) => !entry.full).length);
+      }
+      for (const entry of model) {
+        if (entry.full) expect(memory.find(entry.id)?.command).toEqual({ id: entry.id });
+        else expect(() => memory.find(entry.id)).toThrow(/remembered by its id only/);
+      }
+    }
+  });
 });

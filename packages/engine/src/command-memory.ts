@@ -2,6 +2,8 @@
 // Must hold: an id is found exactly while it is among the last N remembered; the oldest goes first;
 // iteration is oldest first (the snapshot's order); a remembered result decodes to an object deep-equal
 // (same keys, same order) to the one apply() returned. Must not: keep the result's event objects.
+// A replay may remember an id alone (addIdOnly: a command that will have left the window before the
+// replay ends); such an entry finds its id like any other, but reading its command or result throws.
 //
 // Why not a Map<string, {command, result}>: at 100,000 entries, keeping every result's events (a dozen
 // objects and bigints per fill) made the garbage collector copy and mark ~150 MB of live data, which
@@ -45,6 +47,8 @@ export class CommandMemory {
   private placedHold = 0;
   /** Slots in use; once full, `oldest` is the slot evicted next. */
   private count = 0;
+  /** Entries remembered by id only (addIdOnly) still in the window. */
+  private idOnly = 0;
   private oldest = 0;
   private lastId: string | undefined;
   private lastHash = 0;
@@ -66,6 +70,11 @@ export class CommandMemory {
     return this.count;
   }
 
+  /** Entries in the window remembered by their id only (see addIdOnly). */
+  get idOnlyCount(): number {
+    return this.idOnly;
+  }
+
   /** The remembered command and result for `id`, or undefined. */
   find(id: string): { command: unknown; result: ApplyResult } | undefined {
     const hash = hashOf(id);
@@ -83,10 +92,25 @@ export class CommandMemory {
     return this.entryOf(slot);
   }
 
+  /**
+   * Whether `id` is remembered (in full or by id only), without reading its entry; like find(), it
+   * prepares add() to insert where the lookup stopped.
+   */
+  knows(id: string): boolean {
+    const hash = hashOf(id);
+    this.lastId = id;
+    this.lastHash = hash;
+    const slot = this.slotOf(id, hash);
+    if (slot < 0) return false;
+    this.lastEmpty = -1;
+    return true;
+  }
+
   private entryOf(slot: number): { command: unknown; result: ApplyResult } {
     const at = META * slot;
     const meta = this.meta;
     const command = this.entries[2 * slot + 1];
+    if (command === ID_ONLY) throw new Error(`command ${this.entries[2 * slot]} is remembered by its id only`);
     const result = this.log.decode(
       meta[at + NUM_START] as number,
       meta[at + NUM_END] as number,
@@ -144,6 +168,50 @@ export class CommandMemory {
     this.placedAt = -1;
   }
 
+  /**
+   * For a replay: remembers `id` without its command and result, unless it is remembered already (then
+   * it answers false and changes nothing). For a command that more than `max` later ones will push out
+   * of the window before the replay ends: repeats of it are recognised as with add(); reading it throws.
+   */
+  addIdOnly(id: string): boolean {
+    if (this.max === 0) return true;
+    const hash = hashOf(id);
+    const table = this.table;
+    // One probe run finds the id or the empty position it would take.
+    let at = hash & this.mask;
+    for (;;) {
+      const entry = table[2 * at] as number;
+      if (entry === 0) break;
+      if (table[2 * at + 1] === hash && this.entries[2 * (entry - 1)] === id) return false;
+      at = (at + 1) & this.mask;
+    }
+    const slot = this.count < this.max ? this.count : this.oldest;
+    this.lastId = undefined;
+    this.lastEmpty = -1;
+    table[2 * at] = slot + 1;
+    table[2 * at + 1] = hash;
+    const meta = this.meta;
+    const m = META * slot;
+    if (this.count < this.max) {
+      this.count += 1;
+    } else {
+      this.removeFromTable(slot, meta[m + HASH] as number);
+      this.log.forget(meta[m + NUM_END] as number, meta[m + REF_END] as number);
+      if (this.entries[2 * slot + 1] === ID_ONLY) this.idOnly -= 1;
+      this.oldest = slot + 1 === this.max ? 0 : slot + 1;
+    }
+    this.idOnly += 1;
+    this.entries[2 * slot] = id;
+    this.entries[2 * slot + 1] = ID_ONLY;
+    // An empty segment of the log: forgetting up to it later forgets what came before, as for any entry.
+    meta[m + NUM_START] = this.log.numTail;
+    meta[m + NUM_END] = this.log.numTail;
+    meta[m + REF_START] = this.log.refTail;
+    meta[m + REF_END] = this.log.refTail;
+    meta[m + HASH] = hash;
+    return true;
+  }
+
   /** Remembers a new id (the caller checked it is not remembered), forgetting the oldest when full. */
   add(id: string, command: unknown, result: ApplyResult): void {
     if (this.max === 0) return;
@@ -171,6 +239,7 @@ export class CommandMemory {
       // The new entry names the same slot; removeFromTable tells them apart by the old id's hash.
       this.removeFromTable(slot, meta[m + HASH] as number);
       this.log.forget(meta[m + NUM_END] as number, meta[m + REF_END] as number);
+      if (this.entries[2 * slot + 1] === ID_ONLY) this.idOnly -= 1;
       this.oldest = slot + 1 === this.max ? 0 : slot + 1;
     }
     this.entries[2 * slot] = id;
@@ -253,6 +322,9 @@ export class CommandMemory {
     table[2 * hole + 1] = 0;
   }
 }
+
+/** The command of an entry remembered by its id only (addIdOnly). */
+const ID_ONLY: unknown = Symbol('id only');
 
 /** Per-slot metadata layout (see CommandMemory.meta). */
 const META = 5;

@@ -205,6 +205,12 @@ export type EngineState = {
    */
   readonly finishedOrders: OrderRecord[];
   readonly orderPool: OrderRecord[];
+  /**
+   * Set by Engine.replay() while it applies a command whose result nobody will read: the busiest
+   * handlers (placing, matching, settling a fill, finishing an order) then skip building their events.
+   * The state they leave is the same either way; only the result's event list is incomplete.
+   */
+  quiet: boolean;
 };
 
 export function isValidUserId(id: unknown): id is string {

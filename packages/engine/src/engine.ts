@@ -26,6 +26,7 @@ import { OrderMap } from './order-map.ts';
 import { registerInstrument, setInstrumentFees, setMarkPrice, setReferencePrice } from './reference-data.ts';
 import { findBrokenLock, settleTrades } from './settlement-locks.ts';
 import { type EngineSnapshot, restoreState, takeSnapshot } from './snapshot.ts';
+import { hashSnapshot, hashState } from './state-hash.ts';
 import { amendOrder, cancelOrder, placeOrder, setTradingStatus } from './trading.ts';
 
 export type OrderView = {
@@ -82,6 +83,7 @@ export class Engine {
       memory: new CommandMemory(merged.rememberedCommandsMax),
       finishedOrders: [],
       orderPool: [],
+      quiet: false,
     };
   }
 
@@ -119,6 +121,65 @@ export class Engine {
     memory.add(command.id, command, result);
     if (this.state.finishedOrders.length > 0) recycleFinishedOrders(this.state);
     return result;
+  }
+
+  /**
+   * The end of apply() (kept apart so apply() stays as it was on the live hot path), for replay(): a
+   * command whose id the window was just asked about (knows()) and does not know.
+   */
+  private applyNew(command: Command): ApplyResult {
+    const memory = this.state.memory;
+    memory.forgetMarks();
+    // Left over only if a previous command threw half way: never reuse those records.
+    if (this.state.finishedOrders.length > 0) this.state.finishedOrders.length = 0;
+    const result = this.dispatch(command);
+    memory.add(command.id, command, result);
+    if (this.state.finishedOrders.length > 0) recycleFinishedOrders(this.state);
+    return result;
+  }
+
+  /**
+   * Replays one journaled command at start-up: the state afterwards is exactly what apply(command)
+   * would leave, and the result is not made. `after` is how many journaled commands this replay applies
+   * after this one (the host knows the journal's last seq). A command followed by at least twice
+   * `rememberedCommandsMax` more is remembered by its id only: its repeats are still recognised, but the
+   * window will have forgotten it before the end unless more than half of the commands after it are
+   * repeats or invalid, which replayComplete() tells. The later ones take apply()'s path.
+   */
+  replay(command: Command, after: number): void {
+    const state = this.state;
+    const memory = state.memory;
+    // apply() without what a replay throws away. A repeat changes nothing, whatever its body (its answer
+    // is not needed, and the first one may be remembered by id only).
+    if (!isIdentified(command)) return;
+    if (after < 2 * memory.max) {
+      if (!memory.knows(command.id)) this.applyNew(command);
+      return;
+    }
+    // A new command's result is neither kept nor, on the busy paths, built (state.quiet). The id goes
+    // into the window first (nothing in dispatch() reads the window; a command that throws stops the
+    // replay either way).
+    if (!memory.addIdOnly(command.id)) return;
+    if (state.finishedOrders.length > 0) state.finishedOrders.length = 0;
+    state.quiet = true;
+    try {
+      this.dispatch(command);
+    } finally {
+      state.quiet = false;
+      memory.forgetMarks();
+    }
+    if (state.finishedOrders.length > 0) recycleFinishedOrders(state);
+  }
+
+  /**
+   * After the last replay(): whether every command still in the idempotency window is remembered in
+   * full, as apply() would have it. False only when so many of the last commands were repeats or invalid
+   * that a command replayed by its id only is still in the window: the engine must then be dropped and the
+   * journal replayed with apply() (its balances and books are right, but a repeat of that command, the
+   * snapshot and the state hash would throw).
+   */
+  replayComplete(): boolean {
+    return this.state.memory.idOnlyCount === 0;
   }
 
   private dispatch(command: Command): ApplyResult {
@@ -161,15 +222,28 @@ export class Engine {
     return takeSnapshot(this.state);
   }
 
-  /** FNV-1a 64 over the snapshot's JSON: equal hashes mean equal state. */
+  /**
+   * The state hash (format v2, `v2:` + 16 hex digits): FNV-1a 64 over a canonical encoding of the
+   * snapshot, walked in place (state-hash.ts). Equal hashes mean equal state.
+   */
   stateHash(): string {
-    return fnv1a64(JSON.stringify(this.snapshot()));
+    return hashState(this.state);
+  }
+
+  /**
+   * The state hash in the format of `recorded`, to check a hash stored earlier: a v1 hash (16 hex
+   * digits, FNV-1a 64 over the snapshot's JSON, as written before v2) is recomputed the v1 way (slower:
+   * it builds the JSON); anything else gets stateHash().
+   */
+  stateHashAs(recorded: string): string {
+    return isV1StateHash(recorded) ? fnv1a64(JSON.stringify(this.snapshot())) : this.stateHash();
   }
 
   /** The snapshot as JSON and its hash, from one snapshot (what a host stores). */
   snapshotState(): { json: string; hash: string } {
-    const json = JSON.stringify(this.snapshot());
-    return { json, hash: fnv1a64(json) };
+    const snapshot = this.snapshot();
+    // The same value as stateHash() (state-hash.ts), and cheaper here: the snapshot is built already.
+    return { json: JSON.stringify(snapshot), hash: hashSnapshot(snapshot) };
   }
 
   balance(owner: string, wallet: Wallet, asset: string): BalanceView {
@@ -271,6 +345,23 @@ export class Engine {
     }
     return undefined;
   }
+}
+
+/** What apply() checks before anything else (its first lines): an object with a usable id and time. */
+function isIdentified(command: Command): boolean {
+  return (
+    typeof command === 'object' &&
+    command !== null &&
+    typeof command.id === 'string' &&
+    command.id.length > 0 &&
+    command.id.length <= 128 &&
+    Number.isSafeInteger(command.timeMs)
+  );
+}
+
+/** A hash written before format v2: FNV-1a 64 over the snapshot's JSON, 16 hex digits, no prefix. */
+export function isV1StateHash(hash: string): boolean {
+  return /^[0-9a-f]{16}$/.test(hash);
 }
 
 function bodyOf(command: unknown): string {

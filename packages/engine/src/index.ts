@@ -29,6 +29,7 @@ export {
 export {
   type BalanceView,
   Engine,
+  isV1StateHash,
   type MarketView,
   type OrderView,
   type SettlementLockView,
@@ -92,3 +93,4 @@ export {
 } from './order-book.ts';
 export { ENGINE_REJECTIONS, type EngineRejection, isEngineRejection } from './rejections.ts';
 export { type EngineSnapshot, SNAPSHOT_VERSION } from './snapshot.ts';
+export { hashSnapshot, STATE_HASH_V2 } from './state-hash.ts';

@@ -567,6 +567,25 @@ export class Ledger {
     return posted;
   }
 
+  /**
+   * postFromHoldN without the event (a replayed command whose result is not read): the same checks and
+   * balances. `what` names the transfer in an error.
+   */
+  postFromHoldQuietN(hold: Hold, credit: number, amountN: number, what: string): void {
+    if (!(amountN > 0) || hold.isBelowN(amountN))
+      throw new Error(`hold ${hold.id}: cannot post ${amountN} of ${hold.remaining} (${what})`);
+    hold.subtractN(amountN);
+    this.subtractHeldN(hold.accountIndex, amountN);
+    this.shiftN(hold.accountIndex, credit, amountN, what);
+    if (hold.kind === 'funds' && hold.isEmpty()) this.holds.delete(hold.id);
+  }
+
+  /** moveN without the event (see postFromHoldQuietN). */
+  moveQuietN(debit: number, credit: number, amountN: number, what: string): void {
+    if (!(amountN > 0)) throw new Error(`transfer ${what}: amount must be positive`);
+    this.shiftN(debit, credit, amountN, what);
+  }
+
   /** Releases `amount` (default: all that remains) of a hold back to the available balance. */
   release(hold: Hold, amount?: bigint): void {
     if (amount === undefined) {
@@ -629,6 +648,33 @@ export class Ledger {
       link,
       timeMs,
     };
+  }
+
+  /**
+   * moveN's balance changes and checks without the event, for a positive safe-integer amount (a balance
+   * that would leave the safe range goes to bigint, as the amount's bigint); `what` names the transfer in
+   * an error. moveN keeps its own copy of these lines (it is the live hot path): change both together.
+   */
+  private shiftN(debit: number, credit: number, amountN: number, what: string): void {
+    const numbers = this.numbers;
+    const assetId = numbers.assetIds[debit] as number;
+    if (assetId !== numbers.assetIds[credit]) throw new Error(`transfer ${what}: asset mismatch`);
+    const balance = (numbers.balance[debit] as number) - amountN;
+    if (Number.isSafeInteger(balance)) {
+      numbers.balance[debit] = balance;
+      if (balance < (numbers.held[debit] as number) && numbers.platform[debit] === 0) {
+        throw new Error(`transfer ${what}: ${numbers.keys[debit]} would go below its holds`);
+      }
+    } else {
+      const account = this.accounts[debit] as Account;
+      account.subtractBalance(BigInt(amountN));
+      if (!account.isPlatform && account.isBelowHeld()) {
+        throw new Error(`transfer ${what}: ${account.key} would go below its holds`);
+      }
+    }
+    const credited = (numbers.balance[credit] as number) + amountN;
+    if (Number.isSafeInteger(credited)) numbers.balance[credit] = credited;
+    else (this.accounts[credit] as Account).addBalance(BigInt(amountN));
   }
 
   /** move() between account indexes, for an amount given as a safe integer and as the equal bigint. */

@@ -99,17 +99,28 @@ function settleFillSafe(
   const takerBuys = taker.side === 'buy';
   const buyer = takerBuys ? taker : maker;
   const seller = takerBuys ? maker : taker;
-  const qtyMinor = BigInt(qtyFast);
-  const notional = BigInt(notionalFast);
-  const takerFee = takerFast === 0 ? 0n : BigInt(takerFast);
-  const makerFee = makerFast === 0 ? 0n : BigInt(makerFast);
   const tradeId = state.nextTradeId;
   state.nextTradeId += 1;
-  const link = `trade:${tradeId}`;
   const ledger = state.ledger;
   const feeIndex = instrument.feeAccount.index;
   const buyerFast = takerBuys ? takerFast : makerFast;
   const sellerFast = takerBuys ? makerFast : takerFast;
+  if (state.quiet) {
+    // A replayed command whose result is not read: the same ledger steps in the same order, no events.
+    ledger.postFromHoldQuietN(buyer.hold, seller.quoteIndex, notionalFast, 'fill quote');
+    ledger.postFromHoldQuietN(seller.hold, buyer.baseIndex, qtyFast, 'fill base');
+    if (buyerFast > 0) ledger.postFromHoldQuietN(buyer.hold, feeIndex, buyerFast, 'fill buyer fee');
+    if (sellerFast > 0) ledger.moveQuietN(seller.quoteIndex, feeIndex, sellerFast, 'fill seller fee');
+    if (def.locksBought) {
+      lockBought(state, instrument, buyer.user, buyer.baseAccount, tradeId, qtyLots, BigInt(qtyFast), events, timeMs);
+    }
+    return;
+  }
+  const qtyMinor = BigInt(qtyFast);
+  const notional = BigInt(notionalFast);
+  const takerFee = takerFast === 0 ? 0n : BigInt(takerFast);
+  const makerFee = makerFast === 0 ? 0n : BigInt(makerFast);
+  const link = `trade:${tradeId}`;
   // The idempotency window stores this trade and its transfers as one record (see markFill).
   state.memory.markFill(
     events.length,

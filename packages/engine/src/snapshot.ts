@@ -31,7 +31,7 @@ import { addLock, liveLocks, settlementHoldId } from './settlement-locks.ts';
 
 export const SNAPSHOT_VERSION = 1;
 
-type Where = 'book' | 'queued' | keyof TriggerLists;
+export type Where = 'book' | 'queued' | keyof TriggerLists;
 
 export type OrderSnapshot = {
   id: number;
@@ -93,24 +93,31 @@ export type EngineSnapshot = {
 };
 
 export function takeSnapshot(state: EngineState): EngineSnapshot {
+  const snapshot = snapshotWithoutWindow(state) as EngineSnapshot;
+  const remembered: EngineSnapshot['remembered'] = [];
+  state.memory.forEach((id, command, result) => {
+    remembered.push([id, toJsonSafe(command), toJsonSafe(result)]);
+  });
+  // Added last, so it is the snapshot's last key (state-hash.ts relies on that).
+  snapshot.remembered = remembered;
+  return snapshot;
+}
+
+/**
+ * The snapshot without its idempotency window (`remembered`), every other key in the same order. For
+ * the state hash (`forHash`), `orders` is left empty (the hash reads them from the state, see
+ * forEachLiveOrder) and the used ids' transfers are not made JSON-safe (the hash encodes a bigint as its
+ * JSON-safe form).
+ */
+export function snapshotWithoutWindow(state: EngineState, forHash = false): Omit<EngineSnapshot, 'remembered'> {
   const ledger = state.ledger;
   const orders: OrderSnapshot[] = [];
-  for (const instrument of state.instrumentList) {
-    instrument.book.forEachOrder((id) => orders.push(orderSnapshot(state.orders.get(id) as OrderRecord, 'book')));
-    for (const where of ['risesLast', 'fallsLast', 'risesMark', 'fallsMark'] as const) {
-      for (const order of instrument.triggers[where]) orders.push(orderSnapshot(order, where));
-    }
-    for (const order of instrument.queued) orders.push(orderSnapshot(order, 'queued'));
-  }
+  if (!forHash) forEachLiveOrder(state, (order, where) => orders.push(orderSnapshot(order, where)));
   const holds: EngineSnapshot['holds'] = [];
   for (const hold of ledger.holds.values()) {
     if (hold.kind === 'funds')
       holds.push([hold.id, hold.account.index, hold.remaining.toString(), hold.cause, hold.link]);
   }
-  const remembered: EngineSnapshot['remembered'] = [];
-  state.memory.forEach((id, command, result) => {
-    remembered.push([id, toJsonSafe(command), toJsonSafe(result)]);
-  });
   const locks: NonNullable<EngineSnapshot['settlementLocks']> = [];
   for (const instrument of state.instrumentList) {
     for (const lock of liveLocks(instrument)) {
@@ -131,7 +138,11 @@ export function takeSnapshot(state: EngineState): EngineSnapshot {
       a.held.toString(),
     ]),
     holds,
-    usedIds: [...ledger.usedIds].map(([id, used]) => [id, used.fingerprint, toJsonSafe(used.posted)]),
+    usedIds: [...ledger.usedIds].map(([id, used]) => [
+      id,
+      used.fingerprint,
+      forHash ? (used.posted as unknown as JsonValue) : toJsonSafe(used.posted),
+    ]),
     instruments: state.instrumentList.map((i) => ({
       spec: i.def.spec,
       referenceTicks: i.referenceTicks,
@@ -144,8 +155,30 @@ export function takeSnapshot(state: EngineState): EngineSnapshot {
     users: state.userList.map((u) => [u.id, u.openOrders]),
     orders,
     ...(locks.length > 0 ? { settlementLocks: locks } : {}),
-    remembered,
   };
+}
+
+/** Live orders in the snapshot's order: per instrument, the book by priority, each trigger list, the queue. */
+export function forEachLiveOrder(state: EngineState, visit: (order: OrderRecord, where: Where) => void): void {
+  for (const instrument of state.instrumentList) {
+    instrument.book.forEachOrder((id) => visit(state.orders.get(id) as OrderRecord, 'book'));
+    for (const where of ['risesLast', 'fallsLast', 'risesMark', 'fallsMark'] as const) {
+      for (const order of instrument.triggers[where]) visit(order, where);
+    }
+    for (const order of instrument.queued) visit(order, 'queued');
+  }
+}
+
+/** How many orders forEachLiveOrder visits. */
+export function countLiveOrders(state: EngineState): number {
+  let count = 0;
+  for (const instrument of state.instrumentList) {
+    const { triggers } = instrument;
+    count += instrument.book.restingCount + instrument.queued.length;
+    count +=
+      triggers.risesLast.length + triggers.fallsLast.length + triggers.risesMark.length + triggers.fallsMark.length;
+  }
+  return count;
 }
 
 function orderSnapshot(order: OrderRecord, where: Where): OrderSnapshot {
@@ -191,6 +224,7 @@ export function restoreState(snapshot: EngineSnapshot): EngineState {
     memory: new CommandMemory(snapshot.config.rememberedCommandsMax),
     finishedOrders: [],
     orderPool: [],
+    quiet: false,
   };
   for (const [owner, wallet, asset, scale, balance, held] of snapshot.accounts) {
     ledger.restoreAccount(owner, wallet, customAsset(asset, scale), BigInt(balance), BigInt(held));

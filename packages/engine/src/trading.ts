@@ -228,46 +228,49 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
   );
   // Two literals rather than a spread of `queued`: a spread builds the object through a slow path.
   // userId is command.userId, equal to owner.id (the user was found or made under it), read without
-  // reaching the user object.
-  const placed: EngineEvent = queues
-    ? {
-        type: 'order_placed',
-        orderId: id,
-        commandId: command.id,
-        userId: command.userId,
-        instrumentId: instrument.def.id,
-        side,
-        orderType,
-        priceTicks,
-        qtyLots: command.qtyLots,
-        timeInForce,
-        postOnly,
-        trigger: order.trigger,
-        status: 'pending',
-        holdAsset: debitAsset.code,
-        holdAmount,
-        queued: true,
-        timeMs: command.timeMs,
-      }
-    : {
-        type: 'order_placed',
-        orderId: id,
-        commandId: command.id,
-        userId: command.userId,
-        instrumentId: instrument.def.id,
-        side,
-        orderType,
-        priceTicks,
-        qtyLots: command.qtyLots,
-        timeInForce,
-        postOnly,
-        trigger: order.trigger,
-        status: 'pending',
-        holdAsset: debitAsset.code,
-        holdAmount,
-        timeMs: command.timeMs,
-      };
-  const events: EngineEvent[] = [placed];
+  // reaching the user object. A quiet replay (state.quiet) builds no event.
+  const events: EngineEvent[] = state.quiet
+    ? []
+    : [
+        queues
+          ? {
+              type: 'order_placed',
+              orderId: id,
+              commandId: command.id,
+              userId: command.userId,
+              instrumentId: instrument.def.id,
+              side,
+              orderType,
+              priceTicks,
+              qtyLots: command.qtyLots,
+              timeInForce,
+              postOnly,
+              trigger: order.trigger,
+              status: 'pending',
+              holdAsset: debitAsset.code,
+              holdAmount,
+              queued: true,
+              timeMs: command.timeMs,
+            }
+          : {
+              type: 'order_placed',
+              orderId: id,
+              commandId: command.id,
+              userId: command.userId,
+              instrumentId: instrument.def.id,
+              side,
+              orderType,
+              priceTicks,
+              qtyLots: command.qtyLots,
+              timeInForce,
+              postOnly,
+              trigger: order.trigger,
+              status: 'pending',
+              holdAsset: debitAsset.code,
+              holdAmount,
+              timeMs: command.timeMs,
+            },
+      ];
   if (holdN !== -1) state.memory.markPlaced(0, holdN);
   if (queues) {
     listOrder(state, order);
@@ -328,7 +331,7 @@ function execute(state: EngineState, order: OrderRecord, events: EngineEvent[], 
     if (book.fillMakerLeft[i] === 0) finish(state, maker, 'filled', 'fill', true, events, timeMs);
     else {
       maker.status = 'partial';
-      events.push(orderUpdated(maker, 'fill', timeMs));
+      if (!state.quiet) events.push(orderUpdated(maker, 'fill', timeMs));
     }
   }
   if (left === 0) finish(state, order, 'filled', 'fill', false, events, timeMs);
@@ -344,7 +347,7 @@ function execute(state: EngineState, order: OrderRecord, events: EngineEvent[], 
     addOpenOrders(state, order.userIndex, 1);
     if (order.filledLots > 0) {
       order.status = 'partial';
-      events.push(orderUpdated(order, 'fill', timeMs));
+      if (!state.quiet) events.push(orderUpdated(order, 'fill', timeMs));
     }
   }
 }
@@ -393,7 +396,7 @@ function finish(
   // Reusable once this command is done (nothing refers to a finished order after it).
   state.finishedOrders.push(order);
   if (wasOpen) addOpenOrders(state, order.userIndex, -1);
-  events.push(orderUpdated(order, reason, timeMs));
+  if (!state.quiet) events.push(orderUpdated(order, reason, timeMs));
 }
 
 function orderUpdated(order: OrderRecord, reason: OrderUpdateReason, timeMs: number): EngineEvent {

@@ -4,8 +4,9 @@
 // replay of the transfers, settlement locks = the unsettled buys seen in trade events and within the
 // balance). Halts and resumes come at a modest rate, so orders queue while halted, get cancelled or
 // refused an amend there, meet band changes before the open, and triggers wait across halts. At the end:
-// snapshot/restore and full replay give the same state hash. Fees change now and then (set_instrument_fees),
-// so live orders, their holds and fills keep the fees they were placed with while new orders pay new ones.
+// snapshot/restore, full replay and the start-up replay path (Engine.replay) give the same state hash,
+// which is the hash of the snapshot. Fees change now and then (set_instrument_fees), so live orders,
+// their holds and fills keep the fees they were placed with while new orders pay new ones.
 // Must hold: the same seed gives the same run. Must not: read the clock or Math.random.
 
 import {
@@ -14,6 +15,7 @@ import {
   canonicalJson,
   Engine,
   type EngineEvent,
+  hashSnapshot,
   type InstrumentSpec,
   toJsonSafe,
 } from '@bourse/engine';
@@ -96,10 +98,14 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
       applyBoth(command);
       if (options.checkReplay !== false && snapshotAt === undefined && step >= total / 2) {
         snapshotAt = { step: log.length, json: JSON.stringify(engine.snapshot()) };
+        // The state hash walks the state in place; it must equal the hash of the snapshot it describes.
+        if (hashSnapshot(JSON.parse(snapshotAt.json)) !== engine.stateHash())
+          throw new Mismatch('the state hash is not the hash of the snapshot');
       }
     }
     command = undefined;
     const hash = engine.stateHash();
+    if (hashSnapshot(engine.snapshot()) !== hash) throw new Mismatch('the state hash is not the hash of the snapshot');
     if (options.checkReplay !== false) checkReplay(hash);
     return { ok: true, seed, commands: total, accepted, trades, hash, coverage };
   } catch (error) {
@@ -281,6 +287,19 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     const fresh = new Engine(CONFIG);
     for (const c of log) fresh.apply(c);
     if (fresh.stateHash() !== hash) throw new Mismatch('replaying the whole command log gives another state hash');
+    // The start-up path: Engine.replay() over the journal as the host writes it, every command followed
+    // by its repeat (as applyBoth sent them): most commands are replayed by id only, and the window's
+    // last 2 × rememberedCommandsMax entries are half repeats, exactly the margin replay() keeps.
+    const journal = log.flatMap((c) => [c, c]);
+    const replayed = new Engine(CONFIG);
+    for (let i = 0; i < journal.length; i++) replayed.replay(journal[i] as Command, journal.length - 1 - i);
+    if (!replayed.replayComplete()) throw new Mismatch('Engine.replay() left commands remembered by id only');
+    if (replayed.stateHash() !== hash) throw new Mismatch('Engine.replay() of the journal gives another state hash');
+    for (const c of log.slice(-CONFIG.rememberedCommandsMax)) {
+      const answer = JSON.stringify(toJsonSafe(replayed.apply(c)));
+      if (answer !== JSON.stringify(toJsonSafe(fresh.apply(c))))
+        throw new Mismatch(`after Engine.replay(), repeating ${c.id} answers ${answer}`);
+    }
     if (snapshotAt === undefined) return;
     const restored = Engine.restore(JSON.parse(snapshotAt.json));
     for (const c of log.slice(snapshotAt.step)) restored.apply(c);

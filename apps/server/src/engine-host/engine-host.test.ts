@@ -123,3 +123,72 @@ describe.each(dbs)('engine host on $dialect', ({ open: openDb }) => {
     await db.close();
   });
 });
+
+describe('engine host on a database that syncs after COMMIT', () => {
+  /** In-memory SQLite whose commits become durable only when the test says so. */
+  async function manualDisk() {
+    const { openDb } = await import('@bourse/db');
+    const db = await openDb({ dataDir: null });
+    const syncs: { resolve: () => void; reject: (e: unknown) => void; batch: number }[] = [];
+    let commits = 0;
+    const disk: Db = {
+      ...db,
+      transaction: db.transaction,
+      close: db.close,
+      transactionEarly: async (fn) => {
+        const result = await db.transaction(fn);
+        const batch = commits++;
+        const durable = new Promise<void>((resolve, reject) => syncs.push({ resolve, reject, batch }));
+        durable.catch(() => undefined);
+        return { result, durable };
+      },
+    };
+    return { db, disk, syncs };
+  }
+  const settle = () => new Promise((r) => setTimeout(r, 10));
+
+  it('builds the next batch while the last one syncs, and answers each only once it is on disk', async () => {
+    const { db, disk, syncs } = await manualDisk();
+    const host = await open(disk);
+    const answered: number[] = [];
+    const first = [host.submit({ key: 'a', add: 1 }), host.submit({ key: 'a', add: 1 })];
+    for (const p of first) p.then((v) => answered.push(v));
+    await settle();
+    expect(syncs.length).toBe(1); // batch 0 committed, waiting for the disk
+    const second = [host.submit({ key: 'a', add: 1 })];
+    for (const p of second) p.then((v) => answered.push(v));
+    await settle();
+    expect(syncs.length).toBe(2); // batch 1 committed while batch 0 syncs
+    const third = host.submit({ key: 'a', add: 10 });
+    await settle();
+    expect(syncs.length).toBe(2); // batch 2 waits: one syncing and one waiting is the most
+    expect(answered).toEqual([]);
+    syncs[0]!.resolve();
+    await settle();
+    expect(answered).toEqual([1, 2]);
+    expect(syncs.length).toBe(3); // the disk took batch 0, so batch 2 commits now
+    syncs[1]!.resolve();
+    syncs[2]!.resolve();
+    expect(await third).toBe(13);
+    expect(answered).toEqual([1, 2, 3]);
+    const closing = host.close();
+    await closing;
+    await db.close();
+  });
+
+  it('rejects the failed batch and every later one, answering none of them, when a sync fails', async () => {
+    const { db, disk, syncs } = await manualDisk();
+    let fatal: unknown = null;
+    const host = await open(disk, { onFatal: (e) => (fatal = e) });
+    const a = host.submit({ key: 'a', add: 1 });
+    await settle();
+    const b = host.submit({ key: 'a', add: 1 });
+    await settle();
+    syncs[0]!.reject(new Error('EIO'));
+    syncs[1]!.reject(new Error('EIO'));
+    expect((await Promise.allSettled([a, b])).map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(String(fatal)).toContain('EIO');
+    await expect(host.submit({ key: 'a', add: 1 })).rejects.toThrow('EIO');
+    await db.close();
+  });
+});

@@ -11,9 +11,25 @@ import type { Db, Sql } from '@bourse/db';
 export interface ReplayableEngine<C, R> {
   apply(command: C): R;
   stateHash(): string;
+  /**
+   * The state hash in the format of `recorded`, a hash stored earlier (perhaps by a version that hashed
+   * differently), when the engine knows more than one format; else stateHash() is compared.
+   */
+  stateHashAs?(recorded: string): string;
   snapshot(): unknown;
   /** The snapshot's JSON and its hash from one snapshot, when the engine can (else both separately). */
   snapshotState?(): { json: string; hash: string };
+  /**
+   * Start-up replay of one journaled command, with `after` more journaled commands to replay after it:
+   * must leave exactly the state apply(command) would, without making the result. Used, when present,
+   * instead of apply() for the whole replay.
+   */
+  replay?(command: C, after: number): void;
+  /**
+   * After a replay through replay(): whether the state is exactly what apply() would have made. When
+   * false the host drops this engine and replays the journal again with apply().
+   */
+  replayComplete?(): boolean;
 }
 
 export type Applied<C, R> = { seq: number; command: C; result: R };
@@ -40,12 +56,14 @@ type HostConfig<C, R, E extends ReplayableEngine<C, R>> = Required<Omit<EngineHo
 
 type Pending<C, R> = Applied<C, R> & { resolve: (r: R) => void; reject: (e: unknown) => void };
 
+/** Journal rows per INSERT on PostgreSQL. */
 const JOURNAL_CHUNK = 500;
 /** Journal rows read per query at start-up (keyset pages: WHERE seq > last ORDER BY seq LIMIT n). */
 export const JOURNAL_PAGE = 10_000;
 
 type JournalRow = { seq: number; command: string };
 const NO_ROWS: JournalRow[] = [];
+const DURABLE: Promise<void> = Promise.resolve();
 
 export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
   readonly engine: E;
@@ -56,6 +74,8 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
   #flushing: Promise<void> | null = null;
   #failed: unknown = null;
   #closed = false;
+  /** Settles when the last committed batch is on disk and its callers have been answered. */
+  #durable: Promise<void> = DURABLE;
 
   private constructor(engine: E, seq: number, lastSnapshotSeq: number, options: HostConfig<C, R, E>) {
     this.engine = engine;
@@ -83,18 +103,18 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
         'SELECT seq, state_hash, state FROM engine_snapshots ORDER BY seq DESC LIMIT 1',
       )
     )[0];
-    let engine: E;
-    let seq = 0;
-    if (snap) {
-      engine = o.restore(JSON.parse(snap.state));
-      const hash = engine.stateHash();
+    const snapshotSeq = snap ? Number(snap.seq) : 0;
+    const start = (): E => {
+      if (!snap) return o.create();
+      const restored = o.restore(JSON.parse(snap.state));
+      const hash = restored.stateHashAs?.(snap.state_hash) ?? restored.stateHash();
       if (hash !== snap.state_hash)
         throw new Error(`snapshot ${snap.seq} restores to hash ${hash}, recorded ${snap.state_hash}`);
-      seq = Number(snap.seq);
-    } else {
-      engine = o.create();
-    }
-    const snapshotSeq = seq;
+      return restored;
+    };
+    // The journal's end, so that replay() can be told how many commands follow each one.
+    const [end] = await db.query<{ last: number | null }>('SELECT MAX(seq) AS last FROM engine_journal');
+    const last = Number(end?.last ?? 0);
     // The journal after the snapshot, in keyset pages; a short page is the last one. On a database
     // server the next page is asked for before this one is applied, so the server reads and sends it
     // meanwhile. node:sqlite reads synchronously on this thread: reading ahead would overlap nothing and
@@ -108,41 +128,61 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
       page.catch(() => undefined); // reported where the page is awaited, not as an unhandled rejection
       return page;
     };
-    const commands: C[] = [];
-    let rows = await readPage(seq);
-    for (;;) {
-      const more = rows.length === o.replayPage;
-      let next: Promise<JournalRow[]> | undefined;
-      if (more && readAhead) {
-        next = readPage(Number(rows[rows.length - 1]!.seq));
-        // One turn of the event loop lets the driver send that query before the loop below holds the thread.
-        await new Promise((resolve) => setImmediate(resolve));
+    /** Applies the journal after the snapshot (through replay() if `fast`); returns the last seq. */
+    const replayJournal = async (engine: E, fast: boolean): Promise<number> => {
+      let seq = snapshotSeq;
+      const commands: C[] = [];
+      let rows = await readPage(seq);
+      for (;;) {
+        const more = rows.length === o.replayPage;
+        let next: Promise<JournalRow[]> | undefined;
+        if (more && readAhead) {
+          next = readPage(Number(rows[rows.length - 1]!.seq));
+          // One turn of the event loop lets the driver send that query before the loop below holds the thread.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        // The whole page is decoded, then applied: two tight loops took 10-20% less CPU than one that
+        // alternates (bench/README.md, replay), and the rows can go before the engine runs.
+        commands.length = rows.length;
+        for (let i = 0; i < rows.length; i++) {
+          const row = rows[i]!;
+          if (Number(row.seq) !== seq + 1 + i)
+            throw new Error(`journal gap: expected ${seq + 1 + i}, found ${row.seq}`);
+          commands[i] = o.decode(row.command);
+        }
+        rows = NO_ROWS;
+        if (fast) {
+          // The command at seq + 1 + i has last - (seq + 1 + i) journaled commands after it.
+          const after = last - seq - 1;
+          for (let i = 0; i < commands.length; i++) engine.replay!(commands[i]!, after - i);
+        } else {
+          for (let i = 0; i < commands.length; i++) engine.apply(commands[i]!);
+        }
+        seq += commands.length;
+        if (!more) break;
+        rows = await (next ?? readPage(seq));
       }
-      // The whole page is decoded, then applied: two tight loops took 10-20% less CPU than one that
-      // alternates (bench/README.md, replay), and the rows can go before the engine runs.
-      commands.length = rows.length;
-      for (let i = 0; i < rows.length; i++) {
-        const row = rows[i]!;
-        if (Number(row.seq) !== seq + 1 + i) throw new Error(`journal gap: expected ${seq + 1 + i}, found ${row.seq}`);
-        commands[i] = o.decode(row.command);
-      }
-      seq += rows.length;
-      rows = NO_ROWS;
-      for (let i = 0; i < commands.length; i++) engine.apply(commands[i]!);
-      if (!more) break;
-      rows = await (next ?? readPage(seq));
+      commands.length = 0;
+      return seq;
+    };
+    let engine = start();
+    let seq = await replayJournal(engine, engine.replay !== undefined);
+    if (engine.replayComplete?.() === false) {
+      // Rare (see the engine's replayComplete()): the fast replay could not give apply()'s exact state.
+      console.warn(`engine replay to ${seq} was incomplete; replaying again with apply()`);
+      engine = start();
+      seq = await replayJournal(engine, false);
     }
-    commands.length = 0;
     const checkpoint = (
       await db.query<{ seq: number; state_hash: string }>(
         'SELECT seq, state_hash FROM engine_checkpoints WHERE seq = $1',
         [seq],
       )
     )[0];
-    if (checkpoint && checkpoint.state_hash !== engine.stateHash()) {
-      throw new Error(
-        `replay to ${seq} gives hash ${engine.stateHash()}, checkpoint recorded ${checkpoint.state_hash}`,
-      );
+    if (checkpoint) {
+      const hash = engine.stateHashAs?.(checkpoint.state_hash) ?? engine.stateHash();
+      if (hash !== checkpoint.state_hash)
+        throw new Error(`replay to ${seq} gives hash ${hash}, checkpoint recorded ${checkpoint.state_hash}`);
     }
     return new EngineHost<C, R, E>(engine, seq, snapshotSeq, o);
   }
@@ -178,54 +218,85 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
     await new Promise((r) => setImmediate(r));
     while (this.#queue.length > 0) {
       const batch = this.#queue.splice(0, this.#o.maxBatch);
+      let durable: Promise<void>;
       try {
-        await this.#commit(batch);
+        ({ durable } = await this.#commit(batch));
       } catch (error) {
-        this.#failed = error;
-        for (const p of [...batch, ...this.#queue.splice(0)]) p.reject(error);
-        this.#flushing = null;
-        this.#o.onFatal(error);
+        this.#fail(error, batch);
         return;
       }
-      for (const p of batch) p.resolve(p.result);
+      const previous = this.#durable;
+      // Callers hear back once their batch is on disk; batches reach the disk in commit order.
+      this.#durable = durable.then(
+        () => {
+          for (const p of batch) p.resolve(p.result);
+        },
+        (error) => this.#fail(error, batch),
+      );
+      // Where the database syncs after COMMIT (SQLite), the next batch is built while this one syncs;
+      // waiting for the batch before keeps at most one batch syncing and one waiting to, so commands
+      // that arrive meanwhile gather into one larger commit instead of many small ones.
+      await previous;
+      if (this.#failed) return;
     }
     this.#flushing = null;
   }
 
-  async #commit(batch: readonly Pending<C, R>[]) {
+  #fail(error: unknown, batch: readonly Pending<C, R>[]) {
+    if (this.#failed) {
+      for (const p of batch) p.reject(this.#failed);
+      return;
+    }
+    this.#failed = error;
+    for (const p of [...batch, ...this.#queue.splice(0)]) p.reject(error);
+    this.#flushing = null;
+    this.#o.onFatal(error);
+  }
+
+  /** Journals a batch with its read-model rows; resolves at COMMIT with a promise of it being on disk. */
+  async #commit(batch: readonly Pending<C, R>[]): Promise<{ durable: Promise<void> }> {
+    const { db } = this.#o;
+    if (db.transactionEarly) return db.transactionEarly((tx) => this.#write(tx, batch));
+    await db.transaction((tx) => this.#write(tx, batch));
+    return { durable: DURABLE };
+  }
+
+  async #write(tx: Sql, batch: readonly Pending<C, R>[]) {
     const last = batch[batch.length - 1]!.seq;
     const takeSnapshot = last - this.#lastSnapshotSeq >= this.#o.snapshotEvery;
-    await this.#o.db.transaction(async (tx) => {
-      for (let i = 0; i < batch.length; i += JOURNAL_CHUNK) {
-        const chunk = batch.slice(i, i + JOURNAL_CHUNK);
-        const values = chunk.map((_, k) => `($${2 * k + 1}, $${2 * k + 2})`).join(', ');
-        await tx.run(
-          `INSERT INTO engine_journal (seq, command) VALUES ${values}`,
-          chunk.flatMap((p) => [p.seq, this.#o.encode(p.command)]),
-        );
-      }
-      await this.#o.project?.(tx, batch);
-      // A snapshot must describe exactly `last`: valid only when nothing newer has been applied yet.
-      if (takeSnapshot && this.#seq === last) {
-        const { json, hash } = this.engine.snapshotState?.() ?? {
-          json: JSON.stringify(this.engine.snapshot()),
-          hash: this.engine.stateHash(),
-        };
-        await tx.run('INSERT INTO engine_snapshots (seq, state_hash, state, created_at) VALUES ($1, $2, $3, $4)', [
-          last,
-          hash,
-          json,
-          this.#o.now(),
-        ]);
-        this.#lastSnapshotSeq = last;
-      }
-    });
+    // PostgreSQL: multi-row inserts save round trips. SQLite: one prepared row at a time is cheaper
+    // (it binds numbered parameters in roughly quadratic time: bench/README.md, HTTP).
+    const rowsPerInsert = tx.dialect === 'sqlite' ? 1 : JOURNAL_CHUNK;
+    for (let i = 0; i < batch.length; i += rowsPerInsert) {
+      const chunk = batch.slice(i, i + rowsPerInsert);
+      const values = chunk.map((_, k) => `($${2 * k + 1}, $${2 * k + 2})`).join(', ');
+      await tx.run(
+        `INSERT INTO engine_journal (seq, command) VALUES ${values}`,
+        chunk.flatMap((p) => [p.seq, this.#o.encode(p.command)]),
+      );
+    }
+    await this.#o.project?.(tx, batch);
+    // A snapshot must describe exactly `last`: valid only when nothing newer has been applied yet.
+    if (takeSnapshot && this.#seq === last) {
+      const { json, hash } = this.engine.snapshotState?.() ?? {
+        json: JSON.stringify(this.engine.snapshot()),
+        hash: this.engine.stateHash(),
+      };
+      await tx.run('INSERT INTO engine_snapshots (seq, state_hash, state, created_at) VALUES ($1, $2, $3, $4)', [
+        last,
+        hash,
+        json,
+        this.#o.now(),
+      ]);
+      this.#lastSnapshotSeq = last;
+    }
   }
 
   /** Waits for every submitted command to commit, records a checkpoint hash, and stops accepting. */
   async close(): Promise<void> {
     this.#closed = true;
     while (this.#flushing) await this.#flushing;
+    await this.#durable;
     if (this.#failed) return;
     await this.#o.db.run(
       'INSERT INTO engine_checkpoints (seq, state_hash, created_at) VALUES ($1, $2, $3) ON CONFLICT (seq) DO NOTHING',

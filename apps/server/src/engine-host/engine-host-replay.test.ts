@@ -1,0 +1,170 @@
+// The host's start-up replay through an engine's replay() (told how many journaled commands follow),
+// its fallback to apply() when the engine says the fast replay was not exact, and hashes recorded in an
+// older format (checked with the engine's stateHashAs): with a small counter engine, then with the
+// trading engine itself and a checkpoint and a snapshot hashed the v1 way.
+
+import { type Db, testDatabases } from '@bourse/db';
+import { type Command, Engine, isV1StateHash } from '@bourse/engine';
+import { btcUsdt, CommandFactory } from '@bourse/testkit';
+import { describe, expect, it, vi } from 'vitest';
+import { manualClock } from '../platform/clock.ts';
+import { EngineHost, type ReplayableEngine } from './engine-host.ts';
+import { TradingEngine } from './trading-engine.ts';
+
+type Cmd = { key: string; add: number };
+
+/** A keyed counter whose hash has two formats ("old:" and "new:"), with a replay path it logs. */
+class Counter implements ReplayableEngine<Cmd, number> {
+  values = new Map<string, number>();
+  replayed: number[] = [];
+  applied = 0;
+  complete = true;
+  apply(c: Cmd) {
+    this.applied += 1;
+    const v = (this.values.get(c.key) ?? 0) + c.add;
+    this.values.set(c.key, v);
+    return v;
+  }
+  replay(c: Cmd, after: number) {
+    this.replayed.push(after);
+    this.values.set(c.key, (this.values.get(c.key) ?? 0) + c.add);
+  }
+  replayComplete() {
+    return this.complete;
+  }
+  stateHash() {
+    return `new:${JSON.stringify([...this.values].sort())}`;
+  }
+  stateHashAs(recorded: string) {
+    return recorded.startsWith('old:')
+      ? `old:${[...this.values.values()].reduce((a, b) => a + b, 0)}`
+      : this.stateHash();
+  }
+  snapshot() {
+    return [...this.values];
+  }
+}
+
+const open = (db: Db, extra: Partial<Parameters<typeof EngineHost.open<Cmd, number, Counter>>[0]> = {}) =>
+  EngineHost.open<Cmd, number, Counter>({
+    db,
+    create: () => new Counter(),
+    restore: (s) => Object.assign(new Counter(), { values: new Map(s as [string, number][]) }),
+    encode: (c) => JSON.stringify(c),
+    decode: (t) => JSON.parse(t) as Cmd,
+    snapshotEvery: 40,
+    ...extra,
+  });
+
+async function journal(db: Db, count: number): Promise<string> {
+  const host = await open(db);
+  for (let i = 0; i < count; i++) await host.submit({ key: `k${i % 5}`, add: i });
+  const hash = host.engine.stateHash();
+  await host.close();
+  return hash;
+}
+
+const dbs = await testDatabases();
+
+describe.each(dbs)('engine host start-up replay on $dialect', ({ open: openDb }) => {
+  it('replays the journal after the snapshot through replay(), telling each command how many follow', async () => {
+    const db = await openDb();
+    const hash = await journal(db, 100);
+    // Snapshots at 40 and 80: the replay starts after 80.
+    const again = await open(db, { replayPage: 7 });
+    expect(again.seq).toBe(100);
+    expect(again.engine.stateHash()).toBe(hash);
+    expect(again.engine.replayed).toEqual([19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
+    expect(again.engine.applied).toBe(0);
+    await again.close();
+    await db.close();
+  });
+
+  it('replays again with apply() when the engine says its replay was not exact', async () => {
+    const db = await openDb();
+    const hash = await journal(db, 100);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    let engines = 0;
+    const again = await open(db, {
+      create: () => new Counter(),
+      restore: (s) => {
+        engines += 1;
+        // The first engine's fast replay is "incomplete"; the second one is driven by apply().
+        return Object.assign(new Counter(), { values: new Map(s as [string, number][]), complete: engines > 1 });
+      },
+    });
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/replaying again with apply/));
+    warn.mockRestore();
+    expect(engines).toBe(2);
+    expect(again.engine.replayed).toEqual([]);
+    expect(again.engine.applied).toBe(20);
+    expect(again.engine.stateHash()).toBe(hash);
+    await again.close();
+    await db.close();
+  });
+
+  it('checks a snapshot and a checkpoint hashed in an older format with stateHashAs()', async () => {
+    const db = await openDb();
+    await journal(db, 100);
+    const total = (100 * 99) / 2;
+    await db.run('UPDATE engine_snapshots SET state_hash = $1 WHERE seq = 80', [`old:${(80 * 79) / 2}`]);
+    await db.run('UPDATE engine_checkpoints SET state_hash = $1 WHERE seq = 100', [`old:${total}`]);
+    const again = await open(db);
+    expect(again.seq).toBe(100);
+    await again.close(); // a checkpoint at 100 exists already: it stays in the old format
+    await db.run('UPDATE engine_checkpoints SET state_hash = $1 WHERE seq = 100', [`old:${total + 1}`]);
+    await expect(open(db)).rejects.toThrow(
+      `replay to 100 gives hash old:${total}, checkpoint recorded old:${total + 1}`,
+    );
+    await db.run('UPDATE engine_snapshots SET state_hash = $1 WHERE seq = 80', ['old:0']);
+    await expect(open(db)).rejects.toThrow('snapshot 80 restores to hash old:3160, recorded old:0');
+    await db.close();
+  });
+});
+
+describe.each(dbs)('trading engine restarts on $dialect', ({ open: openDb }) => {
+  it('replays to the live state and hash, and accepts a snapshot and checkpoint hashed the v1 way', async () => {
+    const db = await openDb();
+    const clock = manualClock();
+    const c = new CommandFactory('BTC-USDT');
+    const strip = ({ timeMs: _, ...rest }: Command) => rest as Parameters<TradingEngine['submit']>[0];
+    const first = await TradingEngine.open(db, clock, { snapshotEvery: 50 });
+    await first.submit(strip(c.register(btcUsdt())));
+    for (const user of ['alice', 'bob']) {
+      await first.submit(strip(c.deposit(user, 'USDT', '100000')));
+      await first.submit(strip(c.deposit(user, 'BTC', '10')));
+    }
+    const commands: Command[] = [];
+    for (let i = 0; i < 150; i++) {
+      const user = i % 2 === 0 ? 'alice' : 'bob';
+      const side = i % 3 === 0 ? 'buy' : 'sell';
+      commands.push(c.limit(user, side, 6_000_000 + ((i * 7) % 11) - 5, 1 + (i % 4)));
+      if (i % 10 === 9) commands.push(commands[commands.length - 3] as Command); // a retry
+    }
+    for (const command of commands) await first.submit(strip(command));
+    const hash = first.state.stateHash();
+    const seq = first.seq;
+    await first.close();
+
+    const second = await TradingEngine.open(db, clock);
+    expect(second.seq).toBe(seq);
+    expect(second.state.stateHash()).toBe(hash);
+    await second.close();
+
+    // A database written before the v2 hash: its last snapshot and checkpoint carry v1 hashes.
+    const [snap] = await db.query<{ seq: number; state: string }>(
+      'SELECT seq, state FROM engine_snapshots ORDER BY seq DESC LIMIT 1',
+    );
+    const v1Snapshot = Engine.restore(JSON.parse(snap!.state)).stateHashAs('0000000000000000');
+    const v1Checkpoint = second.state.stateHashAs('0000000000000000');
+    expect(isV1StateHash(v1Snapshot) && isV1StateHash(v1Checkpoint)).toBe(true);
+    await db.run('UPDATE engine_snapshots SET state_hash = $1 WHERE seq = $2', [v1Snapshot, snap!.seq]);
+    await db.run('UPDATE engine_checkpoints SET state_hash = $1 WHERE seq = $2', [v1Checkpoint, seq]);
+    const third = await TradingEngine.open(db, clock);
+    expect(third.state.stateHash()).toBe(hash);
+    await third.close();
+    await db.run('UPDATE engine_checkpoints SET state_hash = $1 WHERE seq = $2', ['0123456789abcdef', seq]);
+    await expect(TradingEngine.open(db, clock)).rejects.toThrow(/checkpoint recorded 0123456789abcdef/);
+    await db.close();
+  });
+});

@@ -1,0 +1,137 @@
+import { btcUsdt, CommandFactory, SeededRandom } from '@bourse/testkit';
+import { describe, expect, it } from 'vitest';
+import type { Command } from './commands.ts';
+import { Engine } from './engine.ts';
+import { toJsonSafe } from './json-codec.ts';
+
+const WINDOW = 8;
+const answer = (engine: Engine, command: Command) => JSON.stringify(toJsonSafe(engine.apply(command)));
+
+/**
+ * A journal as the host writes one: trading commands, with repeats of recent and older ids (retries),
+ * ids reused with another body, and commands apply() refuses before looking at the window.
+ */
+function journal(seed: number, length: number): Command[] {
+  const random = new SeededRandom(seed);
+  const c = new CommandFactory('BTC-USDT');
+  const users = ['alice', 'bob', 'carol', 'dave'];
+  const commands: Command[] = [c.register(btcUsdt())];
+  for (const user of users) commands.push(c.deposit(user, 'USDT', '1000000'), c.deposit(user, 'BTC', '10'));
+  while (commands.length < length) {
+    const r = random.next();
+    const user = random.pick(users);
+    if (r < 0.02) {
+      // A client retrying in a loop: a burst of repeats that adds nothing to the window.
+      const last = commands[commands.length - 1] as Command;
+      for (let n = random.int(4, 12); n > 0; n--) commands.push(last);
+    } else if (r < 0.2) {
+      // A retry of a recent command (often still remembered) or an old one (often forgotten).
+      const back = random.chance(0.7) ? random.int(1, 2 * WINDOW) : random.int(1, commands.length);
+      commands.push(commands[Math.max(0, commands.length - back)] as Command);
+    } else if (r < 0.25) {
+      const earlier = commands[commands.length - random.int(1, 3 * WINDOW)] ?? (commands[0] as Command);
+      commands.push({
+        ...earlier,
+        timeMs: earlier.timeMs + 1,
+        type: 'cancel_order',
+        userId: user,
+        orderId: 1,
+      } as Command);
+    } else if (r < 0.28) {
+      commands.push({ ...c.cancel(user, 1), id: '' });
+    } else if (r < 0.45) {
+      commands.push(c.cancel(user, random.int(1, 60)));
+    } else if (r < 0.55) {
+      commands.push(c.market(user, random.chance(0.5) ? 'buy' : 'sell', random.int(1, 30)));
+    } else {
+      const side = random.chance(0.5) ? 'buy' : 'sell';
+      const offset = random.int(-3, 20);
+      commands.push(c.limit(user, side, side === 'buy' ? 6_000_000 - offset : 6_000_000 + offset, random.int(1, 30)));
+    }
+  }
+  return commands;
+}
+
+/** Where each command still in the window at the end was added, as apply() keeps it (a model of it). */
+function windowAddedAt(commands: readonly Command[], max: number): number[] {
+  const window: { id: string; at: number }[] = [];
+  commands.forEach((command, at) => {
+    if (command.id.length === 0 || window.some((entry) => entry.id === command.id)) return;
+    window.push({ id: command.id, at });
+    if (window.length > max) window.shift();
+  });
+  return window.map((entry) => entry.at);
+}
+
+function replayAll(commands: readonly Command[], config = { rememberedCommandsMax: WINDOW }): Engine {
+  const engine = new Engine(config);
+  commands.forEach((command, i) => {
+    engine.replay(command, commands.length - 1 - i);
+  });
+  return engine;
+}
+
+describe('Engine.replay()', () => {
+  it('leaves the state apply() leaves, for a journal cut at every length (window boundaries included)', () => {
+    const commands = journal(5, 220);
+    let incomplete = 0;
+    for (let length = 0; length <= commands.length; length++) {
+      const prefix = commands.slice(0, length);
+      const live = new Engine({ rememberedCommandsMax: WINDOW });
+      for (const command of prefix) live.apply(command);
+      const replayed = replayAll(prefix);
+      // Incomplete exactly when a command the fast path remembered by id only is still in the window.
+      const idOnly = windowAddedAt(prefix, WINDOW).some((at) => length - 1 - at >= 2 * WINDOW);
+      expect(replayed.replayComplete(), `length ${length}`).toBe(!idOnly);
+      if (idOnly) {
+        incomplete += 1;
+        continue;
+      }
+      expect(replayed.stateHash(), `length ${length}`).toBe(live.stateHash());
+      expect(replayed.findBrokenInvariant()).toBeUndefined();
+      // Later answers agree too: retries of every id, remembered or forgotten, in the same order.
+      for (const command of prefix.slice(-4 * WINDOW)) {
+        expect(answer(replayed, command), `length ${length}, retry ${command.id}`).toBe(answer(live, command));
+      }
+      expect(replayed.stateHash()).toBe(live.stateHash());
+    }
+    // The journal's retries make the fast path incomplete now and then: both branches are exercised.
+    expect(incomplete).toBeGreaterThan(0);
+    expect(incomplete).toBeLessThan(commands.length / 4);
+  });
+
+  it('replays with the window off, and with a window larger than the journal', () => {
+    const commands = journal(6, 150);
+    for (const rememberedCommandsMax of [0, 1, 1_000]) {
+      const live = new Engine({ rememberedCommandsMax });
+      for (const command of commands) live.apply(command);
+      const replayed = replayAll(commands, { rememberedCommandsMax });
+      expect(replayed.replayComplete()).toBe(true);
+      expect(replayed.stateHash()).toBe(live.stateHash());
+    }
+  });
+
+  it('reports a window left with commands remembered by id only, and a retry of one throws', () => {
+    const c = new CommandFactory('BTC-USDT');
+    const commands: Command[] = [c.register(btcUsdt()), c.deposit('alice', 'USDT', '100')];
+    for (let i = 0; i < 6; i++) commands.push(c.limit('alice', 'buy', 6_000_000 - i, 1));
+    const last = commands[commands.length - 1] as Command;
+    // Retries change nothing, so the window still holds the orders, replayed by id only.
+    for (let i = 0; i < 3 * WINDOW; i++) commands.push(last);
+    const replayed = replayAll(commands);
+    expect(replayed.replayComplete()).toBe(false);
+    expect(() => replayed.apply(commands[2] as Command)).toThrow(/remembered by its id only/);
+    expect(() => replayed.snapshot()).toThrow(/remembered by its id only/);
+  });
+
+  it('recognises repeats of a command replayed by id only, with the same body or another', () => {
+    const c = new CommandFactory('BTC-USDT');
+    const engine = new Engine({ rememberedCommandsMax: 2 });
+    engine.replay(c.register(btcUsdt()), 100);
+    const deposit = c.deposit('alice', 'USDT', '100');
+    engine.replay(deposit, 99);
+    engine.replay(deposit, 98);
+    engine.replay({ ...deposit, amount: '5' }, 97);
+    expect(engine.balance('alice', 'spot', 'USDT').balance).toBe(100_000_000n);
+  });
+});
