@@ -171,6 +171,8 @@ describe.each(dbs)('accounts on $dialect', ({ open }) => {
   it('signs a blocked user out on the next call', async () => {
     await start();
     const reg = await t.register('9000000006');
+    // Signed in and recently seen (its session is in the server's memory), then blocked.
+    expect((await t.call('GET', '/user/login/info', { token: reg.body.data.token })).body.code).toBe(0);
     await t.app.staff.setUserStatus({ staff: { id: 1 } } as never, reg.body.data.user.id, 0, 'test block');
     const res = await t.call('GET', '/user/login/info', { token: reg.body.data.token });
     expect(res.body).toMatchObject({ code: -1000, error: 'account_blocked' });
