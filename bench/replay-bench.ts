@@ -8,8 +8,10 @@
 // fresh processes first time the start-up as it was before Engine.replay() and the v2 state hash (every
 // command through apply(), then the v1 hash: FNV-1a over the snapshot's JSON, checked against a v1
 // checkpoint), and today's TradingEngine.open() against that v1 checkpoint (an old database), on the
-// same rows. Prints ONE line of JSON per database. Run: npm run bench:replay [-- --commands 1000000
-// --seed 7 --chunk 1000 --db sqlite,postgres --baseline --cpu-prof DIR --keep]
+// same rows. The journal is written in today's format (compact lines); --journal json writes every row
+// as JSON, as versions before the compact format did, to time today's start-up on an older database.
+// Prints ONE line of JSON per database. Run: npm run bench:replay [-- --commands 1000000 --seed 7
+// --chunk 1000 --db sqlite,postgres --journal compact|json --baseline --cpu-prof DIR --keep]
 
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -42,6 +44,10 @@ async function main() {
   const keep = process.argv.includes('--keep');
   const baseline = process.argv.includes('--baseline');
   const dbs = (argument('db') ?? 'sqlite,postgres').split(',');
+  // --journal json writes every row as JSON, as versions before the compact journal format did (an old
+  // database): today's code replays it too.
+  const journalFormat = argument('journal') ?? 'compact';
+  if (journalFormat !== 'compact' && journalFormat !== 'json') throw new Error('--journal compact or json');
   for (const db of dbs) {
     let target: Target;
     let cleanUp: () => Promise<void>;
@@ -66,7 +72,7 @@ async function main() {
       throw new Error(`unknown --db ${db}: sqlite or postgres`);
     }
     try {
-      const journal = await writeJournal(target, total, seed, chunk, baseline);
+      const journal = await writeJournal(target, total, seed, chunk, baseline, journalFormat === 'json');
       let before: { old: ReplayRun; v1Checkpoint: ReplayRun } | undefined;
       if (baseline) {
         // The checkpoint as a version before v2 wrote it, for both runs below; then back to today's.
@@ -128,7 +134,7 @@ async function main() {
           },
           load1: replay.load1,
           ...baselineFields,
-          journal: journal.stats,
+          journal: { format: journalFormat, ...journal.stats },
           node: process.version,
         }),
       );
@@ -156,7 +162,14 @@ class Producer implements ReplayableEngine<Command, ApplyResult> {
 }
 
 /** Journals `total` commands through the engine host, exactly as the server writes them. */
-async function writeJournal(target: Target, total: number, seed: number, chunk: number, withV1Hash: boolean) {
+async function writeJournal(
+  target: Target,
+  total: number,
+  seed: number,
+  chunk: number,
+  withV1Hash: boolean,
+  asJson: boolean,
+) {
   const start = performance.now();
   const db = await openTarget(target);
   const host = await EngineHost.open<Command, ApplyResult, Producer>({
@@ -165,7 +178,7 @@ async function writeJournal(target: Target, total: number, seed: number, chunk: 
     restore: () => {
       throw new Error('the bench database has no snapshot');
     },
-    encode: encodeCommand,
+    encode: asJson ? (command) => JSON.stringify(command) : encodeCommand,
     decode: decodeCommand,
     snapshotEvery: NO_SNAPSHOT,
     maxBatch: 10_000,
@@ -328,15 +341,15 @@ async function timeSplit(target: Target): Promise<SplitRun> {
   let seq = 0;
   const commands: Command[] = [];
   for (;;) {
-    const rows = await db.query<{ seq: number; command: string }>(
+    const rows = await db.queryArrays<[seq: number, command: string]>(
       'SELECT seq, command FROM engine_journal WHERE seq > $1 ORDER BY seq LIMIT $2',
       [seq, JOURNAL_PAGE],
     );
     lap('query');
     if (rows.length === 0) break;
     commands.length = rows.length;
-    for (let i = 0; i < rows.length; i++) commands[i] = decodeCommand((rows[i] as { command: string }).command);
-    seq = Number(rows[rows.length - 1]?.seq);
+    for (let i = 0; i < rows.length; i++) commands[i] = decodeCommand((rows[i] as [number, string])[1]);
+    seq = Number(rows[rows.length - 1]?.[0]);
     lap('decode');
     // As the host does: the replay path, told how many commands follow each one.
     const after = last - (seq - commands.length) - 1;

@@ -69,6 +69,37 @@ describe.each(dbs)('database on $dialect', ({ open }) => {
     }
   });
 
+  it('reads rows as arrays of column values in SELECT order (queryArrays), for SELECTs only', async () => {
+    const db = await open();
+    try {
+      await db.run('INSERT INTO engine_journal (seq, command) VALUES ($1, $2), ($3, $4), ($5, $6)', [
+        1,
+        '~a',
+        2,
+        '{"b":"ü\\t"}',
+        3,
+        'c',
+      ]);
+      const rows = await db.queryArrays<[number, string]>(
+        'SELECT seq, command FROM engine_journal WHERE seq > $1 ORDER BY seq LIMIT $2',
+        [1, 10],
+      );
+      expect(rows).toEqual([
+        [2, '{"b":"ü\\t"}'],
+        [3, 'c'],
+      ]);
+      expect(await db.queryArrays('SELECT command, seq FROM engine_journal WHERE seq = $1', [1])).toEqual([['~a', 1]]);
+      // The same statement as objects is unaffected.
+      expect(
+        await db.query('SELECT seq, command FROM engine_journal WHERE seq > $1 ORDER BY seq LIMIT $2', [2, 10]),
+      ).toEqual([{ seq: 3, command: 'c' }]);
+      await expect(db.queryArrays('DELETE FROM engine_journal')).rejects.toThrow(/SELECT/);
+      expect((await db.query('SELECT seq FROM engine_journal')).length).toBe(3);
+    } finally {
+      await db.close();
+    }
+  });
+
   it('refuses to update or delete audit log rows', async () => {
     const db = await open();
     try {

@@ -12,6 +12,8 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => {
 
 const toPgValue = (p: Param) => (typeof p === 'bigint' ? p.toString() : p);
 
+const isRead = (text: string) => /^\s*SELECT\b/i.test(text);
+
 export async function openPostgres(url: string, options: { schema?: string; max?: number } = {}): Promise<Db> {
   const pool = new pg.Pool({
     connectionString: url,
@@ -42,6 +44,10 @@ export async function openPostgres(url: string, options: { schema?: string; max?
   let lastCommit: Promise<void> = Promise.resolve();
   return {
     ...direct,
+    async queryArrays<T extends unknown[]>(text: string, params: readonly Param[] = []) {
+      if (!isRead(text)) throw new Error('queryArrays runs SELECT statements only');
+      return (await pool.query<T>({ text, values: params.map(toPgValue), rowMode: 'array' })).rows;
+    },
     async transaction(fn) {
       const client = await pool.connect();
       try {

@@ -49,6 +49,19 @@ export function openSqlite(dataDir: string | null): Db {
     return stmt;
   };
 
+  // Statements whose rows come back as arrays (queryArrays): prepared apart, since setReturnArrays()
+  // changes what a statement returns.
+  const arrayStatements = new Map<string, StatementSync>();
+  const prepareArrays = (text: string) => {
+    let stmt = arrayStatements.get(text);
+    if (!stmt) {
+      stmt = db.prepare(toSqliteParams(text));
+      stmt.setReturnArrays(true);
+      arrayStatements.set(text, stmt);
+    }
+    return stmt;
+  };
+
   const direct: Sql = {
     dialect: 'sqlite',
     async query<T extends Row>(text: string, params: readonly Param[] = []) {
@@ -91,6 +104,10 @@ export function openSqlite(dataDir: string | null): Db {
       const rows = await serialised(() => direct.query<T>(text, params));
       if (!isRead(text)) await durable.sync();
       return rows;
+    },
+    queryArrays: async <T extends unknown[]>(text: string, params: readonly Param[] = []) => {
+      if (!isRead(text)) throw new Error('queryArrays runs SELECT statements only');
+      return serialised(async () => prepareArrays(text).all(...params.map(toSqliteValue)) as unknown[] as T[]);
     },
     run: async (text, params) => {
       const changed = await serialised(() => direct.run(text, params));

@@ -1,6 +1,7 @@
-// Owns the command shapes the engine accepts and their JSON codec. Commands are plain JSON: integer
+// Owns the command shapes the engine accepts and their journal codec. Commands are plain JSON: integer
 // ticks and lots as numbers, money as decimal strings, time as epoch milliseconds from the sequencer.
-// Must hold: decodeCommand(encodeCommand(c)) deep-equals c. Must not: read a clock or make up ids.
+// Must hold: decodeCommand(encodeCommand(c)) is JSON.parse(JSON.stringify(c)), keys in the same order;
+// lines written by earlier versions (JSON) still decode. Must not: read a clock or make up ids.
 
 import type { InstrumentSpec } from './instrument.ts';
 import type { PlatformAccountName, TransferCause, Wallet } from './ledger.ts';
@@ -164,13 +165,322 @@ export const COMMAND_TYPES: readonly CommandType[] = [
   'amend_order',
 ];
 
-/** Commands are JSON already; the codec exists so the journal has one place to change. */
+// The journal's encoding of a command (engine_journal.command, a TEXT column). Two formats, told apart by
+// the first character:
+// - JSON (`{`…): what every version before the compact format wrote, and what is still written for a
+//   command the compact format does not cover (an unknown type or key, a missing id or timeMs, an object
+//   that is not a plain one). Read with JSON.parse, as always.
+// - Compact (`~`, which JSON text never starts with): `~`, the command type's code, then one code per key
+//   in the command's own key order, then each value that is not in those codes, each after a tab:
+//     ~Pityuns0o0pq<TAB>b5<TAB>1700000000005<TAB>user5624<TAB>BTC-USDT<TAB>6000046<TAB>2
+//   (place_order; id, timeMs, type, userId, instrumentId, side = buy, orderType = limit, priceTicks,
+//   qtyLots). A key of a closed set of values (side, orderType, timeInForce, stp, the wallets, cause) has
+//   its value's code right after its own; `type` has none (it is the type's code). Otherwise: a string is
+//   written as it is unless it holds a control character (tabs among them) or a surrogate; a finite
+//   number as String(n); a boolean as 1 or 0; `trigger` and `instrument` as JSON; and any other value (a
+//   string price, a NaN, a side outside the set, such a string) as JSON, its key's code after a `*`.
+// decodeCommand(encodeCommand(c)) is JSON.parse(JSON.stringify(c)) in both formats: the same keys in the
+// same order with the same values, so a replayed command is the live one (the idempotency window keeps
+// commands as sent, and the snapshot and the state hash follow their key order). Decoding the compact
+// format is ~2.5× faster than JSON.parse, in ~40% of the characters (bench/README.md, replay).
+// The codes below are the format: never reuse or change one; a new key, type or value gets a new code.
+
+/** The first character of a compact journal line. */
+const COMPACT = '~';
+const COMPACT_CODE = 0x7e;
+
+const STR = 0;
+const NUM = 1;
+const BOOL = 2;
+const JSONV = 3;
+/** A value from a closed set, coded in the key codes; `type`'s value is the line's type. */
+const CONST = 4;
+type Kind = typeof STR | typeof NUM | typeof BOOL | typeof JSONV | typeof CONST;
+
+/** Every key of every command type. */
+type CommandKey = Command extends infer C ? (C extends Command ? keyof C : never) : never;
+
+const WALLET_CODES = ['spot', 'stock', 'contract', 'margin', 'fund', 'robot', 'loan', 'platform'];
+
+/** Each key's code and how its value is written (for a closed set: its values, coded 0, 1, 2…). */
+const KEY_CODES: { readonly [K in CommandKey]: readonly [code: string, kind: Kind, values?: readonly string[]] } = {
+  id: ['i', STR],
+  timeMs: ['t', NUM],
+  type: ['y', CONST],
+  userId: ['u', STR],
+  instrumentId: ['n', STR],
+  side: ['s', CONST, ['buy', 'sell']],
+  orderType: ['o', CONST, ['limit', 'market']],
+  priceTicks: ['p', NUM],
+  qtyLots: ['q', NUM],
+  timeInForce: ['f', CONST, ['gtc', 'ioc', 'fok']],
+  postOnly: ['P', BOOL],
+  trigger: ['g', JSONV],
+  stp: ['S', CONST, ['cancel_resting', 'cancel_taker', 'cancel_both']],
+  orderId: ['O', NUM],
+  wallet: ['w', CONST, WALLET_CODES],
+  asset: ['a', STR],
+  amount: ['m', STR],
+  from: ['F', STR],
+  cause: [
+    'c',
+    CONST,
+    [
+      'trade',
+      'fee',
+      'deposit',
+      'withdrawal',
+      'paper_grant',
+      'wallet_transfer',
+      'funding',
+      'interest',
+      'allotment',
+      'refund',
+      'liquidation',
+      'adjustment',
+    ],
+  ],
+  link: ['l', STR],
+  fromWallet: ['W', CONST, WALLET_CODES],
+  toWallet: ['X', CONST, WALLET_CODES],
+  holdId: ['h', STR],
+  to: ['T', STR],
+  upToTradeId: ['U', NUM],
+  bandLoTicks: ['b', NUM],
+  bandHiTicks: ['B', NUM],
+  halted: ['H', BOOL],
+  makerFeeBps: ['k', NUM],
+  takerFeeBps: ['K', NUM],
+  instrument: ['I', JSONV],
+};
+
+/** Each command type's code (the character after `~`). */
+const TYPE_CODES: { readonly [T in CommandType]: string } = {
+  register_instrument: 'I',
+  set_reference_price: 'R',
+  set_mark_price: 'M',
+  set_trading_status: 'T',
+  set_instrument_fees: 'F',
+  deposit: 'D',
+  wallet_transfer: 'W',
+  hold_funds: 'H',
+  post_hold: 'O',
+  void_hold: 'V',
+  settle_trades: 'S',
+  place_order: 'P',
+  cancel_order: 'C',
+  amend_order: 'A',
+};
+
+/** The codes of a closed set's values, by position. */
+const VALUE_CODES = '0123456789abcdefghijklmnopqrstuvwxyz';
+
+type KeyEntry = {
+  readonly name: string;
+  readonly code: string;
+  readonly kind: Kind;
+  /** A closed set's key: each value's code (key code + value code), and each code's value. */
+  readonly codes: ReadonlyMap<string, string> | undefined;
+  readonly values: ReadonlyMap<string, string> | undefined;
+};
+const KEYS_BY_NAME = new Map<string, KeyEntry>();
+const KEYS_BY_CODE = new Map<string, KeyEntry>();
+for (const [name, [code, kind, values]] of Object.entries(KEY_CODES)) {
+  const entry: KeyEntry = {
+    name,
+    code,
+    kind,
+    codes: values && new Map(values.map((value, i) => [value, code + VALUE_CODES.charAt(i)])),
+    values: values && new Map(values.map((value, i) => [VALUE_CODES.charAt(i), value])),
+  };
+  KEYS_BY_NAME.set(name, entry);
+  KEYS_BY_CODE.set(code, entry);
+}
+const TYPES_BY_NAME = new Map<string, string>(Object.entries(TYPE_CODES));
+const TYPES_BY_CODE = new Map<string, CommandType>(
+  Object.entries(TYPE_CODES).map(([type, code]) => [code, type as CommandType]),
+);
+
+/** The journal line of a command (see above): compact when it can be, JSON otherwise. */
 export function encodeCommand(command: Command): string {
-  return JSON.stringify(command);
+  return encodeCompact(command) ?? JSON.stringify(command);
 }
 
-/** Parses a journal line. Field-level validation happens in apply(), which answers invalid_command. */
+/** The compact line, or undefined when the compact format does not cover the command. */
+function encodeCompact(command: Command): string | undefined {
+  if (typeof command !== 'object' || command === null) return undefined;
+  const proto: unknown = Object.getPrototypeOf(command);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  // What decodeCommand() asks of a JSON line; a command without it stays JSON, and is refused as before.
+  if (typeof command.id !== 'string' || !Number.isFinite(command.timeMs)) return undefined;
+  const typeCode = TYPES_BY_NAME.get(command.type);
+  if (typeCode === undefined) return undefined;
+  const record = command as Record<string, unknown>;
+  let codes = COMPACT + typeCode;
+  let values = '';
+  // A plain object's own keys in JSON.stringify's order (nothing is inherited: its prototype is Object's
+  // or none); what JSON leaves out (undefined, functions, symbols) is left out.
+  for (const name in record) {
+    const value = record[name];
+    const type = typeof value;
+    if (type === 'undefined' || type === 'function' || type === 'symbol') continue;
+    const key = KEYS_BY_NAME.get(name);
+    if (key === undefined || !Object.hasOwn(record, name)) return undefined;
+    let text: string | undefined;
+    switch (key.kind) {
+      case CONST: {
+        if (key.codes === undefined) {
+          codes += key.code; // type
+          continue;
+        }
+        const code = type === 'string' ? key.codes.get(value as string) : undefined;
+        if (code !== undefined) {
+          codes += code;
+          continue;
+        }
+        break;
+      }
+      case STR:
+        if (type === 'string' && isPlain(value as string)) text = value as string;
+        break;
+      case NUM:
+        if (type === 'number' && Number.isFinite(value)) text = String(value);
+        break;
+      case BOOL:
+        if (type === 'boolean') text = value ? '1' : '0';
+        break;
+    }
+    if (text === undefined) {
+      // JSON text holds no tab; a bigint throws here as it always did in JSON.stringify(command).
+      text = JSON.stringify(value);
+      codes += key.kind === JSONV ? key.code : `*${key.code}`;
+    } else {
+      codes += key.code;
+    }
+    values = `${values}\t${text}`;
+  }
+  return codes + values;
+}
+
+/** No control character (a tab separates values) and no surrogate (a lone one would not survive UTF-8). */
+function isPlain(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || (c >= 0xd800 && c <= 0xdfff)) return false;
+  }
+  return true;
+}
+
+/** How a compact line's keys are read, cached by the line's codes. */
+type Shape = {
+  readonly names: readonly string[];
+  readonly kinds: readonly Kind[];
+  /** The value of each CONST key. */
+  readonly consts: readonly unknown[];
+};
+const shapes = new Map<string, Shape>();
+const SHAPES_MAX = 4_096;
+
+function parseShape(codes: string): Shape {
+  const bad = () => new Error(`bad key codes in journal line: ${codes.slice(0, 200)}`);
+  const type = TYPES_BY_CODE.get(codes.charAt(0));
+  if (type === undefined) throw bad();
+  const names: string[] = [];
+  const kinds: Kind[] = [];
+  const consts: unknown[] = [];
+  for (let i = 1; i < codes.length; i++) {
+    const asJson = codes.charAt(i) === '*';
+    if (asJson) i++;
+    const key = KEYS_BY_CODE.get(codes.charAt(i));
+    if (key === undefined || names.includes(key.name)) throw bad();
+    const isType = key.kind === CONST && key.values === undefined;
+    let kind = key.kind;
+    let value: unknown;
+    if (asJson) {
+      if (isType) throw bad(); // the type is never written as a value
+      kind = JSONV;
+    } else if (isType) {
+      value = type;
+    } else if (key.values !== undefined) {
+      value = key.values.get(codes.charAt(++i));
+      if (value === undefined) throw bad();
+    }
+    names.push(key.name);
+    kinds.push(kind);
+    consts.push(value);
+  }
+  if (!names.includes('type')) throw bad();
+  return { names, kinds, consts };
+}
+
+/** The number written at text[from, to) (String(n) of a finite number). */
+function numberAt(text: string, from: number, to: number): number {
+  // Up to 15 digits, no sign: read in place (exact: below 10^15 < 2^53). Anything else: Number().
+  if (to - from <= 15 && to > from) {
+    let n = 0;
+    let i = from;
+    for (; i < to; i++) {
+      const d = text.charCodeAt(i) - 0x30;
+      if (d < 0 || d > 9) break;
+      n = n * 10 + d;
+    }
+    if (i === to) return n;
+  }
+  const value = Number(text.slice(from, to));
+  if (to === from || Number.isNaN(value)) throw new Error(`bad number in journal line: ${text.slice(0, 200)}`);
+  return value;
+}
+
+function decodeCompact(text: string): Command {
+  let end = text.indexOf('\t');
+  if (end === -1) end = text.length;
+  const codes = text.slice(1, end);
+  let shape = shapes.get(codes);
+  if (shape === undefined) {
+    shape = parseShape(codes);
+    if (shapes.size >= SHAPES_MAX) shapes.clear();
+    shapes.set(codes, shape);
+  }
+  const { names, kinds, consts } = shape;
+  const command: Record<string, unknown> = {};
+  let at = end + 1;
+  for (let i = 0; i < names.length; i++) {
+    const kind = kinds[i];
+    if (kind === CONST) {
+      command[names[i] as string] = consts[i];
+      continue;
+    }
+    if (at > text.length) throw new Error(`journal line has too few values: ${text.slice(0, 200)}`);
+    let next = text.indexOf('\t', at);
+    if (next === -1) next = text.length;
+    if (kind === NUM) {
+      command[names[i] as string] = numberAt(text, at, next);
+      at = next + 1;
+      continue;
+    }
+    const raw = text.slice(at, next);
+    let value: unknown;
+    if (kind === STR) value = raw;
+    else if (kind === BOOL) {
+      if (raw !== '1' && raw !== '0') throw new Error(`bad boolean in journal line: ${text.slice(0, 200)}`);
+      value = raw === '1';
+    } else value = JSON.parse(raw);
+    command[names[i] as string] = value;
+    at = next + 1;
+  }
+  if (at <= text.length) throw new Error(`journal line has too many values: ${text.slice(0, 200)}`);
+  // What decodeCommand() asks of a JSON line (the encoder writes nothing else compactly).
+  if (typeof command.id !== 'string' || typeof command.timeMs !== 'number')
+    throw new Error(`not an engine command: ${text.slice(0, 200)}`);
+  return command as Command;
+}
+
+/**
+ * Reads a journal line in either format (see above). Field-level validation happens in apply(), which
+ * answers invalid_command; a line that is not a command at all throws.
+ */
 export function decodeCommand(text: string): Command {
+  if (text.charCodeAt(0) === COMPACT_CODE) return decodeCompact(text);
   const value: unknown = JSON.parse(text);
   if (
     typeof value !== 'object' ||

@@ -13,8 +13,10 @@ import {
   type ApplyResult,
   type Command,
   canonicalJson,
+  decodeCommand,
   Engine,
   type EngineEvent,
+  encodeCommand,
   hashSnapshot,
   type InstrumentSpec,
   toJsonSafe,
@@ -287,10 +289,17 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     const fresh = new Engine(CONFIG);
     for (const c of log) fresh.apply(c);
     if (fresh.stateHash() !== hash) throw new Mismatch('replaying the whole command log gives another state hash');
-    // The start-up path: Engine.replay() over the journal as the host writes it, every command followed
+    // The start-up path: Engine.replay() over the journal as the host writes and reads it (each command
+    // through its journal line, which must give it back with its keys in order), every command followed
     // by its repeat (as applyBoth sent them): most commands are replayed by id only, and the window's
     // last 2 × rememberedCommandsMax entries are half repeats, exactly the margin replay() keeps.
-    const journal = log.flatMap((c) => [c, c]);
+    const journal = log.flatMap((c) => {
+      const line = encodeCommand(c);
+      const read = decodeCommand(line);
+      if (JSON.stringify(read) !== JSON.stringify(c))
+        throw new Mismatch(`journal line ${JSON.stringify(line)} reads back as ${JSON.stringify(read)}`);
+      return [read, read];
+    });
     const replayed = new Engine(CONFIG);
     for (let i = 0; i < journal.length; i++) replayed.replay(journal[i] as Command, journal.length - 1 - i);
     if (!replayed.replayComplete()) throw new Mismatch('Engine.replay() left commands remembered by id only');

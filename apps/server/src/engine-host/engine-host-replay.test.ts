@@ -4,7 +4,14 @@
 // trading engine itself and a checkpoint and a snapshot hashed the v1 way.
 
 import { type Db, testDatabases } from '@bourse/db';
-import { type Command, Engine, isV1StateHash } from '@bourse/engine';
+import {
+  type ApplyResult,
+  type Command,
+  decodeCommand,
+  Engine,
+  type EngineSnapshot,
+  isV1StateHash,
+} from '@bourse/engine';
 import { btcUsdt, CommandFactory } from '@bourse/testkit';
 import { describe, expect, it, vi } from 'vitest';
 import { manualClock } from '../platform/clock.ts';
@@ -165,6 +172,67 @@ describe.each(dbs)('trading engine restarts on $dialect', ({ open: openDb }) => 
     await third.close();
     await db.run('UPDATE engine_checkpoints SET state_hash = $1 WHERE seq = $2', ['0123456789abcdef', seq]);
     await expect(TradingEngine.open(db, clock)).rejects.toThrow(/checkpoint recorded 0123456789abcdef/);
+    await db.close();
+  });
+});
+
+describe.each(dbs)('journal formats on $dialect', ({ open: openDb }) => {
+  /** The command with its keys in reverse order (and its trigger's): not the order the factory builds. */
+  const reversed = <T extends object>(value: T): T =>
+    Object.fromEntries(
+      Object.entries(value)
+        .reverse()
+        .map(([k, v]) => [k, typeof v === 'object' && v !== null ? reversed(v) : v]),
+    ) as T;
+
+  it('replays JSON rows of an older version and compact rows after them, keys in any order, to the live state', async () => {
+    const db = await openDb();
+    const c = new CommandFactory('BTC-USDT');
+    // An older version: the same host and engine, every row written as JSON.
+    const old = await EngineHost.open<Command, ApplyResult, Engine>({
+      db,
+      create: () => new Engine(),
+      restore: (s) => Engine.restore(s as EngineSnapshot),
+      encode: (command) => JSON.stringify(command),
+      decode: decodeCommand,
+    });
+    await old.submit(reversed(c.register(btcUsdt())));
+    for (const user of ['alice', 'bob']) {
+      await old.submit(c.deposit(user, 'USDT', '100000'));
+      await old.submit(reversed(c.deposit(user, 'BTC', '10')));
+    }
+    await old.submit(reversed(c.limit('alice', 'sell', 6_000_010, 3)));
+    await old.close();
+
+    // This version goes on with compact rows; features build commands in their own key orders.
+    const clock = manualClock();
+    const strip = ({ timeMs: _, ...rest }: Command) => rest as Parameters<TradingEngine['submit']>[0];
+    const now = await TradingEngine.open(db, clock);
+    const retried = reversed(c.limit('bob', 'buy', 6_000_010, 1));
+    const commands: Command[] = [
+      retried,
+      c.limit('alice', 'sell', 6_000_020, 2, { stp: 'cancel_taker', timeInForce: 'gtc' }),
+      reversed(c.market('bob', 'buy', 1, { kind: 'stop', priceTicks: 6_000_050, by: 'last' })),
+      c.amend('alice', 1, { qtyLots: 2 }),
+      retried, // a retry, same object
+      { ...retried }, // and as another object with the same body (a client's retry)
+      reversed(c.cancel('alice', 5)),
+      // Quotes, a backslash and a tab (written as JSON inside the compact line), and unicode.
+      reversed({ ...c.deposit('ユーザー', 'USDT', '5'), link: 'utr:"q"\\b\tt' }),
+      { ...c.deposit('bob', 'USDT', '1'), id: 'dep"\\1' },
+    ];
+    for (const command of commands) await now.submit(strip(command));
+    const hash = now.state.stateHash();
+    const snapshot = JSON.stringify(now.state.snapshot());
+    await now.close();
+    const rows = await db.query<{ command: string }>('SELECT command FROM engine_journal ORDER BY seq');
+    expect(rows.map((row) => row.command.charAt(0)).join('')).toBe('{'.repeat(6) + '~'.repeat(commands.length));
+
+    const again = await TradingEngine.open(db, clock);
+    expect(again.seq).toBe(6 + commands.length);
+    expect(again.state.stateHash()).toBe(hash);
+    expect(JSON.stringify(again.state.snapshot())).toBe(snapshot);
+    await again.close();
     await db.close();
   });
 });

@@ -5,7 +5,7 @@
 // last checkpoint's hash). A failed commit stops the process: memory is ahead of disk, so it recovers
 // by restarting from the journal, never by carrying on.
 
-import type { Db, Sql } from '@bourse/db';
+import type { Db, Param, Sql } from '@bourse/db';
 
 /** What the host needs of an engine: deterministic apply, a hash of its whole state, snapshots. */
 export interface ReplayableEngine<C, R> {
@@ -56,12 +56,11 @@ type HostConfig<C, R, E extends ReplayableEngine<C, R>> = Required<Omit<EngineHo
 
 type Pending<C, R> = Applied<C, R> & { resolve: (r: R) => void; reject: (e: unknown) => void };
 
-/** Journal rows per INSERT on PostgreSQL. */
-const JOURNAL_CHUNK = 500;
 /** Journal rows read per query at start-up (keyset pages: WHERE seq > last ORDER BY seq LIMIT n). */
 export const JOURNAL_PAGE = 10_000;
 
-type JournalRow = { seq: number; command: string };
+/** A journal row as read at start-up: [seq, command] (arrays are cheaper to read than objects). */
+type JournalRow = [seq: number, command: string];
 const NO_ROWS: JournalRow[] = [];
 const DURABLE: Promise<void> = Promise.resolve();
 
@@ -121,7 +120,7 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
     // only keep two pages alive for the garbage collector to copy, so there a page is read when needed.
     const readAhead = db.dialect !== 'sqlite';
     const readPage = (after: number): Promise<JournalRow[]> => {
-      const page = db.query<JournalRow>(
+      const page = db.queryArrays<JournalRow>(
         'SELECT seq, command FROM engine_journal WHERE seq > $1 ORDER BY seq LIMIT $2',
         [after, o.replayPage],
       );
@@ -137,7 +136,7 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
         const more = rows.length === o.replayPage;
         let next: Promise<JournalRow[]> | undefined;
         if (more && readAhead) {
-          next = readPage(Number(rows[rows.length - 1]!.seq));
+          next = readPage(Number(rows[rows.length - 1]![0]));
           // One turn of the event loop lets the driver send that query before the loop below holds the thread.
           await new Promise((resolve) => setImmediate(resolve));
         }
@@ -146,9 +145,8 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
         commands.length = rows.length;
         for (let i = 0; i < rows.length; i++) {
           const row = rows[i]!;
-          if (Number(row.seq) !== seq + 1 + i)
-            throw new Error(`journal gap: expected ${seq + 1 + i}, found ${row.seq}`);
-          commands[i] = o.decode(row.command);
+          if (Number(row[0]) !== seq + 1 + i) throw new Error(`journal gap: expected ${seq + 1 + i}, found ${row[0]}`);
+          commands[i] = o.decode(row[1]);
         }
         rows = NO_ROWS;
         if (fast) {
@@ -264,16 +262,16 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
   async #write(tx: Sql, batch: readonly Pending<C, R>[]) {
     const last = batch[batch.length - 1]!.seq;
     const takeSnapshot = last - this.#lastSnapshotSeq >= this.#o.snapshotEvery;
-    // PostgreSQL: multi-row inserts save round trips. SQLite: one prepared row at a time is cheaper
-    // (it binds numbered parameters in roughly quadratic time: bench/README.md, HTTP).
-    const rowsPerInsert = tx.dialect === 'sqlite' ? 1 : JOURNAL_CHUNK;
-    for (let i = 0; i < batch.length; i += rowsPerInsert) {
-      const chunk = batch.slice(i, i + rowsPerInsert);
-      const values = chunk.map((_, k) => `($${2 * k + 1}, $${2 * k + 2})`).join(', ');
-      await tx.run(
-        `INSERT INTO engine_journal (seq, command) VALUES ${values}`,
-        chunk.flatMap((p) => [p.seq, this.#o.encode(p.command)]),
-      );
+    // SQLite: one prepared row at a time (it binds numbered parameters in roughly quadratic time).
+    // PostgreSQL: one statement for the batch, an array per column (a short text to parse).
+    if (tx.dialect === 'sqlite') {
+      for (const p of batch)
+        await tx.run('INSERT INTO engine_journal (seq, command) VALUES ($1, $2)', [p.seq, this.#o.encode(p.command)]);
+    } else {
+      await tx.run('INSERT INTO engine_journal (seq, command) SELECT * FROM unnest($1::bigint[], $2::text[])', [
+        batch.map((p) => p.seq),
+        batch.map((p) => this.#o.encode(p.command)),
+      ] as unknown as Param[]);
     }
     await this.#o.project?.(tx, batch);
     // A snapshot must describe exactly `last`: valid only when nothing newer has been applied yet.

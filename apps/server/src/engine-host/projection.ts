@@ -1,11 +1,12 @@
 // Turns the engine's events into read-model rows (transfers, orders, trades), inside the journal's
 // transaction. Rows are keyed by the engine's own ids, so writing a batch twice changes nothing, and an
 // order row only moves forward (last_seq).
-// On PostgreSQL a batch is written with a few multi-row statements (one per table), not one statement
-// per event: every statement is a round trip made while the commit, and so every caller in the batch,
-// waits (measured here: ~60-80 µs an order instead of ~180-400 for batches of 40 resting orders). On
-// SQLite there is no round trip to save, and one-row statements (prepared once, cached) are cheaper:
-// 40-row inserts into orders cost ~16 µs a row against ~5 for one-row ones.
+// On PostgreSQL a batch is written with one statement per table, not one per event: every statement is
+// a round trip made while the commit, and so every caller in the batch, waits. Each passes one array per
+// column to unnest(), so its text is the same whatever the batch size and PostgreSQL parses a short
+// statement instead of one with hundreds of parameters. On SQLite there is no round trip to save, and
+// one-row statements (prepared once, cached) are cheaper: 40-row inserts into orders cost ~16 µs a row
+// against ~5 for one-row ones.
 // A retried command (an id the engine has seen) answers its first result again, events and all; those
 // rows were written with the first answer, so a remembered result writes nothing. Without this its
 // order updates, carrying the retry's newer seq, would rewind an order that has moved on since (a
@@ -15,9 +16,6 @@ import type { Param, Sql } from '@bourse/db';
 import { type ApplyResult, type Command, type OrderUpdated, ownerOfAccountKey } from '@bourse/engine';
 import type { Applied } from './engine-host.ts';
 
-/** Rows per statement on PostgreSQL: at most 17 parameters a row, far below its limit of 65,535. */
-const PG_ROWS_PER_STATEMENT = 500;
-const rowsPerStatement = (tx: Sql) => (tx.dialect === 'postgres' ? PG_ROWS_PER_STATEMENT : 1);
 
 /**
  * True when the result is the engine's remembered answer to an earlier command with the same id: a
@@ -105,6 +103,7 @@ export async function projectBatch(tx: Sql, batch: readonly Applied<Command, App
   await insertRows(
     tx,
     `INSERT INTO ledger_transfers (transfer_id, seq, at, debit, credit, debit_owner, credit_owner, asset, amount, cause, link)`,
+    ['text', 'bigint', 'bigint', 'text', 'text', 'text', 'text', 'text', 'numeric', 'text', 'text'],
     transfers,
     `ON CONFLICT (transfer_id) DO NOTHING`,
   );
@@ -112,6 +111,25 @@ export async function projectBatch(tx: Sql, batch: readonly Applied<Command, App
     tx,
     `INSERT INTO orders (id, command_id, user_id, instrument_id, side, order_type, time_in_force, price_ticks, qty_lots,
        status, trigger_spec, hold_asset, hold_amount, created_at, updated_at, last_seq, queued)`,
+    [
+      'bigint',
+      'text',
+      'text',
+      'text',
+      'text',
+      'text',
+      'text',
+      'bigint',
+      'bigint',
+      'text',
+      'text',
+      'text',
+      'numeric',
+      'bigint',
+      'bigint',
+      'bigint',
+      'integer',
+    ],
     placed,
     `ON CONFLICT (id) DO NOTHING`,
   );
@@ -133,47 +151,86 @@ export async function projectBatch(tx: Sql, batch: readonly Applied<Command, App
     tx,
     `INSERT INTO trades (id, seq, instrument_id, price_ticks, qty_lots, taker_side, maker_order_id, taker_order_id,
        maker_user_id, taker_user_id, notional, maker_fee, taker_fee, at)`,
+    [
+      'bigint',
+      'bigint',
+      'text',
+      'bigint',
+      'bigint',
+      'text',
+      'bigint',
+      'bigint',
+      'text',
+      'text',
+      'numeric',
+      'numeric',
+      'numeric',
+      'bigint',
+    ],
     trades,
     `ON CONFLICT (id) DO NOTHING`,
   );
 }
 
-/** `($1, $2), ($3, $4), …` for `rows` rows of `width` parameters, each wrapped by `mark` (casts). */
-function valuesList(rows: number, width: number, mark: (n: number, column: number) => string = (n) => `$${n}`) {
+/** `($1, $2), ($3, $4), …` for `rows` rows of `width` parameters (SQLite's one-row statements). */
+function valuesList(rows: number, width: number) {
   const out: string[] = new Array(rows);
   for (let r = 0; r < rows; r++) {
     const row: string[] = new Array(width);
-    for (let c = 0; c < width; c++) row[c] = mark(r * width + c + 1, c);
+    for (let c = 0; c < width; c++) row[c] = `$${r * width + c + 1}`;
     out[r] = `(${row.join(', ')})`;
   }
   return out.join(', ');
 }
 
-/** The one-row statement of each INSERT (SQLite runs these), built once. */
-const oneRowStatements = new Map<string, string>();
+/** Rows → one array per column, for PostgreSQL's unnest (one parameter per column, any row count). */
+export function columnsOf(rows: readonly Param[][], width: number): Param[][] {
+  const columns: Param[][] = Array.from({ length: width }, () => new Array(rows.length));
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r]!;
+    for (let c = 0; c < width; c++) columns[c]![r] = row[c]!;
+  }
+  return columns;
+}
 
-async function insertRows(tx: Sql, head: string, rows: Param[][], tail: string): Promise<void> {
+/** `unnest($1::bigint[], $2::text[], …)`: the same text whatever the batch size, so PostgreSQL parses little. */
+export const unnestOf = (types: readonly string[]) =>
+  `unnest(${types.map((type, k) => `$${k + 1}::${type}[]`).join(', ')})`;
+
+/** Each statement's text, built once. */
+const statements = new Map<string, string>();
+const statement = (key: string, build: () => string) => {
+  let text = statements.get(key);
+  if (text === undefined) {
+    text = build();
+    statements.set(key, text);
+  }
+  return text;
+};
+
+async function insertRows(
+  tx: Sql,
+  head: string,
+  types: readonly string[],
+  rows: Param[][],
+  tail: string,
+): Promise<void> {
   if (rows.length === 0) return;
-  if (rowsPerStatement(tx) === 1) {
-    let text = oneRowStatements.get(head);
-    if (text === undefined) {
-      text = `${head} VALUES ${valuesList(1, rows[0]!.length)} ${tail}`;
-      oneRowStatements.set(head, text);
-    }
+  if (tx.dialect === 'sqlite') {
+    const text = statement(`sqlite ${head}`, () => `${head} VALUES ${valuesList(1, types.length)} ${tail}`);
     for (const row of rows) await tx.run(text, row);
     return;
   }
-  for (let i = 0; i < rows.length; i += PG_ROWS_PER_STATEMENT) {
-    const chunk = rows.slice(i, i + PG_ROWS_PER_STATEMENT);
-    await tx.run(`${head} VALUES ${valuesList(chunk.length, chunk[0]!.length)} ${tail}`, chunk.flat());
-  }
+  const text = statement(`pg ${head}`, () => `${head} SELECT * FROM ${unnestOf(types)} ${tail}`);
+  await tx.run(text, columnsOf(rows, types.length) as unknown as Param[]);
 }
 
-/** PostgreSQL types the VALUES of the updates by these casts. */
+/** The columns of an order update, as PostgreSQL types them. */
 const UPDATE_TYPES = ['bigint', 'text', 'bigint', 'bigint', 'bigint', 'text', 'bigint', 'bigint'];
 
 /** Sets each order's new state; a row only moves forward (its last_seq). */
 async function updateOrders(tx: Sql, rows: Param[][]): Promise<void> {
+  if (rows.length === 0) return;
   if (tx.dialect !== 'postgres') {
     for (const row of rows) {
       await tx.run(
@@ -184,15 +241,11 @@ async function updateOrders(tx: Sql, rows: Param[][]): Promise<void> {
     }
     return;
   }
-  for (let i = 0; i < rows.length; i += PG_ROWS_PER_STATEMENT) {
-    const chunk = rows.slice(i, i + PG_ROWS_PER_STATEMENT);
-    await tx.run(
-      `WITH v (id, status, price_ticks, qty_lots, filled_lots, reason, updated_at, last_seq) AS (
-         VALUES ${valuesList(chunk.length, UPDATE_TYPES.length, (n, c) => `$${n}::${UPDATE_TYPES[c]}`)})
-       UPDATE orders SET status = v.status, price_ticks = v.price_ticks, qty_lots = v.qty_lots,
-         filled_lots = v.filled_lots, reason = v.reason, updated_at = v.updated_at, last_seq = v.last_seq
-       FROM v WHERE orders.id = v.id AND orders.last_seq <= v.last_seq`,
-      chunk.flat(),
-    );
-  }
+  await tx.run(
+    `UPDATE orders SET status = v.status, price_ticks = v.price_ticks, qty_lots = v.qty_lots,
+       filled_lots = v.filled_lots, reason = v.reason, updated_at = v.updated_at, last_seq = v.last_seq
+     FROM ${unnestOf(UPDATE_TYPES)} AS v (id, status, price_ticks, qty_lots, filled_lots, reason, updated_at, last_seq)
+     WHERE orders.id = v.id AND orders.last_seq <= v.last_seq`,
+    columnsOf(rows, UPDATE_TYPES.length) as unknown as Param[],
+  );
 }

@@ -3,6 +3,7 @@
 // retries, the watchlist, and every SPEC §5 rule's rejection in both languages with nothing changed.
 
 import { testDatabases } from '@bourse/db';
+import { decodeCommand } from '@bourse/engine';
 import { describe, expect, it, vi } from 'vitest';
 import type { Config } from '../../config.ts';
 import { loadStockSettings } from '../../config.ts';
@@ -90,10 +91,10 @@ describe.each(dbs)('stock trading on $dialect', ({ open }) => {
       await t.advance(DAY);
       const settled = (await t.call('GET', '/stock/hold/info?symbol=NSE:RELIANCE', { token })).body.data;
       expect(settled).toMatchObject({ quantity: '10', locked: '0', sellable: '10', unlocksAt: null });
-      const journal = await db.query<{ command: string }>(
-        "SELECT command FROM engine_journal WHERE command LIKE '%settle_trades%' AND command LIKE '%NSE:RELIANCE%'",
+      const journal = (await db.query<{ command: string }>('SELECT command FROM engine_journal ORDER BY seq')).map(
+        (row) => decodeCommand(row.command),
       );
-      expect(journal.length).toBeGreaterThan(0);
+      expect(journal.some((c) => c.type === 'settle_trades' && JSON.stringify(c).includes('NSE:RELIANCE'))).toBe(true);
 
       const sell = await order(t, token, 'sell', { symbol: 'NSE:RELIANCE', quantity: '10' });
       expect(sell.body.data.order).toMatchObject({ status: 'completed', side: 'sell', filledQuantity: '10' });
