@@ -17,8 +17,10 @@ const toSqliteParams = (text: string) => text.replace(/\$(\d+)/g, '?$1');
 /** A plain SELECT writes nothing, so it needs no sync; anything else might. */
 const isRead = (text: string) => /^\s*SELECT\b/i.test(text);
 
-const toSqliteValue = (p: Param): string | number | bigint | null | Uint8Array =>
-  typeof p === 'boolean' ? (p ? 1 : 0) : p;
+const toSqliteValue = (p: Param): string | number | bigint | null | Uint8Array => {
+  if (Array.isArray(p)) throw new Error('SQLite takes no array parameters (unnest is PostgreSQL only)');
+  return typeof p === 'boolean' ? (p ? 1 : 0) : (p as Exclude<Param, boolean | readonly unknown[]>);
+};
 
 export function openSqlite(dataDir: string | null): Db {
   let path = ':memory:';

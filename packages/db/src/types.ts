@@ -3,7 +3,9 @@
 // times as bigint milliseconds read back as numbers. Dialect differences live only in migrations.
 
 export type Dialect = 'sqlite' | 'postgres';
-export type Param = string | number | bigint | boolean | null | Uint8Array;
+export type Param = string | number | bigint | boolean | null | Uint8Array | ParamArray;
+/** A column of values for PostgreSQL's `unnest($1::bigint[], …)` (bulk writes); SQLite refuses it. */
+export type ParamArray = readonly (string | number | null)[];
 export type Row = Record<string, unknown>;
 
 export interface Sql {

@@ -271,7 +271,7 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
       await tx.run('INSERT INTO engine_journal (seq, command) SELECT * FROM unnest($1::bigint[], $2::text[])', [
         batch.map((p) => p.seq),
         batch.map((p) => this.#o.encode(p.command)),
-      ] as unknown as Param[]);
+      ]);
     }
     await this.#o.project?.(tx, batch);
     // A snapshot must describe exactly `last`: valid only when nothing newer has been applied yet.

@@ -12,10 +12,9 @@
 // order updates, carrying the retry's newer seq, would rewind an order that has moved on since (a
 // partly filled order cancelled afterwards would show as partly filled again).
 
-import type { Param, Sql } from '@bourse/db';
+import type { Param, ParamArray, Sql } from '@bourse/db';
 import { type ApplyResult, type Command, type OrderUpdated, ownerOfAccountKey } from '@bourse/engine';
 import type { Applied } from './engine-host.ts';
-
 
 /**
  * True when the result is the engine's remembered answer to an earlier command with the same id: a
@@ -184,11 +183,11 @@ function valuesList(rows: number, width: number) {
 }
 
 /** Rows → one array per column, for PostgreSQL's unnest (one parameter per column, any row count). */
-export function columnsOf(rows: readonly Param[][], width: number): Param[][] {
-  const columns: Param[][] = Array.from({ length: width }, () => new Array(rows.length));
+export function columnsOf(rows: readonly Param[][], width: number): ParamArray[] {
+  const columns: (string | number | null)[][] = Array.from({ length: width }, () => new Array(rows.length));
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r]!;
-    for (let c = 0; c < width; c++) columns[c]![r] = row[c]!;
+    for (let c = 0; c < width; c++) columns[c]![r] = row[c] as string | number | null;
   }
   return columns;
 }
@@ -222,7 +221,7 @@ async function insertRows(
     return;
   }
   const text = statement(`pg ${head}`, () => `${head} SELECT * FROM ${unnestOf(types)} ${tail}`);
-  await tx.run(text, columnsOf(rows, types.length) as unknown as Param[]);
+  await tx.run(text, columnsOf(rows, types.length));
 }
 
 /** The columns of an order update, as PostgreSQL types them. */
@@ -246,6 +245,6 @@ async function updateOrders(tx: Sql, rows: Param[][]): Promise<void> {
        filled_lots = v.filled_lots, reason = v.reason, updated_at = v.updated_at, last_seq = v.last_seq
      FROM ${unnestOf(UPDATE_TYPES)} AS v (id, status, price_ticks, qty_lots, filled_lots, reason, updated_at, last_seq)
      WHERE orders.id = v.id AND orders.last_seq <= v.last_seq`,
-    columnsOf(rows, UPDATE_TYPES.length) as unknown as Param[],
+    columnsOf(rows, UPDATE_TYPES.length),
   );
 }
