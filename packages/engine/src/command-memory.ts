@@ -4,6 +4,8 @@
 // (same keys, same order) to the one apply() returned. Must not: keep the result's event objects.
 // A replay may remember an id alone (addIdOnly: a command that will have left the window before the
 // replay ends); such an entry finds its id like any other, but reading its command or result throws.
+// A snapshot (format 2) stores the window in this memory's own form (exportWindow / loadWindow: the
+// rings' live segments, the references once each), so taking and restoring one decodes no result.
 //
 // Why not a Map<string, {command, result}>: at 100,000 entries, keeping every result's events (a dozen
 // objects and bigints per fill) made the garbage collector copy and mark ~150 MB of live data, which
@@ -266,6 +268,117 @@ export class CommandMemory {
     meta[m + HASH] = hash;
   }
 
+  /**
+   * For a snapshot that lists results decoded (format 1): remembers the entry exactly as add() did when
+   * apply() made the result, so the stored form (which format 2 and the v3 state hash take as it is) does
+   * not depend on how the state was reached. Settlement marks every fill whose four amounts are safe
+   * integers (settleFill), so a trade followed by exactly the transfers it posts, as decode() rebuilds a
+   * fill record, with such amounts, is marked here too.
+   */
+  addDecoded(id: string, command: unknown, result: ApplyResult): void {
+    if (this.max === 0) return;
+    if (this.knows(id)) throw new Error(`snapshot remembers command ${id} twice`);
+    this.forgetMarks();
+    if (result.ok) {
+      const events = result.events;
+      for (let i = 0; i < events.length; i++) {
+        const flags = fillFlags(events, i);
+        if (flags === -1) continue;
+        const trade = events[i] as Trade;
+        const base = events[i + 2] as TransferPosted;
+        this.markFill(
+          i,
+          flags,
+          Number(trade.notional),
+          Number(trade.makerFee),
+          Number(trade.takerFee),
+          Number(base.amount),
+        );
+        i += 2 + (flags & FILL_BUYER_FEE ? 1 : 0) + (flags & FILL_SELLER_FEE ? 1 : 0);
+      }
+    }
+    this.add(id, command, result);
+  }
+
+  /**
+   * The window as a snapshot stores it (format 2, see StoredWindow), read from the rings as they are:
+   * no result is decoded. Throws if an entry is remembered by its id only (its command and result are
+   * not kept, see addIdOnly), as reading it would.
+   */
+  exportWindow(): StoredWindow {
+    const n = this.count;
+    const ids: string[] = new Array(n);
+    const commands: unknown[] = new Array(n);
+    const counts = new Int32Array(2 * n);
+    const meta = this.meta;
+    let slot = n < this.max ? 0 : this.oldest;
+    for (let k = 0; k < n; k++) {
+      const command = this.entries[2 * slot + 1];
+      if (command === ID_ONLY) throw new Error(`command ${this.entries[2 * slot]} is remembered by its id only`);
+      ids[k] = this.entries[2 * slot] as string;
+      commands[k] = command;
+      const m = META * slot;
+      counts[2 * k] = (meta[m + NUM_END] as number) - (meta[m + NUM_START] as number);
+      counts[2 * k + 1] = (meta[m + REF_END] as number) - (meta[m + REF_START] as number);
+      slot = slot + 1 === this.max ? 0 : slot + 1;
+    }
+    const { nums, values, refs } = this.log.export(ids, counts);
+    return { ids, commands, counts, nums, values, refs };
+  }
+
+  /**
+   * Fills an empty memory with a window exportWindow() gave (after a snapshot's round trip): the same
+   * entries in the same order, each result stored as it was. Throws if the parts do not fit together.
+   */
+  loadWindow(window: StoredWindow): void {
+    const { ids, commands, counts, nums, values, refs } = window;
+    const n = ids.length;
+    if (this.count !== 0) throw new Error('command memory: load into a used memory');
+    if (n > this.max || commands.length !== n || counts.length !== 2 * n) {
+      throw new Error(`snapshot window of ${n} commands does not fit a window of ${this.max}`);
+    }
+    let numCount = 0;
+    let refCount = 0;
+    for (let k = 0; k < n; k++) {
+      const nc = counts[2 * k] as number;
+      const rc = counts[2 * k + 1] as number;
+      if (nc < 0 || rc < 0) throw new Error('snapshot window: negative count');
+      numCount += nc;
+      refCount += rc;
+    }
+    if (numCount !== nums.length || refCount !== refs.length) throw new Error('snapshot window: counts do not add up');
+    if (n === 0) return;
+    this.log.load(nums, values, refs, ids, counts);
+    const meta = this.meta;
+    const table = this.table;
+    let numAt = 0;
+    let refAt = 0;
+    for (let k = 0; k < n; k++) {
+      const id = ids[k];
+      if (typeof id !== 'string') throw new Error('snapshot window: a command id is not a string');
+      const hash = hashOf(id);
+      if (this.slotOf(id, hash) !== -1) throw new Error(`snapshot remembers command ${id} twice`);
+      const at = this.lastEmpty;
+      table[2 * at] = k + 1;
+      table[2 * at + 1] = hash;
+      this.entries[2 * k] = id;
+      this.entries[2 * k + 1] = commands[k];
+      const m = META * k;
+      meta[m + NUM_START] = numAt;
+      numAt += counts[2 * k] as number;
+      meta[m + NUM_END] = numAt;
+      meta[m + REF_START] = refAt;
+      refAt += counts[2 * k + 1] as number;
+      meta[m + REF_END] = refAt;
+      meta[m + HASH] = hash;
+      // Counted as it goes, so a failure part way leaves a memory that lists what it holds.
+      this.count = k + 1;
+    }
+    this.oldest = 0;
+    this.lastId = undefined;
+    this.lastEmpty = -1;
+  }
+
   /** Every remembered entry, oldest first. */
   forEach(visit: (id: string, command: unknown, result: ApplyResult) => void): void {
     const start = this.count < this.max ? 0 : this.oldest;
@@ -321,6 +434,110 @@ export class CommandMemory {
     table[2 * hole] = 0;
     table[2 * hole + 1] = 0;
   }
+}
+
+/**
+ * The window as format-2 snapshots store it: the memory's own form, oldest entry first. Results are the
+ * numbers and references add() wrote, entry after entry; the references are given as indexes into
+ * `values`, where each string, null, undefined and bigint appears once (first use first) and each object
+ * (a whole event or result kept by reference) once per use, so the form depends on the values alone;
+ * -1 stands for the entry's own command id (an order_placed's commandId), which is in `ids` already.
+ */
+export type StoredWindow = {
+  ids: string[];
+  commands: unknown[];
+  /** Per entry: how many numbers, then how many references its result takes. */
+  counts: Int32Array;
+  nums: Float64Array;
+  values: unknown[];
+  refs: Int32Array;
+};
+
+/**
+ * When events[i] is a trade followed by exactly the transfers settlement posts for it (as decode()
+ * rebuilds a fill record: ids, links, causes, accounts, amounts and key order) and its notional, fees
+ * and base quantity are safe integers: the fill's markFill flags. Else -1.
+ */
+function fillFlags(events: readonly EngineEvent[], i: number): number {
+  const trade = events[i];
+  const quote = events[i + 1];
+  const base = events[i + 2];
+  if (trade?.type !== 'trade' || quote?.type !== 'transfer_posted' || base?.type !== 'transfer_posted') return -1;
+  const { notional, makerFee, takerFee, timeMs } = trade;
+  if (!isSafeBigint(notional) || !isSafeBigint(makerFee) || !isSafeBigint(takerFee) || !isSafeBigint(base.amount))
+    return -1;
+  const link = `trade:${trade.tradeId}`;
+  const rebuilt: Trade = {
+    type: 'trade',
+    tradeId: trade.tradeId,
+    instrumentId: trade.instrumentId,
+    priceTicks: trade.priceTicks,
+    qtyLots: trade.qtyLots,
+    takerSide: trade.takerSide,
+    makerOrderId: trade.makerOrderId,
+    takerOrderId: trade.takerOrderId,
+    makerUserId: trade.makerUserId,
+    takerUserId: trade.takerUserId,
+    notional,
+    makerFee,
+    takerFee,
+    timeMs,
+  };
+  if (
+    !sameRecord(trade, rebuilt) ||
+    !sameRecord(
+      quote,
+      transfer(`${link}:quote`, quote.debit, quote.credit, quote.asset, notional, 'trade', link, timeMs),
+    ) ||
+    !sameRecord(base, transfer(`${link}:base`, base.debit, base.credit, base.asset, base.amount, 'trade', link, timeMs))
+  )
+    return -1;
+  const takerBuys = trade.takerSide === 'buy';
+  const buyerFee = takerBuys ? takerFee : makerFee;
+  const sellerFee = takerBuys ? makerFee : takerFee;
+  let flags = 0;
+  let next = i + 3;
+  if (buyerFee > 0n) {
+    const fee = events[next++];
+    if (
+      fee?.type !== 'transfer_posted' ||
+      !sameRecord(
+        fee,
+        transfer(`${link}:buyer_fee`, quote.debit, fee.credit, quote.asset, buyerFee, 'fee', link, timeMs),
+      )
+    )
+      return -1;
+    flags |= FILL_BUYER_FEE;
+  }
+  if (sellerFee > 0n) {
+    const fee = events[next];
+    if (
+      fee?.type !== 'transfer_posted' ||
+      !sameRecord(
+        fee,
+        transfer(`${link}:seller_fee`, quote.credit, fee.credit, quote.asset, sellerFee, 'fee', link, timeMs),
+      )
+    )
+      return -1;
+    flags |= FILL_SELLER_FEE;
+  }
+  return flags;
+}
+
+function isSafeBigint(value: unknown): boolean {
+  return typeof value === 'bigint' && Number.isSafeInteger(Number(value));
+}
+
+/** The same own keys in the same order, with identical (===) values. */
+function sameRecord(a: object, b: object): boolean {
+  const keys = Object.keys(a);
+  const other = Object.keys(b);
+  if (keys.length !== other.length) return false;
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k] as string;
+    if (key !== other[k] || (a as Record<string, unknown>)[key] !== (b as Record<string, unknown>)[key]) return false;
+  }
+  return true;
 }
 
 /** The command of an entry remembered by its id only (addIdOnly). */
@@ -705,6 +922,87 @@ class ResultLog {
       }
     }
     return { ok: true, events };
+  }
+
+  /**
+   * The live numbers (copied, oldest first) and references as indexes into `values` (see StoredWindow),
+   * for the entries `ids` whose reference counts are every other number of `counts`.
+   */
+  export(ids: readonly string[], counts: Int32Array): { nums: Float64Array; values: unknown[]; refs: Int32Array } {
+    const nums = new Float64Array(this.numTail - this.numHead);
+    const ring = this.nums;
+    for (let at = this.numHead; at < this.numTail; ) {
+      const from = at & (ring.length - 1);
+      const run = Math.min(this.numTail - at, ring.length - from);
+      nums.set(ring.subarray(from, from + run), at - this.numHead);
+      at += run;
+    }
+    const refs = new Int32Array(this.refTail - this.refHead);
+    const values: unknown[] = [];
+    // Strings by value: the engine's own ids and account keys come back tens of thousands of times.
+    const seen = new Map<unknown, number>();
+    const all = this.refs;
+    const mask = all.length - 1;
+    let at = this.refHead;
+    let k = 0;
+    for (let entry = 0; entry < ids.length; entry++) {
+      const id = ids[entry];
+      const end = at + (counts[2 * entry + 1] as number);
+      for (; at < end; at++, k++) {
+        const value = all[at & mask];
+        if (value === id) {
+          refs[k] = -1;
+        } else if (typeof value === 'object' && value !== null) {
+          refs[k] = values.length;
+          values.push(value);
+        } else {
+          let index = seen.get(value);
+          if (index === undefined) {
+            index = values.length;
+            seen.set(value, index);
+            values.push(value);
+          }
+          refs[k] = index;
+        }
+      }
+    }
+    if (at !== this.refTail) throw new Error('command memory: the window does not cover its references');
+    return { nums, values, refs };
+  }
+
+  /** Replaces an empty log with the given numbers and references (see export), from position 0. */
+  load(
+    nums: Float64Array,
+    values: readonly unknown[],
+    refs: Int32Array,
+    ids: readonly string[],
+    counts: Int32Array,
+  ): void {
+    let numSize = 1 << 16;
+    while (numSize < nums.length) numSize *= 2;
+    let refSize = 1 << 14;
+    while (refSize < refs.length) refSize *= 2;
+    const numRing = new Float64Array(numSize);
+    numRing.set(nums);
+    const refRing: unknown[] = new Array(refSize);
+    const valueCount = values.length;
+    let k = 0;
+    for (let entry = 0; entry < ids.length; entry++) {
+      const id = ids[entry];
+      const end = k + (counts[2 * entry + 1] as number);
+      for (; k < end; k++) {
+        const index = refs[k] as number;
+        if (index === -1) refRing[k] = id;
+        else if (index >= 0 && index < valueCount) refRing[k] = values[index];
+        else throw new Error('snapshot window: a reference is out of range');
+      }
+    }
+    this.nums = numRing;
+    this.refs = refRing;
+    this.numHead = 0;
+    this.numTail = nums.length;
+    this.refHead = 0;
+    this.refTail = refs.length;
   }
 
   /** Grows a ring (doubling, keeping logical positions) when `nums`/`refs` more would overrun its head. */

@@ -25,8 +25,16 @@ import { type Account, Ledger, type Wallet } from './ledger.ts';
 import { OrderMap } from './order-map.ts';
 import { registerInstrument, setInstrumentFees, setMarkPrice, setReferencePrice } from './reference-data.ts';
 import { findBrokenLock, settleTrades } from './settlement-locks.ts';
-import { type EngineSnapshot, restoreState, takeSnapshot } from './snapshot.ts';
-import { hashSnapshot, hashState } from './state-hash.ts';
+import {
+  type EngineSnapshot,
+  type EngineSnapshotV1,
+  jsonOfParts,
+  restoreState,
+  snapshotParts,
+  takeSnapshot,
+  takeSnapshotV1,
+} from './snapshot.ts';
+import { hashParts, hashState, hashStateV2, STATE_HASH_V2 } from './state-hash.ts';
 import { amendOrder, cancelOrder, placeOrder, setTradingStatus } from './trading.ts';
 
 export type OrderView = {
@@ -87,7 +95,12 @@ export class Engine {
     };
   }
 
-  static restore(snapshot: EngineSnapshot): Engine {
+  /**
+   * The engine a snapshot describes: one snapshot() took (format 2), or one in format 1 (before
+   * 2026-11-21), as JSON.parse gives it back. The engine may keep objects of the snapshot (the remembered
+   * commands): do not mutate it afterwards.
+   */
+  static restore(snapshot: EngineSnapshot | EngineSnapshotV1): Engine {
     return new Engine({}, restoreState(snapshot));
   }
 
@@ -223,8 +236,8 @@ export class Engine {
   }
 
   /**
-   * The state hash (format v2, `v2:` + 16 hex digits): FNV-1a 64 over a canonical encoding of the
-   * snapshot, walked in place (state-hash.ts). Equal hashes mean equal state.
+   * The state hash (format v3, `v3:` + 32 hex digits): MurmurHash3 x86_128 over the snapshot's parts
+   * (state-hash.ts), read from the state. Equal hashes mean equal state.
    */
   stateHash(): string {
     return hashState(this.state);
@@ -232,18 +245,23 @@ export class Engine {
 
   /**
    * The state hash in the format of `recorded`, to check a hash stored earlier: a v1 hash (16 hex
-   * digits, FNV-1a 64 over the snapshot's JSON, as written before v2) is recomputed the v1 way (slower:
-   * it builds the JSON); anything else gets stateHash().
+   * digits, FNV-1a 64 over the format-1 snapshot's JSON) is recomputed the v1 way (slow: it builds that
+   * JSON), a v2 hash (`v2:`) the v2 way (slower than v3: it decodes the window); anything else gets
+   * stateHash().
    */
   stateHashAs(recorded: string): string {
-    return isV1StateHash(recorded) ? fnv1a64(JSON.stringify(this.snapshot())) : this.stateHash();
+    if (isV1StateHash(recorded)) return fnv1a64(JSON.stringify(takeSnapshotV1(this.state)));
+    if (recorded.startsWith(STATE_HASH_V2)) return hashStateV2(this.state);
+    return this.stateHash();
   }
 
-  /** The snapshot as JSON and its hash, from one snapshot (what a host stores). */
+  /**
+   * The snapshot's JSON (JSON.stringify(snapshot()), joined from its parts without the snapshot object)
+   * and its hash (stateHash(), from the same parts): what a host stores.
+   */
   snapshotState(): { json: string; hash: string } {
-    const snapshot = this.snapshot();
-    // The same value as stateHash() (state-hash.ts), and cheaper here: the snapshot is built already.
-    return { json: JSON.stringify(snapshot), hash: hashSnapshot(snapshot) };
+    const parts = snapshotParts(this.state);
+    return { json: jsonOfParts(parts), hash: hashParts(parts) };
   }
 
   balance(owner: string, wallet: Wallet, asset: string): BalanceView {

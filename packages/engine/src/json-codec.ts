@@ -9,7 +9,7 @@ export function toJsonSafe(value: unknown): JsonValue {
   if (Array.isArray(value)) return value.map(toJsonSafe);
   if (typeof value === 'object' && value !== null) {
     const out: { [key: string]: JsonValue } = {};
-    for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = toJsonSafe(item);
+    for (const [key, item] of Object.entries(value)) if (item !== undefined) setOwn(out, key, toJsonSafe(item));
     return out;
   }
   if (value === undefined) return null;
@@ -22,8 +22,15 @@ export function fromJsonSafe(value: JsonValue): unknown {
     const tag = value.$bigint;
     if (typeof tag === 'string' && Object.keys(value).length === 1) return BigInt(tag);
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = fromJsonSafe(item);
+    for (const [key, item] of Object.entries(value)) setOwn(out, key, fromJsonSafe(item));
     return out;
   }
   return value;
+}
+
+/** out[key] = value, also for the key "__proto__" (which assignment would take as the prototype). */
+function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
 }

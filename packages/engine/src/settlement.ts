@@ -57,6 +57,22 @@ export function settleFill(
   const link = `trade:${tradeId}`;
   const trade = tradeEvent(def.id, tradeId, priceTicks, qtyLots, taker, maker, notional, makerFee, takerFee, timeMs);
   const ledger = state.ledger;
+  // Marked like settleFillSafe's fills whenever the four amounts are safe integers (the fast path can
+  // miss them when an intermediate product passes 2^53), so how the window stores a result depends on
+  // its values only (a snapshot in format 1 restores to the same form: CommandMemory.addDecoded).
+  const notionalN = Number(notional);
+  const makerFeeN = Number(makerFee);
+  const takerFeeN = Number(takerFee);
+  const qtyN = Number(qtyMinor);
+  if (
+    Number.isSafeInteger(notionalN) &&
+    Number.isSafeInteger(makerFeeN) &&
+    Number.isSafeInteger(takerFeeN) &&
+    Number.isSafeInteger(qtyN)
+  ) {
+    const flags = (buyerFee > 0n ? FILL_BUYER_FEE : 0) | (sellerFee > 0n ? FILL_SELLER_FEE : 0);
+    state.memory.markFill(events.length, flags, notionalN, makerFeeN, takerFeeN, qtyN);
+  }
   events.push(
     trade,
     ledger.postFromHold(buyer.hold, seller.quoteAccount, notional, `${link}:quote`, 'trade', link, timeMs),

@@ -1,8 +1,12 @@
-import { applyAll, applyOk, btcUsdt, CommandFactory, placedId } from '@bourse/testkit';
+import { applyAll, applyOk, btcUsdt, CommandFactory, placedId, SeededRandom } from '@bourse/testkit';
 import { describe, expect, it } from 'vitest';
 import type { Command } from './commands.ts';
 import { decodeCommand, encodeCommand } from './commands.ts';
 import { Engine } from './engine.ts';
+import { fnv1a64 } from './hash.ts';
+import { fromJsonSafe, type JsonValue, toJsonSafe } from './json-codec.ts';
+import type { EngineSnapshot, EngineSnapshotV1 } from './snapshot.ts';
+import { hashSnapshot } from './state-hash.ts';
 
 function script(): Command[] {
   const c = new CommandFactory('BTC-USDT');
@@ -70,5 +74,226 @@ describe('snapshot and restore', () => {
     expect(again.ok && placedId(again.events)).toBe(id);
     expect(restored.openOrders('alice')).toHaveLength(1);
     expect(restored.apply({ ...deposit, amount: '1' })).toEqual({ ok: false, code: 'command_id_reused' });
+  });
+});
+
+/** A result as text, keys in their order and bigints marked: equal texts mean deep-equal results, key order included. */
+const text = (value: unknown) => JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+
+/**
+ * A busy journal: fills with and without fees (a fee change half way), resting and cancelled orders,
+ * stops, a halt with queued orders, funds holds, rejections, retries of recent and old ids, and ids
+ * reused with another body.
+ */
+function busyJournal(seed: number, length: number): Command[] {
+  const random = new SeededRandom(seed);
+  const c = new CommandFactory('BTC-USDT');
+  const users = ['alice', 'bob', 'carol', 'dave'];
+  const commands: Command[] = [c.register(btcUsdt()), c.reference(6_000_000, [5_000_000, 7_000_000])];
+  for (const user of users) commands.push(c.deposit(user, 'USDT', '1000000'), c.deposit(user, 'BTC', '10'));
+  while (commands.length < length) {
+    const r = random.next();
+    const user = random.pick(users);
+    const side = random.chance(0.5) ? 'buy' : 'sell';
+    if (r < 0.12) {
+      const back = random.chance(0.7) ? random.int(1, 12) : random.int(1, commands.length);
+      commands.push(commands[Math.max(0, commands.length - back)] as Command);
+    } else if (r < 0.15) {
+      const earlier = commands[commands.length - random.int(1, 20)] ?? (commands[0] as Command);
+      commands.push({ ...earlier, type: 'cancel_order', userId: user, orderId: 1 } as Command);
+    } else if (r < 0.3) {
+      commands.push(c.cancel(user, random.int(1, 80)));
+    } else if (r < 0.4) {
+      commands.push(c.market(user, side, random.int(1, 30)));
+    } else if (r < 0.43) {
+      const trigger = {
+        kind: 'stop' as const,
+        priceTicks: side === 'buy' ? 6_000_040 : 5_999_960,
+        by: 'last' as const,
+      };
+      commands.push(c.market(user, side, random.int(1, 5), trigger));
+    } else if (r < 0.45) {
+      commands.push(c.halt(random.chance(0.5)));
+    } else if (r < 0.46) {
+      commands.push(c.fees(random.int(0, 9), random.int(0, 9)));
+    } else if (r < 0.48) {
+      commands.push({
+        id: `hold-${commands.length}`,
+        timeMs: 9_000 + commands.length,
+        type: 'hold_funds',
+        userId: user,
+        wallet: 'spot',
+        asset: 'USDT',
+        amount: '1.5',
+        cause: 'withdrawal',
+      });
+    } else if (r < 0.5) {
+      commands.push(c.limit('nobody', side, 6_000_000, 1));
+    } else {
+      const offset = random.int(-3, 30);
+      const price = side === 'buy' ? 6_000_000 - offset : 6_000_000 + offset;
+      commands.push(c.limit(user, side, price, random.int(1, 30), { postOnly: random.chance(0.1) }));
+    }
+  }
+  return commands;
+}
+
+/** The engine's snapshot in format 1 (as written before format 2), built through the public API only. */
+function formatOne(engine: Engine): EngineSnapshotV1 {
+  const { window, ...body } = JSON.parse(engine.snapshotState().json) as EngineSnapshot;
+  // A retry answers the remembered result and changes nothing: ask a copy for each one.
+  const copy = Engine.restore(JSON.parse(engine.snapshotState().json));
+  const remembered = window.ids.map((id, k) => {
+    const command = window.commands[k] as JsonValue;
+    return [id, command, toJsonSafe(copy.apply(fromJsonSafe(command) as Command))];
+  });
+  return JSON.parse(JSON.stringify({ ...body, version: 1, remembered }));
+}
+
+/** Applies `rest`, then retries every command of `journal` (oldest first), to both engines; all answers agree. */
+function expectSameFuture(restored: Engine, live: Engine, rest: readonly Command[], journal: readonly Command[]) {
+  for (const command of [...rest, ...journal]) {
+    const a = restored.apply(command);
+    const b = live.apply(command);
+    expect(text(a), command.id).toBe(text(b));
+    expect(a).toEqual(b);
+  }
+  expect(restored.stateHash()).toBe(live.stateHash());
+  expect(restored.snapshotState().json).toBe(live.snapshotState().json);
+}
+
+describe('snapshot format 2 (the window as the command memory keeps it)', () => {
+  it('restores through JSON to an engine that answers like the live one, at every cut and window size', () => {
+    for (const rememberedCommandsMax of [0, 1, 3, 8, 1_000]) {
+      const journal = busyJournal(rememberedCommandsMax + 1, 160);
+      for (let cut = 0; cut <= journal.length; cut += rememberedCommandsMax === 8 ? 1 : 5) {
+        const live = new Engine({ rememberedCommandsMax });
+        for (const command of journal.slice(0, cut)) live.apply(command);
+        const { json, hash } = live.snapshotState();
+        expect(json, `cut ${cut}`).toBe(JSON.stringify(live.snapshot()));
+        expect(hash).toBe(live.stateHash());
+        expect(hash).toMatch(/^v3:[0-9a-f]{32}$/);
+        const parsed = JSON.parse(json) as EngineSnapshot;
+        expect(parsed.version).toBe(2);
+        expect(hashSnapshot(parsed)).toBe(hash);
+        const restored = Engine.restore(parsed);
+        expect(restored.stateHash(), `cut ${cut}`).toBe(hash);
+        expect(restored.snapshotState().json).toBe(json);
+        expect(restored.findBrokenInvariant()).toBeUndefined();
+        expectSameFuture(restored, live, journal.slice(cut), journal.slice(0, cut));
+      }
+    }
+  });
+
+  it('stores the window in its compact form: far smaller than the decoded results', () => {
+    const journal = busyJournal(3, 400);
+    const live = new Engine({ rememberedCommandsMax: 1_000 });
+    for (const command of journal) live.apply(command);
+    const { window } = live.snapshot();
+    expect(window.ids).toHaveLength(new Set(journal.filter((c) => c.id.length > 0).map((c) => c.id)).size);
+    expect(window.commands.map((c) => (c as { id: string }).id)).toEqual(window.ids);
+    expect(JSON.stringify(window).length).toBeLessThan(JSON.stringify(formatOne(live).remembered).length / 2);
+  });
+
+  it('keeps the window across rings that have come round (positions past the ring sizes)', () => {
+    // 6,000 commands pass the memory's number ring (65,536) and reference ring (16,384) several times.
+    const journal = busyJournal(9, 6_000);
+    const live = new Engine({ rememberedCommandsMax: 50 });
+    journal.forEach((command, i) => {
+      live.apply(command);
+      if (i % 997 !== 0) return;
+      const restored = Engine.restore(JSON.parse(live.snapshotState().json));
+      expect(restored.stateHash(), `after ${i + 1}`).toBe(live.stateHash());
+      for (const retry of journal.slice(Math.max(0, i - 60), i + 1)) {
+        expect(text(restored.apply(retry)), retry.id).toBe(text(live.apply(retry)));
+      }
+    });
+  });
+
+  it('restores format 1 (the window as decoded results) to the same state, hash and stored form', () => {
+    for (const rememberedCommandsMax of [1, 8, 1_000]) {
+      const journal = busyJournal(20 + rememberedCommandsMax, 160);
+      for (let cut = 0; cut <= journal.length; cut += 4) {
+        const live = new Engine({ rememberedCommandsMax });
+        for (const command of journal.slice(0, cut)) live.apply(command);
+        const old = formatOne(live);
+        // What a database written before format 2 holds: its v1 and v2 hashes still check.
+        expect(fnv1a64(JSON.stringify(old))).toBe(live.stateHashAs('0123456789abcdef'));
+        const restored = Engine.restore(old);
+        expect(restored.stateHashAs('v2:0')).toBe(live.stateHashAs('v2:0'));
+        expect(restored.stateHashAs('v2:0')).toBe(hashSnapshot(old));
+        expect(restored.stateHashAs('0123456789abcdef')).toBe(fnv1a64(JSON.stringify(old)));
+        // Stored as apply() stored it, so format 2 and v3 are the live engine's.
+        expect(restored.stateHash(), `cut ${cut}`).toBe(live.stateHash());
+        expect(restored.snapshotState().json).toBe(live.snapshotState().json);
+        expectSameFuture(restored, live, journal.slice(cut), journal.slice(0, cut));
+      }
+    }
+  });
+
+  it('stores a fill settled on the bigint path as on the fast path (format 1 restores to the live form)', () => {
+    // A 10% taker fee on a 12,000,000 USDT fill: notional × 1,000 bps passes 2^53, so settlement takes
+    // the bigint path, though the notional (1.2e13 minor units) and both fees are safe integers.
+    const c = new CommandFactory('BTC-USDT');
+    const live = new Engine();
+    applyOk(live, c.register(btcUsdt({ maxQtyLots: 2 ** 40, takerFeeBps: 1_000 })));
+    applyOk(live, c.deposit('alice', 'USDT', '14000000'));
+    applyOk(live, c.deposit('bob', 'BTC', '300'));
+    applyOk(live, c.limit('bob', 'sell', 6_000_000, 3_000_000));
+    const buy = c.limit('alice', 'buy', 6_000_000, 2_000_000);
+    const events = applyOk(live, buy);
+    const trade = events.find((e) => e.type === 'trade');
+    expect(trade?.type === 'trade' && [trade.notional, trade.takerFee]).toEqual([
+      12_000_000_000_000n,
+      1_200_000_000_000n,
+    ]);
+    const restored = Engine.restore(formatOne(live));
+    expect(restored.stateHash()).toBe(live.stateHash());
+    expect(restored.snapshotState().json).toBe(live.snapshotState().json);
+    expect(text(restored.apply(buy))).toBe(text(live.apply(buy)));
+  });
+
+  it('refuses to snapshot while the window holds commands replayed by id only, and not after', () => {
+    const c = new CommandFactory('BTC-USDT');
+    const commands: Command[] = [c.register(btcUsdt()), c.deposit('alice', 'USDT', '100')];
+    for (let i = 0; i < 6; i++) commands.push(c.limit('alice', 'buy', 6_000_000 - i, 1));
+    const last = commands[commands.length - 1] as Command;
+    for (let i = 0; i < 30; i++) commands.push(last);
+    const replayed = new Engine({ rememberedCommandsMax: 4 });
+    commands.forEach((command, i) => {
+      replayed.replay(command, commands.length - 1 - i);
+    });
+    expect(replayed.replayComplete()).toBe(false);
+    expect(() => replayed.snapshotState()).toThrow(/remembered by its id only/);
+    expect(() => replayed.snapshot()).toThrow(/remembered by its id only/);
+    expect(() => replayed.stateHash()).toThrow(/remembered by its id only/);
+    // Four new commands push the id-only entries out: the window is whole again and snapshots as live.
+    const live = new Engine({ rememberedCommandsMax: 4 });
+    for (const command of commands) live.apply(command);
+    for (let i = 0; i < 4; i++) {
+      const more = c.limit('alice', 'buy', 5_000_000 + i, 1);
+      replayed.apply(more);
+      live.apply(more);
+    }
+    expect(replayed.replayComplete()).toBe(true);
+    expect(replayed.snapshotState()).toEqual(live.snapshotState());
+    const restored = Engine.restore(JSON.parse(replayed.snapshotState().json));
+    expect(restored.stateHash()).toBe(live.stateHash());
+  });
+
+  it('rejects a window whose parts do not fit together', () => {
+    const live = new Engine({ rememberedCommandsMax: 10 });
+    for (const command of busyJournal(4, 40)) live.apply(command);
+    const good = JSON.parse(live.snapshotState().json) as EngineSnapshot;
+    const broken = (change: Partial<EngineSnapshot['window']>) => () =>
+      Engine.restore({ ...good, window: { ...good.window, ...change } });
+    expect(broken({ ids: good.window.ids.slice(1) })).toThrow(/does not fit|do not add up/);
+    expect(broken({ nums: good.window.nums.slice(0, -12) })).toThrow(/do not add up|malformed/);
+    expect(broken({ ids: [good.window.ids[0] as string, ...good.window.ids.slice(0, -1)] })).toThrow(/twice/);
+    expect(() => Engine.restore({ ...good, version: 3 } as unknown as EngineSnapshot)).toThrow(/version 3/);
+    const small = new Engine({ rememberedCommandsMax: 10 });
+    const tooMany = { ...good, config: { ...good.config, rememberedCommandsMax: 2 } };
+    expect(() => Engine.restore(tooMany)).toThrow(/does not fit/);
+    expect(small.stateHash()).toMatch(/^v3:/);
   });
 });

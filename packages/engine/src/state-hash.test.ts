@@ -1,12 +1,14 @@
-import { applyOk, btcUsdt, CommandFactory, placedId } from '@bourse/testkit';
+import { applyOk, btcUsdt, CommandFactory, placedId, SeededRandom } from '@bourse/testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Command } from './commands.ts';
 import { Engine, isV1StateHash } from './engine.ts';
+import type { EngineState } from './engine-state.ts';
 import type { EngineEvent } from './events.ts';
-import { fnv1a64 } from './hash.ts';
+import { fnv1a64, Murmur3x128 } from './hash.ts';
 import { fromJsonSafe, type JsonValue, toJsonSafe } from './json-codec.ts';
-import { EVENT_FIELDS, hashSnapshot, ORDER_FIELDS } from './state-hash.ts';
+import { takeSnapshotV1 } from './snapshot.ts';
+import { EVENT_FIELDS, hashSnapshot, hashSnapshotV2, ORDER_FIELDS } from './state-hash.ts';
 
 /**
  * A market that has been through most of what the state records: fills with fees (a fee change in
@@ -49,11 +51,11 @@ function busyEngine(rememberedCommandsMax = 100): { engine: Engine; commands: Co
   return { engine, commands };
 }
 
-describe('state hash (v2)', () => {
+describe('state hash (v3, and v2 for older hashes)', () => {
   it('is the hash of the snapshot, before and after a JSON round trip, and of the state restored from it', () => {
     const { engine, commands } = busyEngine();
     const hash = engine.stateHash();
-    expect(hash).toMatch(/^v2:[0-9a-f]{16}$/);
+    expect(hash).toMatch(/^v3:[0-9a-f]{32}$/);
     expect(hashSnapshot(engine.snapshot())).toBe(hash);
     const json = JSON.stringify(engine.snapshot());
     expect(hashSnapshot(JSON.parse(json))).toBe(hash);
@@ -95,7 +97,7 @@ describe('state hash (v2)', () => {
     expect(a.stateHash()).not.toBe(b.stateHash());
   });
 
-  it('encodes values by type, length and order, so that different snapshots do not meet', () => {
+  it('v2 encodes values by type, length and order, so that different snapshots do not meet', () => {
     const distinct: unknown[] = [
       null,
       true,
@@ -131,18 +133,19 @@ describe('state hash (v2)', () => {
       { remembered: [['id', {}, { ok: true, events: [] }]] },
       { remembered: [['id', {}, { ok: false, code: 'invalid_command' }]] },
     ];
-    const hashes = distinct.map((value) => hashSnapshot(value));
+    const hashes = distinct.map((value) => hashSnapshotV2(value));
     expect(new Set(hashes).size).toBe(distinct.length);
     // What JSON (and so a stored snapshot) does not tell apart is the same state.
-    expect(hashSnapshot({ a: 1n })).toBe(hashSnapshot({ a: { $bigint: '1' } }));
-    expect(hashSnapshot({ a: 2n ** 64n })).toBe(hashSnapshot({ a: { $bigint: '18446744073709551616' } }));
-    expect(hashSnapshot({ a: undefined, b: 1 })).toBe(hashSnapshot({ b: 1 }));
-    expect(hashSnapshot([-0])).toBe(hashSnapshot([0]));
-    expect(hashSnapshot([Number.NaN, undefined])).toBe(hashSnapshot([null, null]));
+    expect(hashSnapshotV2({ a: 1n })).toBe(hashSnapshotV2({ a: { $bigint: '1' } }));
+    expect(hashSnapshotV2({ a: 2n ** 64n })).toBe(hashSnapshotV2({ a: { $bigint: '18446744073709551616' } }));
+    expect(hashSnapshotV2({ a: undefined, b: 1 })).toBe(hashSnapshotV2({ b: 1 }));
+    expect(hashSnapshotV2([-0])).toBe(hashSnapshotV2([0]));
+    expect(hashSnapshotV2([Number.NaN, undefined])).toBe(hashSnapshotV2([null, null]));
+    // hashSnapshot() hashes anything but a format-2 snapshot the v2 way (a key "__proto__" included).
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
         const safe = toJsonSafe(fromJsonSafe(value as JsonValue));
-        return hashSnapshot(value) === hashSnapshot(JSON.parse(JSON.stringify(safe)));
+        return hashSnapshot(value) === hashSnapshotV2(JSON.parse(JSON.stringify(safe)));
       }),
     );
   });
@@ -188,11 +191,19 @@ describe('state hash (v2)', () => {
     applyOk(engine, c.deposit('alice', 'USDT', '100'));
     placedId(applyOk(engine, c.limit('alice', 'buy', 6_000_000, 1)));
     expect(engine.stateHash()).toBe(GOLDEN);
+    // The same state's v2 hash, as the engine gave it before v3 (the state has not changed).
+    expect(engine.stateHashAs('v2:')).toBe(GOLDEN_V2);
   });
 
-  it('checks a hash written before v2 the v1 way: FNV-1a 64 over the snapshot JSON', () => {
+  it('checks a hash written before v3 the v2 way, and one written before v2 the v1 way', () => {
     const { engine } = busyEngine();
-    const v1 = fnv1a64(JSON.stringify(engine.snapshot()));
+    const state = (engine as unknown as { state: EngineState }).state;
+    const v2 = hashSnapshotV2(takeSnapshotV1(state));
+    expect(v2).toMatch(/^v2:[0-9a-f]{16}$/);
+    expect(engine.stateHashAs(v2)).toBe(v2);
+    expect(engine.stateHashAs('v2:0000000000000000')).toBe(v2);
+    expect(hashSnapshot(JSON.parse(JSON.stringify(takeSnapshotV1(state))))).toBe(v2);
+    const v1 = fnv1a64(JSON.stringify(takeSnapshotV1(state)));
     expect(isV1StateHash(v1)).toBe(true);
     expect(isV1StateHash(engine.stateHash())).toBe(false);
     expect(engine.stateHashAs(v1)).toBe(v1);
@@ -201,4 +212,39 @@ describe('state hash (v2)', () => {
   });
 });
 
-const GOLDEN = 'v2:d337ae9bf030485d';
+describe('Murmur3x128', () => {
+  /** The 32-bit little-endian words of an ASCII text whose length is a multiple of 4. */
+  const words = (text: string) => {
+    const bytes = Buffer.from(text, 'latin1');
+    return Int32Array.from({ length: bytes.length / 4 }, (_, i) => bytes.readInt32LE(4 * i));
+  };
+
+  it("gives MurmurHash3_x86_128's published results", () => {
+    // The reference tests (github.com/PeterScott/murmur3, test.c), seed 123.
+    const x28 = new Murmur3x128(123);
+    x28.words(words('xxxxxxxxxxxxxxxxxxxxxxxxxxxx'));
+    expect(x28.digest()).toBe('5e40bab278825a164cf929d31fec6047');
+    expect(new Murmur3x128(123).digest()).toBe('fedc524526f3e79926f3e79926f3e799');
+  });
+
+  it('gives the same hash whatever the words are fed by', () => {
+    const random = new SeededRandom(3);
+    const all = Int32Array.from({ length: 103 }, () => random.int(-(2 ** 31), 2 ** 31 - 1));
+    const whole = new Murmur3x128();
+    whole.words(all);
+    for (let trial = 0; trial < 20; trial++) {
+      const pieces = new Murmur3x128();
+      let at = 0;
+      while (at < all.length) {
+        const n = Math.min(random.int(0, 9), all.length - at);
+        if (random.chance(0.5)) for (let i = 0; i < n; i++) pieces.word(all[at + i] as number);
+        else pieces.words(all.subarray(at, at + n));
+        at += n;
+      }
+      expect(pieces.digest()).toBe(whole.digest());
+    }
+  });
+});
+
+const GOLDEN = 'v3:8966598fd7f1c2a24687c23f35e8aa6e';
+const GOLDEN_V2 = 'v2:d337ae9bf030485d';
