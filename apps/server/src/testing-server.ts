@@ -62,6 +62,7 @@ export async function spawnServer(o: SpawnOptions): Promise<ServerProcess> {
     MODE: 'paper',
     BOURSE_TEST_HOOKS: '1',
     BOURSE_TEST_CLOCK: o.clock ?? NSE_OPEN_CLOCK,
+    UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '16', // as `npm start` runs the server
     ...o.env,
   };
   delete env.DATABASE_URL;

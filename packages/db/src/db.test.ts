@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { testDatabases } from './testing.ts';
+import type { Sql } from './types.ts';
 
 const dbs = await testDatabases();
 
-describe.each(dbs)('database on $dialect', ({ open }) => {
+describe.each(dbs)('database on $dialect', ({ open, dialect }) => {
   it('migrates, round-trips parameters, and keeps money as exact strings', async () => {
     const db = await open();
     try {
@@ -99,6 +100,46 @@ describe.each(dbs)('database on $dialect', ({ open }) => {
       await db.close();
     }
   });
+
+  it.runIf(dialect === 'postgres')(
+    'runs an early transaction beside the previous COMMIT: its rows are seen after previousCommitted',
+    async () => {
+      const db = await open();
+      const insert = (tx: Sql, phone: string) =>
+        tx.run(
+          `INSERT INTO users (phone, area_code, national_number, password_hash, invite_code, created_at, updated_at)
+           VALUES ($1, '91', $1, 'h', $1, 1, 1)`,
+          [phone],
+        );
+      const touch = (tx: Sql) => tx.run("UPDATE users SET email = 'x@y.z' WHERE phone = '+9202'");
+      try {
+        let openGate!: () => void;
+        const gate = new Promise<void>((resolve) => {
+          openGate = resolve;
+        });
+        // C holds its place in line until the gate opens; A's COMMIT waits for C's, so A's row stays
+        // uncommitted while B and D run.
+        const c = db.transactionEarly!(async (tx) => {
+          await insert(tx, '+9201');
+          await gate;
+        });
+        const a = await db.transactionEarly!((tx) => insert(tx, '+9202'));
+        const b = await db.transactionEarly!((tx) => touch(tx)); // does not wait: sees no row
+        const d = db.transactionEarly!(async (tx, previousCommitted) => {
+          await previousCommitted;
+          return touch(tx);
+        });
+        openGate();
+        await (await c).durable;
+        await a.durable;
+        await b.durable;
+        expect(b.result).toBe(0);
+        expect((await d).result).toBe(1);
+      } finally {
+        await db.close();
+      }
+    },
+  );
 
   it('refuses to update or delete audit log rows', async () => {
     const db = await open();

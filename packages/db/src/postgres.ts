@@ -63,31 +63,44 @@ export async function openPostgres(url: string, options: { schema?: string; max?
       }
     },
     async transactionEarly(fn) {
-      // The statements run now, beside a previous transaction whose COMMIT is still in flight; this
-      // one's COMMIT is sent only after that one has committed, so commits keep their call order.
-      const client = await pool.connect();
+      // The statements run now, beside the previous transaction whose COMMIT may still be in flight;
+      // this one's COMMIT is sent only once that one has committed. The place in line is taken at
+      // the call, so commits keep call order; a failed COMMIT fails every later one.
+      const previous = lastCommit;
+      let settle!: (outcome: Promise<void>) => void;
+      lastCommit = new Promise<void>((resolve) => {
+        settle = resolve;
+      });
+      lastCommit.catch(() => undefined);
+      let client: pg.PoolClient;
       let result: Awaited<ReturnType<typeof fn>>;
       try {
+        client = await pool.connect();
+      } catch (error) {
+        settle(previous); // nothing of this one to commit: the next waits for the one before
+        throw error;
+      }
+      try {
         await client.query('BEGIN');
-        result = await fn(on(client));
+        result = await fn(on(client), previous);
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
         client.release();
+        settle(previous);
         throw error;
       }
-      const previous = lastCommit;
       const durable = (async () => {
         try {
           await previous;
           await client.query('COMMIT');
+          client.release();
         } catch (error) {
           await client.query('ROLLBACK').catch(() => undefined);
+          client.release(error instanceof Error ? error : true); // a broken connection is not reused
           throw error;
-        } finally {
-          client.release();
         }
       })();
-      lastCommit = durable;
+      settle(durable);
       durable.catch(() => undefined); // reported to whoever awaits `durable`
       return { result, durable };
     },

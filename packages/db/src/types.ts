@@ -29,8 +29,13 @@ export interface Db extends Sql {
    * same transaction, resolved once its statements have run (SQLite: once committed, the sync to
    * follow; PostgreSQL: before COMMIT, which waits for the previous transactionEarly to commit), with
    * `durable` settling when it is committed and on disk. Commits happen and reach the disk in call
-   * order, and a failed one fails every later one. Nothing is visible to a caller before `durable`.
+   * order, and a failed one fails every later one; callers must be told nothing before `durable`.
+   * `fn` gets `previousCommitted`: on PostgreSQL the statements run while the previous transaction is
+   * still uncommitted, so rows it wrote are invisible until then (an UPDATE would find none of them);
+   * await it before touching them. On SQLite it is already settled.
    */
-  transactionEarly?<T>(fn: (tx: Sql) => Promise<T>): Promise<{ result: T; durable: Promise<void> }>;
+  transactionEarly?<T>(
+    fn: (tx: Sql, previousCommitted: Promise<void>) => Promise<T>,
+  ): Promise<{ result: T; durable: Promise<void> }>;
   close(): Promise<void>;
 }

@@ -136,7 +136,7 @@ describe('engine host on a database that syncs after COMMIT', () => {
       transaction: db.transaction,
       close: db.close,
       transactionEarly: async (fn) => {
-        const result = await db.transaction(fn);
+        const result = await db.transaction((tx) => fn(tx, Promise.resolve()));
         const batch = commits++;
         const durable = new Promise<void>((resolve, reject) => syncs.push({ resolve, reject, batch }));
         durable.catch(() => undefined);

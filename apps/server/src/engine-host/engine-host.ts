@@ -5,7 +5,7 @@
 // last checkpoint's hash). A failed commit stops the process: memory is ahead of disk, so it recovers
 // by restarting from the journal, never by carrying on.
 
-import type { Db, Param, Sql } from '@bourse/db';
+import type { Db, Sql } from '@bourse/db';
 
 /** What the host needs of an engine: deterministic apply, a hash of its whole state, snapshots. */
 export interface ReplayableEngine<C, R> {
@@ -40,8 +40,12 @@ export type EngineHostOptions<C, R, E extends ReplayableEngine<C, R>> = {
   restore: (snapshot: unknown) => E;
   encode: (command: C) => string;
   decode: (text: string) => C;
-  /** Writes the read-model rows for a batch, inside the journal's transaction. */
-  project?: (tx: Sql, batch: readonly Applied<C, R>[]) => Promise<void>;
+  /**
+   * Writes the read-model rows for a batch, inside the journal's transaction. `previousCommitted`
+   * settles once the batch before is committed: on PostgreSQL its rows are invisible until then, so
+   * await it before updating rows an earlier batch may have written (see Db.transactionEarly).
+   */
+  project?: (tx: Sql, batch: readonly Applied<C, R>[], previousCommitted: Promise<void>) => Promise<void>;
   snapshotEvery?: number;
   maxBatch?: number;
   /** Journal rows read per query at start-up. */
@@ -227,7 +231,9 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
       // Callers hear back once their batch is on disk; batches reach the disk in commit order.
       this.#durable = durable.then(
         () => {
-          for (const p of batch) p.resolve(p.result);
+          // Never after a failure: a later batch is not durable if one before it was lost.
+          if (this.#failed) for (const p of batch) p.reject(this.#failed);
+          else for (const p of batch) p.resolve(p.result);
         },
         (error) => this.#fail(error, batch),
       );
@@ -254,12 +260,12 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
   /** Journals a batch with its read-model rows; resolves at COMMIT with a promise of it being on disk. */
   async #commit(batch: readonly Pending<C, R>[]): Promise<{ durable: Promise<void> }> {
     const { db } = this.#o;
-    if (db.transactionEarly) return db.transactionEarly((tx) => this.#write(tx, batch));
-    await db.transaction((tx) => this.#write(tx, batch));
+    if (db.transactionEarly) return db.transactionEarly((tx, previous) => this.#write(tx, batch, previous));
+    await db.transaction((tx) => this.#write(tx, batch, DURABLE));
     return { durable: DURABLE };
   }
 
-  async #write(tx: Sql, batch: readonly Pending<C, R>[]) {
+  async #write(tx: Sql, batch: readonly Pending<C, R>[], previousCommitted: Promise<void>) {
     const last = batch[batch.length - 1]!.seq;
     const takeSnapshot = last - this.#lastSnapshotSeq >= this.#o.snapshotEvery;
     // SQLite: one prepared row at a time (it binds numbered parameters in roughly quadratic time).
@@ -273,7 +279,7 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
         batch.map((p) => this.#o.encode(p.command)),
       ]);
     }
-    await this.#o.project?.(tx, batch);
+    await this.#o.project?.(tx, batch, previousCommitted);
     // A snapshot must describe exactly `last`: valid only when nothing newer has been applied yet.
     if (takeSnapshot && this.#seq === last) {
       const { json, hash } = this.engine.snapshotState?.() ?? {

@@ -71,6 +71,41 @@ describe.each(dbs)('projection on $dialect', ({ open }) => {
     return { db, clock, engine, ok, rows, close };
   }
 
+  it('updates an order placed in the batch before, while that batch is still committing', async () => {
+    const t = await setUp();
+    try {
+      // Each place goes out in one batch and its cancel in the next, before the place is answered: the
+      // cancel's batch is written while the place's batch may still be committing (pipelined commits).
+      const pending: Promise<unknown>[] = [];
+      const placedIds: number[] = [];
+      for (let i = 0; i < 40; i++) {
+        const placed = t.engine.apply({
+          type: 'place_order',
+          id: `rest${i}`,
+          userId: 'a',
+          instrumentId: SPEC.id,
+          side: 'buy',
+          orderType: 'limit',
+          priceTicks: 4_000_000 + i,
+          qtyLots: 1,
+        });
+        const event = placed.result?.ok ? placed.result.events[0] : undefined;
+        if (event?.type !== 'order_placed') throw new Error('not placed');
+        placedIds.push(event.orderId);
+        pending.push(placed.committed);
+        await new Promise((r) => setImmediate(r)); // the place's batch starts committing
+        pending.push(t.ok(t.engine.submit({ type: 'cancel_order', id: `c${i}`, userId: 'a', orderId: event.orderId })));
+      }
+      await Promise.all(pending);
+      const rows = await t.rows();
+      expect(rows.filter((r) => placedIds.includes(r.id)).map((r) => r.status)).toEqual(
+        placedIds.map(() => 'cancelled'),
+      );
+    } finally {
+      await t.close();
+    }
+  });
+
   it('writes a shared commit of places, fills and cancels as the engine has them', async () => {
     const t = await setUp();
     try {

@@ -26,7 +26,11 @@ export function isRemembered(command: Command, result: ApplyResult): boolean {
   return result.ok && result.events.length > 0 && result.events[0]!.timeMs < command.timeMs;
 }
 
-export async function projectBatch(tx: Sql, batch: readonly Applied<Command, ApplyResult>[]): Promise<void> {
+export async function projectBatch(
+  tx: Sql,
+  batch: readonly Applied<Command, ApplyResult>[],
+  previousCommitted: Promise<void> = Promise.resolve(),
+): Promise<void> {
   const transfers: Param[][] = [];
   const placed: Param[][] = [];
   const trades: Param[][] = [];
@@ -132,7 +136,10 @@ export async function projectBatch(tx: Sql, batch: readonly Applied<Command, App
     placed,
     `ON CONFLICT (id) DO NOTHING`,
   );
-  // After the inserts: an order placed and updated in the same batch is there to update.
+  // After the inserts: an order placed and updated in the same batch is there to update. An order
+  // placed in the batch before is there once that batch has committed: on PostgreSQL this batch runs
+  // beside that COMMIT, and an UPDATE would not see (nor wait for) a row not committed yet.
+  if (updates.size > 0) await previousCommitted;
   await updateOrders(
     tx,
     [...updates.values()].map(({ seq, e }) => [
@@ -171,16 +178,8 @@ export async function projectBatch(tx: Sql, batch: readonly Applied<Command, App
   );
 }
 
-/** `($1, $2), ($3, $4), …` for `rows` rows of `width` parameters (SQLite's one-row statements). */
-function valuesList(rows: number, width: number) {
-  const out: string[] = new Array(rows);
-  for (let r = 0; r < rows; r++) {
-    const row: string[] = new Array(width);
-    for (let c = 0; c < width; c++) row[c] = `$${r * width + c + 1}`;
-    out[r] = `(${row.join(', ')})`;
-  }
-  return out.join(', ');
-}
+/** `($1, $2, …)`: one row of `width` parameters (SQLite's one-row statements). */
+const oneRow = (width: number) => `(${Array.from({ length: width }, (_, c) => `$${c + 1}`).join(', ')})`;
 
 /** Rows → one array per column, for PostgreSQL's unnest (one parameter per column, any row count). */
 export function columnsOf(rows: readonly Param[][], width: number): ParamArray[] {
@@ -216,7 +215,7 @@ async function insertRows(
 ): Promise<void> {
   if (rows.length === 0) return;
   if (tx.dialect === 'sqlite') {
-    const text = statement(`sqlite ${head}`, () => `${head} VALUES ${valuesList(1, types.length)} ${tail}`);
+    const text = statement(`sqlite ${head}`, () => `${head} VALUES ${oneRow(types.length)} ${tail}`);
     for (const row of rows) await tx.run(text, row);
     return;
   }

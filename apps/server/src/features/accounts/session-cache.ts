@@ -1,7 +1,7 @@
 // Signed-in requests look up their session and user here before asking the database. An entry is
 // kept for at most MAX_AGE_MS and is dropped as soon as its user or any of its sessions changes:
-// every writer of `users` or `sessions` calls `forgetUser` once its write has committed (Accounts,
-// Staff). A lookup that was reading the database while such a change happened does not store what it
+// every change to a user row or to a session's revocation calls `forgetUser` once it has committed
+// (Accounts, Staff); new sessions and last-seen touches need not. A lookup that was reading the database while such a change happened does not store what it
 // read (the generation check), so a stale row cannot outlive the change that made it stale.
 // Why: authentication was one or two queries on every request, the largest single cost of an order on
 // PostgreSQL (bench/README.md, HTTP).

@@ -251,11 +251,10 @@ export class StockOrders {
    * command id carries the user, so another customer's attempt can never stand in for the owner's.
    */
   async cancel(userId: number, orderId: number): Promise<StockOrderView> {
-    // An order with no fills is fully described by the engine's live order and the cancel's own
-    // update, so it is answered without reading it back (read and cancel happen in one synchronous
-    // step: nothing can change it in between). One with fills needs its trades: read below.
+    // An order that had no fills before the cancel (and so none at all) has no trades to read: its row
+    // alone is the whole answer. (The engine checks ownership; the read below is the read model's.)
     const live = this.#engine.state.order(orderId);
-    const unfilled = live && live.userId === String(userId) && live.filledLots === 0 ? live : undefined;
+    const unfilled = live !== undefined && live.userId === String(userId) && live.filledLots === 0;
     const result = await this.#engine.submit({
       type: 'cancel_order',
       id: `cancel:${userId}:${orderId}`,
@@ -263,26 +262,9 @@ export class StockOrders {
       orderId,
     });
     if (!result.ok) throw new AppError(result.code);
-    const update = unfilled && result.events.find((e) => e.type === 'order_updated' && e.orderId === orderId);
-    if (unfilled && update?.type === 'order_updated' && update.filledLots === 0) {
-      return this.#view(
-        {
-          id: orderId,
-          command_id: unfilled.commandId,
-          instrument_id: unfilled.instrumentId,
-          side: unfilled.side,
-          order_type: unfilled.orderType,
-          price_ticks: update.priceTicks,
-          qty_lots: update.qtyLots,
-          filled_lots: 0,
-          status: update.status,
-          reason: update.reason,
-          created_at: unfilled.createdMs,
-          updated_at: update.timeMs,
-          queued: unfilled.queued ? 1 : 0,
-        },
-        undefined,
-      );
+    if (unfilled) {
+      const row = await this.#row(userId, orderId);
+      if (row && Number(row.filled_lots) === 0) return this.#view(row, undefined);
     }
     const view = await this.info(userId, orderId);
     if (!view) throw new AppError('order_not_found');
