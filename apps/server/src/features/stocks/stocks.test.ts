@@ -244,9 +244,23 @@ describe.each(dbs)('stock trading on $dialect', ({ open }) => {
       const assets = (await t.call('POST', '/user/assets', { token })).body.data.items;
       expect(Number(assets.find((a: { asset: string }) => a.asset === 'INR').held)).toBeGreaterThan(0);
       expect((await t.call('POST', '/stock/index/books', { body: { symbol: 'NSE:SBIN' } })).body.data.asks).toEqual([]);
+      // A limit buy below the market, also after market: at the open it rests in the book.
+      const last = Number((await t.call('GET', '/stock/index/info?symbol=NSE:SBIN')).body.data.price);
+      const resting = await order(t, token, 'buy', {
+        symbol: 'NSE:SBIN',
+        orderType: 'limit',
+        price: (last * 0.95).toFixed(1),
+        quantity: '2',
+      });
+      expect(resting.body.data.order).toMatchObject({ status: 'pending', afterMarket: true });
       await t.advance(16 * 60 * MINUTE); // 09:30 IST the next day
       const filled = (await t.call('GET', `/stock/order/info?id=${queued.body.data.order.id}`, { token })).body.data;
       expect(filled).toMatchObject({ status: 'completed', filledQuantity: '4', afterMarket: true });
+      // Cancelled from the book: answered from the engine, still an after-market order, as the read model says.
+      const id = resting.body.data.order.id;
+      const cancelled = (await t.call('GET', `/stock/order/cancel?id=${id}`, { token })).body.data.order;
+      expect(cancelled).toMatchObject({ status: 'cancelled', afterMarket: true });
+      expect(cancelled).toEqual((await t.call('GET', `/stock/order/info?id=${id}`, { token })).body.data);
     } finally {
       await t.close();
       await db.close();
