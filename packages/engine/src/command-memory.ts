@@ -187,21 +187,9 @@ export class CommandMemory {
       if (table[2 * at + 1] === hash && this.entries[2 * (entry - 1)] === id) return false;
       at = (at + 1) & this.mask;
     }
-    const slot = this.count < this.max ? this.count : this.oldest;
-    this.lastId = undefined;
-    this.lastEmpty = -1;
-    table[2 * at] = slot + 1;
-    table[2 * at + 1] = hash;
+    const slot = this.claim(at, hash);
     const meta = this.meta;
     const m = META * slot;
-    if (this.count < this.max) {
-      this.count += 1;
-    } else {
-      this.removeFromTable(slot, meta[m + HASH] as number);
-      this.log.forget(meta[m + NUM_END] as number, meta[m + REF_END] as number);
-      if (this.entries[2 * slot + 1] === ID_ONLY) this.idOnly -= 1;
-      this.oldest = slot + 1 === this.max ? 0 : slot + 1;
-    }
     this.idOnly += 1;
     this.entries[2 * slot] = id;
     this.entries[2 * slot + 1] = ID_ONLY;
@@ -214,36 +202,47 @@ export class CommandMemory {
     return true;
   }
 
+  /**
+   * Takes the next slot for an id whose hash goes at table position `at` (empty), forgetting the
+   * oldest entry when the window is full; answers the slot. Inserting before the eviction is safe:
+   * the new entry names the same slot, and removeFromTable tells them apart by the old id's hash.
+   */
+  private claim(at: number, hash: number): number {
+    const slot = this.count < this.max ? this.count : this.oldest;
+    this.lastId = undefined;
+    this.lastEmpty = -1;
+    const table = this.table;
+    table[2 * at] = slot + 1;
+    table[2 * at + 1] = hash;
+    if (this.count < this.max) {
+      this.count += 1;
+    } else {
+      const meta = this.meta;
+      const m = META * slot;
+      this.removeFromTable(slot, meta[m + HASH] as number);
+      this.log.forget(meta[m + NUM_END] as number, meta[m + REF_END] as number);
+      if (this.entries[2 * slot + 1] === ID_ONLY) this.idOnly -= 1;
+      this.oldest = slot + 1 === this.max ? 0 : slot + 1;
+    }
+    return slot;
+  }
+
   /** Remembers a new id (the caller checked it is not remembered), forgetting the oldest when full. */
   add(id: string, command: unknown, result: ApplyResult): void {
     if (this.max === 0) return;
     // apply() looks an id up just before it adds it: reuse that hash, and insert where that lookup
-    // stopped (nothing changed the table in between). Inserting before the eviction below is safe:
-    // the eviction removes the entry with the old id's slot and hash, not this one.
+    // stopped (nothing changed the table in between).
     const known = id === this.lastId;
     const hash = known ? this.lastHash : hashOf(id);
-    const slot = this.count < this.max ? this.count : this.oldest;
     const table = this.table;
     let at = known ? this.lastEmpty : -1;
     if (at === -1 || table[2 * at] !== 0) {
       at = hash & this.mask;
       while (table[2 * at] !== 0) at = (at + 1) & this.mask;
     }
-    this.lastId = undefined;
-    this.lastEmpty = -1;
-    table[2 * at] = slot + 1;
-    table[2 * at + 1] = hash;
+    const slot = this.claim(at, hash);
     const meta = this.meta;
     const m = META * slot;
-    if (this.count < this.max) {
-      this.count += 1;
-    } else {
-      // The new entry names the same slot; removeFromTable tells them apart by the old id's hash.
-      this.removeFromTable(slot, meta[m + HASH] as number);
-      this.log.forget(meta[m + NUM_END] as number, meta[m + REF_END] as number);
-      if (this.entries[2 * slot + 1] === ID_ONLY) this.idOnly -= 1;
-      this.oldest = slot + 1 === this.max ? 0 : slot + 1;
-    }
     this.entries[2 * slot] = id;
     this.entries[2 * slot + 1] = command;
     meta[m + NUM_START] = this.log.numTail;

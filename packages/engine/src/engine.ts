@@ -127,19 +127,10 @@ export class Engine {
       // The body is what the caller sent; timeMs is the sequencer's stamp, so a retry keeps its first answer.
       return bodyOf(seen.command) === bodyOf(command) ? seen.result : rejected('command_id_reused');
     }
-    memory.forgetMarks();
-    // Left over only if a previous command threw half way: never reuse those records.
-    if (this.state.finishedOrders.length > 0) this.state.finishedOrders.length = 0;
-    const result = this.dispatch(command);
-    memory.add(command.id, command, result);
-    if (this.state.finishedOrders.length > 0) recycleFinishedOrders(this.state);
-    return result;
+    return this.applyNew(command);
   }
 
-  /**
-   * The end of apply() (kept apart so apply() stays as it was on the live hot path), for replay(): a
-   * command whose id the window was just asked about (knows()) and does not know.
-   */
+  /** A command whose id the window was just asked about and does not know (apply(), replay()). */
   private applyNew(command: Command): ApplyResult {
     const memory = this.state.memory;
     memory.forgetMarks();

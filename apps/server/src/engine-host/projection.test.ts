@@ -4,27 +4,12 @@
 // that moved on after it.
 
 import { testDatabases } from '@bourse/db';
-import type { InstrumentSpec } from '@bourse/engine';
+import { btcUsdt } from '@bourse/testkit';
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../platform/clock.ts';
 import { TradingEngine } from './trading-engine.ts';
 
-const SPEC: InstrumentSpec = {
-  id: 'BTC-USDT',
-  kind: 'spot',
-  base: 'BTC',
-  quote: 'USDT',
-  wallet: 'spot',
-  tickSize: '0.01',
-  lotSize: '0.0001',
-  maxPriceTicks: 20_000_000,
-  minQtyLots: 1,
-  maxQtyLots: 1_000_000,
-  makerFeeBps: 2,
-  takerFeeBps: 5,
-  marketProtectionBps: 500,
-  defaultStp: 'cancel_resting',
-};
+const SPEC = btcUsdt();
 
 type OrderRow = { id: number; status: string; filled_lots: number; qty_lots: number; last_seq: number };
 
