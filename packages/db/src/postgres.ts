@@ -2,6 +2,7 @@
 // are read as numbers; NUMERIC money stays a string so no float ever touches it.
 
 import pg from 'pg';
+import { scanPagesOffThread } from './page-scan.ts';
 import type { Db, Param, Row, Sql } from './types.ts';
 
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => {
@@ -47,6 +48,15 @@ export async function openPostgres(url: string, options: { schema?: string; max?
     async queryArrays<T extends unknown[]>(text: string, params: readonly Param[] = []) {
       if (!isRead(text)) throw new Error('queryArrays runs SELECT statements only');
       return (await pool.query<T>({ text, values: params.map(toPgValue), rowMode: 'array' })).rows;
+    },
+    scanPages(text, after, pageSize) {
+      if (!isRead(text)) throw new Error('scanPages runs SELECT statements only');
+      return scanPagesOffThread(
+        { dialect: 'postgres', url, ...(options.schema ? { schema: options.schema } : {}) },
+        text,
+        after,
+        pageSize,
+      );
     },
     async transaction(fn) {
       const client = await pool.connect();

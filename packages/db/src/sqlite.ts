@@ -9,6 +9,7 @@ import { closeSync, fdatasync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
+import { scanPagesOffThread } from './page-scan.ts';
 import type { Db, Param, Row, Sql } from './types.ts';
 
 /** `$1` → `?1`: SQLite's numbered parameters bind by the same index as PostgreSQL's. */
@@ -121,6 +122,14 @@ export function openSqlite(dataDir: string | null): Db {
       if (!isRead(text)) throw new Error('queryArrays runs SELECT statements only');
       return serialised(async () => prepareArrays(text).all(...params.map(toSqliteValue)) as unknown[] as T[]);
     },
+    ...(path === ':memory:'
+      ? {}
+      : {
+          scanPages: (text: string, after: number, pageSize: number) => {
+            if (!isRead(text)) throw new Error('scanPages runs SELECT statements only');
+            return scanPagesOffThread({ dialect: 'sqlite', path }, toSqliteParams(text), after, pageSize);
+          },
+        }),
     run: async (text, params) => {
       const changed = await serialised(() => direct.run(text, params));
       if (!isRead(text)) await durable.sync();

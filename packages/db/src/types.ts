@@ -7,6 +7,8 @@ export type Param = string | number | bigint | boolean | null | Uint8Array | Par
 /** A column of values for PostgreSQL's `unnest($1::bigint[], …)` (bulk writes); SQLite refuses it. */
 export type ParamArray = readonly (string | number | null)[];
 export type Row = Record<string, unknown>;
+/** One page of scanPages: each row's key and text, in key order. */
+export type TextPage = { keys: Float64Array; texts: string[] };
 
 export interface Sql {
   readonly dialect: Dialect;
@@ -22,6 +24,14 @@ export interface Db extends Sql {
    * than objects for reading many rows (the engine journal at start-up). Only for SELECT statements.
    */
   queryArrays<T extends unknown[] = unknown[]>(text: string, params?: readonly Param[]): Promise<T[]>;
+  /**
+   * Reads (integer key, text) rows in keyset pages on a worker thread with its own connection, a page
+   * or two ahead of the caller, so the reading and the driver's parsing leave this thread (the engine
+   * journal at start-up). `text` is a SELECT of those two columns, ordered by key, with `$1` the key to
+   * read after and `$2` the page size; the last page is short. Absent where no second connection can
+   * reach the data (SQLite in memory).
+   */
+  scanPages?(text: string, after: number, pageSize: number): AsyncGenerator<TextPage>;
   /** Runs `fn` in one transaction: all of it commits, or none of it does. */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
   /**

@@ -5,7 +5,7 @@
 // last checkpoint's hash). A failed commit stops the process: memory is ahead of disk, so it recovers
 // by restarting from the journal, never by carrying on.
 
-import type { Db, Sql } from '@bourse/db';
+import type { Db, Sql, TextPage } from '@bourse/db';
 
 /** What the host needs of an engine: deterministic apply, a hash of its whole state, snapshots. */
 export interface ReplayableEngine<C, R> {
@@ -63,9 +63,18 @@ type Pending<C, R> = Applied<C, R> & { resolve: (r: R) => void; reject: (e: unkn
 /** Journal rows read per query at start-up (keyset pages: WHERE seq > last ORDER BY seq LIMIT n). */
 export const JOURNAL_PAGE = 10_000;
 
-/** A journal row as read at start-up: [seq, command] (arrays are cheaper to read than objects). */
-type JournalRow = [seq: number, command: string];
-const NO_ROWS: JournalRow[] = [];
+/** The journal in keyset pages: $1 the seq to read after, $2 the page size. */
+const JOURNAL_SCAN = 'SELECT seq, command FROM engine_journal WHERE seq > $1 ORDER BY seq LIMIT $2';
+
+/** scanPages' pages read on this thread, for a database without it (SQLite in memory: tests). */
+async function* readPages(db: Db, after: number, pageSize: number): AsyncGenerator<TextPage> {
+  for (;;) {
+    const rows = await db.queryArrays<[seq: number, command: string]>(JOURNAL_SCAN, [after, pageSize]);
+    yield { keys: Float64Array.from(rows, (row) => Number(row[0])), texts: rows.map((row) => row[1]) };
+    if (rows.length < pageSize) return;
+    after = Number(rows[rows.length - 1]![0]);
+  }
+}
 const DURABLE: Promise<void> = Promise.resolve();
 
 export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
@@ -118,41 +127,22 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
     // The journal's end, so that replay() can be told how many commands follow each one.
     const [end] = await db.query<{ last: number | null }>('SELECT MAX(seq) AS last FROM engine_journal');
     const last = Number(end?.last ?? 0);
-    // The journal after the snapshot, in keyset pages; a short page is the last one. On a database
-    // server the next page is asked for before this one is applied, so the server reads and sends it
-    // meanwhile. node:sqlite reads synchronously on this thread: reading ahead would overlap nothing and
-    // only keep two pages alive for the garbage collector to copy, so there a page is read when needed.
-    const readAhead = db.dialect !== 'sqlite';
-    const readPage = (after: number): Promise<JournalRow[]> => {
-      const page = db.queryArrays<JournalRow>(
-        'SELECT seq, command FROM engine_journal WHERE seq > $1 ORDER BY seq LIMIT $2',
-        [after, o.replayPage],
-      );
-      page.catch(() => undefined); // reported where the page is awaited, not as an unhandled rejection
-      return page;
-    };
+    // The journal after the snapshot, in keyset pages, read on a worker thread a page or two ahead
+    // where the database offers it (scanPages): reading and parsing rows then overlap the replay.
+    const scan = (after: number): AsyncGenerator<TextPage> =>
+      db.scanPages?.(JOURNAL_SCAN, after, o.replayPage) ?? readPages(db, after, o.replayPage);
     /** Applies the journal after the snapshot (through replay() if `fast`); returns the last seq. */
     const replayJournal = async (engine: E, fast: boolean): Promise<number> => {
       let seq = snapshotSeq;
       const commands: C[] = [];
-      let rows = await readPage(seq);
-      for (;;) {
-        const more = rows.length === o.replayPage;
-        let next: Promise<JournalRow[]> | undefined;
-        if (more && readAhead) {
-          next = readPage(Number(rows[rows.length - 1]![0]));
-          // One turn of the event loop lets the driver send that query before the loop below holds the thread.
-          await new Promise((resolve) => setImmediate(resolve));
-        }
+      for await (const { keys, texts } of scan(seq)) {
         // The whole page is decoded, then applied: two tight loops took 10-20% less CPU than one that
-        // alternates (bench/README.md, replay), and the rows can go before the engine runs.
-        commands.length = rows.length;
-        for (let i = 0; i < rows.length; i++) {
-          const row = rows[i]!;
-          if (Number(row[0]) !== seq + 1 + i) throw new Error(`journal gap: expected ${seq + 1 + i}, found ${row[0]}`);
-          commands[i] = o.decode(row[1]);
+        // alternates (bench/README.md, replay).
+        commands.length = texts.length;
+        for (let i = 0; i < texts.length; i++) {
+          if (keys[i] !== seq + 1 + i) throw new Error(`journal gap: expected ${seq + 1 + i}, found ${keys[i]}`);
+          commands[i] = o.decode(texts[i]!);
         }
-        rows = NO_ROWS;
         if (fast) {
           // The command at seq + 1 + i has last - (seq + 1 + i) journaled commands after it.
           const after = last - seq - 1;
@@ -161,8 +151,6 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
           for (let i = 0; i < commands.length; i++) engine.apply(commands[i]!);
         }
         seq += commands.length;
-        if (!more) break;
-        rows = await (next ?? readPage(seq));
       }
       commands.length = 0;
       return seq;

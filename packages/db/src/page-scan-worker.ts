@@ -1,0 +1,84 @@
+// The worker thread behind scanPages (page-scan.ts): its own read connection, reading keyset pages of
+// (key, text) rows and posting each as one string plus lengths, so the caller's thread neither reads
+// nor parses rows. It reads a page per credit the caller gives (see page-scan.ts) and stops after a
+// short page.
+
+import { DatabaseSync } from 'node:sqlite';
+import { parentPort, workerData } from 'node:worker_threads';
+import pg from 'pg';
+import type { PageMessage, ScanSource } from './page-scan.ts';
+
+const { source, text, after, pageSize } = workerData as {
+  source: ScanSource;
+  text: string;
+  after: number;
+  pageSize: number;
+};
+const port = parentPort;
+if (!port) throw new Error('page-scan-worker runs as a worker thread');
+
+type ReadPage = (after: number) => Promise<unknown[][]>;
+
+async function connect(): Promise<{ read: ReadPage; close: () => Promise<void> }> {
+  if (source.dialect === 'sqlite') {
+    const db = new DatabaseSync(source.path, { readOnly: true });
+    db.exec('PRAGMA busy_timeout = 5000');
+    const statement = db.prepare(text);
+    statement.setReturnArrays(true);
+    return {
+      read: async (key) => statement.all(key, pageSize) as unknown as unknown[][],
+      close: async () => db.close(),
+    };
+  }
+  const client = new pg.Client({
+    connectionString: source.url,
+    ...(source.schema ? { options: `-c search_path=${source.schema}` } : {}),
+  });
+  await client.connect();
+  return {
+    read: async (key) => (await client.query<unknown[]>({ text, values: [key, pageSize], rowMode: 'array' })).rows,
+    close: () => client.end(),
+  };
+}
+
+async function main() {
+  const connection = await connect();
+  let credits = 0;
+  let wake: (() => void) | null = null;
+  port!.on('message', () => {
+    credits += 1;
+    wake?.();
+  });
+  try {
+    let key = after;
+    for (;;) {
+      while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
+      wake = null;
+      credits -= 1;
+      const rows = await connection.read(key);
+      const keys = new Float64Array(rows.length);
+      const lengths = new Int32Array(rows.length);
+      const texts: string[] = new Array(rows.length);
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i] as [unknown, unknown];
+        keys[i] = Number(row[0]);
+        const value = row[1];
+        if (typeof value !== 'string') throw new Error(`scanPages: row ${row[0]} has no text in its second column`);
+        texts[i] = value;
+        lengths[i] = value.length;
+      }
+      const last = rows.length < pageSize;
+      if (!last) key = keys[keys.length - 1] as number; // read before the transfer empties `keys`
+      const message: PageMessage = { keys, lengths, joined: texts.join(''), last };
+      port!.postMessage(message, [keys.buffer, lengths.buffer]);
+      if (last) break;
+    }
+  } finally {
+    await connection.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  const message: PageMessage = { error: error instanceof Error ? error.message : String(error) };
+  port.postMessage(message);
+});
