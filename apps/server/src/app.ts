@@ -40,7 +40,7 @@ import { grantPaperFunds } from './features/wallet/paper-grants.ts';
 import { walletRoutes } from './features/wallet/routes.ts';
 import { Wallets } from './features/wallet/service.ts';
 import { errorEnvelope, registerEnvelope } from './http/envelope.ts';
-import { securityHeaders } from './http/security-headers.ts';
+import { apiSecurityHeaders, securityHeaders } from './http/security-headers.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
 
 export const API_PREFIX = '/ipor-api';
@@ -94,7 +94,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     done();
   });
 
-  // Security headers: built once (helmet's rules), set on every response as the request arrives.
+  // Security headers: built once (helmet's rules), set on every response as the request arrives; the
+  // API's JSON answers get the short set that applies to them (apiSecurityHeaders).
   const security = securityHeaders({
     contentSecurityPolicy: {
       directives: {
@@ -110,8 +111,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     crossOriginEmbedderPolicy: false,
   });
+  const apiSecurity = apiSecurityHeaders(security);
   http.addHook('onRequest', (request, reply, done) => {
-    reply.headers(security);
+    reply.headers(request.url.startsWith(API_PREFIX) ? apiSecurity : security);
     reply.header('x-request-id', request.id);
     done();
   });

@@ -46,15 +46,25 @@ describe('HTTP conventions', () => {
     expect(res.body).toMatchObject({ code: -1001, error: 'not_found' });
   });
 
-  it('sends security headers and a request id', async () => {
+  it('sends security headers (the API set on API answers, the document set elsewhere) and a request id', async () => {
     const res = await t.app.http.inject({
       method: 'GET',
       url: '/ipor-api/common/props',
       headers: { 'x-request-id': 'trace-12345678' },
     });
     expect(res.headers['x-request-id']).toBe('trace-12345678');
+    // A JSON answer: the API's set (no caching, no framing, no sniffing, HSTS), not the document policies.
     expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(String(res.headers['content-security-policy'])).toContain("default-src 'self'");
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['content-security-policy']).toBe("frame-ancestors 'none'");
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(res.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+    expect(res.headers['cross-origin-opener-policy']).toBeUndefined();
+    // Anything else (the web app's pages) carries helmet's whole set, the full CSP with it.
+    const page = await t.app.http.inject({ method: 'GET', url: '/markets' });
+    expect(String(page.headers['content-security-policy'])).toContain("default-src 'self'");
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    expect(page.headers['cross-origin-opener-policy']).toBe('same-origin');
   });
 
   it('serves an OpenAPI document generated from the same schemas', async () => {

@@ -26,3 +26,20 @@ export function securityHeaders(options: Readonly<HelmetOptions>): Readonly<Reco
   for (const name of removed) if (name !== 'x-powered-by') throw new Error(`helmet wants ${name} removed`);
   return headers;
 }
+
+/**
+ * The headers for the API's JSON answers (OWASP REST Security Cheat Sheet, "Security headers"): a JSON
+ * answer is never rendered as a document, so the document policies (the full CSP, cross-origin and
+ * referrer policies…) do nothing for it; what applies is no caching of personal data, no framing, no
+ * type sniffing, and HSTS. ~600 fewer bytes on every answer, for the server to write and the client to read.
+ */
+export function apiSecurityHeaders(document: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  const hsts = document['strict-transport-security'];
+  return {
+    'cache-control': 'no-store',
+    'content-security-policy': "frame-ancestors 'none'",
+    ...(hsts ? { 'strict-transport-security': hsts } : {}),
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+  };
+}

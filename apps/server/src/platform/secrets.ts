@@ -1,7 +1,7 @@
 // Hashing and random tokens. Passwords and PINs use argon2id at OWASP's baseline or stronger
 // (m = 19 MiB, t = 2, p = 1); bearer tokens are 256 random bits stored only as SHA-256.
 
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import argon2 from 'argon2';
 
 const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
@@ -27,7 +27,8 @@ export async function verifyDecoy(plain: string): Promise<false> {
 
 export const newToken = () => randomBytes(32).toString('base64url');
 export const newId = (bytes = 16) => randomBytes(bytes).toString('hex');
-export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+// One-shot hash(): no Hash object per call (every authenticated request hashes its bearer token).
+export const sha256 = (value: string) => hash('sha256', value, 'hex');
 
 export function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);
