@@ -88,6 +88,8 @@ describe.each(dbs)('engine host on $dialect', ({ open: openDb }) => {
       const again = await open(db, { replayPage });
       expect(again.seq).toBe(100);
       expect(again.engine.stateHash()).toBe(hash);
+      // The start-up report: no snapshot, 100 commands replayed, the checkpoint close() wrote checked.
+      expect(again.startup).toMatchObject({ snapshotSeq: 0, replayed: 100, checkpointChecked: true });
       await again.close();
     }
     await db.run('DELETE FROM engine_journal WHERE seq = 50');

@@ -34,6 +34,19 @@ export interface ReplayableEngine<C, R> {
 
 export type Applied<C, R> = { seq: number; command: C; result: R };
 
+/** What start-up did and how long each part took (ms), for the log and the replay bench. */
+export type StartupReport = {
+  /** The snapshot loaded (0: none), restored and its hash checked, in `snapshotMs`. */
+  snapshotSeq: number;
+  snapshotMs: number;
+  /** Journaled commands replayed after it (read, decoded, applied), in `replayMs`. */
+  replayed: number;
+  replayMs: number;
+  /** Whether a checkpoint at the journal's end was there to check, and the state hash's time. */
+  checkpointChecked: boolean;
+  hashMs: number;
+};
+
 export type EngineHostOptions<C, R, E extends ReplayableEngine<C, R>> = {
   db: Db;
   create: () => E;
@@ -88,12 +101,20 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
   #closed = false;
   /** Settles when the last committed batch is on disk and its callers have been answered. */
   #durable: Promise<void> = DURABLE;
+  readonly startup: StartupReport;
 
-  private constructor(engine: E, seq: number, lastSnapshotSeq: number, options: HostConfig<C, R, E>) {
+  private constructor(
+    engine: E,
+    seq: number,
+    lastSnapshotSeq: number,
+    options: HostConfig<C, R, E>,
+    startup: StartupReport,
+  ) {
     this.engine = engine;
     this.#seq = seq;
     this.#lastSnapshotSeq = lastSnapshotSeq;
     this.#o = options;
+    this.startup = startup;
   }
 
   /** Loads the last snapshot, replays the journal after it and checks the state hashes. */
@@ -155,7 +176,9 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
       commands.length = 0;
       return seq;
     };
+    const began = performance.now();
     let engine = start();
+    const restored = performance.now();
     let seq = await replayJournal(engine, engine.replay !== undefined);
     if (engine.replayComplete?.() === false) {
       // Rare (see the engine's replayComplete()): the fast replay could not give apply()'s exact state.
@@ -163,6 +186,7 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
       engine = start();
       seq = await replayJournal(engine, false);
     }
+    const replayed = performance.now();
     const checkpoint = (
       await db.query<{ seq: number; state_hash: string }>(
         'SELECT seq, state_hash FROM engine_checkpoints WHERE seq = $1',
@@ -174,7 +198,15 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
       if (hash !== checkpoint.state_hash)
         throw new Error(`replay to ${seq} gives hash ${hash}, checkpoint recorded ${checkpoint.state_hash}`);
     }
-    return new EngineHost<C, R, E>(engine, seq, snapshotSeq, o);
+    const startup: StartupReport = {
+      snapshotSeq,
+      snapshotMs: Math.round(restored - began),
+      replayed: seq - snapshotSeq,
+      replayMs: Math.round(replayed - restored),
+      checkpointChecked: checkpoint !== undefined,
+      hashMs: Math.round(performance.now() - replayed),
+    };
+    return new EngineHost<C, R, E>(engine, seq, snapshotSeq, o, startup);
   }
 
   get seq(): number {

@@ -12,7 +12,7 @@ import {
   encodeCommand,
 } from '@bourse/engine';
 import type { Clock } from '../platform/clock.ts';
-import { EngineHost } from './engine-host.ts';
+import { EngineHost, type StartupReport } from './engine-host.ts';
 import { projectBatch } from './projection.ts';
 
 /** A command as features write it: the host adds the sequencer's time. */
@@ -39,6 +39,11 @@ export class TradingEngine {
       ...options,
     });
     return new TradingEngine(host, clock);
+  }
+
+  /** What start-up did and how long it took (see StartupReport). */
+  get startup(): StartupReport {
+    return this.#host.startup;
   }
 
   /** Live state, read-only: balances, books, open orders. */
