@@ -305,6 +305,79 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX trades_taker_order ON trades(taker_order_id);
     `,
   },
+  {
+    version: 8,
+    // SQLite only: \`BIGINT PRIMARY KEY\` is not an alias of the rowid (only \`INTEGER PRIMARY KEY\` is),
+    // so these tables kept a second B-tree for their key, written on every command and read on every
+    // order update. Rebuilt with the key as the rowid; PostgreSQL's are already plain keys.
+    name: 'sqlite: engine journal, orders and trades keyed by their rowid',
+    sql: (d) =>
+      d !== 'sqlite'
+        ? ''
+        : `
+      CREATE TABLE engine_journal_v8 (
+        seq INTEGER PRIMARY KEY,
+        command TEXT NOT NULL
+      );
+      INSERT INTO engine_journal_v8 (seq, command) SELECT seq, command FROM engine_journal;
+      DROP TABLE engine_journal;
+      ALTER TABLE engine_journal_v8 RENAME TO engine_journal;
+      CREATE TABLE orders_v8 (
+        id INTEGER PRIMARY KEY,
+        command_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        instrument_id TEXT NOT NULL,
+        side TEXT NOT NULL,
+        order_type TEXT NOT NULL,
+        time_in_force TEXT NOT NULL,
+        price_ticks BIGINT NOT NULL,
+        qty_lots BIGINT NOT NULL,
+        filled_lots BIGINT NOT NULL DEFAULT 0,
+        status TEXT NOT NULL,
+        reason TEXT NOT NULL DEFAULT '',
+        trigger_spec TEXT,
+        hold_asset TEXT NOT NULL,
+        hold_amount TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        last_seq BIGINT NOT NULL,
+        queued INTEGER NOT NULL DEFAULT 0
+      );
+      INSERT INTO orders_v8 SELECT id, command_id, user_id, instrument_id, side, order_type, time_in_force, price_ticks,
+        qty_lots, filled_lots, status, reason, trigger_spec, hold_asset, hold_amount, created_at, updated_at, last_seq,
+        queued FROM orders;
+      DROP TABLE orders;
+      ALTER TABLE orders_v8 RENAME TO orders;
+      CREATE INDEX orders_user ON orders(user_id, id);
+      CREATE INDEX orders_user_status ON orders(user_id, status);
+      CREATE INDEX orders_instrument_status ON orders(instrument_id, status);
+      CREATE TABLE trades_v8 (
+        id INTEGER PRIMARY KEY,
+        seq BIGINT NOT NULL,
+        instrument_id TEXT NOT NULL,
+        price_ticks BIGINT NOT NULL,
+        qty_lots BIGINT NOT NULL,
+        taker_side TEXT NOT NULL,
+        maker_order_id BIGINT NOT NULL,
+        taker_order_id BIGINT NOT NULL,
+        maker_user_id TEXT NOT NULL,
+        taker_user_id TEXT NOT NULL,
+        notional TEXT NOT NULL,
+        maker_fee TEXT NOT NULL,
+        taker_fee TEXT NOT NULL,
+        at BIGINT NOT NULL
+      );
+      INSERT INTO trades_v8 SELECT id, seq, instrument_id, price_ticks, qty_lots, taker_side, maker_order_id, taker_order_id,
+        maker_user_id, taker_user_id, notional, maker_fee, taker_fee, at FROM trades;
+      DROP TABLE trades;
+      ALTER TABLE trades_v8 RENAME TO trades;
+      CREATE INDEX trades_instrument ON trades(instrument_id, id);
+      CREATE INDEX trades_maker_user ON trades(maker_user_id, id);
+      CREATE INDEX trades_taker_user ON trades(taker_user_id, id);
+      CREATE INDEX trades_maker_order ON trades(maker_order_id);
+      CREATE INDEX trades_taker_order ON trades(taker_order_id);
+    `,
+  },
 ];
 
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {

@@ -1,10 +1,12 @@
 // The embedded database's own duties: checkpoints happen on the worker thread (the writer's connection
-// never checkpoints), and data written before close is all there when the file is opened again.
+// never checkpoints), data written before close is all there when the file is opened again, and the
+// engine's tables are keyed by their rowid.
 
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { MIGRATIONS, migrate } from './migrations.ts';
 import { CHECKPOINT_EVERY_MS, openSqlite, WRITER_CHECKPOINT_PAGES } from './sqlite.ts';
 
 it('checkpoints the log on its worker thread, not in the writer’s commits (below the backstop)', async () => {
@@ -49,3 +51,53 @@ it('keeps the log bounded under writes that never pause', async () => {
     rmSync(dir, { recursive: true, force: true });
   }
 }, 60_000);
+
+it('rebuilds the journal, orders and trades keyed by their rowid (migration 8), keeping every row', async () => {
+  const db = openSqlite(null);
+  try {
+    await migrate(
+      db,
+      MIGRATIONS.filter((m) => m.version < 8),
+    );
+    await db.run("INSERT INTO engine_journal (seq, command) VALUES (1, '~a'), (2, '{\"b\":1}')");
+    await db.run(
+      `INSERT INTO orders (id, command_id, user_id, instrument_id, side, order_type, time_in_force, price_ticks, qty_lots,
+         filled_lots, status, reason, trigger_spec, hold_asset, hold_amount, created_at, updated_at, last_seq, queued)
+       VALUES (7, 'c7', '42', 'NSE:TCS', 'buy', 'limit', 'gtc', 100, 3, 1, 'partial', '', NULL, 'INR', '300', 5, 6, 2, 1)`,
+    );
+    await db.run(
+      `INSERT INTO trades (id, seq, instrument_id, price_ticks, qty_lots, taker_side, maker_order_id, taker_order_id,
+         maker_user_id, taker_user_id, notional, maker_fee, taker_fee, at)
+       VALUES (3, 2, 'NSE:TCS', 100, 1, 'sell', 7, 8, '42', '43', '100', '0', '1', 6)`,
+    );
+    const before = await Promise.all(
+      ['engine_journal', 'orders', 'trades'].map((t) => db.query(`SELECT * FROM ${t} ORDER BY 1`)),
+    );
+    const indexesBefore = await db.query(
+      "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_autoindex%' ORDER BY name",
+    );
+    const autoIndexesOf = () =>
+      db.query(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('engine_journal', 'orders', 'trades') AND name LIKE 'sqlite_autoindex%'",
+      );
+    expect((await autoIndexesOf()).length).toBe(3); // each key a second B-tree before
+    expect(await migrate(db)).toEqual([8]);
+    const after = await Promise.all(
+      ['engine_journal', 'orders', 'trades'].map((t) => db.query(`SELECT * FROM ${t} ORDER BY 1`)),
+    );
+    expect(after).toEqual(before);
+    // No second B-tree for the key any more; every named index is back.
+    expect(await autoIndexesOf()).toEqual([]);
+    expect(
+      await db.query(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_autoindex%' ORDER BY name",
+      ),
+    ).toEqual(indexesBefore);
+    // A key stays unique.
+    await expect(db.run("INSERT INTO engine_journal (seq, command) VALUES (2, 'again')")).rejects.toThrow(
+      /UNIQUE|PRIMARY/,
+    );
+  } finally {
+    await db.close();
+  }
+});

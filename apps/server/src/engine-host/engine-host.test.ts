@@ -2,8 +2,11 @@
 // answers only after commit, shared commits, snapshot + replay gives the same state, hashes checked.
 
 import { createHash } from 'node:crypto';
-import { type Db, testDatabases } from '@bourse/db';
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Db, openDb as openDatabase, testDatabases } from '@bourse/db';
+import { afterAll, describe, expect, it } from 'vitest';
 import { EngineHost, type ReplayableEngine } from './engine-host.ts';
 
 type Cmd = { key: string; add: number };
@@ -35,7 +38,15 @@ const open = (db: Db, extra: Partial<Parameters<typeof EngineHost.open<Cmd, numb
     ...extra,
   });
 
-const dbs = await testDatabases();
+// An SQLite file as well: there the host reads the journal back on a worker thread (Db.scanPages); in
+// memory, on this thread.
+const files = mkdtempSync(join(tmpdir(), 'bourse-host-'));
+afterAll(() => rmSync(files, { recursive: true, force: true }));
+let fileCount = 0;
+const dbs = [
+  ...(await testDatabases()),
+  { dialect: 'sqlite file', open: () => openDatabase({ dataDir: join(files, String(fileCount++)) }) },
+];
 
 describe.each(dbs)('engine host on $dialect', ({ open: openDb }) => {
   it('answers after commit, groups commands into shared commits, and projects in the same transaction', async () => {
@@ -122,6 +133,27 @@ describe.each(dbs)('engine host on $dialect', ({ open: openDb }) => {
     expect(String(fatal)).toContain('disk full');
     await expect(host.submit({ key: 'a', add: 1 })).rejects.toThrow('disk full');
     expect(await db.query('SELECT seq FROM engine_journal')).toEqual([]);
+    await db.close();
+  });
+
+  it('rolls the whole batch back and stops when a statement fails at commit', async () => {
+    const db = await openDb();
+    let fatal: unknown = null;
+    const host = await open(db, {
+      project: async (tx, batch) => {
+        if (batch.some((p) => p.command.key === 'bad')) await tx.run('INSERT INTO no_such_table (x) VALUES ($1)', [1]);
+      },
+      onFatal: (e) => {
+        fatal = e;
+      },
+    });
+    expect(await host.submit({ key: 'a', add: 1 })).toBe(1);
+    const results = await Promise.allSettled([host.submit({ key: 'a', add: 1 }), host.submit({ key: 'bad', add: 1 })]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(String(fatal)).toMatch(/no_such_table/);
+    await expect(host.submit({ key: 'a', add: 1 })).rejects.toThrow(/no_such_table/);
+    // Only the batch before is there: nothing of the failed one, journal or rows.
+    expect(await db.query('SELECT seq FROM engine_journal')).toEqual([{ seq: 1 }]);
     await db.close();
   });
 });
