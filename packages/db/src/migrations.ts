@@ -367,8 +367,8 @@ export const MIGRATIONS: Migration[] = [
         taker_fee TEXT NOT NULL,
         at BIGINT NOT NULL
       );
-      INSERT INTO trades_v8 SELECT id, seq, instrument_id, price_ticks, qty_lots, taker_side, maker_order_id, taker_order_id,
-        maker_user_id, taker_user_id, notional, maker_fee, taker_fee, at FROM trades;
+      INSERT INTO trades_v8 SELECT id, seq, instrument_id, price_ticks, qty_lots, taker_side, maker_order_id,
+        taker_order_id, maker_user_id, taker_user_id, notional, maker_fee, taker_fee, at FROM trades;
       DROP TABLE trades;
       ALTER TABLE trades_v8 RENAME TO trades;
       CREATE INDEX trades_instrument ON trades(instrument_id, id);

@@ -1,11 +1,10 @@
 // The worker thread behind scanPages (page-scan.ts): its own read connection, reading keyset pages of
-// (key, text) rows and posting each as one string plus lengths, so the caller's thread neither reads
-// nor parses rows. It reads a page per credit the caller gives (see page-scan.ts) and stops after a
+// (key, text) rows and posting each (keys transferred, texts copied), so the caller's thread neither
+// reads nor parses rows. It reads a page per credit the caller gives (see page-scan.ts) and stops after a
 // short page.
 
 import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
-import pg from 'pg';
 import type { PageMessage, ScanSource } from './page-scan.ts';
 
 const { source, text, after, pageSize } = workerData as {
@@ -30,6 +29,7 @@ async function connect(): Promise<{ read: ReadPage; close: () => Promise<void> }
       close: async () => db.close(),
     };
   }
+  const { default: pg } = await import('pg'); // only where it is needed: a SQLite scan never loads it
   const client = new pg.Client({
     connectionString: source.url,
     ...(source.schema ? { options: `-c search_path=${source.schema}` } : {}),
@@ -57,7 +57,6 @@ async function main() {
       credits -= 1;
       const rows = await connection.read(key);
       const keys = new Float64Array(rows.length);
-      const lengths = new Int32Array(rows.length);
       const texts: string[] = new Array(rows.length);
       for (let i = 0; i < rows.length; i++) {
         const row = rows[i] as [unknown, unknown];
@@ -65,12 +64,11 @@ async function main() {
         const value = row[1];
         if (typeof value !== 'string') throw new Error(`scanPages: row ${row[0]} has no text in its second column`);
         texts[i] = value;
-        lengths[i] = value.length;
       }
       const last = rows.length < pageSize;
       if (!last) key = keys[keys.length - 1] as number; // read before the transfer empties `keys`
-      const message: PageMessage = { keys, lengths, joined: texts.join(''), last };
-      port!.postMessage(message, [keys.buffer, lengths.buffer]);
+      const message: PageMessage = { keys, texts, last };
+      port!.postMessage(message, [keys.buffer]);
       if (last) break;
     }
   } finally {

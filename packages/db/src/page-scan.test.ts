@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { Worker } from 'node:worker_threads';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { openDb } from './open.ts';
 import { testDatabases } from './testing.ts';
 import type { Db, TextPage } from './types.ts';
@@ -51,12 +52,15 @@ describe.each(targets)('scanPages on $dialect', ({ open }) => {
         for (let i = 1; i <= 50; i++)
           await tx.run('INSERT INTO engine_journal (seq, command) VALUES ($1, $2)', [i, 'c']);
       });
+      const terminate = vi.spyOn(Worker.prototype, 'terminate');
       let seen = 0;
       for await (const page of db.scanPages!(SCAN, 0, 4)) {
         seen += page.keys.length;
         if (seen >= 8) break;
       }
       expect(seen).toBe(8);
+      expect(terminate).toHaveBeenCalledTimes(1); // the worker stopped with the loop
+      terminate.mockRestore();
       await expect(
         collect(db.scanPages!('SELECT seq, nope FROM engine_journal WHERE seq > $1 LIMIT $2', 0, 4)),
       ).rejects.toThrow(/page scan failed: .*nope/);

@@ -1,7 +1,9 @@
 // Reading a long run of (key, text) rows — the engine journal at start-up — on a worker thread with its
 // own connection, a couple of pages ahead of the caller. On this thread a page then costs one message
-// and a slice per row: no SQLite step loop, no PostgreSQL row parsing (together ~0.3 s of a
-// 1,000,000-command replay on SQLite, more on PostgreSQL), and the reading overlaps the caller's work.
+// (~40 ns a row to copy the texts in): no SQLite step loop, no PostgreSQL row parsing (together ~0.3 s
+// of a 1,000,000-command replay on SQLite, more on PostgreSQL), and the reading overlaps the caller's
+// work. The texts arrive as strings of their own: slices of one joined page string would be cheaper
+// still, but every id the engine keeps (a resting order's command id) would then hold its whole page.
 
 import { Worker } from 'node:worker_threads';
 import type { TextPage } from './types.ts';
@@ -9,10 +11,8 @@ import type { TextPage } from './types.ts';
 /** Where the worker opens its own connection. */
 export type ScanSource = { dialect: 'sqlite'; path: string } | { dialect: 'postgres'; url: string; schema?: string };
 
-/** A page as the worker posts it: the texts joined, cut back apart by their lengths. */
-export type PageMessage =
-  | { keys: Float64Array; lengths: Int32Array; joined: string; last: boolean; error?: undefined }
-  | { error: string };
+/** A page as the worker posts it (`keys` transferred). */
+export type PageMessage = { keys: Float64Array; texts: string[]; last: boolean; error?: undefined } | { error: string };
 
 /** Pages read ahead of the one being used: one on its way, one waiting. */
 const READ_AHEAD = 2;
@@ -60,15 +60,7 @@ export async function* scanPagesOffThread(
       const message = arrived.shift() as PageMessage;
       if (message.error !== undefined) throw new Error(`page scan failed: ${message.error}`);
       worker.postMessage('more');
-      const { keys, lengths, joined } = message;
-      const texts: string[] = new Array(lengths.length);
-      let at = 0;
-      for (let i = 0; i < lengths.length; i++) {
-        const end = at + (lengths[i] as number);
-        texts[i] = joined.slice(at, end);
-        at = end;
-      }
-      yield { keys, texts };
+      yield { keys: message.keys, texts: message.texts };
       if (message.last) return;
     }
   } finally {

@@ -21,7 +21,7 @@ export interface Sql {
 export interface Db extends Sql {
   /**
    * Runs a SELECT and returns each row as an array of its column values in the SELECT's order: cheaper
-   * than objects for reading many rows (the engine journal at start-up). Only for SELECT statements.
+   * than objects for reading many rows. Only for SELECT statements.
    */
   queryArrays<T extends unknown[] = unknown[]>(text: string, params?: readonly Param[]): Promise<T[]>;
   /**

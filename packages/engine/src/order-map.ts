@@ -36,7 +36,7 @@ export class OrderMap<T> {
   }
 
   /**
-   * Ids in runs of four take neighbouring positions, one cache line: order ids are given out in
+   * Ids in runs of four take neighbouring positions (usually one cache line): order ids are given out in
    * sequence, so a new order's entry lands in a line the last few orders just used. The runs themselves
    * are spread by a hash, so a block of ids that stays live (a ladder of resting orders) does not turn
    * into one long probe run for the ids that come round to it later.

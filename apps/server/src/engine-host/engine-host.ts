@@ -36,13 +36,13 @@ export type Applied<C, R> = { seq: number; command: C; result: R };
 
 /** What start-up did and how long each part took (ms), for the log and the replay bench. */
 export type StartupReport = {
-  /** The snapshot loaded (0: none), restored and its hash checked, in `snapshotMs`. */
+  /** The snapshot loaded (0: none); `snapshotMs` is its restore and hash check (not reading its row). */
   snapshotSeq: number;
   snapshotMs: number;
   /** Journaled commands replayed after it (read, decoded, applied), in `replayMs`. */
   replayed: number;
   replayMs: number;
-  /** Whether a checkpoint at the journal's end was there to check, and the state hash's time. */
+  /** Whether a checkpoint at the journal's end was there to check; `hashMs` is that check, its query included. */
   checkpointChecked: boolean;
   hashMs: number;
 };
