@@ -38,9 +38,29 @@ export async function testDatabases(): Promise<TestDb[]> {
   if (await isPostgresReachable()) {
     list.push({
       dialect: 'postgres',
-      open: () =>
-        openDb({ databaseUrl: TEST_DATABASE_URL, schema: `t_${Date.now()}_${randomBytes(4).toString('hex')}` }),
+      open: async () => {
+        const schema = `t_${Date.now()}_${randomBytes(4).toString('hex')}`;
+        const db = await openDb({ databaseUrl: TEST_DATABASE_URL, schema });
+        // Closing drops the schema too, so test runs leave nothing behind in the test database.
+        return {
+          ...db,
+          async close() {
+            await db.close();
+            await dropSchema(schema);
+          },
+        };
+      },
     });
   }
   return list;
+}
+
+async function dropSchema(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
 }
