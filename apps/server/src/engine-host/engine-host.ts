@@ -88,6 +88,7 @@ async function* readPages(db: Db, after: number, pageSize: number): AsyncGenerat
     after = Number(rows[rows.length - 1]![0]);
   }
 }
+
 const DURABLE: Promise<void> = Promise.resolve();
 
 export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
