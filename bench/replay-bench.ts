@@ -18,9 +18,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Db, isPostgresReachable, openDb, TEST_DATABASE_URL } from '@bourse/db';
+import { type Db, dropSchema, isPostgresReachable, openDb, TEST_DATABASE_URL } from '@bourse/db';
 import { type ApplyResult, type Command, decodeCommand, Engine, encodeCommand } from '@bourse/engine';
-import pg from 'pg';
 import {
   EngineHost,
   JOURNAL_PAGE,
@@ -64,15 +63,7 @@ async function main() {
       if (!(await isPostgresReachable())) continue;
       const schema = `bench_replay_${Date.now()}_${randomBytes(4).toString('hex')}`;
       target = { db, url: TEST_DATABASE_URL, schema };
-      cleanUp = async () => {
-        const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-        await client.connect();
-        try {
-          await client.query(`DROP SCHEMA "${schema}" CASCADE`);
-        } finally {
-          await client.end();
-        }
-      };
+      cleanUp = () => dropSchema(schema);
     } else {
       throw new Error(`unknown --db ${db}: sqlite or postgres`);
     }

@@ -2,5 +2,5 @@ export { MIGRATIONS, type Migration, migrate, renderSql, splitStatements } from 
 export { type DbConfig, openDb } from './open.ts';
 export { openPostgres } from './postgres.ts';
 export { openSqlite } from './sqlite.ts';
-export { isPostgresReachable, TEST_DATABASE_URL, type TestDb, testDatabases } from './testing.ts';
+export { dropSchema, isPostgresReachable, TEST_DATABASE_URL, type TestDb, testDatabases } from './testing.ts';
 export type { Db, Dialect, Param, ParamArray, Row, Sql, TextPage } from './types.ts';

@@ -6,7 +6,7 @@
 // still, but every id the engine keeps (a resting order's command id) would then hold its whole page.
 
 import { Worker } from 'node:worker_threads';
-import type { TextPage } from './types.ts';
+import type { Param, TextPage } from './types.ts';
 
 /** Where the worker opens its own connection. */
 export type ScanSource = { dialect: 'sqlite'; path: string } | { dialect: 'postgres'; url: string; schema?: string };
@@ -66,5 +66,28 @@ export async function* scanPagesOffThread(
   } finally {
     worker.removeAllListeners('exit');
     await worker.terminate();
+  }
+}
+
+/**
+ * The same pages read on this thread with `readArrays` (a database no second connection can reach:
+ * SQLite in memory, as tests use it).
+ */
+export async function* scanPagesHere(
+  readArrays: (text: string, params: readonly Param[]) => Promise<unknown[][]>,
+  text: string,
+  after: number,
+  pageSize: number,
+): AsyncGenerator<TextPage> {
+  for (;;) {
+    const rows = await readArrays(text, [after, pageSize]);
+    const keys = Float64Array.from(rows, (row) => Number(row[0]));
+    const texts = rows.map((row) => {
+      if (typeof row[1] !== 'string') throw new Error(`scanPages: row ${row[0]} has no text in its second column`);
+      return row[1];
+    });
+    yield { keys, texts };
+    if (rows.length < pageSize) return;
+    after = keys[keys.length - 1] as number;
   }
 }

@@ -9,7 +9,7 @@ import { closeSync, fdatasync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
-import { scanPagesOffThread } from './page-scan.ts';
+import { scanPagesHere, scanPagesOffThread } from './page-scan.ts';
 import type { Db, Param, Row, Sql } from './types.ts';
 
 /** `$1` → `?1`: SQLite's numbered parameters bind by the same index as PostgreSQL's. */
@@ -75,6 +75,9 @@ export function openSqlite(dataDir: string | null): Db {
     return stmt;
   };
 
+  const readArrays = (text: string, params: readonly Param[]) =>
+    serialised(async () => prepareArrays(text).all(...params.map(toSqliteValue)) as unknown[] as unknown[][]);
+
   const direct: Sql = {
     dialect: 'sqlite',
     async query<T extends Row>(text: string, params: readonly Param[] = []) {
@@ -120,16 +123,14 @@ export function openSqlite(dataDir: string | null): Db {
     },
     queryArrays: async <T extends unknown[]>(text: string, params: readonly Param[] = []) => {
       if (!isRead(text)) throw new Error('queryArrays runs SELECT statements only');
-      return serialised(async () => prepareArrays(text).all(...params.map(toSqliteValue)) as unknown[] as T[]);
+      return (await readArrays(text, params)) as T[];
     },
-    ...(path === ':memory:'
-      ? {}
-      : {
-          scanPages: (text: string, after: number, pageSize: number) => {
-            if (!isRead(text)) throw new Error('scanPages runs SELECT statements only');
-            return scanPagesOffThread({ dialect: 'sqlite', path }, toSqliteParams(text), after, pageSize);
-          },
-        }),
+    scanPages(text: string, after: number, pageSize: number) {
+      if (!isRead(text)) throw new Error('scanPages runs SELECT statements only');
+      // In memory no other connection sees the data: read here, page by page.
+      if (path === ':memory:') return scanPagesHere(readArrays, text, after, pageSize);
+      return scanPagesOffThread({ dialect: 'sqlite', path }, toSqliteParams(text), after, pageSize);
+    },
     run: async (text, params) => {
       const changed = await serialised(() => direct.run(text, params));
       if (!isRead(text)) await durable.sync();

@@ -55,7 +55,8 @@ export async function testDatabases(): Promise<TestDb[]> {
   return list;
 }
 
-async function dropSchema(schema: string): Promise<void> {
+/** Drops a schema of the test database with everything in it. */
+export async function dropSchema(schema: string): Promise<void> {
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await client.connect();
   try {

@@ -28,10 +28,10 @@ export interface Db extends Sql {
    * Reads (integer key, text) rows in keyset pages on a worker thread with its own connection, a page
    * or two ahead of the caller, so the reading and the driver's parsing leave this thread (the engine
    * journal at start-up). `text` is a SELECT of those two columns, ordered by key, with `$1` the key to
-   * read after and `$2` the page size; the last page is short. Absent where no second connection can
-   * reach the data (SQLite in memory).
+   * read after and `$2` the page size; the last page is short. Where no second connection can reach
+   * the data (SQLite in memory) the pages are read on this thread.
    */
-  scanPages?(text: string, after: number, pageSize: number): AsyncGenerator<TextPage>;
+  scanPages(text: string, after: number, pageSize: number): AsyncGenerator<TextPage>;
   /** Runs `fn` in one transaction: all of it commits, or none of it does. */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
   /**

@@ -5,7 +5,7 @@
 // last checkpoint's hash). A failed commit stops the process: memory is ahead of disk, so it recovers
 // by restarting from the journal, never by carrying on.
 
-import type { Db, Sql, TextPage } from '@bourse/db';
+import type { Db, Sql } from '@bourse/db';
 
 /** What the host needs of an engine: deterministic apply, a hash of its whole state, snapshots. */
 export interface ReplayableEngine<C, R> {
@@ -79,16 +79,6 @@ export const JOURNAL_PAGE = 10_000;
 /** The journal in keyset pages: $1 the seq to read after, $2 the page size. */
 const JOURNAL_SCAN = 'SELECT seq, command FROM engine_journal WHERE seq > $1 ORDER BY seq LIMIT $2';
 
-/** scanPages' pages read on this thread, for a database without it (SQLite in memory: tests). */
-async function* readPages(db: Db, after: number, pageSize: number): AsyncGenerator<TextPage> {
-  for (;;) {
-    const rows = await db.queryArrays<[seq: number, command: string]>(JOURNAL_SCAN, [after, pageSize]);
-    yield { keys: Float64Array.from(rows, (row) => Number(row[0])), texts: rows.map((row) => row[1]) };
-    if (rows.length < pageSize) return;
-    after = Number(rows[rows.length - 1]![0]);
-  }
-}
-
 const DURABLE: Promise<void> = Promise.resolve();
 
 export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
@@ -150,9 +140,8 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
     const [end] = await db.query<{ last: number | null }>('SELECT MAX(seq) AS last FROM engine_journal');
     const last = Number(end?.last ?? 0);
     // The journal after the snapshot, in keyset pages, read on a worker thread a page or two ahead
-    // where the database offers it (scanPages): reading and parsing rows then overlap the replay.
-    const scan = (after: number): AsyncGenerator<TextPage> =>
-      db.scanPages?.(JOURNAL_SCAN, after, o.replayPage) ?? readPages(db, after, o.replayPage);
+    // where the database can (scanPages): reading and parsing rows then overlap the replay.
+    const scan = (after: number) => db.scanPages(JOURNAL_SCAN, after, o.replayPage);
     /** Applies the journal after the snapshot (through replay() if `fast`); returns the last seq. */
     const replayJournal = async (engine: E, fast: boolean): Promise<number> => {
       let seq = snapshotSeq;
