@@ -128,7 +128,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   const captchas = new Captchas(db, clock, config.testHooks);
-  const engine = await TradingEngine.open(db, clock);
+  const engine = await TradingEngine.open(db, clock, {
+    snapshotEvery: config.engineSnapshotEvery,
+    snapshotWorker: config.engineSnapshots === 'worker',
+  });
   http.log.info({ engineStartup: engine.startup }, 'engine state loaded');
   http.addHook('onClose', () => engine.close());
   const onUserCreated = config.mode === 'paper' ? (userId: number) => grantPaperFunds(engine, userId) : undefined;

@@ -25,6 +25,13 @@ export type Config = {
   webDist: string | null;
   adminDist: string | null;
   logLevel: string;
+  /** Journaled engine commands between snapshots (start-up replays at most about this many). */
+  engineSnapshotEvery: number;
+  /**
+   * Who makes the snapshots: 'worker', a thread with its own copy of the engine (twice the engine's
+   * memory; the writer never pauses), where the database is on disk; or 'writer', the writer itself.
+   */
+  engineSnapshots: 'worker' | 'writer';
   stocks: StockSettings;
 };
 
@@ -84,6 +91,13 @@ export function loadStockSettings(env: Record<string, string | undefined>): Stoc
 const flag = (value: string | undefined, fallback: boolean) =>
   value === undefined || value === '' ? fallback : ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
 
+function positiveInteger(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, not "${raw}"`);
+  return value;
+}
+
 export function loadConfig(env: Record<string, string | undefined>, defaults: Partial<Config> = {}): Config {
   const mode: Mode = env.MODE === 'live' ? 'live' : 'paper';
   const testHooks = flag(env.BOURSE_TEST_HOOKS, false);
@@ -107,6 +121,8 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: Pa
     webDist: defaults.webDist ?? null,
     adminDist: defaults.adminDist ?? null,
     logLevel: env.LOG_LEVEL ?? 'info',
+    engineSnapshotEvery: positiveInteger('ENGINE_SNAPSHOT_EVERY', env.ENGINE_SNAPSHOT_EVERY, 100_000),
+    engineSnapshots: env.ENGINE_SNAPSHOTS === 'writer' ? 'writer' : 'worker',
     stocks: defaults.stocks ?? loadStockSettings(env),
   };
 }

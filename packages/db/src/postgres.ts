@@ -49,6 +49,7 @@ export async function openPostgres(url: string, options: { schema?: string; max?
       if (!isRead(text)) throw new Error('queryArrays runs SELECT statements only');
       return (await pool.query<T>({ text, values: params.map(toPgValue), rowMode: 'array' })).rows;
     },
+    readSource: { dialect: 'postgres', url, ...(options.schema ? { schema: options.schema } : {}) },
     scanPages(text, after, pageSize) {
       if (!isRead(text)) throw new Error('scanPages runs SELECT statements only');
       return scanPagesOffThread(

@@ -97,7 +97,12 @@ it('rebuilds the journal, orders and trades keyed by their rowid (migration 8), 
         "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('engine_journal', 'orders', 'trades') AND name LIKE 'sqlite_autoindex%'",
       );
     expect((await autoIndexesOf()).length).toBe(3); // each key a second B-tree before
-    expect(await migrate(db)).toEqual([8]);
+    expect(
+      await migrate(
+        db,
+        MIGRATIONS.filter((m) => m.version === 8),
+      ),
+    ).toEqual([8]);
     const after = await Promise.all(
       ['engine_journal', 'orders', 'trades'].map((t) => db.query(`SELECT * FROM ${t} ORDER BY 1`)),
     );

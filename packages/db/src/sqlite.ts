@@ -13,7 +13,7 @@ import { scanPagesHere, scanPagesOffThread } from './page-scan.ts';
 import type { Db, Param, Row, Sql } from './types.ts';
 
 /** `$1` → `?1`: SQLite's numbered parameters bind by the same index as PostgreSQL's. */
-const toSqliteParams = (text: string) => text.replace(/\$(\d+)/g, '?$1');
+export const toSqliteParams = (text: string) => text.replace(/\$(\d+)/g, '?$1');
 
 /** On SQLite transactions run one after another: the one before has always committed. */
 const COMMITTED: Promise<void> = Promise.resolve();
@@ -21,7 +21,7 @@ const COMMITTED: Promise<void> = Promise.resolve();
 /** A plain SELECT writes nothing, so it needs no sync; anything else might. */
 const isRead = (text: string) => /^\s*SELECT\b/i.test(text);
 
-const toSqliteValue = (p: Param): string | number | bigint | null | Uint8Array => {
+export const toSqliteValue = (p: Param): string | number | bigint | null | Uint8Array => {
   if (Array.isArray(p)) throw new Error('SQLite takes no array parameters (unnest is PostgreSQL only)');
   return typeof p === 'boolean' ? (p ? 1 : 0) : (p as Exclude<Param, boolean | readonly unknown[]>);
 };
@@ -114,6 +114,7 @@ export function openSqlite(dataDir: string | null): Db {
   let closed = false;
   return {
     dialect: 'sqlite',
+    readSource: path === ':memory:' ? undefined : { dialect: 'sqlite', path },
     // Writes resolve once durable; the queue moves on at COMMIT, so reads and the next transaction
     // do not wait for the disk. A statement outside a transaction commits on its own.
     query: async <T extends Row>(text: string, params?: readonly Param[]) => {

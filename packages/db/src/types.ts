@@ -2,6 +2,8 @@
 // `$1`-style parameters, RETURNING, ON CONFLICT; money as integer strings in NUMERIC/TEXT columns;
 // times as bigint milliseconds read back as numbers. Dialect differences live only in migrations.
 
+import type { ReadSource } from './reader.ts';
+
 export type Dialect = 'sqlite' | 'postgres';
 export type Param = string | number | bigint | boolean | null | Uint8Array | ParamArray;
 /** A column of values for PostgreSQL's `unnest($1::bigint[], …)` (bulk writes); SQLite refuses it. */
@@ -32,6 +34,11 @@ export interface Db extends Sql {
    * the data (SQLite in memory) the pages are read on this thread.
    */
   scanPages(text: string, after: number, pageSize: number): AsyncGenerator<TextPage>;
+  /**
+   * Where another thread can open a read-only connection of its own (openReader) to see what this one
+   * has committed; undefined where none can (SQLite in memory).
+   */
+  readonly readSource: ReadSource | undefined;
   /** Runs `fn` in one transaction: all of it commits, or none of it does. */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
   /**

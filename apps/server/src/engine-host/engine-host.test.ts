@@ -1,39 +1,21 @@
 // The host's guarantees, shown with a small deterministic engine (a keyed counter with a hash):
 // answers only after commit, shared commits, snapshot + replay gives the same state, hashes checked.
 
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Db, openDb as openDatabase, testDatabases } from '@bourse/db';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EngineHost, type ReplayableEngine } from './engine-host.ts';
-
-type Cmd = { key: string; add: number };
-class Counter implements ReplayableEngine<Cmd, number> {
-  values = new Map<string, number>();
-  apply(c: Cmd) {
-    const v = (this.values.get(c.key) ?? 0) + c.add;
-    this.values.set(c.key, v);
-    return v;
-  }
-  stateHash() {
-    return createHash('sha256')
-      .update(JSON.stringify([...this.values].sort()))
-      .digest('hex');
-  }
-  snapshot() {
-    return [...this.values];
-  }
-}
+import { EngineHost } from './engine-host.ts';
+import { type Cmd, type Counter, snapshotEngine } from './testing-counter.ts';
 
 const open = (db: Db, extra: Partial<Parameters<typeof EngineHost.open<Cmd, number, Counter>>[0]> = {}) =>
   EngineHost.open<Cmd, number, Counter>({
     db,
-    create: () => new Counter(),
-    restore: (s) => Object.assign(new Counter(), { values: new Map(s as [string, number][]) }),
+    create: snapshotEngine.create,
+    restore: snapshotEngine.restore,
     encode: (c) => JSON.stringify(c),
-    decode: (t) => JSON.parse(t) as Cmd,
+    decode: snapshotEngine.decode,
     snapshotEvery: 250,
     ...extra,
   });

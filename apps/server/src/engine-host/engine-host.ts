@@ -1,11 +1,16 @@
 // The engine host: the one writer. Commands are applied in arrival order by the deterministic engine,
 // then journaled in batches (group commit) together with the read-model rows their results produce,
-// in one transaction; each caller is answered only after that commit. Snapshots every N commands.
+// in one transaction; each caller is answered only after that commit. Snapshots every N commands, made
+// by a snapshot worker (a copy of the engine fed the durable batches) when one is configured, else by the
+// writer inside a batch's transaction.
 // Start-up = last snapshot (its hash checked) + replay of the journal after it (checked against the
 // last checkpoint's hash). A failed commit stops the process: memory is ahead of disk, so it recovers
 // by restarting from the journal, never by carrying on.
 
+import { Worker } from 'node:worker_threads';
+import { gunzipSync } from 'node:zlib';
 import type { Db, Sql } from '@bourse/db';
+import type { SnapshotMade, SnapshotWorkerData } from './snapshot-worker.ts';
 
 /** What the host needs of an engine: deterministic apply, a hash of its whole state, snapshots. */
 export interface ReplayableEngine<C, R> {
@@ -60,6 +65,12 @@ export type EngineHostOptions<C, R, E extends ReplayableEngine<C, R>> = {
    */
   project?: (tx: Sql, batch: readonly Applied<C, R>[], previousCommitted: Promise<void>) => Promise<void>;
   snapshotEvery?: number;
+  /**
+   * A module exporting `snapshotEngine` (snapshot-worker.ts, SnapshotEngineModule): snapshots are then
+   * made on a worker thread holding a second copy of the engine (twice the memory), never by the writer.
+   * Only where the database has a readSource (the worker catches up through its own connection).
+   */
+  snapshotWorker?: URL;
   maxBatch?: number;
   /** Journal rows read per query at start-up. */
   replayPage?: number;
@@ -68,8 +79,10 @@ export type EngineHostOptions<C, R, E extends ReplayableEngine<C, R>> = {
   onFatal?: (error: unknown) => void;
 };
 
-type HostConfig<C, R, E extends ReplayableEngine<C, R>> = Required<Omit<EngineHostOptions<C, R, E>, 'project'>> &
-  Pick<EngineHostOptions<C, R, E>, 'project'>;
+type HostConfig<C, R, E extends ReplayableEngine<C, R>> = Required<
+  Omit<EngineHostOptions<C, R, E>, 'project' | 'snapshotWorker'>
+> &
+  Pick<EngineHostOptions<C, R, E>, 'project' | 'snapshotWorker'>;
 
 type Pending<C, R> = Applied<C, R> & { resolve: (r: R) => void; reject: (e: unknown) => void };
 
@@ -77,9 +90,16 @@ type Pending<C, R> = Applied<C, R> & { resolve: (r: R) => void; reject: (e: unkn
 export const JOURNAL_PAGE = 10_000;
 
 /** The journal in keyset pages: $1 the seq to read after, $2 the page size. */
-const JOURNAL_SCAN = 'SELECT seq, command FROM engine_journal WHERE seq > $1 ORDER BY seq LIMIT $2';
+export const JOURNAL_SCAN = 'SELECT seq, command FROM engine_journal WHERE seq > $1 ORDER BY seq LIMIT $2';
 
 const DURABLE: Promise<void> = Promise.resolve();
+
+const WORKER = new URL('./snapshot-worker.ts', import.meta.url);
+
+/** The state as snapshot JSON and its hash, in one pass where the engine can. */
+export function serialise(engine: ReplayableEngine<unknown, unknown>): { json: string; hash: string } {
+  return engine.snapshotState?.() ?? { json: JSON.stringify(engine.snapshot()), hash: engine.stateHash() };
+}
 
 export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
   readonly engine: E;
@@ -92,6 +112,10 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
   #closed = false;
   /** Settles when the last committed batch is on disk and its callers have been answered. */
   #durable: Promise<void> = DURABLE;
+  /** The snapshot worker while it runs; null: the writer makes the snapshots. */
+  #snapshots: Worker | null = null;
+  /** Settles when the snapshots the worker has sent so far are stored. */
+  #storing: Promise<void> = DURABLE;
   readonly startup: StartupReport;
 
   private constructor(
@@ -123,14 +147,16 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
     };
     const { db } = o;
     const snap = (
-      await db.query<{ seq: number; state_hash: string; state: string }>(
-        'SELECT seq, state_hash, state FROM engine_snapshots ORDER BY seq DESC LIMIT 1',
+      await db.query<{ seq: number; state_hash: string; state: string; state_gzip: Uint8Array | null }>(
+        'SELECT seq, state_hash, state, state_gzip FROM engine_snapshots ORDER BY seq DESC LIMIT 1',
       )
     )[0];
     const snapshotSeq = snap ? Number(snap.seq) : 0;
     const start = (): E => {
       if (!snap) return o.create();
-      const restored = o.restore(JSON.parse(snap.state));
+      // Stored gzipped by the snapshot worker, as text by the writer (and by versions before the worker).
+      const json = snap.state_gzip ? gunzipSync(snap.state_gzip).toString('utf8') : snap.state;
+      const restored = o.restore(JSON.parse(json));
       const hash = restored.stateHashAs?.(snap.state_hash) ?? restored.stateHash();
       if (hash !== snap.state_hash)
         throw new Error(`snapshot ${snap.seq} restores to hash ${hash}, recorded ${snap.state_hash}`);
@@ -196,11 +222,59 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
       checkpointChecked: checkpoint !== undefined,
       hashMs: Math.round(performance.now() - replayed),
     };
-    return new EngineHost<C, R, E>(engine, seq, snapshotSeq, o, startup);
+    const host = new EngineHost<C, R, E>(engine, seq, snapshotSeq, o, startup);
+    if (o.snapshotWorker && db.readSource) {
+      host.#startSnapshotWorker(o.snapshotWorker, {
+        module: o.snapshotWorker.href,
+        source: db.readSource,
+        snapshotSeq,
+        seq,
+        every: o.snapshotEvery,
+      });
+    }
+    return host;
+  }
+
+  #startSnapshotWorker(module: URL, data: SnapshotWorkerData) {
+    const worker = new Worker(WORKER, { workerData: data });
+    worker.on('message', (made: SnapshotMade) => {
+      this.#storing = this.#storing.then(() => this.#storeSnapshot(made));
+    });
+    const stop = (why: unknown) => {
+      if (this.#snapshots !== worker) return;
+      this.#snapshots = null;
+      if (this.#closed || this.#failed) return;
+      console.warn(`snapshot worker (${module.pathname}) stopped; the writer makes the snapshots from now on`, why);
+    };
+    worker.on('error', stop);
+    worker.on('exit', (code) => stop(`exit code ${code}`));
+    // Never what keeps the process alive: close() ends it, and an exit needs no snapshot. (After the
+    // listeners: adding a 'message' listener refs the worker again.)
+    worker.unref();
+    this.#snapshots = worker;
+  }
+
+  async #storeSnapshot({ seq, hash, gzip }: SnapshotMade) {
+    try {
+      await this.#o.db.run(
+        `INSERT INTO engine_snapshots (seq, state_hash, state, state_gzip, created_at) VALUES ($1, $2, '', $3, $4)
+         ON CONFLICT (seq) DO NOTHING`,
+        [seq, hash, gzip, this.#o.now()],
+      );
+      this.#lastSnapshotSeq = Math.max(this.#lastSnapshotSeq, seq);
+    } catch (error) {
+      // A snapshot only shortens start-up: the journal still holds every command.
+      console.error(`storing the snapshot at ${seq} failed`, error);
+    }
   }
 
   get seq(): number {
     return this.#seq;
+  }
+
+  /** Whether a snapshot worker makes the snapshots (false: the writer does, in a batch's transaction). */
+  get snapshotsOffWriter(): boolean {
+    return this.#snapshots !== null;
   }
 
   /** Applies the command now and answers once its batch is durably committed. */
@@ -231,8 +305,9 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
     while (this.#queue.length > 0) {
       const batch = this.#queue.splice(0, this.#o.maxBatch);
       let durable: Promise<void>;
+      let texts: string[];
       try {
-        ({ durable } = await this.#commit(batch));
+        ({ durable, texts } = await this.#commit(batch));
       } catch (error) {
         this.#fail(error, batch);
         return;
@@ -243,7 +318,10 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
         () => {
           // Never after a failure: a later batch is not durable if one before it was lost.
           if (this.#failed) for (const p of batch) p.reject(this.#failed);
-          else for (const p of batch) p.resolve(p.result);
+          else {
+            this.#snapshots?.postMessage({ from: batch[0]!.seq, texts });
+            for (const p of batch) p.resolve(p.result);
+          }
         },
         (error) => this.#fail(error, batch),
       );
@@ -262,40 +340,46 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
       return;
     }
     this.#failed = error;
+    void this.#snapshots?.terminate();
     for (const p of [...batch, ...this.#queue.splice(0)]) p.reject(error);
     this.#flushing = null;
     this.#o.onFatal(error);
   }
 
-  /** Journals a batch with its read-model rows; resolves at COMMIT with a promise of it being on disk. */
-  async #commit(batch: readonly Pending<C, R>[]): Promise<{ durable: Promise<void> }> {
+  /**
+   * Journals a batch with its read-model rows; resolves at COMMIT with a promise of it being on disk and
+   * the batch's journal lines.
+   */
+  async #commit(batch: readonly Pending<C, R>[]): Promise<{ durable: Promise<void>; texts: string[] }> {
     const { db } = this.#o;
-    if (db.transactionEarly) return db.transactionEarly((tx, previous) => this.#write(tx, batch, previous));
-    await db.transaction((tx) => this.#write(tx, batch, DURABLE));
-    return { durable: DURABLE };
+    if (db.transactionEarly) {
+      const { result, durable } = await db.transactionEarly((tx, previous) => this.#write(tx, batch, previous));
+      return { durable, texts: result };
+    }
+    const texts = await db.transaction((tx) => this.#write(tx, batch, DURABLE));
+    return { durable: DURABLE, texts };
   }
 
-  async #write(tx: Sql, batch: readonly Pending<C, R>[], previousCommitted: Promise<void>) {
+  /** Writes the batch's journal rows and read-model rows (and a snapshot if the writer makes them). */
+  async #write(tx: Sql, batch: readonly Pending<C, R>[], previousCommitted: Promise<void>): Promise<string[]> {
     const last = batch[batch.length - 1]!.seq;
-    const takeSnapshot = last - this.#lastSnapshotSeq >= this.#o.snapshotEvery;
+    const takeSnapshot = this.#snapshots === null && last - this.#lastSnapshotSeq >= this.#o.snapshotEvery;
+    const texts = batch.map((p) => this.#o.encode(p.command));
     // SQLite: one prepared row at a time (it binds numbered parameters in roughly quadratic time).
     // PostgreSQL: one statement for the batch, an array per column (a short text to parse).
     if (tx.dialect === 'sqlite') {
-      for (const p of batch)
-        await tx.run('INSERT INTO engine_journal (seq, command) VALUES ($1, $2)', [p.seq, this.#o.encode(p.command)]);
+      for (let i = 0; i < batch.length; i++)
+        await tx.run('INSERT INTO engine_journal (seq, command) VALUES ($1, $2)', [batch[i]!.seq, texts[i]!]);
     } else {
       await tx.run('INSERT INTO engine_journal (seq, command) SELECT * FROM unnest($1::bigint[], $2::text[])', [
         batch.map((p) => p.seq),
-        batch.map((p) => this.#o.encode(p.command)),
+        texts,
       ]);
     }
     await this.#o.project?.(tx, batch, previousCommitted);
     // A snapshot must describe exactly `last`: valid only when nothing newer has been applied yet.
     if (takeSnapshot && this.#seq === last) {
-      const { json, hash } = this.engine.snapshotState?.() ?? {
-        json: JSON.stringify(this.engine.snapshot()),
-        hash: this.engine.stateHash(),
-      };
+      const { json, hash } = serialise(this.engine as ReplayableEngine<unknown, unknown>);
       await tx.run('INSERT INTO engine_snapshots (seq, state_hash, state, created_at) VALUES ($1, $2, $3, $4)', [
         last,
         hash,
@@ -304,6 +388,7 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
       ]);
       this.#lastSnapshotSeq = last;
     }
+    return texts;
   }
 
   /** Waits for every submitted command to commit, records a checkpoint hash, and stops accepting. */
@@ -311,6 +396,10 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
     this.#closed = true;
     while (this.#flushing) await this.#flushing;
     await this.#durable;
+    const worker = this.#snapshots;
+    this.#snapshots = null;
+    await worker?.terminate();
+    await this.#storing;
     if (this.#failed) return;
     await this.#o.db.run(
       'INSERT INTO engine_checkpoints (seq, state_hash, created_at) VALUES ($1, $2, $3) ON CONFLICT (seq) DO NOTHING',

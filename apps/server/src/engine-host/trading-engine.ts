@@ -2,18 +2,13 @@
 // projected into the read tables. Commands are stamped with the sequencer's clock here, in one place.
 
 import type { Db } from '@bourse/db';
-import {
-  type ApplyResult,
-  type Command,
-  decodeCommand,
-  Engine,
-  type EngineEvent,
-  type EngineSnapshot,
-  encodeCommand,
-} from '@bourse/engine';
+import { type ApplyResult, type Command, type Engine, type EngineEvent, encodeCommand } from '@bourse/engine';
 import type { Clock } from '../platform/clock.ts';
 import { EngineHost, type StartupReport } from './engine-host.ts';
 import { projectBatch } from './projection.ts';
+import { snapshotEngine } from './trading-snapshots.ts';
+
+const TRADING_SNAPSHOTS = new URL('./trading-snapshots.ts', import.meta.url);
 
 /** A command as features write it: the host adds the sequencer's time. */
 export type CommandInput = Command extends infer C ? (C extends Command ? Omit<C, 'timeMs'> : never) : never;
@@ -27,16 +22,26 @@ export class TradingEngine {
     this.#clock = clock;
   }
 
-  static async open(db: Db, clock: Clock, options: { snapshotEvery?: number; onFatal?: (e: unknown) => void } = {}) {
+  /**
+   * `snapshotWorker`: snapshots are made off the writer by a worker holding a copy of the engine, where
+   * the database has a second connection for it to catch up through (not SQLite in memory).
+   */
+  static async open(
+    db: Db,
+    clock: Clock,
+    options: { snapshotEvery?: number; snapshotWorker?: boolean; onFatal?: (e: unknown) => void } = {},
+  ) {
+    const { snapshotWorker, ...rest } = options;
     const host = await EngineHost.open<Command, ApplyResult, Engine>({
       db,
-      create: () => new Engine(),
-      restore: (snapshot) => Engine.restore(snapshot as EngineSnapshot),
+      create: snapshotEngine.create,
+      restore: snapshotEngine.restore,
       encode: encodeCommand,
-      decode: decodeCommand,
+      decode: snapshotEngine.decode,
       project: projectBatch,
       now: () => clock.now(),
-      ...options,
+      ...(snapshotWorker ? { snapshotWorker: TRADING_SNAPSHOTS } : {}),
+      ...rest,
     });
     return new TradingEngine(host, clock);
   }
