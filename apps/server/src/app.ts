@@ -132,7 +132,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     snapshotEvery: config.engineSnapshotEvery,
     snapshotWorker: config.engineSnapshots === 'worker',
   });
-  http.log.info({ engineStartup: engine.startup }, 'engine state loaded');
+  http.log.info(
+    { engineStartup: engine.startup, snapshotsBy: engine.snapshotsOffWriter ? 'worker' : 'writer' },
+    'engine state loaded',
+  );
   http.addHook('onClose', () => engine.close());
   const onUserCreated = config.mode === 'paper' ? (userId: number) => grantPaperFunds(engine, userId) : undefined;
   const sessions = new SessionCache();

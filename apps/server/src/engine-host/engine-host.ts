@@ -10,7 +10,7 @@
 import { Worker } from 'node:worker_threads';
 import { gunzipSync } from 'node:zlib';
 import type { Db, Sql } from '@bourse/db';
-import type { SnapshotMade, SnapshotWorkerData } from './snapshot-worker.ts';
+import type { SnapshotMade, SnapshotWorkerCheck, SnapshotWorkerData, SnapshotWorkerHash } from './snapshot-worker.ts';
 
 /** What the host needs of an engine: deterministic apply, a hash of its whole state, snapshots. */
 export interface ReplayableEngine<C, R> {
@@ -96,6 +96,33 @@ const DURABLE: Promise<void> = Promise.resolve();
 
 const WORKER = new URL('./snapshot-worker.ts', import.meta.url);
 
+/** How long close() waits for the snapshot worker's hash (it may still be catching up). */
+const WORKER_HASH_WAIT_MS = 60_000;
+
+/** The worker's state hash at `seq`, once it has applied everything before; null if it cannot say. */
+function askHash(worker: Worker, seq: number): Promise<string | null> {
+  return new Promise((resolve) => {
+    const done = (hash: string | null) => {
+      clearTimeout(timer);
+      worker.off('message', onMessage);
+      worker.off('exit', onExit);
+      resolve(hash);
+    };
+    const onMessage = (message: SnapshotMade | SnapshotWorkerHash) => {
+      if ('checked' in message) done(message.checked === seq ? message.hash : null);
+    };
+    const onExit = () => done(null);
+    const timer = setTimeout(() => {
+      console.warn(`snapshot worker gave no hash within ${WORKER_HASH_WAIT_MS} ms; its state is not checked`);
+      done(null);
+    }, WORKER_HASH_WAIT_MS);
+    worker.on('message', onMessage);
+    worker.on('exit', onExit);
+    const check: SnapshotWorkerCheck = { check: seq };
+    worker.postMessage(check);
+  });
+}
+
 /** The state as snapshot JSON and its hash, in one pass where the engine can. */
 export function serialise(engine: ReplayableEngine<unknown, unknown>): { json: string; hash: string } {
   return engine.snapshotState?.() ?? { json: JSON.stringify(engine.snapshot()), hash: engine.stateHash() };
@@ -116,6 +143,8 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
   #snapshots: Worker | null = null;
   /** Settles when the snapshots the worker has sent so far are stored. */
   #storing: Promise<void> = DURABLE;
+  /** The snapshots the worker stored: dropped at close() if its state turns out not to be the writer's. */
+  #workerSnapshots: number[] = [];
   readonly startup: StartupReport;
 
   private constructor(
@@ -237,8 +266,8 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
 
   #startSnapshotWorker(module: URL, data: SnapshotWorkerData) {
     const worker = new Worker(WORKER, { workerData: data });
-    worker.on('message', (made: SnapshotMade) => {
-      this.#storing = this.#storing.then(() => this.#storeSnapshot(made));
+    worker.on('message', (message: SnapshotMade | SnapshotWorkerHash) => {
+      if ('gzip' in message) this.#storing = this.#storing.then(() => this.#storeSnapshot(message));
     });
     const stop = (why: unknown) => {
       if (this.#snapshots !== worker) return;
@@ -262,6 +291,7 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
         [seq, hash, gzip, this.#o.now()],
       );
       this.#lastSnapshotSeq = Math.max(this.#lastSnapshotSeq, seq);
+      this.#workerSnapshots.push(seq);
     } catch (error) {
       // A snapshot only shortens start-up: the journal still holds every command.
       console.error(`storing the snapshot at ${seq} failed`, error);
@@ -398,12 +428,28 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
     await this.#durable;
     const worker = this.#snapshots;
     this.#snapshots = null;
-    await worker?.terminate();
-    await this.#storing;
-    if (this.#failed) return;
+    if (this.#failed) {
+      await worker?.terminate();
+      return;
+    }
+    // The worker has been sent every batch: it hashes its state at the same seq while the writer does.
+    const theirs = worker ? askHash(worker, this.#seq) : Promise.resolve(null);
+    const hash = this.engine.stateHash();
     await this.#o.db.run(
       'INSERT INTO engine_checkpoints (seq, state_hash, created_at) VALUES ($1, $2, $3) ON CONFLICT (seq) DO NOTHING',
-      [this.#seq, this.engine.stateHash(), this.#o.now()],
+      [this.#seq, hash, this.#o.now()],
     );
+    const workerHash = await theirs;
+    await worker?.terminate();
+    await this.#storing;
+    if (workerHash !== null && workerHash !== hash) {
+      // Its snapshots are suspect: a start-up from one would fail this checkpoint. Without them it
+      // starts from an older snapshot or the journal's start, and the checkpoint is checked there.
+      console.error(
+        `snapshot worker's state at ${this.#seq} hashes ${workerHash}, the writer's ${hash}: dropping its snapshots`,
+      );
+      const seqs = this.#workerSnapshots.splice(0);
+      for (const seq of seqs) await this.#o.db.run('DELETE FROM engine_snapshots WHERE seq = $1', [seq]);
+    }
   }
 }

@@ -114,6 +114,46 @@ describe.each(dbs)('snapshot worker on $dialect', ({ open: openDb }) => {
     await db.close();
   });
 
+  it('drops the worker’s snapshots at close when its state is not the writer’s', async () => {
+    const db = await openDb();
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      // A copy that misreads every journal line (as a non-deterministic engine would come apart).
+      const counter = new URL('./testing-counter.ts', import.meta.url).href;
+      const diverging = new URL(
+        `data:text/javascript,import { snapshotEngine as s } from '${counter}';` +
+          'export const snapshotEngine = { ...s, decode: (t) => ({ ...s.decode(t), add: 2 }) };',
+      );
+      const host = await open(db, { snapshotWorker: diverging });
+      for (let i = 0; i < 260; i++) await host.submit({ key: 'a', add: 1 });
+      expect((await stored(db, [250])).map((r) => r.seq)).toEqual([250]);
+      await host.close();
+      expect(String(error.mock.calls[0]?.[0])).toMatch(/hashes .*, the writer's .*: dropping its snapshots/);
+    } finally {
+      error.mockRestore();
+    }
+    expect(await snapshots(db)).toEqual([]);
+    // So the next start-up replays the journal and meets the writer's checkpoint.
+    const again = await open(db, { snapshotWorker: undefined });
+    expect(again.startup).toMatchObject({ snapshotSeq: 0, replayed: 260, checkpointChecked: true });
+    expect(again.engine.values.get('a')).toBe(260);
+    await again.close();
+    await db.close();
+  });
+
+  it('agrees with the writer at close, and keeps its snapshots', async () => {
+    const db = await openDb();
+    const error = vi.spyOn(console, 'error');
+    const host = await open(db);
+    for (let i = 0; i < 520; i++) await host.submit({ key: `k${i % 3}`, add: i });
+    expect((await stored(db, [250, 500])).map((r) => r.seq)).toEqual([250, 500]);
+    await host.close();
+    expect(error).not.toHaveBeenCalled();
+    error.mockRestore();
+    expect((await snapshots(db)).map((r) => r.seq)).toEqual([250, 500]);
+    await db.close();
+  });
+
   it('hands the snapshots back to the writer when the worker fails', async () => {
     const db = await openDb();
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);

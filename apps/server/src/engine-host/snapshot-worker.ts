@@ -6,8 +6,10 @@
 // every batch once durable, as the journal lines it wrote.
 // Must hold: it applies exactly the journaled commands, in seq order, from the state of a snapshot the
 // host checked, so (the engine being deterministic, as start-up replay already relies on) its state at
-// any seq is the writer's. A gap in the seqs, a snapshot that does not restore to its hash or any other
-// failure ends the worker; the host then makes the snapshots on the writer again.
+// any seq is the writer's. That is checked at the host's close(): the worker's hash at the last seq
+// against the writer's, and on a difference the host drops the snapshots the worker stored. A gap in the
+// seqs, a snapshot that does not restore to its hash or any other failure ends the worker; the host then
+// makes the snapshots on the writer again.
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -34,15 +36,21 @@ export type SnapshotWorkerData = {
 
 /** A batch the writer committed and synced: the journal lines of seqs from, from + 1, … */
 export type SnapshotWorkerBatch = { from: number; texts: string[] };
+/** The host's question at close(): the state hash once everything before has been applied. */
+export type SnapshotWorkerCheck = { check: number };
+/** The answer: the state hash at seq `checked`. */
+export type SnapshotWorkerHash = { checked: number; hash: string };
 
 /** A snapshot to store: the state at `seq`, its JSON gzipped (level 1). */
 export type SnapshotMade = { seq: number; hash: string; gzip: Uint8Array };
 
 async function main(port: NonNullable<typeof parentPort>, data: SnapshotWorkerData) {
   // Batches arrive from the start; they wait here until the catch-up below is done.
-  const waiting: SnapshotWorkerBatch[] = [];
-  let apply: ((batch: SnapshotWorkerBatch) => void) | null = null;
-  port.on('message', (batch: SnapshotWorkerBatch) => (apply ? apply(batch) : waiting.push(batch)));
+  const waiting: (SnapshotWorkerBatch | SnapshotWorkerCheck)[] = [];
+  let apply: ((message: SnapshotWorkerBatch | SnapshotWorkerCheck) => void) | null = null;
+  port.on('message', (message: SnapshotWorkerBatch | SnapshotWorkerCheck) =>
+    apply ? apply(message) : waiting.push(message),
+  );
 
   const { snapshotEngine } = (await import(data.module)) as { snapshotEngine: SnapshotEngineModule };
   const reader = await openReader(data.source);
@@ -89,13 +97,19 @@ async function main(port: NonNullable<typeof parentPort>, data: SnapshotWorkerDa
   };
   // A start-up that replayed a snapshot's worth of journal: that state is the snapshot due.
   snapshotIfDue();
-  apply = ({ from, texts }) => {
+  apply = (message) => {
+    if ('check' in message) {
+      const answer: SnapshotWorkerHash = { checked: seq, hash: engine.stateHash() };
+      port.postMessage(answer);
+      return;
+    }
+    const { from, texts } = message;
     if (from !== seq + 1) throw new Error(`snapshot worker: expected seq ${seq + 1}, got ${from}`);
     for (const text of texts) engine.apply(snapshotEngine.decode(text));
     seq += texts.length;
     snapshotIfDue();
   };
-  for (const batch of waiting.splice(0)) apply(batch);
+  for (const message of waiting.splice(0)) apply(message);
 }
 
 // Run only as the worker the host starts (the types above are imported elsewhere).

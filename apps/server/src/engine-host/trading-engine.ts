@@ -51,6 +51,11 @@ export class TradingEngine {
     return this.#host.startup;
   }
 
+  /** Whether a snapshot worker takes the snapshots (else the writer does). */
+  get snapshotsOffWriter(): boolean {
+    return this.#host.snapshotsOffWriter;
+  }
+
   /** Live state, read-only: balances, books, open orders. */
   get state(): Engine {
     return this.#host.engine;
