@@ -6,19 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Db, openDb as openDatabase, testDatabases } from '@bourse/db';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EngineHost } from './engine-host.ts';
-import { type Cmd, type Counter, snapshotEngine } from './testing-counter.ts';
+import { type Cmd, openCounterHost } from './testing-counter.ts';
 
-const open = (db: Db, extra: Partial<Parameters<typeof EngineHost.open<Cmd, number, Counter>>[0]> = {}) =>
-  EngineHost.open<Cmd, number, Counter>({
-    db,
-    create: snapshotEngine.create,
-    restore: snapshotEngine.restore,
-    encode: (c) => JSON.stringify(c),
-    decode: snapshotEngine.decode,
-    snapshotEvery: 250,
-    ...extra,
-  });
+const open = openCounterHost;
 
 // An SQLite file as well: there the host reads the journal back on a worker thread (Db.scanPages); in
 // memory, on this thread.
@@ -67,6 +57,16 @@ describe.each(dbs)('engine host on $dialect', ({ open: openDb }) => {
     expect(second.engine.stateHash()).toBe(hash);
     await second.submit({ key: 'k0', add: 1 });
     await second.close();
+    await db.close();
+  });
+
+  it('keeps the newest three snapshots', async () => {
+    const db = await openDb();
+    const host = await open(db, { snapshotEvery: 10 });
+    for (let i = 0; i < 55; i++) await host.submit({ key: 'a', add: 1 });
+    const snapshots = await db.query<{ seq: number }>('SELECT seq FROM engine_snapshots ORDER BY seq');
+    expect(snapshots.map((s) => Number(s.seq))).toEqual([30, 40, 50]);
+    await host.close();
     await db.close();
   });
 

@@ -96,6 +96,14 @@ const DURABLE: Promise<void> = Promise.resolve();
 
 const WORKER = new URL('./snapshot-worker.ts', import.meta.url);
 
+/**
+ * Snapshots kept: the newest is what start-up loads; the two before it are kept for an operator to fall
+ * back on. Older ones only take space (each is tens of MB at a million commands): the journal holds
+ * every command from the start.
+ */
+export const SNAPSHOTS_KEPT = 3;
+const PRUNE_SNAPSHOTS = `DELETE FROM engine_snapshots WHERE seq < (SELECT seq FROM engine_snapshots ORDER BY seq DESC LIMIT 1 OFFSET ${SNAPSHOTS_KEPT - 1})`;
+
 /** How long close() waits for the snapshot worker's hash (it may still be catching up). */
 const WORKER_HASH_WAIT_MS = 60_000;
 
@@ -285,11 +293,14 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
 
   async #storeSnapshot({ seq, hash, gzip }: SnapshotMade) {
     try {
-      await this.#o.db.run(
-        `INSERT INTO engine_snapshots (seq, state_hash, state, state_gzip, created_at) VALUES ($1, $2, '', $3, $4)
-         ON CONFLICT (seq) DO NOTHING`,
-        [seq, hash, gzip, this.#o.now()],
-      );
+      await this.#o.db.transaction(async (tx) => {
+        await tx.run(
+          `INSERT INTO engine_snapshots (seq, state_hash, state, state_gzip, created_at) VALUES ($1, $2, '', $3, $4)
+           ON CONFLICT (seq) DO NOTHING`,
+          [seq, hash, gzip, this.#o.now()],
+        );
+        await tx.run(PRUNE_SNAPSHOTS);
+      });
       this.#lastSnapshotSeq = Math.max(this.#lastSnapshotSeq, seq);
       this.#workerSnapshots.push(seq);
     } catch (error) {
@@ -416,6 +427,7 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
         json,
         this.#o.now(),
       ]);
+      await tx.run(PRUNE_SNAPSHOTS);
       this.#lastSnapshotSeq = last;
     }
     return texts;

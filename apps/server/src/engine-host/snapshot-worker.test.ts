@@ -7,22 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Db, openDb as openDatabase, testDatabases } from '@bourse/db';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { EngineHost } from './engine-host.ts';
-import { type Cmd, type Counter, snapshotEngine } from './testing-counter.ts';
+import type { EngineHostOptions } from './engine-host.ts';
+import { type Cmd, type Counter, openCounterHost } from './testing-counter.ts';
 
 const COUNTER = new URL('./testing-counter.ts', import.meta.url);
 
-const open = (db: Db, extra: Partial<Parameters<typeof EngineHost.open<Cmd, number, Counter>>[0]> = {}) =>
-  EngineHost.open<Cmd, number, Counter>({
-    db,
-    create: snapshotEngine.create,
-    restore: snapshotEngine.restore,
-    encode: (c) => JSON.stringify(c),
-    decode: snapshotEngine.decode,
-    snapshotEvery: 250,
-    snapshotWorker: COUNTER,
-    ...extra,
-  });
+const open = (db: Db, extra: Partial<EngineHostOptions<Cmd, number, Counter>> = {}) =>
+  openCounterHost(db, { snapshotWorker: COUNTER, ...extra });
 
 type SnapshotRow = { seq: number; state: string; gzipped: number };
 const snapshots = async (db: Db) =>
@@ -81,6 +72,20 @@ describe.each(dbs)('snapshot worker on $dialect', ({ open: openDb }) => {
     expect(second.startup).toMatchObject({ snapshotSeq: 500, replayed: 100, checkpointChecked: true });
     expect(second.engine.stateHash()).toBe(hash);
     await second.close();
+    await db.close();
+  });
+
+  it('keeps the newest three snapshots', async () => {
+    const db = await openDb();
+    const host = await open(db, { snapshotEvery: 10 });
+    for (let i = 0; i < 55; i++) await host.submit({ key: 'a', add: 1 });
+    await stored(db, [50]);
+    await host.close();
+    expect((await snapshots(db)).map((r) => [r.seq, r.gzipped])).toEqual([
+      [30, 1],
+      [40, 1],
+      [50, 1],
+    ]);
     await db.close();
   });
 

@@ -2,7 +2,8 @@
 // snapshot worker as `snapshotEngine`.
 
 import { createHash } from 'node:crypto';
-import type { ReplayableEngine } from './engine-host.ts';
+import type { Db } from '@bourse/db';
+import { EngineHost, type EngineHostOptions, type ReplayableEngine } from './engine-host.ts';
 import type { SnapshotEngineModule } from './snapshot-worker.ts';
 
 export type Cmd = { key: string; add: number };
@@ -29,3 +30,15 @@ export const snapshotEngine = {
   restore: (s: unknown) => Object.assign(new Counter(), { values: new Map(s as [string, number][]) }),
   decode: (t: string) => JSON.parse(t) as Cmd,
 } satisfies SnapshotEngineModule;
+
+/** A host of a Counter, its commands journaled as JSON, a snapshot due every 250 commands. */
+export const openCounterHost = (db: Db, extra: Partial<EngineHostOptions<Cmd, number, Counter>> = {}) =>
+  EngineHost.open<Cmd, number, Counter>({
+    db,
+    create: snapshotEngine.create,
+    restore: snapshotEngine.restore,
+    encode: (c) => JSON.stringify(c),
+    decode: snapshotEngine.decode,
+    snapshotEvery: 250,
+    ...extra,
+  });
