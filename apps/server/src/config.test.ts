@@ -17,3 +17,7 @@ it('refuses a snapshot interval that is not a positive integer', () => {
       /ENGINE_SNAPSHOT_EVERY must be a positive integer/,
     );
 });
+
+it('refuses a snapshot taker it does not know', () => {
+  expect(() => loadConfig({ ENGINE_SNAPSHOTS: 'Writer' })).toThrow(/ENGINE_SNAPSHOTS must be worker or writer/);
+});

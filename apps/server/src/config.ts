@@ -91,6 +91,14 @@ export function loadStockSettings(env: Record<string, string | undefined>): Stoc
 const flag = (value: string | undefined, fallback: boolean) =>
   value === undefined || value === '' ? fallback : ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
 
+/** The value if it is one of `allowed` (unset: the first), else start-up stops. */
+function oneOf<T extends string>(name: string, raw: string | undefined, allowed: readonly T[]): T {
+  if (raw === undefined || raw === '') return allowed[0] as T;
+  if (!(allowed as readonly string[]).includes(raw))
+    throw new Error(`${name} must be ${allowed.join(' or ')}, not "${raw}"`);
+  return raw as T;
+}
+
 function positiveInteger(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -122,7 +130,7 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: Pa
     adminDist: defaults.adminDist ?? null,
     logLevel: env.LOG_LEVEL ?? 'info',
     engineSnapshotEvery: positiveInteger('ENGINE_SNAPSHOT_EVERY', env.ENGINE_SNAPSHOT_EVERY, 100_000),
-    engineSnapshots: env.ENGINE_SNAPSHOTS === 'writer' ? 'writer' : 'worker',
+    engineSnapshots: oneOf('ENGINE_SNAPSHOTS', env.ENGINE_SNAPSHOTS, ['worker', 'writer'] as const),
     stocks: defaults.stocks ?? loadStockSettings(env),
   };
 }

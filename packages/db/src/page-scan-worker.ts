@@ -3,9 +3,9 @@
 // reads nor parses rows. It reads a page per credit the caller gives (see page-scan.ts) and stops after a
 // short page.
 
-import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { PageMessage, ScanSource } from './page-scan.ts';
+import { openReader } from './reader.ts';
 
 const { source, text, after, pageSize } = workerData as {
   source: ScanSource;
@@ -19,26 +19,8 @@ if (!port) throw new Error('page-scan-worker runs as a worker thread');
 type ReadPage = (after: number) => Promise<unknown[][]>;
 
 async function connect(): Promise<{ read: ReadPage; close: () => Promise<void> }> {
-  if (source.dialect === 'sqlite') {
-    const db = new DatabaseSync(source.path, { readOnly: true });
-    db.exec('PRAGMA busy_timeout = 5000');
-    const statement = db.prepare(text);
-    statement.setReturnArrays(true);
-    return {
-      read: async (key) => statement.all(key, pageSize) as unknown as unknown[][],
-      close: async () => db.close(),
-    };
-  }
-  const { default: pg } = await import('pg'); // only where it is needed: a SQLite scan never loads it
-  const client = new pg.Client({
-    connectionString: source.url,
-    ...(source.schema ? { options: `-c search_path=${source.schema}` } : {}),
-  });
-  await client.connect();
-  return {
-    read: async (key) => (await client.query<unknown[]>({ text, values: [key, pageSize], rowMode: 'array' })).rows,
-    close: () => client.end(),
-  };
+  const reader = await openReader(source);
+  return { read: (key) => reader.queryArrays(text, [key, pageSize]), close: () => reader.close() };
 }
 
 async function main() {

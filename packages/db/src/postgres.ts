@@ -3,6 +3,7 @@
 
 import pg from 'pg';
 import { scanPagesOffThread } from './page-scan.ts';
+import { isRead } from './sql-text.ts';
 import type { Db, Param, Row, Sql } from './types.ts';
 
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => {
@@ -12,8 +13,6 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => {
 });
 
 const toPgValue = (p: Param) => (typeof p === 'bigint' ? p.toString() : p);
-
-const isRead = (text: string) => /^\s*SELECT\b/i.test(text);
 
 export async function openPostgres(url: string, options: { schema?: string; max?: number } = {}): Promise<Db> {
   const pool = new pg.Pool({

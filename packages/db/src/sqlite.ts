@@ -10,16 +10,11 @@ import { join } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 import { scanPagesHere, scanPagesOffThread } from './page-scan.ts';
+import { isRead, toSqliteParams } from './sql-text.ts';
 import type { Db, Param, Row, Sql } from './types.ts';
-
-/** `$1` → `?1`: SQLite's numbered parameters bind by the same index as PostgreSQL's. */
-export const toSqliteParams = (text: string) => text.replace(/\$(\d+)/g, '?$1');
 
 /** On SQLite transactions run one after another: the one before has always committed. */
 const COMMITTED: Promise<void> = Promise.resolve();
-
-/** A plain SELECT writes nothing, so it needs no sync; anything else might. */
-const isRead = (text: string) => /^\s*SELECT\b/i.test(text);
 
 export const toSqliteValue = (p: Param): string | number | bigint | null | Uint8Array => {
   if (Array.isArray(p)) throw new Error('SQLite takes no array parameters (unnest is PostgreSQL only)');

@@ -119,12 +119,51 @@ describe.each(dbs)('engine host start-up replay on $dialect', ({ open: openDb })
     const again = await open(db);
     expect(again.seq).toBe(100);
     await again.close(); // a checkpoint at 100 exists already: it stays in the old format
+    // A checkpoint no start meets: from the snapshot at 80, then 40, then the journal's start; refused.
     await db.run('UPDATE engine_checkpoints SET state_hash = $1 WHERE seq = 100', [`old:${total + 1}`]);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     await expect(open(db)).rejects.toThrow(
       `replay to 100 gives hash old:${total}, checkpoint recorded old:${total + 1}`,
     );
+    const mismatch = `replay to 100 gives hash old:${total}, checkpoint recorded old:${total + 1}`;
+    expect(warn.mock.calls.map((c) => c[0])).toEqual([
+      `${mismatch}: starting from the snapshot at 40 instead`,
+      `${mismatch}: starting from the journal's start instead`,
+    ]);
+    warn.mockClear();
+    // A snapshot that does not restore to its recorded hash gives way to the one before it.
+    await db.run('UPDATE engine_checkpoints SET state_hash = $1 WHERE seq = 100', [`old:${total}`]);
     await db.run('UPDATE engine_snapshots SET state_hash = $1 WHERE seq = 80', ['old:0']);
-    await expect(open(db)).rejects.toThrow('snapshot 80 restores to hash old:3160, recorded old:0');
+    const fallback = await open(db);
+    expect(warn).toHaveBeenCalledWith(
+      'snapshot 80 restores to hash old:3160, recorded old:0: starting from the snapshot at 40 instead',
+    );
+    warn.mockRestore();
+    expect(fallback.startup).toMatchObject({ snapshotSeq: 40, replayed: 60, checkpointChecked: true });
+    await fallback.close();
+    await db.close();
+  });
+
+  it('starts from an older snapshot when replay from the newest does not meet the checkpoint', async () => {
+    const db = await openDb();
+    const hash = await journal(db, 100);
+    // The snapshot at 80 restores to its own hash, but is not the state the journal reached at 80 (as a
+    // snapshot worker whose copy had come apart would store, were it stopped before close() dropped it).
+    const wrong = new Counter();
+    wrong.values.set('k0', 1_000);
+    await db.run('UPDATE engine_snapshots SET state = $1, state_hash = $2 WHERE seq = 80', [
+      JSON.stringify(wrong.snapshot()),
+      wrong.stateHash(),
+    ]);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const again = await open(db);
+    expect(String(warn.mock.calls[0]?.[0])).toMatch(
+      /^replay to 100 gives hash .*, checkpoint recorded .*: starting from the snapshot at 40 instead$/,
+    );
+    warn.mockRestore();
+    expect(again.startup).toMatchObject({ snapshotSeq: 40, replayed: 60, checkpointChecked: true });
+    expect(again.engine.stateHash()).toBe(hash);
+    await again.close();
     await db.close();
   });
 });

@@ -67,10 +67,16 @@ export type EngineHostOptions<C, R, E extends ReplayableEngine<C, R>> = {
   snapshotEvery?: number;
   /**
    * A module exporting `snapshotEngine` (snapshot-worker.ts, SnapshotEngineModule): snapshots are then
-   * made on a worker thread holding a second copy of the engine (twice the memory), never by the writer.
-   * Only where the database has a readSource (the worker catches up through its own connection).
+   * made on a worker thread holding a second copy of the engine (twice the memory), so the writer never
+   * pauses for one. Only where the database has a readSource (the worker catches up through its own
+   * connection); if the worker fails or falls far behind, the writer takes them again.
    */
   snapshotWorker?: URL;
+  /**
+   * How long the worker may go without a snapshot, once it is WORKER_BEHIND intervals behind, before
+   * the writer takes the snapshots over.
+   */
+  snapshotWorkerPatienceMs?: number;
   maxBatch?: number;
   /** Journal rows read per query at start-up. */
   replayPage?: number;
@@ -104,20 +110,29 @@ const WORKER = new URL('./snapshot-worker.ts', import.meta.url);
 export const SNAPSHOTS_KEPT = 3;
 const PRUNE_SNAPSHOTS = `DELETE FROM engine_snapshots WHERE seq < (SELECT seq FROM engine_snapshots ORDER BY seq DESC LIMIT 1 OFFSET ${SNAPSHOTS_KEPT - 1})`;
 
+/** A state that is not what was recorded: start-up then tries an older snapshot (see open()). */
+class StateMismatch extends Error {}
+
+/** How the snapshot worker's state compared with the writer's at close(). */
+export type WorkerCheck = 'agreed' | 'differed' | 'unchecked';
+
+/** A worker this many snapshot intervals behind the writer is replaced by the writer. */
+const WORKER_BEHIND = 3;
+
 /** How long close() waits for the snapshot worker's hash (it may still be catching up). */
 const WORKER_HASH_WAIT_MS = 60_000;
 
-/** The worker's state hash at `seq`, once it has applied everything before; null if it cannot say. */
-function askHash(worker: Worker, seq: number): Promise<string | null> {
+/** The worker's state hash once it has applied everything before `seq`, and its seq; null if it cannot say. */
+function askHash(worker: Worker, seq: number): Promise<SnapshotWorkerHash | null> {
   return new Promise((resolve) => {
-    const done = (hash: string | null) => {
+    const done = (hash: SnapshotWorkerHash | null) => {
       clearTimeout(timer);
       worker.off('message', onMessage);
       worker.off('exit', onExit);
       resolve(hash);
     };
     const onMessage = (message: SnapshotMade | SnapshotWorkerHash) => {
-      if ('checked' in message) done(message.checked === seq ? message.hash : null);
+      if ('checked' in message) done(message);
     };
     const onExit = () => done(null);
     const timer = setTimeout(() => {
@@ -153,6 +168,11 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
   #storing: Promise<void> = DURABLE;
   /** The snapshots the worker stored: dropped at close() if its state turns out not to be the writer's. */
   #workerSnapshots: number[] = [];
+  /** The seq start-up reached: the worker is responsible for snapshots from there. */
+  readonly #startSeq: number;
+  /** When the worker started or last delivered a snapshot. */
+  #workerProgressAt = performance.now();
+  #workerCheck: WorkerCheck | undefined;
   readonly startup: StartupReport;
 
   private constructor(
@@ -164,6 +184,7 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
   ) {
     this.engine = engine;
     this.#seq = seq;
+    this.#startSeq = seq;
     this.#lastSnapshotSeq = lastSnapshotSeq;
     this.#o = options;
     this.startup = startup;
@@ -173,6 +194,7 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
   static async open<C, R, E extends ReplayableEngine<C, R>>(options: EngineHostOptions<C, R, E>) {
     const o = {
       snapshotEvery: 100_000,
+      snapshotWorkerPatienceMs: 60_000,
       maxBatch: 2_000,
       replayPage: JOURNAL_PAGE,
       now: () => Date.now(),
@@ -183,82 +205,109 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
       ...options,
     };
     const { db } = o;
-    const snap = (
-      await db.query<{ seq: number; state_hash: string; state: string; state_gzip: Uint8Array | null }>(
-        'SELECT seq, state_hash, state, state_gzip FROM engine_snapshots ORDER BY seq DESC LIMIT 1',
-      )
-    )[0];
-    const snapshotSeq = snap ? Number(snap.seq) : 0;
-    const start = (): E => {
-      if (!snap) return o.create();
-      // Stored gzipped by the snapshot worker, as text by the writer (and by versions before the worker).
-      const json = snap.state_gzip ? gunzipSync(snap.state_gzip).toString('utf8') : snap.state;
-      const restored = o.restore(JSON.parse(json));
-      const hash = restored.stateHashAs?.(snap.state_hash) ?? restored.stateHash();
-      if (hash !== snap.state_hash)
-        throw new Error(`snapshot ${snap.seq} restores to hash ${hash}, recorded ${snap.state_hash}`);
-      return restored;
-    };
     // The journal's end, so that replay() can be told how many commands follow each one.
     const [end] = await db.query<{ last: number | null }>('SELECT MAX(seq) AS last FROM engine_journal');
     const last = Number(end?.last ?? 0);
-    // The journal after the snapshot, in keyset pages, read on a worker thread a page or two ahead
-    // where the database can (scanPages): reading and parsing rows then overlap the replay.
-    const scan = (after: number) => db.scanPages(JOURNAL_SCAN, after, o.replayPage);
-    /** Applies the journal after the snapshot (through replay() if `fast`); returns the last seq. */
-    const replayJournal = async (engine: E, fast: boolean): Promise<number> => {
-      let seq = snapshotSeq;
-      const commands: C[] = [];
-      for await (const { keys, texts } of scan(seq)) {
-        // The whole page is decoded, then applied: two tight loops took 10-20% less CPU than one that
-        // alternates (bench/README.md, replay).
-        commands.length = texts.length;
-        for (let i = 0; i < texts.length; i++) {
-          if (keys[i] !== seq + 1 + i) throw new Error(`journal gap: expected ${seq + 1 + i}, found ${keys[i]}`);
-          commands[i] = o.decode(texts[i]!);
+    /** Restores the snapshot at `snapshotSeq` (0: none), replays the journal after it, checks the hashes. */
+    const startFrom = async (snapshotSeq: number) => {
+      const snap =
+        snapshotSeq === 0
+          ? undefined
+          : (
+              await db.query<{ state_hash: string; state: string; state_gzip: Uint8Array | null }>(
+                'SELECT state_hash, state, state_gzip FROM engine_snapshots WHERE seq = $1',
+                [snapshotSeq],
+              )
+            )[0];
+      const start = (): E => {
+        if (!snap) return o.create();
+        // Stored gzipped by the snapshot worker, as text by the writer (and by versions before the worker).
+        const json = snap.state_gzip ? gunzipSync(snap.state_gzip).toString('utf8') : snap.state;
+        const restored = o.restore(JSON.parse(json));
+        const hash = restored.stateHashAs?.(snap.state_hash) ?? restored.stateHash();
+        if (hash !== snap.state_hash)
+          throw new StateMismatch(`snapshot ${snapshotSeq} restores to hash ${hash}, recorded ${snap.state_hash}`);
+        return restored;
+      };
+      // The journal after the snapshot, in keyset pages, read on a worker thread a page or two ahead
+      // where the database can (scanPages): reading and parsing rows then overlap the replay.
+      const scan = (after: number) => db.scanPages(JOURNAL_SCAN, after, o.replayPage);
+      /** Applies the journal after the snapshot (through replay() if `fast`); returns the last seq. */
+      const replayJournal = async (engine: E, fast: boolean): Promise<number> => {
+        let seq = snapshotSeq;
+        const commands: C[] = [];
+        for await (const { keys, texts } of scan(seq)) {
+          // The whole page is decoded, then applied: two tight loops took 10-20% less CPU than one that
+          // alternates (bench/README.md, replay).
+          commands.length = texts.length;
+          for (let i = 0; i < texts.length; i++) {
+            if (keys[i] !== seq + 1 + i) throw new Error(`journal gap: expected ${seq + 1 + i}, found ${keys[i]}`);
+            commands[i] = o.decode(texts[i]!);
+          }
+          if (fast) {
+            // The command at seq + 1 + i has last - (seq + 1 + i) journaled commands after it.
+            const after = last - seq - 1;
+            for (let i = 0; i < commands.length; i++) engine.replay!(commands[i]!, after - i);
+          } else {
+            for (let i = 0; i < commands.length; i++) engine.apply(commands[i]!);
+          }
+          seq += commands.length;
         }
-        if (fast) {
-          // The command at seq + 1 + i has last - (seq + 1 + i) journaled commands after it.
-          const after = last - seq - 1;
-          for (let i = 0; i < commands.length; i++) engine.replay!(commands[i]!, after - i);
-        } else {
-          for (let i = 0; i < commands.length; i++) engine.apply(commands[i]!);
-        }
-        seq += commands.length;
+        commands.length = 0;
+        return seq;
+      };
+      const began = performance.now();
+      let engine = start();
+      const restored = performance.now();
+      let seq = await replayJournal(engine, engine.replay !== undefined);
+      if (engine.replayComplete?.() === false) {
+        // Rare (see the engine's replayComplete()): the fast replay could not give apply()'s exact state.
+        console.warn(`engine replay to ${seq} was incomplete; replaying again with apply()`);
+        engine = start();
+        seq = await replayJournal(engine, false);
       }
-      commands.length = 0;
-      return seq;
+      const replayed = performance.now();
+      const checkpoint = (
+        await db.query<{ seq: number; state_hash: string }>(
+          'SELECT seq, state_hash FROM engine_checkpoints WHERE seq = $1',
+          [seq],
+        )
+      )[0];
+      if (checkpoint) {
+        const hash = engine.stateHashAs?.(checkpoint.state_hash) ?? engine.stateHash();
+        if (hash !== checkpoint.state_hash)
+          throw new StateMismatch(`replay to ${seq} gives hash ${hash}, checkpoint recorded ${checkpoint.state_hash}`);
+      }
+      const startup: StartupReport = {
+        snapshotSeq,
+        snapshotMs: Math.round(restored - began),
+        replayed: seq - snapshotSeq,
+        replayMs: Math.round(replayed - restored),
+        checkpointChecked: checkpoint !== undefined,
+        hashMs: Math.round(performance.now() - replayed),
+      };
+      return { engine, seq, startup };
     };
-    const began = performance.now();
-    let engine = start();
-    const restored = performance.now();
-    let seq = await replayJournal(engine, engine.replay !== undefined);
-    if (engine.replayComplete?.() === false) {
-      // Rare (see the engine's replayComplete()): the fast replay could not give apply()'s exact state.
-      console.warn(`engine replay to ${seq} was incomplete; replaying again with apply()`);
-      engine = start();
-      seq = await replayJournal(engine, false);
+    // The newest snapshot first. One that does not restore to its recorded hash, or whose replay does not
+    // meet the checkpoint, gives way to the one before it, and the last of them to the journal's start:
+    // the journal holds every command, so any of them reaches the same state, only more slowly.
+    const snapshots = (await db.query<{ seq: number }>('SELECT seq FROM engine_snapshots ORDER BY seq DESC')).map(
+      (row) => Number(row.seq),
+    );
+    let started: Awaited<ReturnType<typeof startFrom>> | undefined;
+    for (let k = 0; started === undefined; k++) {
+      try {
+        started = await startFrom(snapshots[k] ?? 0);
+      } catch (error) {
+        if (!(error instanceof StateMismatch) || k >= snapshots.length) throw error;
+        const next = snapshots[k + 1];
+        console.warn(
+          `${error.message}: starting from ${next === undefined ? "the journal's start" : `the snapshot at ${next}`} instead`,
+        );
+      }
     }
-    const replayed = performance.now();
-    const checkpoint = (
-      await db.query<{ seq: number; state_hash: string }>(
-        'SELECT seq, state_hash FROM engine_checkpoints WHERE seq = $1',
-        [seq],
-      )
-    )[0];
-    if (checkpoint) {
-      const hash = engine.stateHashAs?.(checkpoint.state_hash) ?? engine.stateHash();
-      if (hash !== checkpoint.state_hash)
-        throw new Error(`replay to ${seq} gives hash ${hash}, checkpoint recorded ${checkpoint.state_hash}`);
-    }
-    const startup: StartupReport = {
-      snapshotSeq,
-      snapshotMs: Math.round(restored - began),
-      replayed: seq - snapshotSeq,
-      replayMs: Math.round(replayed - restored),
-      checkpointChecked: checkpoint !== undefined,
-      hashMs: Math.round(performance.now() - replayed),
-    };
+    const { engine, seq, startup } = started;
+    const snapshotSeq = startup.snapshotSeq;
     const host = new EngineHost<C, R, E>(engine, seq, snapshotSeq, o, startup);
     if (o.snapshotWorker && db.readSource) {
       host.#startSnapshotWorker(o.snapshotWorker, {
@@ -281,7 +330,8 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
       if (this.#snapshots !== worker) return;
       this.#snapshots = null;
       if (this.#closed || this.#failed) return;
-      console.warn(`snapshot worker (${module.pathname}) stopped; the writer makes the snapshots from now on`, why);
+      const name = module.protocol === 'file:' ? module.pathname : module.protocol;
+      console.warn(`snapshot worker (${name}) stopped; the writer makes the snapshots from now on`, why);
     };
     worker.on('error', stop);
     worker.on('exit', (code) => stop(`exit code ${code}`));
@@ -289,20 +339,23 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
     // listeners: adding a 'message' listener refs the worker again.)
     worker.unref();
     this.#snapshots = worker;
+    this.#workerProgressAt = performance.now();
   }
 
   async #storeSnapshot({ seq, hash, gzip }: SnapshotMade) {
     try {
-      await this.#o.db.transaction(async (tx) => {
-        await tx.run(
+      const inserted = await this.#o.db.transaction(async (tx) => {
+        const rows = await tx.run(
           `INSERT INTO engine_snapshots (seq, state_hash, state, state_gzip, created_at) VALUES ($1, $2, '', $3, $4)
            ON CONFLICT (seq) DO NOTHING`,
           [seq, hash, gzip, this.#o.now()],
         );
         await tx.run(PRUNE_SNAPSHOTS);
+        return rows;
       });
       this.#lastSnapshotSeq = Math.max(this.#lastSnapshotSeq, seq);
-      this.#workerSnapshots.push(seq);
+      this.#workerProgressAt = performance.now();
+      if (inserted > 0) this.#workerSnapshots.push(seq);
     } catch (error) {
       // A snapshot only shortens start-up: the journal still holds every command.
       console.error(`storing the snapshot at ${seq} failed`, error);
@@ -316,6 +369,11 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
   /** Whether a snapshot worker makes the snapshots (false: the writer does, in a batch's transaction). */
   get snapshotsOffWriter(): boolean {
     return this.#snapshots !== null;
+  }
+
+  /** After close(): how the worker's state compared with the writer's (undefined: no worker was running). */
+  get workerCheck(): WorkerCheck | undefined {
+    return this.#workerCheck;
   }
 
   /** Applies the command now and answers once its batch is durably committed. */
@@ -404,6 +462,17 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
   /** Writes the batch's journal rows and read-model rows (and a snapshot if the writer makes them). */
   async #write(tx: Sql, batch: readonly Pending<C, R>[], previousCommitted: Promise<void>): Promise<string[]> {
     const last = batch[batch.length - 1]!.seq;
+    const worker = this.#snapshots;
+    if (
+      worker &&
+      last - Math.max(this.#lastSnapshotSeq, this.#startSeq) >= WORKER_BEHIND * this.#o.snapshotEvery &&
+      performance.now() - this.#workerProgressAt >= this.#o.snapshotWorkerPatienceMs
+    ) {
+      // Stuck, or far behind for long (catching up takes seconds): the writer takes over.
+      this.#snapshots = null;
+      void worker.terminate();
+      console.warn(`snapshot worker is ${WORKER_BEHIND} snapshots behind; the writer takes over`);
+    }
     const takeSnapshot = this.#snapshots === null && last - this.#lastSnapshotSeq >= this.#o.snapshotEvery;
     const texts = batch.map((p) => this.#o.encode(p.command));
     // SQLite: one prepared row at a time (it binds numbered parameters in roughly quadratic time).
@@ -433,35 +502,48 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
     return texts;
   }
 
-  /** Waits for every submitted command to commit, records a checkpoint hash, and stops accepting. */
+  /**
+   * Waits for every submitted command to commit, checks the snapshot worker's state against the writer's
+   * (dropping its snapshots if they differ), records a checkpoint hash, and stops accepting.
+   */
   async close(): Promise<void> {
     this.#closed = true;
     while (this.#flushing) await this.#flushing;
     await this.#durable;
     const worker = this.#snapshots;
     this.#snapshots = null;
-    if (this.#failed) {
-      await worker?.terminate();
-      return;
-    }
-    // The worker has been sent every batch: it hashes its state at the same seq while the writer does.
-    const theirs = worker ? askHash(worker, this.#seq) : Promise.resolve(null);
-    const hash = this.engine.stateHash();
-    await this.#o.db.run(
-      'INSERT INTO engine_checkpoints (seq, state_hash, created_at) VALUES ($1, $2, $3) ON CONFLICT (seq) DO NOTHING',
-      [this.#seq, hash, this.#o.now()],
-    );
-    const workerHash = await theirs;
-    await worker?.terminate();
-    await this.#storing;
-    if (workerHash !== null && workerHash !== hash) {
-      // Its snapshots are suspect: a start-up from one would fail this checkpoint. Without them it
-      // starts from an older snapshot or the journal's start, and the checkpoint is checked there.
-      console.error(
-        `snapshot worker's state at ${this.#seq} hashes ${workerHash}, the writer's ${hash}: dropping its snapshots`,
+    try {
+      if (this.#failed) return;
+      // The worker has been sent every batch: it hashes its state at the same seq while the writer does.
+      const theirs = worker ? askHash(worker, this.#seq) : null;
+      const hash = this.engine.stateHash();
+      if (theirs) {
+        const answer = await theirs;
+        await worker?.terminate();
+        await this.#storing; // every snapshot it sent is in, before any is dropped
+        this.#workerCheck =
+          answer === null ? 'unchecked' : answer.checked === this.#seq && answer.hash === hash ? 'agreed' : 'differed';
+        if (this.#workerCheck === 'differed') {
+          // Its snapshots are suspect (a start-up from one would fail the checkpoint below, and then fall
+          // back to an older one): dropped before the checkpoint is written.
+          console.error(
+            `snapshot worker's state at ${answer?.checked} hashes ${answer?.hash}, the writer's at ${this.#seq} ` +
+              `${hash}: dropping its snapshots`,
+          );
+          const seqs = this.#workerSnapshots.splice(0);
+          if (seqs.length > 0) {
+            const list = seqs.map((_, k) => `$${k + 1}`).join(', ');
+            await this.#o.db.run(`DELETE FROM engine_snapshots WHERE seq IN (${list})`, seqs);
+          }
+        }
+      }
+      await this.#o.db.run(
+        'INSERT INTO engine_checkpoints (seq, state_hash, created_at) VALUES ($1, $2, $3) ON CONFLICT (seq) DO NOTHING',
+        [this.#seq, hash, this.#o.now()],
       );
-      const seqs = this.#workerSnapshots.splice(0);
-      for (const seq of seqs) await this.#o.db.run('DELETE FROM engine_snapshots WHERE seq = $1', [seq]);
+    } finally {
+      await worker?.terminate();
+      await this.#storing;
     }
   }
 }

@@ -12,6 +12,13 @@ import { type Cmd, type Counter, openCounterHost } from './testing-counter.ts';
 
 const COUNTER = new URL('./testing-counter.ts', import.meta.url);
 
+/** A module whose snapshotEngine is the counter's with `overrides` (JavaScript source, `s` the counter's). */
+const counterWith = (overrides: string) =>
+  new URL(
+    `data:text/javascript,import { snapshotEngine as s } from '${COUNTER.href}';` +
+      `export const snapshotEngine = { ...s, ${overrides} };`,
+  );
+
 const open = (db: Db, extra: Partial<EngineHostOptions<Cmd, number, Counter>> = {}) =>
   openCounterHost(db, { snapshotWorker: COUNTER, ...extra });
 
@@ -124,16 +131,12 @@ describe.each(dbs)('snapshot worker on $dialect', ({ open: openDb }) => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       // A copy that misreads every journal line (as a non-deterministic engine would come apart).
-      const counter = new URL('./testing-counter.ts', import.meta.url).href;
-      const diverging = new URL(
-        `data:text/javascript,import { snapshotEngine as s } from '${counter}';` +
-          'export const snapshotEngine = { ...s, decode: (t) => ({ ...s.decode(t), add: 2 }) };',
-      );
-      const host = await open(db, { snapshotWorker: diverging });
+      const host = await open(db, { snapshotWorker: counterWith('decode: (t) => ({ ...s.decode(t), add: 2 })') });
       for (let i = 0; i < 260; i++) await host.submit({ key: 'a', add: 1 });
       expect((await stored(db, [250])).map((r) => r.seq)).toEqual([250]);
       await host.close();
-      expect(String(error.mock.calls[0]?.[0])).toMatch(/hashes .*, the writer's .*: dropping its snapshots/);
+      expect(host.workerCheck).toBe('differed');
+      expect(String(error.mock.calls[0]?.[0])).toMatch(/hashes .*, the writer's at 260 .*: dropping its snapshots/);
     } finally {
       error.mockRestore();
     }
@@ -153,13 +156,65 @@ describe.each(dbs)('snapshot worker on $dialect', ({ open: openDb }) => {
     for (let i = 0; i < 520; i++) await host.submit({ key: `k${i % 3}`, add: i });
     expect((await stored(db, [250, 500])).map((r) => r.seq)).toEqual([250, 500]);
     await host.close();
-    expect(error).not.toHaveBeenCalled();
     error.mockRestore();
+    expect(host.workerCheck).toBe('agreed');
+    expect(error).not.toHaveBeenCalled();
     expect((await snapshots(db)).map((r) => r.seq)).toEqual([250, 500]);
     await db.close();
   });
 
-  it('hands the snapshots back to the writer when the worker fails', async () => {
+  it('hands the snapshots back to the writer when the worker fails on a journal line', async () => {
+    const db = await openDb();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const host = await open(db, {
+        snapshotWorker: counterWith(
+          "decode: (t) => { const c = s.decode(t); if (c.add === 99) throw new Error('unreadable'); return c; }",
+        ),
+      });
+      for (let i = 0; i < 120; i++) await host.submit({ key: 'a', add: 1 });
+      await host.submit({ key: 'a', add: 99 });
+      for (let waited = 0; host.snapshotsOffWriter && waited < 10_000; waited += 20) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(host.snapshotsOffWriter).toBe(false);
+      expect(String(warn.mock.calls[0]?.[1])).toMatch(/unreadable/);
+      for (let i = 0; i < 140; i++) await host.submit({ key: 'a', add: 1 });
+      // Due 250 after the start: the writer's, as text.
+      expect((await snapshots(db)).map((r) => [r.seq, r.gzipped])).toEqual([[250, 0]]);
+      await host.close();
+      expect(host.workerCheck).toBeUndefined();
+    } finally {
+      warn.mockRestore();
+    }
+    await db.close();
+  });
+
+  it('hands the snapshots back to the writer when the worker is stuck', async () => {
+    const db = await openDb();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      // Never done catching up: its thread spins in create().
+      const host = await open(db, {
+        snapshotWorker: counterWith('create: () => { for (;;); }'),
+        snapshotEvery: 10,
+        snapshotWorkerPatienceMs: 300,
+      });
+      const began = performance.now();
+      while (host.snapshotsOffWriter) await host.submit({ key: 'a', add: 1 });
+      expect(performance.now() - began).toBeGreaterThanOrEqual(300);
+      expect(host.seq).toBeGreaterThanOrEqual(30);
+      expect(warn).toHaveBeenCalledWith('snapshot worker is 3 snapshots behind; the writer takes over');
+      // The batch that found it stuck took the snapshot itself.
+      expect((await snapshots(db)).map((r) => [r.seq, r.gzipped])).toEqual([[host.seq, 0]]);
+      await host.close();
+    } finally {
+      warn.mockRestore();
+    }
+    await db.close();
+  });
+
+  it('hands the snapshots back to the writer when the worker fails as it starts', async () => {
     const db = await openDb();
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     try {
