@@ -10,7 +10,13 @@
 import { Worker } from 'node:worker_threads';
 import { gunzipSync } from 'node:zlib';
 import type { Db, Sql } from '@bourse/db';
-import type { SnapshotMade, SnapshotWorkerCheck, SnapshotWorkerData, SnapshotWorkerHash } from './snapshot-worker.ts';
+import type {
+  SnapshotMade,
+  SnapshotWorkerBatch,
+  SnapshotWorkerCheck,
+  SnapshotWorkerData,
+  SnapshotWorkerHash,
+} from './snapshot-worker.ts';
 
 /** What the host needs of an engine: deterministic apply, a hash of its whole state, snapshots. */
 export interface ReplayableEngine<C, R> {
@@ -418,7 +424,8 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
           // Never after a failure: a later batch is not durable if one before it was lost.
           if (this.#failed) for (const p of batch) p.reject(this.#failed);
           else {
-            this.#snapshots?.postMessage({ from: batch[0]!.seq, texts });
+            const forWorker: SnapshotWorkerBatch = { from: batch[0]!.seq, texts };
+            this.#snapshots?.postMessage(forWorker);
             for (const p of batch) p.resolve(p.result);
           }
         },
