@@ -19,5 +19,6 @@ it('refuses a snapshot interval that is not a positive integer', () => {
 });
 
 it('refuses a snapshot taker it does not know', () => {
-  expect(() => loadConfig({ ENGINE_SNAPSHOTS: 'Writer' })).toThrow(/ENGINE_SNAPSHOTS must be worker or writer/);
+  expect(loadConfig({ ENGINE_SNAPSHOTS: 'Writer' }).engineSnapshots).toBe('writer');
+  expect(() => loadConfig({ ENGINE_SNAPSHOTS: 'thread' })).toThrow(/ENGINE_SNAPSHOTS must be worker or writer/);
 });

@@ -94,9 +94,10 @@ const flag = (value: string | undefined, fallback: boolean) =>
 /** The value if it is one of `allowed` (unset: the first), else start-up stops. */
 function oneOf<T extends string>(name: string, raw: string | undefined, allowed: readonly T[]): T {
   if (raw === undefined || raw === '') return allowed[0] as T;
-  if (!(allowed as readonly string[]).includes(raw))
+  const value = raw.trim().toLowerCase();
+  if (!(allowed as readonly string[]).includes(value))
     throw new Error(`${name} must be ${allowed.join(' or ')}, not "${raw}"`);
-  return raw as T;
+  return value as T;
 }
 
 function positiveInteger(name: string, raw: string | undefined, fallback: number): number {

@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { PageMessage, ScanSource } from './page-scan.ts';
 import { openReader } from './reader.ts';
+import type { TextPage } from './types.ts';
 
 const { source, text, after, pageSize } = workerData as {
   source: ScanSource;
@@ -16,11 +17,11 @@ const { source, text, after, pageSize } = workerData as {
 const port = parentPort;
 if (!port) throw new Error('page-scan-worker runs as a worker thread');
 
-type ReadPage = (after: number) => Promise<unknown[][]>;
+type ReadPage = (after: number) => Promise<TextPage>;
 
 async function connect(): Promise<{ read: ReadPage; close: () => Promise<void> }> {
   const reader = await openReader(source);
-  return { read: (key) => reader.queryArrays(text, [key, pageSize]), close: () => reader.close() };
+  return { read: (key) => reader.readPage(text, key, pageSize), close: () => reader.close() };
 }
 
 async function main() {
@@ -37,20 +38,11 @@ async function main() {
       while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
       wake = null;
       credits -= 1;
-      const rows = await connection.read(key);
-      const keys = new Float64Array(rows.length);
-      const texts: string[] = new Array(rows.length);
-      for (let i = 0; i < rows.length; i++) {
-        const row = rows[i] as [unknown, unknown];
-        keys[i] = Number(row[0]);
-        const value = row[1];
-        if (typeof value !== 'string') throw new Error(`scanPages: row ${row[0]} has no text in its second column`);
-        texts[i] = value;
-      }
-      const last = rows.length < pageSize;
+      const { keys, texts } = await connection.read(key);
+      const last = texts.length < pageSize;
       if (!last) key = keys[keys.length - 1] as number; // read before the transfer empties `keys`
       const message: PageMessage = { keys, texts, last };
-      port!.postMessage(message, [keys.buffer]);
+      port!.postMessage(message, [keys.buffer as ArrayBuffer]); // the page's own buffer
       if (last) break;
     }
   } finally {

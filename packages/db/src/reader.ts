@@ -3,7 +3,7 @@
 // (the journal scan at start-up, the engine's snapshot worker catching up). It reads on the thread that
 // opens it.
 
-import { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { type ScanSource, scanPagesHere } from './page-scan.ts';
 import { isRead, toSqliteParams } from './sql-text.ts';
 import { toSqliteValue } from './sqlite.ts';
@@ -17,6 +17,11 @@ export interface Reader {
   query<T extends Row = Row>(text: string, params?: readonly Param[]): Promise<T[]>;
   /** The same, each row as an array of its column values. */
   queryArrays(text: string, params?: readonly Param[]): Promise<unknown[][]>;
+  /**
+   * One keyset page of (integer key, text) rows, as Db.scanPages reads them: `text` a SELECT of those two
+   * columns ordered by key, `$1` the key to read after, `$2` the page size.
+   */
+  readPage(text: string, after: number, pageSize: number): Promise<TextPage>;
   /** As Db.scanPages, read on this thread. */
   scanPages(text: string, after: number, pageSize: number): AsyncGenerator<TextPage>;
   close(): Promise<void>;
@@ -33,9 +38,15 @@ export async function openReader(source: ReadSource): Promise<Reader> {
   if (source.dialect === 'sqlite') {
     const db = new DatabaseSync(source.path, { readOnly: true });
     db.exec('PRAGMA busy_timeout = 5000');
+    const prepared = new Map<string, StatementSync>();
     rows = async (text, params, arrays) => {
-      const statement = db.prepare(toSqliteParams(select(text)));
-      statement.setReturnArrays(arrays);
+      const key = `${arrays ? 'a' : 'o'}${text}`;
+      let statement = prepared.get(key);
+      if (statement === undefined) {
+        statement = db.prepare(toSqliteParams(select(text)));
+        statement.setReturnArrays(arrays);
+        prepared.set(key, statement);
+      }
       return statement.all(...params.map(toSqliteValue));
     };
     close = async () => db.close();
@@ -59,11 +70,57 @@ export async function openReader(source: ReadSource): Promise<Reader> {
   }
   const queryArrays = async (text: string, params: readonly Param[] = []) =>
     (await rows(text, params, true)) as unknown[][];
+  const rowPage = async (text: string, after: number, pageSize: number) =>
+    pageOf(await queryArrays(text, [after, pageSize]));
+  // PostgreSQL: the page as one row, its texts joined by newlines, when that gives it back exactly.
+  const readPage =
+    source.dialect === 'sqlite'
+      ? rowPage
+      : async (text: string, after: number, pageSize: number): Promise<TextPage> => {
+          const [row] = (await rows(joinedPage(text), [after, pageSize], false)) as JoinedPage[];
+          const n = Number(row?.n ?? 0);
+          if (n === 0) return { keys: new Float64Array(0), texts: [] };
+          const first = Number(row?.first);
+          const texts = typeof row?.texts === 'string' ? row.texts.split('\n') : [];
+          // Keys with gaps, a text with a newline in it, or one that is NULL: read row by row instead.
+          if (Number(row?.last) - first + 1 !== n || texts.length !== n) return rowPage(text, after, pageSize);
+          const keys = new Float64Array(n);
+          for (let i = 0; i < n; i++) keys[i] = first + i;
+          return { keys, texts };
+        };
   return {
     query: async <T extends Row>(text: string, params: readonly Param[] = []) =>
       (await rows(text, params, false)) as T[],
     queryArrays,
+    readPage,
     scanPages: (text, after, pageSize) => scanPagesHere(queryArrays, text, after, pageSize),
     close,
   };
+}
+
+type JoinedPage = { n: number | string; first: string | null; last: string | null; texts: string | null };
+
+/**
+ * A keyset page of (key, text) rows as one row: how many, the first and last key, and the texts joined
+ * by newlines. PostgreSQL then sends one row instead of thousands, and the reader splits one string
+ * instead of parsing a row at a time: ~150 ms instead of ~520-820 ms of the reading thread's CPU for a
+ * million journal lines, on cores the caller's work shares. (Journal lines never hold a newline; the
+ * page is read row by row whenever its texts do not split back into exactly its rows.)
+ */
+const joinedPage = (text: string) =>
+  `SELECT count(*) AS n, min(s.k)::text AS first, max(s.k)::text AS last,
+     string_agg(s.t, E'\\n' ORDER BY s.k) AS texts FROM (${text}) AS s(k, t)`;
+
+/** A page from rows of (key, text). */
+function pageOf(rows: unknown[][]): TextPage {
+  const keys = new Float64Array(rows.length);
+  const texts: string[] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i] as [unknown, unknown];
+    keys[i] = Number(row[0]);
+    const value = row[1];
+    if (typeof value !== 'string') throw new Error(`scanPages: row ${row[0]} has no text in its second column`);
+    texts[i] = value;
+  }
+  return { keys, texts };
 }

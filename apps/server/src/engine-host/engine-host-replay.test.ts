@@ -139,8 +139,33 @@ describe.each(dbs)('engine host start-up replay on $dialect', ({ open: openDb })
       'snapshot 80 restores to hash old:3160, recorded old:0: starting from the snapshot at 40 instead',
     );
     warn.mockRestore();
-    expect(fallback.startup).toMatchObject({ snapshotSeq: 40, replayed: 60, checkpointChecked: true });
+    expect(fallback.startup).toMatchObject({
+      snapshotSeq: 40,
+      replayed: 60,
+      checkpointChecked: true,
+      skippedSnapshots: [80],
+    });
     await fallback.close();
+    // Proven wrong, it is gone: the next start does not try it again.
+    expect((await db.query<{ seq: number }>('SELECT seq FROM engine_snapshots')).map((r) => Number(r.seq))).toEqual([
+      40,
+    ]);
+    await db.close();
+  });
+
+  it('starts from an older snapshot when the newest cannot be restored', async () => {
+    const db = await openDb();
+    const hash = await journal(db, 100);
+    await db.run('UPDATE engine_snapshots SET state = \'[["k0",\' WHERE seq = 80');
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const again = await open(db);
+    expect(String(warn.mock.calls[0]?.[0])).toMatch(
+      /^snapshot 80 cannot be restored \(SyntaxError: .*\): starting from the snapshot at 40 instead$/,
+    );
+    warn.mockRestore();
+    expect(again.startup).toMatchObject({ snapshotSeq: 40, replayed: 60, skippedSnapshots: [80] });
+    expect(again.engine.stateHash()).toBe(hash);
+    await again.close();
     await db.close();
   });
 
@@ -161,8 +186,12 @@ describe.each(dbs)('engine host start-up replay on $dialect', ({ open: openDb })
       /^replay to 100 gives hash .*, checkpoint recorded .*: starting from the snapshot at 40 instead$/,
     );
     warn.mockRestore();
-    expect(again.startup).toMatchObject({ snapshotSeq: 40, replayed: 60, checkpointChecked: true });
+    expect(again.startup).toMatchObject({ snapshotSeq: 40, replayed: 60, skippedSnapshots: [80] });
     expect(again.engine.stateHash()).toBe(hash);
+    // Deleted: after a crash (no checkpoint to catch it) it would otherwise load unnoticed.
+    expect((await db.query<{ seq: number }>('SELECT seq FROM engine_snapshots')).map((r) => Number(r.seq))).toEqual([
+      40,
+    ]);
     await again.close();
     await db.close();
   });

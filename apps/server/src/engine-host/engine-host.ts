@@ -56,6 +56,8 @@ export type StartupReport = {
   /** Whether a checkpoint at the journal's end was there to check; `hashMs` is that check, its query included. */
   checkpointChecked: boolean;
   hashMs: number;
+  /** Newer snapshots that did not restore to their hash or whose replay missed the checkpoint (deleted). */
+  skippedSnapshots: number[];
 };
 
 export type EngineHostOptions<C, R, E extends ReplayableEngine<C, R>> = {
@@ -79,8 +81,8 @@ export type EngineHostOptions<C, R, E extends ReplayableEngine<C, R>> = {
    */
   snapshotWorker?: URL;
   /**
-   * How long the worker may go without a snapshot, once it is WORKER_BEHIND intervals behind, before
-   * the writer takes the snapshots over.
+   * How long the worker may stay WORKER_BEHIND intervals behind without delivering a snapshot before the
+   * writer takes the snapshots over; also how long close() waits for its state hash.
    */
   snapshotWorkerPatienceMs?: number;
   maxBatch?: number;
@@ -125,11 +127,8 @@ export type WorkerCheck = 'agreed' | 'differed' | 'unchecked';
 /** A worker this many snapshot intervals behind the writer is replaced by the writer. */
 const WORKER_BEHIND = 3;
 
-/** How long close() waits for the snapshot worker's hash (it may still be catching up). */
-const WORKER_HASH_WAIT_MS = 60_000;
-
 /** The worker's state hash once it has applied everything before `seq`, and its seq; null if it cannot say. */
-function askHash(worker: Worker, seq: number): Promise<SnapshotWorkerHash | null> {
+function askHash(worker: Worker, seq: number, waitMs: number): Promise<SnapshotWorkerHash | null> {
   return new Promise((resolve) => {
     const done = (hash: SnapshotWorkerHash | null) => {
       clearTimeout(timer);
@@ -142,9 +141,9 @@ function askHash(worker: Worker, seq: number): Promise<SnapshotWorkerHash | null
     };
     const onExit = () => done(null);
     const timer = setTimeout(() => {
-      console.warn(`snapshot worker gave no hash within ${WORKER_HASH_WAIT_MS} ms; its state is not checked`);
+      console.warn(`snapshot worker gave no hash within ${waitMs} ms; its state is not checked`);
       done(null);
-    }, WORKER_HASH_WAIT_MS);
+    }, waitMs);
     worker.on('message', onMessage);
     worker.on('exit', onExit);
     const check: SnapshotWorkerCheck = { check: seq };
@@ -176,8 +175,10 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
   #workerSnapshots: number[] = [];
   /** The seq start-up reached: the worker is responsible for snapshots from there. */
   readonly #startSeq: number;
-  /** When the worker started or last delivered a snapshot. */
-  #workerProgressAt = performance.now();
+  /** Since when the worker has been WORKER_BEHIND intervals behind (-1: it is not). */
+  #workerBehindSince = -1;
+  /** Whether a worker was started; its snapshots are then checked at close() or reported unchecked. */
+  #workerStarted = false;
   #workerCheck: WorkerCheck | undefined;
   readonly startup: StartupReport;
 
@@ -225,11 +226,17 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
                 [snapshotSeq],
               )
             )[0];
+      if (snapshotSeq !== 0 && !snap) throw new StateMismatch(`snapshot ${snapshotSeq} is gone`);
       const start = (): E => {
         if (!snap) return o.create();
-        // Stored gzipped by the snapshot worker, as text by the writer (and by versions before the worker).
-        const json = snap.state_gzip ? gunzipSync(snap.state_gzip).toString('utf8') : snap.state;
-        const restored = o.restore(JSON.parse(json));
+        let restored: E;
+        try {
+          // Stored gzipped by the snapshot worker, as text by the writer (and by versions before the worker).
+          const json = snap.state_gzip ? gunzipSync(snap.state_gzip).toString('utf8') : snap.state;
+          restored = o.restore(JSON.parse(json));
+        } catch (error) {
+          throw new StateMismatch(`snapshot ${snapshotSeq} cannot be restored (${String(error)})`);
+        }
         const hash = restored.stateHashAs?.(snap.state_hash) ?? restored.stateHash();
         if (hash !== snap.state_hash)
           throw new StateMismatch(`snapshot ${snapshotSeq} restores to hash ${hash}, recorded ${snap.state_hash}`);
@@ -284,7 +291,7 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
         if (hash !== checkpoint.state_hash)
           throw new StateMismatch(`replay to ${seq} gives hash ${hash}, checkpoint recorded ${checkpoint.state_hash}`);
       }
-      const startup: StartupReport = {
+      const startup: Omit<StartupReport, 'skippedSnapshots'> = {
         snapshotSeq,
         snapshotMs: Math.round(restored - began),
         replayed: seq - snapshotSeq,
@@ -301,18 +308,29 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
       (row) => Number(row.seq),
     );
     let started: Awaited<ReturnType<typeof startFrom>> | undefined;
+    const skipped: number[] = [];
     for (let k = 0; started === undefined; k++) {
       try {
         started = await startFrom(snapshots[k] ?? 0);
       } catch (error) {
         if (!(error instanceof StateMismatch) || k >= snapshots.length) throw error;
+        skipped.push(snapshots[k] as number);
         const next = snapshots[k + 1];
         console.warn(
           `${error.message}: starting from ${next === undefined ? "the journal's start" : `the snapshot at ${next}`} instead`,
         );
       }
     }
-    const { engine, seq, startup } = started;
+    if (skipped.length > 0) {
+      // Proven wrong: never to be loaded again (after a crash no checkpoint would catch them), nor to
+      // keep a right snapshot at the same seq out.
+      await db.run(
+        `DELETE FROM engine_snapshots WHERE seq IN (${skipped.map((_, k) => `$${k + 1}`).join(', ')})`,
+        skipped,
+      );
+    }
+    const { engine, seq } = started;
+    const startup: StartupReport = { ...started.startup, skippedSnapshots: skipped };
     const snapshotSeq = startup.snapshotSeq;
     const host = new EngineHost<C, R, E>(engine, seq, snapshotSeq, o, startup);
     if (o.snapshotWorker && db.readSource) {
@@ -345,7 +363,7 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
     // listeners: adding a 'message' listener refs the worker again.)
     worker.unref();
     this.#snapshots = worker;
-    this.#workerProgressAt = performance.now();
+    this.#workerStarted = true;
   }
 
   async #storeSnapshot({ seq, hash, gzip }: SnapshotMade) {
@@ -360,8 +378,9 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
         return rows;
       });
       this.#lastSnapshotSeq = Math.max(this.#lastSnapshotSeq, seq);
-      this.#workerProgressAt = performance.now();
-      if (inserted > 0) this.#workerSnapshots.push(seq);
+      this.#workerBehindSince = -1;
+      // Only the newest SNAPSHOTS_KEPT can still be there.
+      if (inserted > 0) this.#workerSnapshots = [...this.#workerSnapshots, seq].slice(-SNAPSHOTS_KEPT);
     } catch (error) {
       // A snapshot only shortens start-up: the journal still holds every command.
       console.error(`storing the snapshot at ${seq} failed`, error);
@@ -470,15 +489,16 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
   async #write(tx: Sql, batch: readonly Pending<C, R>[], previousCommitted: Promise<void>): Promise<string[]> {
     const last = batch[batch.length - 1]!.seq;
     const worker = this.#snapshots;
-    if (
-      worker &&
-      last - Math.max(this.#lastSnapshotSeq, this.#startSeq) >= WORKER_BEHIND * this.#o.snapshotEvery &&
-      performance.now() - this.#workerProgressAt >= this.#o.snapshotWorkerPatienceMs
-    ) {
-      // Stuck, or far behind for long (catching up takes seconds): the writer takes over.
-      this.#snapshots = null;
-      void worker.terminate();
-      console.warn(`snapshot worker is ${WORKER_BEHIND} snapshots behind; the writer takes over`);
+    const behind = last - Math.max(this.#lastSnapshotSeq, this.#startSeq) >= WORKER_BEHIND * this.#o.snapshotEvery;
+    if (worker && behind) {
+      const now = performance.now();
+      if (this.#workerBehindSince === -1) this.#workerBehindSince = now;
+      if (now - this.#workerBehindSince >= this.#o.snapshotWorkerPatienceMs) {
+        // Stuck, or far behind for long (catching up takes seconds): the writer takes over.
+        this.#snapshots = null;
+        void worker.terminate();
+        console.warn(`snapshot worker is ${WORKER_BEHIND} snapshots behind; the writer takes over`);
+      }
     }
     const takeSnapshot = this.#snapshots === null && last - this.#lastSnapshotSeq >= this.#o.snapshotEvery;
     const texts = batch.map((p) => this.#o.encode(p.command));
@@ -519,10 +539,12 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
     await this.#durable;
     const worker = this.#snapshots;
     this.#snapshots = null;
+    // A worker that stopped on its way left snapshots nobody compared.
+    if (this.#workerStarted && !worker) this.#workerCheck = 'unchecked';
     try {
       if (this.#failed) return;
       // The worker has been sent every batch: it hashes its state at the same seq while the writer does.
-      const theirs = worker ? askHash(worker, this.#seq) : null;
+      const theirs = worker ? askHash(worker, this.#seq, this.#o.snapshotWorkerPatienceMs) : null;
       const hash = this.engine.stateHash();
       if (theirs) {
         const answer = await theirs;

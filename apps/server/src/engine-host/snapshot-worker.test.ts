@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { type Db, openDb as openDatabase, testDatabases } from '@bourse/db';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { EngineHostOptions } from './engine-host.ts';
@@ -163,6 +164,48 @@ describe.each(dbs)('snapshot worker on $dialect', ({ open: openDb }) => {
     await db.close();
   });
 
+  it('reports the worker unchecked when it gives no hash in time at close', async () => {
+    const db = await openDb();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const host = await open(db, {
+        snapshotWorker: counterWith(
+          'create: () => { const c = s.create(); c.stateHash = () => { for (;;); }; return c; }',
+        ),
+        snapshotWorkerPatienceMs: 300,
+      });
+      for (let i = 0; i < 5; i++) await host.submit({ key: 'a', add: 1 });
+      await host.close();
+      expect(host.workerCheck).toBe('unchecked');
+      expect(warn).toHaveBeenCalledWith('snapshot worker gave no hash within 300 ms; its state is not checked');
+      // The writer's checkpoint is written all the same.
+      expect(await db.query('SELECT seq FROM engine_checkpoints')).toEqual([{ seq: 5 }]);
+    } finally {
+      warn.mockRestore();
+    }
+    await db.close();
+  });
+
+  it('ends the worker even when writing the checkpoint fails', async () => {
+    const db = await openDb();
+    const failing: Db = {
+      ...db,
+      run: (text, params) =>
+        text.includes('engine_checkpoints') ? Promise.reject(new Error('disk gone')) : db.run(text, params),
+    };
+    const host = await open(failing);
+    await host.submit({ key: 'a', add: 1 });
+    const terminate = vi.spyOn(Worker.prototype, 'terminate');
+    try {
+      await expect(host.close()).rejects.toThrow('disk gone');
+      expect(terminate).toHaveBeenCalled();
+      expect(host.workerCheck).toBe('agreed');
+    } finally {
+      terminate.mockRestore();
+    }
+    await db.close();
+  });
+
   it('hands the snapshots back to the writer when the worker fails on a journal line', async () => {
     const db = await openDb();
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
@@ -183,7 +226,7 @@ describe.each(dbs)('snapshot worker on $dialect', ({ open: openDb }) => {
       // Due 250 after the start: the writer's, as text.
       expect((await snapshots(db)).map((r) => [r.seq, r.gzipped])).toEqual([[250, 0]]);
       await host.close();
-      expect(host.workerCheck).toBeUndefined();
+      expect(host.workerCheck).toBe('unchecked'); // stopped on its way: nothing compared
     } finally {
       warn.mockRestore();
     }
