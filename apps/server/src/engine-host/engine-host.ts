@@ -3,8 +3,9 @@
 // in one transaction; each caller is answered only after that commit. Snapshots every N commands, made
 // by a snapshot worker (a copy of the engine fed the durable batches) when one is configured, else by the
 // writer inside a batch's transaction.
-// Start-up = last snapshot (its hash checked) + replay of the journal after it (checked against the
-// last checkpoint's hash). A failed commit stops the process: memory is ahead of disk, so it recovers
+// Start-up = the newest snapshot (its hash checked) + replay of the journal after it (checked against
+// the last checkpoint's hash); a snapshot that fails either check gives way to an older one, and the
+// last to the journal's start. A failed commit stops the process: memory is ahead of disk, so it recovers
 // by restarting from the journal, never by carrying on.
 
 import { Worker } from 'node:worker_threads';
