@@ -385,6 +385,17 @@ export const MIGRATIONS: Migration[] = [
     name: 'engine snapshots may be stored gzipped',
     sql: () => `ALTER TABLE engine_snapshots ADD COLUMN state_gzip {{blob}};`,
   },
+  {
+    version: 10,
+    // The (instrument, status) index served one query, the after-market orders still open (once per
+    // process), yet every order insert and every status change wrote to it. A partial index of the
+    // queued orders (few) serves that query, and an order placed in market hours never touches it.
+    name: 'orders: the after-market index covers queued orders only',
+    sql: () => `
+      DROP INDEX orders_instrument_status;
+      CREATE INDEX orders_after_market ON orders(instrument_id) WHERE queued = 1;
+    `,
+  },
 ];
 
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
