@@ -6,7 +6,7 @@
 // still, but every id the engine keeps (a resting order's command id) would then hold its whole page.
 
 import { Worker } from 'node:worker_threads';
-import type { Param, TextPage } from './types.ts';
+import type { TextPage } from './types.ts';
 
 /** Where the worker opens its own connection. */
 export type ScanSource = { dialect: 'sqlite'; path: string } | { dialect: 'postgres'; url: string; schema?: string };
@@ -70,24 +70,32 @@ export async function* scanPagesOffThread(
 }
 
 /**
- * The same pages read on this thread with `readArrays` (a database no second connection can reach:
- * SQLite in memory, as tests use it).
+ * The pages read on this thread, one `readPage(after)` each: where no second connection can reach the
+ * data (SQLite in memory, as tests use it), and on a reader's own thread (reader.ts).
  */
 export async function* scanPagesHere(
-  readArrays: (text: string, params: readonly Param[]) => Promise<unknown[][]>,
-  text: string,
+  readPage: (after: number) => Promise<TextPage>,
   after: number,
   pageSize: number,
 ): AsyncGenerator<TextPage> {
   for (;;) {
-    const rows = await readArrays(text, [after, pageSize]);
-    const keys = Float64Array.from(rows, (row) => Number(row[0]));
-    const texts = rows.map((row) => {
-      if (typeof row[1] !== 'string') throw new Error(`scanPages: row ${row[0]} has no text in its second column`);
-      return row[1];
-    });
-    yield { keys, texts };
-    if (rows.length < pageSize) return;
-    after = keys[keys.length - 1] as number;
+    const page = await readPage(after);
+    yield page;
+    if (page.texts.length < pageSize) return;
+    after = page.keys[page.keys.length - 1] as number;
   }
+}
+
+/** A page from rows of (key, text). */
+export function pageOf(rows: readonly unknown[][]): TextPage {
+  const keys = new Float64Array(rows.length);
+  const texts: string[] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i] as [unknown, unknown];
+    keys[i] = Number(row[0]);
+    const value = row[1];
+    if (typeof value !== 'string') throw new Error(`scanPages: row ${row[0]} has no text in its second column`);
+    texts[i] = value;
+  }
+  return { keys, texts };
 }

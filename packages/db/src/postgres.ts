@@ -3,7 +3,8 @@
 
 import pg from 'pg';
 import { scanPagesOffThread } from './page-scan.ts';
-import { isRead } from './sql-text.ts';
+import type { ReadSource } from './reader.ts';
+import { isRead, toPgValue } from './sql-text.ts';
 import type { Db, Param, Row, Sql } from './types.ts';
 
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => {
@@ -11,8 +12,6 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => {
   if (!Number.isSafeInteger(n)) throw new Error(`int8 value ${value} is past 2^53; use NUMERIC`);
   return n;
 });
-
-const toPgValue = (p: Param) => (typeof p === 'bigint' ? p.toString() : p);
 
 export async function openPostgres(url: string, options: { schema?: string; max?: number } = {}): Promise<Db> {
   const pool = new pg.Pool({
@@ -42,21 +41,18 @@ export async function openPostgres(url: string, options: { schema?: string; max?
   const direct = on(pool);
   /** The last transactionEarly's commit: the next one commits after it, and fails if it failed. */
   let lastCommit: Promise<void> = Promise.resolve();
+  /** Where another thread opens its own connection (the journal scan, the snapshot worker). */
+  const source: ReadSource = { dialect: 'postgres', url, ...(options.schema ? { schema: options.schema } : {}) };
   return {
     ...direct,
     async queryArrays<T extends unknown[]>(text: string, params: readonly Param[] = []) {
       if (!isRead(text)) throw new Error('queryArrays runs SELECT statements only');
       return (await pool.query<T>({ text, values: params.map(toPgValue), rowMode: 'array' })).rows;
     },
-    readSource: { dialect: 'postgres', url, ...(options.schema ? { schema: options.schema } : {}) },
+    readSource: source,
     scanPages(text, after, pageSize) {
       if (!isRead(text)) throw new Error('scanPages runs SELECT statements only');
-      return scanPagesOffThread(
-        { dialect: 'postgres', url, ...(options.schema ? { schema: options.schema } : {}) },
-        text,
-        after,
-        pageSize,
-      );
+      return scanPagesOffThread(source, text, after, pageSize);
     },
     async transaction(fn) {
       const client = await pool.connect();

@@ -4,8 +4,8 @@
 // opens it.
 
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import { type ScanSource, scanPagesHere } from './page-scan.ts';
-import { isRead, toSqliteParams } from './sql-text.ts';
+import { pageOf, type ScanSource, scanPagesHere } from './page-scan.ts';
+import { isRead, toPgValue, toSqliteParams } from './sql-text.ts';
 import { toSqliteValue } from './sqlite.ts';
 import type { Param, Row, TextPage } from './types.ts';
 
@@ -62,7 +62,7 @@ export async function openReader(source: ReadSource): Promise<Reader> {
       (
         await client.query({
           text: select(text),
-          values: params.map((p) => (typeof p === 'bigint' ? p.toString() : p)),
+          values: params.map(toPgValue),
           ...(arrays ? { rowMode: 'array' as const } : {}),
         })
       ).rows;
@@ -93,7 +93,7 @@ export async function openReader(source: ReadSource): Promise<Reader> {
       (await rows(text, params, false)) as T[],
     queryArrays,
     readPage,
-    scanPages: (text, after, pageSize) => scanPagesHere(queryArrays, text, after, pageSize),
+    scanPages: (text, after, pageSize) => scanPagesHere((key) => readPage(text, key, pageSize), after, pageSize),
     close,
   };
 }
@@ -110,17 +110,3 @@ type JoinedPage = { n: number | string; first: string | null; last: string | nul
 const joinedPage = (text: string) =>
   `SELECT count(*) AS n, min(s.k)::text AS first, max(s.k)::text AS last,
      string_agg(s.t, E'\\n' ORDER BY s.k) AS texts FROM (${text}) AS s(k, t)`;
-
-/** A page from rows of (key, text). */
-function pageOf(rows: unknown[][]): TextPage {
-  const keys = new Float64Array(rows.length);
-  const texts: string[] = new Array(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i] as [unknown, unknown];
-    keys[i] = Number(row[0]);
-    const value = row[1];
-    if (typeof value !== 'string') throw new Error(`scanPages: row ${row[0]} has no text in its second column`);
-    texts[i] = value;
-  }
-  return { keys, texts };
-}

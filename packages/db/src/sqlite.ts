@@ -9,7 +9,8 @@ import { closeSync, fdatasync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
-import { scanPagesHere, scanPagesOffThread } from './page-scan.ts';
+import { pageOf, scanPagesHere, scanPagesOffThread } from './page-scan.ts';
+import type { ReadSource } from './reader.ts';
 import { isRead, toSqliteParams } from './sql-text.ts';
 import type { Db, Param, Row, Sql } from './types.ts';
 
@@ -106,10 +107,12 @@ export function openSqlite(dataDir: string | null): Db {
       }
     });
 
+  /** Where another thread opens its own read connection; none reaches a database in memory. */
+  const source: ReadSource | undefined = path === ':memory:' ? undefined : { dialect: 'sqlite', path };
   let closed = false;
   return {
     dialect: 'sqlite',
-    readSource: path === ':memory:' ? undefined : { dialect: 'sqlite', path },
+    readSource: source,
     // Writes resolve once durable; the queue moves on at COMMIT, so reads and the next transaction
     // do not wait for the disk. A statement outside a transaction commits on its own.
     query: async <T extends Row>(text: string, params?: readonly Param[]) => {
@@ -124,8 +127,9 @@ export function openSqlite(dataDir: string | null): Db {
     scanPages(text: string, after: number, pageSize: number) {
       if (!isRead(text)) throw new Error('scanPages runs SELECT statements only');
       // In memory no other connection sees the data: read here, page by page.
-      if (path === ':memory:') return scanPagesHere(readArrays, text, after, pageSize);
-      return scanPagesOffThread({ dialect: 'sqlite', path }, toSqliteParams(text), after, pageSize);
+      if (!source)
+        return scanPagesHere(async (key) => pageOf(await readArrays(text, [key, pageSize])), after, pageSize);
+      return scanPagesOffThread(source, text, after, pageSize);
     },
     run: async (text, params) => {
       const changed = await serialised(() => direct.run(text, params));

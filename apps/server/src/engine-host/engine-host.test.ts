@@ -60,16 +60,6 @@ describe.each(dbs)('engine host on $dialect', ({ open: openDb }) => {
     await db.close();
   });
 
-  it('keeps the newest three snapshots', async () => {
-    const db = await openDb();
-    const host = await open(db, { snapshotEvery: 10 });
-    for (let i = 0; i < 55; i++) await host.submit({ key: 'a', add: 1 });
-    const snapshots = await db.query<{ seq: number }>('SELECT seq FROM engine_snapshots ORDER BY seq');
-    expect(snapshots.map((s) => Number(s.seq))).toEqual([30, 40, 50]);
-    await host.close();
-    await db.close();
-  });
-
   it('replays a journal longer than one page, page by page, and refuses one with a gap', async () => {
     const db = await openDb();
     const first = await open(db);

@@ -122,6 +122,35 @@ const PRUNE_SNAPSHOTS = `DELETE FROM engine_snapshots WHERE seq < (SELECT seq FR
 /** A state that is not what was recorded: start-up then tries an older snapshot (see open()). */
 class StateMismatch extends Error {}
 
+/** One stored snapshot, as start-up and the snapshot worker read it. */
+export const SNAPSHOT_ROW = 'SELECT state_hash, state, state_gzip FROM engine_snapshots WHERE seq = $1';
+export type SnapshotRow = { state_hash: string; state: string; state_gzip: Uint8Array | null };
+
+/** The engine a stored snapshot restores to, checked against the hash recorded with it. */
+export function restoreSnapshot<E extends ReplayableEngine<unknown, unknown>>(
+  restore: (snapshot: unknown) => E,
+  seq: number,
+  row: SnapshotRow,
+): E {
+  let restored: E;
+  try {
+    // Stored gzipped by the snapshot worker, as text by the writer (and by versions before the worker).
+    const json = row.state_gzip ? gunzipSync(row.state_gzip).toString('utf8') : row.state;
+    restored = restore(JSON.parse(json));
+  } catch (error) {
+    throw new StateMismatch(`snapshot ${seq} cannot be restored (${String(error)})`);
+  }
+  const hash = restored.stateHashAs?.(row.state_hash) ?? restored.stateHash();
+  if (hash !== row.state_hash)
+    throw new StateMismatch(`snapshot ${seq} restores to hash ${hash}, recorded ${row.state_hash}`);
+  return restored;
+}
+
+async function deleteSnapshots(db: Db, seqs: readonly number[]): Promise<void> {
+  if (seqs.length === 0) return;
+  await db.run(`DELETE FROM engine_snapshots WHERE seq IN (${seqs.map((_, k) => `$${k + 1}`).join(', ')})`, seqs);
+}
+
 /** How the snapshot worker's state compared with the writer's at close(). */
 export type WorkerCheck = 'agreed' | 'differed' | 'unchecked';
 
@@ -218,31 +247,9 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
     const last = Number(end?.last ?? 0);
     /** Restores the snapshot at `snapshotSeq` (0: none), replays the journal after it, checks the hashes. */
     const startFrom = async (snapshotSeq: number) => {
-      const snap =
-        snapshotSeq === 0
-          ? undefined
-          : (
-              await db.query<{ state_hash: string; state: string; state_gzip: Uint8Array | null }>(
-                'SELECT state_hash, state, state_gzip FROM engine_snapshots WHERE seq = $1',
-                [snapshotSeq],
-              )
-            )[0];
+      const snap = snapshotSeq === 0 ? undefined : (await db.query<SnapshotRow>(SNAPSHOT_ROW, [snapshotSeq]))[0];
       if (snapshotSeq !== 0 && !snap) throw new StateMismatch(`snapshot ${snapshotSeq} is gone`);
-      const start = (): E => {
-        if (!snap) return o.create();
-        let restored: E;
-        try {
-          // Stored gzipped by the snapshot worker, as text by the writer (and by versions before the worker).
-          const json = snap.state_gzip ? gunzipSync(snap.state_gzip).toString('utf8') : snap.state;
-          restored = o.restore(JSON.parse(json));
-        } catch (error) {
-          throw new StateMismatch(`snapshot ${snapshotSeq} cannot be restored (${String(error)})`);
-        }
-        const hash = restored.stateHashAs?.(snap.state_hash) ?? restored.stateHash();
-        if (hash !== snap.state_hash)
-          throw new StateMismatch(`snapshot ${snapshotSeq} restores to hash ${hash}, recorded ${snap.state_hash}`);
-        return restored;
-      };
+      const start = (): E => (snap ? restoreSnapshot(o.restore, snapshotSeq, snap) : o.create());
       // The journal after the snapshot, in keyset pages, read on a worker thread a page or two ahead
       // where the database can (scanPages): reading and parsing rows then overlap the replay.
       const scan = (after: number) => db.scanPages(JOURNAL_SCAN, after, o.replayPage);
@@ -325,10 +332,7 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
     if (skipped.length > 0) {
       // Proven wrong: never to be loaded again (after a crash no checkpoint would catch them), nor to
       // keep a right snapshot at the same seq out.
-      await db.run(
-        `DELETE FROM engine_snapshots WHERE seq IN (${skipped.map((_, k) => `$${k + 1}`).join(', ')})`,
-        skipped,
-      );
+      await deleteSnapshots(db, skipped);
     }
     const { engine, seq } = started;
     const startup: StartupReport = { ...started.startup, skippedSnapshots: skipped };
@@ -560,11 +564,7 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
             `snapshot worker's state at ${answer?.checked} hashes ${answer?.hash}, the writer's at ${this.#seq} ` +
               `${hash}: dropping its snapshots`,
           );
-          const seqs = this.#workerSnapshots.splice(0);
-          if (seqs.length > 0) {
-            const list = seqs.map((_, k) => `$${k + 1}`).join(', ');
-            await this.#o.db.run(`DELETE FROM engine_snapshots WHERE seq IN (${list})`, seqs);
-          }
+          await deleteSnapshots(this.#o.db, this.#workerSnapshots.splice(0));
         }
       }
       await this.#o.db.run(

@@ -51,12 +51,16 @@ const dbs = [
   { dialect: 'sqlite file', open: () => openDatabase({ dataDir: join(files, String(fileCount++)) }) },
 ];
 
-it('leaves the snapshots to the writer on a database in memory', async () => {
+it('leaves the snapshots to the writer on a database in memory, which keeps the newest three', async () => {
   const db = await memory.open();
-  const host = await open(db);
+  const host = await open(db, { snapshotEvery: 10 });
   expect(host.snapshotsOffWriter).toBe(false);
-  for (let i = 0; i < 260; i++) await host.submit({ key: 'a', add: 1 });
-  expect((await snapshots(db)).map((r) => [r.seq, r.gzipped])).toEqual([[250, 0]]);
+  for (let i = 0; i < 55; i++) await host.submit({ key: 'a', add: 1 });
+  expect((await snapshots(db)).map((r) => [r.seq, r.gzipped])).toEqual([
+    [30, 0],
+    [40, 0],
+    [50, 0],
+  ]);
   await host.close();
   await db.close();
 });

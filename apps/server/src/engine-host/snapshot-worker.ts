@@ -12,9 +12,17 @@
 // makes the snapshots on the writer again.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import { openReader, type ReadSource } from '@bourse/db';
-import { JOURNAL_PAGE, JOURNAL_SCAN, type ReplayableEngine, serialise } from './engine-host.ts';
+import {
+  JOURNAL_PAGE,
+  JOURNAL_SCAN,
+  type ReplayableEngine,
+  restoreSnapshot,
+  SNAPSHOT_ROW,
+  type SnapshotRow,
+  serialise,
+} from './engine-host.ts';
 
 /** What a module named by EngineHostOptions.snapshotWorker exports as `snapshotEngine`. */
 export type SnapshotEngineModule = {
@@ -59,15 +67,9 @@ async function main(port: NonNullable<typeof parentPort>, data: SnapshotWorkerDa
   try {
     if (seq === 0) engine = snapshotEngine.create();
     else {
-      const [row] = await reader.query<{ state_hash: string; state: string; state_gzip: Uint8Array | null }>(
-        'SELECT state_hash, state, state_gzip FROM engine_snapshots WHERE seq = $1',
-        [seq],
-      );
+      const [row] = await reader.query<SnapshotRow>(SNAPSHOT_ROW, [seq]);
       if (!row) throw new Error(`snapshot worker: no snapshot at ${seq}`);
-      const json = row.state_gzip ? gunzipSync(row.state_gzip).toString('utf8') : row.state;
-      engine = snapshotEngine.restore(JSON.parse(json));
-      const hash = engine.stateHashAs?.(row.state_hash) ?? engine.stateHash();
-      if (hash !== row.state_hash) throw new Error(`snapshot worker: snapshot ${seq} restores to ${hash}`);
+      engine = restoreSnapshot(snapshotEngine.restore, seq, row);
     }
     // The journal up to where the host's start-up got; what follows comes as batches.
     if (seq < data.seq) {
