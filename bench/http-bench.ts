@@ -1,11 +1,12 @@
 // Benchmark (not a test): orders through the real HTTP API with durable commits. Starts the real server
 // (main.ts, paper mode, test hooks, the clock on an NSE trading morning) on a temporary SQLite DATA_DIR
 // and then on a fresh PostgreSQL database (when it answers), registers customers with trade PINs, and
-// drives resting limit buys (~90% of the price: they rest, nothing trades) at a fixed concurrency over
-// keep-alive connections on loopback for a fixed time after a warm-up. A customer with `--open-cap`
-// open orders cancels its oldest instead (the engine allows 200 open orders a customer), so at steady
-// state about half the operations are cancels; both are engine commands answered after their commit.
-// The same driver then runs against a reference: a bare Fastify child (http-reference.ts) validating the
+// drives resting limit buys (~90% of the price: they rest, nothing trades) over keep-alive connections
+// on loopback: a warm-up on node:http, then the measured run by wrk (bench/http-load.lua, one thread,
+// bounded in time; ensure-wrk.sh installs it). A customer with `--open-cap` open orders cancels its
+// oldest instead (the engine allows 200 open orders a customer), so at steady state about half the
+// operations are cancels; both are engine commands answered after their commit.
+// The same load then runs against a reference: a bare Fastify child (http-reference.ts) validating the
 // same bodies with the same zod schemas and answering the same envelope, doing nothing else.
 // Prints ONE line of JSON per database.
 // Run: npm run bench:http [-- --seconds 10 --warmup 2 --connections 64 --users 50 --seed 1 --open-cap 150
@@ -26,7 +27,7 @@ import {
   restingBuyPrice,
   spawnServer,
 } from '../apps/server/src/testing-server.ts';
-import { argument, percentiles } from './bench-util.ts';
+import { argument } from './bench-util.ts';
 
 const seconds = Number(argument('seconds') ?? 10);
 const warmupSeconds = Number(argument('warmup') ?? 2);
@@ -90,127 +91,167 @@ function postgresCpuMs(): number | null {
 }
 
 type Customer = { token: string; open: number[]; inFlight: number };
+
+/** What wrk's run of http-load.lua measured, with the CPU time each process used over it. */
 type Outcome = {
   ops: number;
   places: number;
   cancels: number;
+  /** Failed answers (the script's own check: HTTP 200 with code 0) plus wrk's socket errors and timeouts. */
   errors: number;
   firstError: string | null;
-  latencyUs: Float64Array;
+  p50Us: number;
+  p99Us: number;
+  p999Us: number;
+  maxUs: number;
   seconds: number;
-  /** The server's CPU time over the measured window, per operation (µs) and as a share of one core. */
+  /** The server's CPU time over the run, per operation (µs) and as a share of one core. */
   cpuUsPerOp: number | null;
   cpuPct: number | null;
-  /** The load generator's own CPU over the window, as a share of one core (it shares the 2 cores). */
+  /** wrk's own CPU over the run, as a share of one core (it shares the 2 cores). */
   clientCpuPct: number;
-  /** PostgreSQL's CPU time over the window per operation (µs), approximate (see postgresCpuMs). */
+  /** PostgreSQL's CPU time over the run per operation (µs), approximate (see postgresCpuMs). */
   postgresCpuUsPerOp: number | null;
-  /** The window on the monotonic clock, in µs (to cut a CPU profile to it). */
-  windowUs: [number, number] | null;
+  /** The run on the monotonic clock, in µs (to cut a CPU profile to it). */
+  windowUs: [number, number];
 };
 
 /**
- * The closed loop: `connections` workers, each sending its next request as soon as the last is answered.
- * Only requests started inside the measured window count (in flight at its end they still complete and
- * count; in flight at its start they do not: the two edges balance).
+ * The warm-up: a closed loop of `connections` workers on node:http for `warmupSeconds`, so the server's
+ * code is compiled and every customer has open orders (which it keeps in `customers`) before wrk takes
+ * over. Throws on the first failed answer.
  */
-async function drive(
-  client: HttpClient,
-  customers: Customer[],
-  prices: string[],
-  serverPid: number | undefined,
-  measurePostgres = false,
-): Promise<Outcome> {
+async function warmUp(client: HttpClient, customers: Customer[], prices: string[]): Promise<void> {
   const random = rng(seed);
-  const latency: number[] = [];
-  let places = 0;
-  let cancels = 0;
-  let errors = 0;
-  let firstError: string | null = null;
   let next = 0;
-  const start = performance.now();
-  const t0 = start + warmupSeconds * 1000;
-  const t1 = t0 + seconds * 1000;
-  // The server's and this process's CPU time, and the monotonic clock (as in V8's CPU profiles), read
-  // by the first worker to cross each edge of the window.
-  type Mark = { server: number | null; postgres: number | null; own: NodeJS.CpuUsage; monoUs: number };
-  const mark = (): Mark => ({
-    server: cpuMsOf(serverPid),
-    postgres: measurePostgres ? postgresCpuMs() : null,
-    own: process.cpuUsage(),
-    monoUs: Number(process.hrtime.bigint() / 1000n),
-  });
-  let atStart: Mark | undefined;
-  let atEnd: Mark | undefined;
-  const fail = (what: string) => {
-    errors += 1;
-    firstError ??= what;
-  };
+  const end = performance.now() + warmupSeconds * 1000;
   const worker = async () => {
-    for (;;) {
-      const began = performance.now();
-      if (began >= t1) {
-        atEnd ??= mark();
-        return;
-      }
-      if (began >= t0) atStart ??= mark();
+    while (performance.now() < end) {
       const c = customers[next++ % customers.length] as Customer;
-      const counted = began >= t0;
       if (c.open.length > 0 && c.open.length + c.inFlight >= openCap) {
         const id = c.open.shift() as number;
-        try {
-          const a = await client.request('GET', `/stock/order/cancel?id=${id}`, { token: c.token });
-          if (counted) {
-            cancels += 1;
-            if (a.status !== 200 || a.body.code !== 0) fail(`cancel ${a.status} ${JSON.stringify(a.body)}`);
-          }
-        } catch (error) {
-          if (counted) fail(`cancel: ${(error as Error).message}`);
-        }
-      } else {
-        const body = {
-          symbol,
-          orderType: 'limit',
-          price: prices[Math.floor(random() * prices.length)],
-          quantity: String(1 + Math.floor(random() * 3)),
-          password: PIN,
-        };
-        c.inFlight += 1;
-        try {
-          const a = await client.request('POST', '/stock/order/buy', { token: c.token, json: body });
-          if (a.status === 200 && a.body.code === 0) {
-            const order = a.body.data.order;
-            if (order.status === 'pending') c.open.push(order.id);
-          } else if (counted) fail(`buy ${a.status} ${JSON.stringify(a.body)}`);
-          if (counted) places += 1;
-        } catch (error) {
-          if (counted) fail(`buy: ${(error as Error).message}`);
-        } finally {
-          c.inFlight -= 1;
-        }
+        const a = await client.request('GET', `/stock/order/cancel?id=${id}`, { token: c.token });
+        if (a.status !== 200 || a.body.code !== 0) throw new Error(`warm-up cancel: ${JSON.stringify(a.body)}`);
+        continue;
       }
-      if (counted) latency.push((performance.now() - began) * 1000);
+      const body = {
+        symbol,
+        orderType: 'limit',
+        price: prices[Math.floor(random() * prices.length)],
+        quantity: String(1 + Math.floor(random() * 3)),
+        password: PIN,
+      };
+      c.inFlight += 1;
+      try {
+        const a = await client.request('POST', '/stock/order/buy', { token: c.token, json: body });
+        if (a.status !== 200 || a.body.code !== 0) throw new Error(`warm-up buy: ${JSON.stringify(a.body)}`);
+        if (a.body.data.order.status === 'pending') c.open.push(a.body.data.order.id);
+      } finally {
+        c.inFlight -= 1;
+      }
     }
   };
   await Promise.all(Array.from({ length: connections }, worker));
-  const cpuMs = atStart?.server != null && atEnd?.server != null ? atEnd.server - atStart.server : null;
-  const pgMs = atStart?.postgres != null && atEnd?.postgres != null ? atEnd.postgres - atStart.postgres : null;
-  const ownCpuMs =
-    atStart && atEnd ? (atEnd.own.user - atStart.own.user + atEnd.own.system - atStart.own.system) / 1000 : 0;
-  return {
-    cpuUsPerOp: cpuMs === null || latency.length === 0 ? null : Math.round((cpuMs * 1000) / latency.length),
-    cpuPct: cpuMs === null ? null : Math.round(cpuMs / seconds / 10),
-    clientCpuPct: Math.round(ownCpuMs / seconds / 10),
-    postgresCpuUsPerOp: pgMs === null || latency.length === 0 ? null : Math.round((pgMs * 1000) / latency.length),
-    windowUs: atStart && atEnd ? [atStart.monoUs, atEnd.monoUs] : null,
-    ops: latency.length,
-    places,
-    cancels,
-    errors,
-    firstError,
-    latencyUs: Float64Array.from(latency),
-    seconds,
-  };
+}
+
+/** CPU time (user + system) of this process's children that have ended, in ms (Linux /proc). */
+function endedChildrenCpuMs(): number {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100; // cutime, cstime
+}
+
+/**
+ * The measured run: wrk with http-load.lua for `seconds`, `connections` keep-alive connections on one
+ * thread, starting from the customers' open orders as the warm-up left them.
+ */
+async function measure(
+  baseUrl: string,
+  customers: Customer[],
+  prices: string[],
+  serverPid: number | undefined,
+  measurePostgres: boolean,
+): Promise<Outcome> {
+  const dir = mkdtempSync(join(tmpdir(), 'bourse-http-load-'));
+  try {
+    const file = join(dir, 'customers.txt');
+    writeFileSync(file, customers.map((c) => [c.token, ...c.open].join(' ')).join('\n'));
+    const mark = () => ({
+      server: cpuMsOf(serverPid),
+      postgres: measurePostgres ? postgresCpuMs() : null,
+      children: endedChildrenCpuMs(),
+      monoUs: Number(process.hrtime.bigint() / 1000n),
+    });
+    const before = mark();
+    const wrk = spawn(
+      'wrk',
+      [
+        '-t1',
+        `-c${connections}`,
+        `-d${seconds}s`,
+        '--timeout',
+        '10s',
+        '-s',
+        join(import.meta.dirname, 'http-load.lua'),
+        baseUrl,
+        '--',
+        file,
+        String(openCap),
+        PIN,
+        prices.join(','),
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    wrk.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve, reject) => {
+      wrk.once('error', reject);
+      wrk.once('close', resolve);
+    });
+    const after = mark();
+    const line = out.trim().split('\n').at(-1) ?? '';
+    if (code !== 0 || !line.startsWith('{')) throw new Error(`wrk exited with ${code}: ${out.slice(-500)}`);
+    const r = JSON.parse(line) as {
+      requests: number;
+      durationUs: number;
+      places: number;
+      cancels: number;
+      failures: number;
+      socketErrors: number;
+      statusErrors: number;
+      timeouts: number;
+      p50Us: number;
+      p99Us: number;
+      p999Us: number;
+      maxUs: number;
+      firstFailure: string;
+    };
+    const runSeconds = r.durationUs / 1e6;
+    const perOp = (ms: number | null) =>
+      ms === null || r.requests === 0 ? null : Math.round((ms * 1000) / r.requests);
+    const serverMs = before.server !== null && after.server !== null ? after.server - before.server : null;
+    const pgMs = before.postgres !== null && after.postgres !== null ? after.postgres - before.postgres : null;
+    return {
+      ops: r.requests,
+      places: r.places,
+      cancels: r.cancels,
+      errors: r.failures + r.socketErrors + r.timeouts,
+      firstError: r.firstFailure === '' ? null : r.firstFailure,
+      p50Us: r.p50Us,
+      p99Us: r.p99Us,
+      p999Us: r.p999Us,
+      maxUs: r.maxUs,
+      seconds: runSeconds,
+      cpuUsPerOp: perOp(serverMs),
+      cpuPct: serverMs === null ? null : Math.round(serverMs / runSeconds / 10),
+      clientCpuPct: Math.round((after.children - before.children) / runSeconds / 10),
+      postgresCpuUsPerOp: perOp(pgMs),
+      windowUs: [before.monoUs, after.monoUs],
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 async function startReference(): Promise<{ baseUrl: string; pid: number | undefined; stop: () => Promise<void> }> {
@@ -271,9 +312,10 @@ async function runOn(db: 'sqlite' | 'postgres') {
       const setupSeconds = (performance.now() - started) / 1000;
       process.stderr.write(`${db}: ${userCount} customers ready in ${setupSeconds.toFixed(1)} s; driving\n`);
       const client = new HttpClient(server.baseUrl, connections);
-      real = await drive(client, customers, prices, server.child.pid, db === 'postgres');
+      await warmUp(client, customers, prices);
       client.close();
-      if (profileDir && real.windowUs) {
+      real = await measure(server.baseUrl, customers, prices, server.child.pid, db === 'postgres');
+      if (profileDir) {
         mkdirSync(join(profileDir, db), { recursive: true });
         writeFileSync(
           join(profileDir, db, 'window.json'),
@@ -293,14 +335,13 @@ async function runOn(db: 'sqlite' | 'postgres') {
         open: [],
         inFlight: 0,
       }));
-      ref = await drive(client, fakes, ['1269.30'], reference.pid);
+      await warmUp(client, fakes, ['1269.30']);
       client.close();
+      ref = await measure(reference.baseUrl, fakes, ['1269.30'], reference.pid, false);
     } finally {
       await reference.stop();
     }
 
-    const p = percentiles(real.latencyUs);
-    const rp = percentiles(ref.latencyUs);
     const opsPerSec = Math.round(real.ops / real.seconds);
     const referenceOpsPerSec = Math.round(ref.ops / ref.seconds);
     console.log(
@@ -309,17 +350,18 @@ async function runOn(db: 'sqlite' | 'postgres') {
         opsPerSec,
         referenceOpsPerSec,
         ratio: Math.round((opsPerSec / referenceOpsPerSec) * 1000) / 1000,
-        p50Ms: p.p50 / 1000,
-        p99Ms: p.p99 / 1000,
+        p50Ms: real.p50Us / 1000,
+        p99Ms: real.p99Us / 1000,
         errors: real.errors,
         connections,
-        seconds,
+        seconds: Math.round(real.seconds * 100) / 100,
+        loadGenerator: 'wrk',
         placesPerSec: Math.round(real.places / real.seconds),
         cancelsPerSec: Math.round(real.cancels / real.seconds),
-        p999Ms: p.p999 / 1000,
-        maxMs: p.max / 1000,
-        referenceP50Ms: rp.p50 / 1000,
-        referenceP99Ms: rp.p99 / 1000,
+        p999Ms: real.p999Us / 1000,
+        maxMs: real.maxUs / 1000,
+        referenceP50Ms: ref.p50Us / 1000,
+        referenceP99Ms: ref.p99Us / 1000,
         referenceErrors: ref.errors,
         serverCpuPct: real.cpuPct,
         serverCpuUsPerOp: real.cpuUsPerOp,

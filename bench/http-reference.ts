@@ -1,11 +1,13 @@
 // The HTTP benchmark's reference (a child process): a bare Fastify server with the same two calls the
 // load uses, validating with the same zod schemas (placeStockOrderBody, orderIdQuery) and answering the
-// same envelope through the same serializer, and doing nothing else (no session, no PIN, no engine, no
-// database, no request log). What the real server does beyond this is the cost being measured.
+// same envelope through the same serializer, echoing the request's x-request-id as the real server does,
+// and doing nothing else (no session, no PIN, no engine, no database, no request log). What the real
+// server does beyond this is the cost being measured.
 // Run by http-bench.ts: node bench/http-reference.ts PORT (prints "listening" when ready).
 
+import type { IncomingHttpHeaders } from 'node:http';
 import { orderIdQuery, placeStockOrderBody, stockOrderView } from '@bourse/contract';
-import Fastify from 'fastify';
+import Fastify, { type FastifyReply } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
@@ -36,25 +38,33 @@ const view = (id: number, side: 'buy' | 'sell', status: 'pending' | 'cancelled',
   updatedAt: 0,
 });
 
+/** As the real server does (the load tells answers apart by it). */
+function echoRequestId(headers: IncomingHttpHeaders, reply: FastifyReply) {
+  const id = headers['x-request-id'];
+  if (typeof id === 'string') reply.header('x-request-id', id);
+}
+
 for (const side of ['buy', 'sell'] as const) {
   r.post(
     `/ipor-api/stock/order/${side}`,
     { schema: { body: placeStockOrderBody, response: { 200: envelope } } },
-    async (req) => ({
-      code: 0 as const,
-      msg: 'success',
-      data: { order: view(nextId++, side, 'pending', req.body.price ?? '0', req.body.quantity) },
-    }),
+    async (req, reply) => {
+      echoRequestId(req.headers, reply);
+      return {
+        code: 0 as const,
+        msg: 'success',
+        data: { order: view(nextId++, side, 'pending', req.body.price ?? '0', req.body.quantity) },
+      };
+    },
   );
 }
 r.get(
   '/ipor-api/stock/order/cancel',
   { schema: { querystring: orderIdQuery, response: { 200: envelope } } },
-  async (req) => ({
-    code: 0 as const,
-    msg: 'success',
-    data: { order: view(req.query.id, 'buy', 'cancelled', '0', '1') },
-  }),
+  async (req, reply) => {
+    echoRequestId(req.headers, reply);
+    return { code: 0 as const, msg: 'success', data: { order: view(req.query.id, 'buy', 'cancelled', '0', '1') } };
+  },
 );
 
 await app.listen({ port: Number(process.argv[2]), host: '127.0.0.1' });
