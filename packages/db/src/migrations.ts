@@ -396,6 +396,13 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX orders_after_market ON orders(instrument_id) WHERE queued = 1;
     `,
   },
+  {
+    version: 11,
+    // The engine's live order now says whether it was placed after market (OrderRecord.afterMarket), so
+    // the stock service no longer looks the open after-market orders up: nothing reads this index.
+    name: 'orders: drop the after-market index',
+    sql: () => `DROP INDEX orders_after_market;`,
+  },
 ];
 
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {

@@ -179,6 +179,12 @@ export type OrderRecord = {
    */
   readonly makerFeeBps: number;
   readonly takerFeeBps: number;
+  /**
+   * Queued when placed, trading being halted (an after-market order, as order_placed's `queued` says):
+   * it stays marked after it has entered the book, since its customer placed it as one. A post-only
+   * order placed while halted rests at once and is not one.
+   */
+  readonly afterMarket: boolean;
   /** Whether the order is in `orders` (see listOrder): a taker that finishes at once never is. */
   listed: boolean;
 };
@@ -315,6 +321,7 @@ export function newOrderRecord(
   createdMs: number,
   makerFeeBps: number,
   takerFeeBps: number,
+  afterMarket: boolean,
 ): OrderRecord {
   const pooled = state.orderPool.pop() as Mutable<OrderRecord> | undefined;
   if (pooled === undefined) {
@@ -344,6 +351,7 @@ export function newOrderRecord(
       createdMs,
       makerFeeBps,
       takerFeeBps,
+      afterMarket,
       listed: false,
     };
   }
@@ -372,6 +380,7 @@ export function newOrderRecord(
   pooled.createdMs = createdMs;
   pooled.makerFeeBps = makerFeeBps;
   pooled.takerFeeBps = takerFeeBps;
+  pooled.afterMarket = afterMarket;
   pooled.listed = false;
   return pooled;
 }

@@ -34,7 +34,7 @@ import {
   takeSnapshot,
   takeSnapshotV1,
 } from './snapshot.ts';
-import { hashParts, hashState, hashStateV2, STATE_HASH_V2 } from './state-hash.ts';
+import { hashParts, hashState, hashStateV2, hashStateV3, STATE_HASH_V2, STATE_HASH_V3 } from './state-hash.ts';
 import { amendOrder, cancelOrder, placeOrder, setTradingStatus } from './trading.ts';
 
 export type OrderView = {
@@ -50,8 +50,10 @@ export type OrderView = {
   filledLots: number;
   remainingLots: number;
   waitingForTrigger: boolean;
-  /** Placed while trading was halted and waiting for the open (an after-market order). */
+  /** Placed while trading was halted and still waiting for the open. */
   queued: boolean;
+  /** Queued when placed, trading being halted (an after-market order), whether or not it has entered the book since. */
+  afterMarket: boolean;
   holdAmount: bigint;
   createdMs: number;
 };
@@ -227,7 +229,7 @@ export class Engine {
   }
 
   /**
-   * The state hash (format v3, `v3:` + 32 hex digits): MurmurHash3 x86_128 over the snapshot's parts
+   * The state hash (format v4, `v4:` + 32 hex digits): MurmurHash3 x86_128 over the snapshot's parts
    * (state-hash.ts), read from the state. Equal hashes mean equal state.
    */
   stateHash(): string {
@@ -237,12 +239,13 @@ export class Engine {
   /**
    * The state hash in the format of `recorded`, to check a hash stored earlier: a v1 hash (16 hex
    * digits, FNV-1a 64 over the format-1 snapshot's JSON) is recomputed the v1 way (slow: it builds that
-   * JSON), a v2 hash (`v2:`) the v2 way (slower than v3: it decodes the window); anything else gets
-   * stateHash().
+   * JSON), a v2 hash (`v2:`) the v2 way (slower than v3: it decodes the window), a v3 hash without the
+   * orders' after-market mark (which came with v4); anything else gets stateHash().
    */
   stateHashAs(recorded: string): string {
     if (isV1StateHash(recorded)) return fnv1a64(JSON.stringify(takeSnapshotV1(this.state)));
     if (recorded.startsWith(STATE_HASH_V2)) return hashStateV2(this.state);
+    if (recorded.startsWith(STATE_HASH_V3)) return hashStateV3(this.state);
     return this.stateHash();
   }
 
@@ -391,7 +394,8 @@ function viewOf(order: OrderRecord): OrderView {
     filledLots: order.filledLots,
     remainingLots: remainingLots(order),
     waitingForTrigger: order.trigger !== null && !order.instrument.book.has(order.id),
-    queued: order.instrument.queued.includes(order),
+    queued: order.afterMarket && order.instrument.queued.includes(order),
+    afterMarket: order.afterMarket,
     holdAmount: order.hold.remaining,
     createdMs: order.createdMs,
   };

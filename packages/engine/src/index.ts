@@ -93,4 +93,4 @@ export {
 } from './order-book.ts';
 export { ENGINE_REJECTIONS, type EngineRejection, isEngineRejection } from './rejections.ts';
 export { type EngineSnapshot, type EngineSnapshotV1, SNAPSHOT_VERSION } from './snapshot.ts';
-export { hashSnapshot, STATE_HASH_V2, STATE_HASH_V3 } from './state-hash.ts';
+export { hashSnapshot, STATE_HASH_V2, STATE_HASH_V3, STATE_HASH_V4 } from './state-hash.ts';

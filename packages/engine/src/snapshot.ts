@@ -70,6 +70,13 @@ export type OrderSnapshot = {
    */
   makerFeeBps?: number;
   takerFeeBps?: number;
+  /**
+   * Present (true) only for an order placed while trading was halted (OrderRecord.afterMarket), so
+   * states without one keep their hashes. Hashes before v4 (`v3:` and older) were taken without it:
+   * checking one leaves it out (snapshotWithoutWindow's 'v3'). A snapshot written before it existed
+   * restores it for the orders still queued; one that had entered the book since restores unmarked.
+   */
+  afterMarket?: true;
 };
 
 /** Every key of a snapshot but the window, in order (the same in formats 1 and 2). */
@@ -163,7 +170,7 @@ export function takeSnapshot(state: EngineState): EngineSnapshot {
 
 /** The snapshot in format 1 (the window's results decoded), for the v1 state hash of old data. */
 export function takeSnapshotV1(state: EngineState): EngineSnapshotV1 {
-  const snapshot = snapshotWithoutWindow(state, 'full', SNAPSHOT_VERSION_1) as EngineSnapshotV1;
+  const snapshot = snapshotWithoutWindow(state, 'v3', SNAPSHOT_VERSION_1) as EngineSnapshotV1;
   const remembered: EngineSnapshotV1['remembered'] = [];
   state.memory.forEach((id, command, result) => {
     remembered.push([id, toJsonSafe(command), toJsonSafe(result)]);
@@ -172,11 +179,14 @@ export function takeSnapshotV1(state: EngineState): EngineSnapshotV1 {
   return snapshot;
 }
 
-/** The state's snapshot as parts (see SnapshotParts), without building the window's JSON-safe copy. */
-export function snapshotParts(state: EngineState): SnapshotParts {
+/**
+ * The state's snapshot as parts (see SnapshotParts), without building the window's JSON-safe copy;
+ * `lists` 'v3' leaves out what v3 hashes did not cover (see snapshotWithoutWindow).
+ */
+export function snapshotParts(state: EngineState, lists: 'full' | 'v3' = 'full'): SnapshotParts {
   const stored = state.memory.exportWindow();
   return {
-    body: JSON.stringify(snapshotWithoutWindow(state)),
+    body: JSON.stringify(snapshotWithoutWindow(state, lists)),
     ids: JSON.stringify(stored.ids),
     commands: commandsJson(stored.commands),
     values: JSON.stringify(stored.values.map(storedValue)),
@@ -319,17 +329,21 @@ function float64sOf(text: unknown): Float64Array {
 /**
  * The snapshot without its idempotency window, every other key in the same order. For the v2 state hash
  * (`lists` 'v2'), `orders` is left empty (the hash reads them from the state, see forEachLiveOrder) and
- * the used ids' transfers are not made JSON-safe (the hash encodes a bigint as its JSON-safe form).
- * `version` is the format's (the v2 state hash hashes format 1's).
+ * the used ids' transfers are not made JSON-safe (the hash encodes a bigint as its JSON-safe form). For
+ * hashes taken before v4 (`lists` 'v3', also the v1 hash's format-1 snapshot), orders leave out
+ * `afterMarket`. `version` is the format's (the v2 state hash hashes format 1's).
  */
 export function snapshotWithoutWindow(
   state: EngineState,
-  lists: 'full' | 'v2' = 'full',
+  lists: 'full' | 'v3' | 'v2' = 'full',
   version = SNAPSHOT_VERSION,
 ): SnapshotBody {
   const ledger = state.ledger;
   const orders: OrderSnapshot[] = [];
-  if (lists === 'full') forEachLiveOrder(state, (order, where) => orders.push(orderSnapshot(order, where)));
+  if (lists !== 'v2') {
+    const withAfterMarket = lists === 'full';
+    forEachLiveOrder(state, (order, where) => orders.push(orderSnapshot(order, where, withAfterMarket)));
+  }
   const holds: EngineSnapshot['holds'] = [];
   for (const hold of ledger.holds.values()) {
     if (hold.kind === 'funds')
@@ -432,7 +446,7 @@ function remainingText(hold: Hold): string {
   return n !== -1 ? `${n}` : hold.remaining.toString();
 }
 
-function orderSnapshot(order: OrderRecord, where: Where): OrderSnapshot {
+function orderSnapshot(order: OrderRecord, where: Where, withAfterMarket: boolean): OrderSnapshot {
   const spec = order.instrument.def.spec;
   const saved: OrderSnapshot = {
     id: order.id,
@@ -455,6 +469,7 @@ function orderSnapshot(order: OrderRecord, where: Where): OrderSnapshot {
   };
   if (order.makerFeeBps !== spec.makerFeeBps) saved.makerFeeBps = order.makerFeeBps;
   if (order.takerFeeBps !== spec.takerFeeBps) saved.takerFeeBps = order.takerFeeBps;
+  if (withAfterMarket && order.afterMarket) saved.afterMarket = true;
   return saved;
 }
 
@@ -565,6 +580,7 @@ function restoreOrder(state: EngineState, saved: OrderSnapshot): void {
     saved.createdMs,
     saved.makerFeeBps ?? instrument.def.spec.makerFeeBps,
     saved.takerFeeBps ?? instrument.def.spec.takerFeeBps,
+    saved.afterMarket === true || saved.where === 'queued',
   );
   listOrder(state, order);
   if (saved.where === 'book') {

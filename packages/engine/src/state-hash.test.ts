@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { applyOk, btcUsdt, CommandFactory, placedId, SeededRandom } from '@bourse/testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -7,7 +8,7 @@ import type { EngineState } from './engine-state.ts';
 import type { EngineEvent } from './events.ts';
 import { fnv1a64, Murmur3x128 } from './hash.ts';
 import { fromJsonSafe, type JsonValue, toJsonSafe } from './json-codec.ts';
-import { takeSnapshotV1 } from './snapshot.ts';
+import { type EngineSnapshot, takeSnapshotV1 } from './snapshot.ts';
 import { EVENT_FIELDS, hashSnapshot, hashSnapshotV2, ORDER_FIELDS } from './state-hash.ts';
 
 /**
@@ -51,11 +52,11 @@ function busyEngine(rememberedCommandsMax = 100): { engine: Engine; commands: Co
   return { engine, commands };
 }
 
-describe('state hash (v3, and v2 for older hashes)', () => {
+describe('state hash (v4, and v3, v2 and v1 for older hashes)', () => {
   it('is the hash of the snapshot, before and after a JSON round trip, and of the state restored from it', () => {
     const { engine, commands } = busyEngine();
     const hash = engine.stateHash();
-    expect(hash).toMatch(/^v3:[0-9a-f]{32}$/);
+    expect(hash).toMatch(/^v4:[0-9a-f]{32}$/);
     expect(hashSnapshot(engine.snapshot())).toBe(hash);
     const json = JSON.stringify(engine.snapshot());
     expect(hashSnapshot(JSON.parse(json))).toBe(hash);
@@ -175,13 +176,17 @@ describe('state hash (v3, and v2 for older hashes)', () => {
       expect([...(seen.get(type) ?? [])].sort(), type).toEqual([...fields].sort());
     }
     const orderKeys = new Set<string>();
+    let afterMarket = 0;
     for (const order of engine.snapshot().orders) {
-      const keys = Object.keys(order);
+      // The v2 record of an order predates the after-market mark (v2 hashes leave it out).
+      if (order.afterMarket) afterMarket += 1;
+      const keys = Object.keys(order).filter((k) => k !== 'afterMarket');
       expect(ORDER_FIELDS.filter((f) => keys.includes(f))).toEqual(keys);
       for (const key of keys) orderKeys.add(key);
     }
     // An order placed before the fee change carries its own fees (the keys are there only then).
     expect([...orderKeys].sort()).toEqual([...ORDER_FIELDS].sort());
+    expect(afterMarket).toBeGreaterThan(0);
   });
 
   it('gives a fixed value for a fixed state (the format is stable across versions and platforms)', () => {
@@ -191,6 +196,8 @@ describe('state hash (v3, and v2 for older hashes)', () => {
     applyOk(engine, c.deposit('alice', 'USDT', '100'));
     placedId(applyOk(engine, c.limit('alice', 'buy', 6_000_000, 1)));
     expect(engine.stateHash()).toBe(GOLDEN);
+    // Without an after-market order, v3 (before the mark existed) has the same digest.
+    expect(engine.stateHashAs('v3:')).toBe(`v3:${GOLDEN.slice(3)}`);
     // The same state's v2 hash, as the engine gave it before v3 (the state has not changed).
     expect(engine.stateHashAs('v2:')).toBe(GOLDEN_V2);
   });
@@ -209,6 +216,51 @@ describe('state hash (v3, and v2 for older hashes)', () => {
     expect(engine.stateHashAs(v1)).toBe(v1);
     expect(engine.stateHashAs('0123456789abcdef')).toBe(v1);
     expect(engine.stateHashAs(engine.stateHash())).toBe(engine.stateHash());
+  });
+});
+
+describe('hashes recorded before the after-market mark (v3)', () => {
+  // fixtures/after-market-v3.json: the state below and its snapshot, as the engine wrote them before the
+  // mark existed (2026-11-21): two orders placed while halted have entered the book, one still waits.
+  const recorded = JSON.parse(readFileSync(new URL('./fixtures/after-market-v3.json', import.meta.url), 'utf8')) as {
+    hash: string;
+    snapshot: EngineSnapshot;
+  };
+  const replayed = () => {
+    const c = new CommandFactory('BTC-USDT');
+    const engine = new Engine({ rememberedCommandsMax: 50 });
+    for (const command of [
+      c.register(btcUsdt()),
+      c.deposit('alice', 'USDT', '1000'),
+      c.deposit('bob', 'BTC', '1'),
+      c.halt(),
+      c.limit('alice', 'buy', 5_990_000, 2),
+      c.limit('bob', 'sell', 6_010_000, 3),
+      c.halt(false),
+      c.limit('alice', 'buy', 5_980_000, 1),
+      c.halt(),
+      c.limit('alice', 'buy', 5_970_000, 4),
+    ])
+      applyOk(engine, command);
+    return engine;
+  };
+
+  it('checks a checkpoint hashed then against the same commands replayed now', () => {
+    const engine = replayed();
+    expect(recorded.hash).toMatch(/^v3:/);
+    expect(engine.stateHashAs(recorded.hash)).toBe(recorded.hash);
+    // v4 covers the mark, so this state's digest differs.
+    expect(engine.stateHash()).toMatch(/^v4:/);
+    expect(engine.stateHash().slice(3)).not.toBe(recorded.hash.slice(3));
+    expect([1, 2, 3, 4].map((id) => engine.order(id)?.afterMarket)).toEqual([true, true, false, true]);
+  });
+
+  it('restores a snapshot taken then to a state that checks against its hash; the queued order gets its mark', () => {
+    const restored = Engine.restore(JSON.parse(JSON.stringify(recorded.snapshot)));
+    expect(restored.stateHashAs(recorded.hash)).toBe(recorded.hash);
+    expect(restored.stateHashAs(recorded.hash)).toBe(replayed().stateHashAs(recorded.hash));
+    // Orders that had entered the book before the snapshot cannot get it back: the snapshot never said.
+    expect([1, 2, 3, 4].map((id) => restored.order(id)?.afterMarket)).toEqual([false, false, false, true]);
   });
 });
 
@@ -246,5 +298,5 @@ describe('Murmur3x128', () => {
   });
 });
 
-const GOLDEN = 'v3:8966598fd7f1c2a24687c23f35e8aa6e';
+const GOLDEN = 'v4:8966598fd7f1c2a24687c23f35e8aa6e';
 const GOLDEN_V2 = 'v2:d337ae9bf030485d';

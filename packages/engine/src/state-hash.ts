@@ -1,9 +1,14 @@
-// Owns the state hash: v3 (what stateHash() gives), and v2 (to check hashes recorded before v3).
+// Owns the state hash: v4 (what stateHash() gives), and v3 and v2 (to check hashes recorded before).
 // Must hold: hashState(state) === hashSnapshot(takeSnapshot(state)), also for that snapshot after a
 // JSON round trip and for the state restored from it; the stream hashed is injective over what the
 // state holds (two states that differ in anything a snapshot records give different streams); the hash
 // is the same on every platform. Must not: depend on object identity, or on anything the snapshot does
 // not record.
+//
+// v4 is v3 over the snapshot as it is now: a live order placed while trading was halted carries
+// `"afterMarket":true` (snapshot.ts, OrderSnapshot). v3 is the same hash of the snapshot without that key,
+// which is how states were hashed before it existed (Engine.stateHashAs). A state without such an order
+// has the same digest in both.
 //
 // v3: MurmurHash3 x86_128 (hash.ts) over the format-2 snapshot's parts (snapshot.ts, SnapshotParts), as
 // 32-bit words: the JSON of the snapshot without its window, the number of remembered commands, the JSON
@@ -60,6 +65,8 @@ import {
 export const STATE_HASH_V2 = 'v2:';
 /** The prefix of a v3 state hash (32 hex digits follow). */
 export const STATE_HASH_V3 = 'v3:';
+/** The prefix of a v4 state hash (32 hex digits follow). */
+export const STATE_HASH_V4 = 'v4:';
 
 const NULL = 1;
 const FALSE = 2;
@@ -438,8 +445,11 @@ function feedBody(hasher: CanonicalHasher, body: Record<string, unknown>, feedOr
   }
 }
 
-/** The v3 hash of a format-2 snapshot's parts (see the top of this file). */
-export function hashParts(parts: SnapshotParts): string {
+/**
+ * The hash of a format-2 snapshot's parts (see the top of this file) with `prefix`: v4 for parts of the
+ * snapshot as taken now, v3 for parts without the orders' `afterMarket` (snapshotParts' 'v3').
+ */
+export function hashParts(parts: SnapshotParts, prefix = STATE_HASH_V4): string {
   const hasher = new Murmur3x128();
   feedText(hasher, parts.body);
   hasher.word(parts.counts.length / 2);
@@ -452,7 +462,7 @@ export function hashParts(parts: SnapshotParts): string {
   hasher.words(littleEndianWords(parts.nums));
   hasher.word(parts.refs.length);
   hasher.words(parts.refs);
-  return STATE_HASH_V3 + hasher.digest();
+  return prefix + hasher.digest();
 }
 
 /** Text is turned into bytes this much at a time (the common, ASCII case), in one reused buffer. */
@@ -490,7 +500,7 @@ function feedText(hasher: Murmur3x128, text: string): void {
   }
 }
 
-/** The hash of a snapshot (as taken, or as parsed back from its JSON) in its format's version: v3 for format 2, v2 for format 1. */
+/** The hash of a snapshot (as taken, or as parsed back from its JSON) in its format's version: v4 for format 2, v2 for format 1. */
 export function hashSnapshot(snapshot: unknown): string {
   const version =
     typeof snapshot === 'object' && snapshot !== null ? (snapshot as { version?: unknown }).version : undefined;
@@ -498,9 +508,14 @@ export function hashSnapshot(snapshot: unknown): string {
   return hashSnapshotV2(snapshot);
 }
 
-/** The v3 state hash: hashSnapshot(takeSnapshot(state)), from the state's parts (no snapshot object). */
+/** The v4 state hash: hashSnapshot(takeSnapshot(state)), from the state's parts (no snapshot object). */
 export function hashState(state: EngineState): string {
   return hashParts(snapshotParts(state));
+}
+
+/** The v3 state hash, for hashes recorded before v4: the snapshot's parts without `afterMarket`. */
+export function hashStateV3(state: EngineState): string {
+  return hashParts(snapshotParts(state, 'v3'), STATE_HASH_V3);
 }
 
 /** The words of the float64s' little-endian bytes (low word first), as values. */

@@ -129,4 +129,20 @@ describe('trading status (halted session, after-market orders)', () => {
     expect(tradesOf(applyOk(copy, open))).toEqual(tradesOf(applyOk(engine, open)));
     expect(copy.stateHash()).toBe(engine.stateHash());
   });
+
+  it('marks an order placed while halted as after-market, also after it enters the book; a snapshot keeps it', () => {
+    const { engine, c } = closedMarket();
+    const queued = placedId(applyOk(engine, c.limit('asha', 'buy', PRICE - 100, 2)));
+    const quote = placedId(applyOk(engine, c.limit('mm', 'sell', PRICE + 20, 5, { postOnly: true })));
+    expect(engine.order(queued)).toMatchObject({ queued: true, afterMarket: true });
+    // A post-only quote rests at once: it never waits for the open, so it is not an after-market order.
+    expect(engine.order(quote)).toMatchObject({ queued: false, afterMarket: false });
+    applyOk(engine, c.halt(false));
+    const open = placedId(applyOk(engine, c.limit('asha', 'buy', PRICE - 200, 1)));
+    expect(engine.order(queued)).toMatchObject({ status: 'pending', queued: false, afterMarket: true });
+    expect(engine.order(open)).toMatchObject({ queued: false, afterMarket: false });
+    const restored = Engine.restore(JSON.parse(JSON.stringify(engine.snapshot())));
+    expect(restored.stateHash()).toBe(engine.stateHash());
+    expect([queued, quote, open].map((id) => restored.order(id)?.afterMarket)).toEqual([true, false, false]);
+  });
 });

@@ -225,6 +225,7 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
     command.timeMs,
     spec.makerFeeBps,
     spec.takerFeeBps,
+    queues,
   );
   // Two literals rather than a spread of `queued`: a spread builds the object through a slow path.
   // userId is command.userId, equal to owner.id (the user was found or made under it), read without

@@ -96,14 +96,6 @@ export class StockOrders {
   readonly #clock: Clock;
   readonly #settings: StockSettings;
   readonly #stockIds: string[];
-  /**
-   * Open orders placed as after-market orders (their `order_placed` was queued): the one thing a
-   * cancel's answer needs that the engine's live order no longer says once the queue has entered the
-   * book. Loaded from the read model on first use, added to as orders are placed, pruned of orders
-   * the engine no longer holds.
-   */
-  #afterMarket: Promise<Set<number>> | null = null;
-  #afterMarketPruneAt = 1_000;
 
   constructor(deps: {
     db: Db;
@@ -217,7 +209,6 @@ export class StockOrders {
     }
     const placed = result.events[0];
     if (placed?.type !== 'order_placed') throw new Error('place_order answered without order_placed');
-    if (placed.queued) await this.#rememberAfterMarket(placed.orderId);
     // The answer comes from the command's own events (committed, the same rows the read model got).
     return this.#viewFromEvents(placed, result.events);
   }
@@ -260,11 +251,10 @@ export class StockOrders {
    * command id carries the user, so another customer's attempt can never stand in for the owner's.
    */
   async cancel(userId: number, orderId: number): Promise<StockOrderView> {
-    // An order with no fills is fully described by the engine's live order, the cancel's own update
-    // and whether it was placed after market, so it is answered without reading it back (the read and
-    // the cancel happen in one synchronous step: nothing can change the order in between). One with
-    // fills needs its trades: read below.
-    const afterMarket = await this.#afterMarketIds();
+    // An order with no fills is fully described by the engine's live order (after-market mark included)
+    // and the cancel's own update, so it is answered without reading it back (the read and the cancel
+    // happen in one synchronous step: nothing can change the order in between). One with fills needs its
+    // trades: read below.
     const live = this.#engine.state.order(orderId);
     const unfilled = live && live.userId === String(userId) && live.filledLots === 0 ? live : undefined;
     const result = await this.#engine.submit({
@@ -276,8 +266,6 @@ export class StockOrders {
     if (!result.ok) throw new AppError(result.code);
     const update = unfilled && result.events.find((e) => e.type === 'order_updated' && e.orderId === orderId);
     if (unfilled && update?.type === 'order_updated' && update.filledLots === 0) {
-      const queued = afterMarket.has(orderId);
-      afterMarket.delete(orderId);
       return this.#view(
         {
           id: orderId,
@@ -292,7 +280,7 @@ export class StockOrders {
           reason: update.reason,
           created_at: unfilled.createdMs,
           updated_at: update.timeMs,
-          queued: queued ? 1 : 0,
+          queued: unfilled.afterMarket ? 1 : 0,
         },
         undefined,
       );
@@ -300,27 +288,6 @@ export class StockOrders {
     const view = await this.info(userId, orderId);
     if (!view) throw new AppError('order_not_found');
     return view;
-  }
-
-  /** See #afterMarket. */
-  #afterMarketIds(): Promise<Set<number>> {
-    this.#afterMarket ??= this.#db
-      .query<{ id: number }>(
-        `SELECT id FROM orders WHERE queued = 1 AND status IN ('pending', 'partial') AND instrument_id IN (${this.#stockIds
-          .map((_, k) => `$${k + 1}`)
-          .join(', ')})`,
-        this.#stockIds,
-      )
-      .then((rows) => new Set(rows.map((r) => Number(r.id))));
-    return this.#afterMarket;
-  }
-
-  async #rememberAfterMarket(orderId: number) {
-    const ids = await this.#afterMarketIds();
-    ids.add(orderId);
-    if (ids.size < this.#afterMarketPruneAt) return;
-    for (const id of ids) if (!this.#engine.state.order(id)) ids.delete(id);
-    this.#afterMarketPruneAt = Math.max(1_000, 2 * ids.size);
   }
 
   async info(userId: number, orderId: number): Promise<StockOrderView | null> {
