@@ -250,6 +250,19 @@ export class Engine {
   }
 
   /**
+   * Whether this engine, restored from a snapshot whose hash was recorded as `recorded`, is exactly the
+   * state its journal gives. Not when the snapshot was hashed before v4 (v3, v2 or v1) and its books
+   * hold orders: it did not say which of them were placed after market (OrderRecord.afterMarket), so
+   * they restored unmarked where a replay marks them, and the two would go on to different v4 hashes. A
+   * host then starts from an older snapshot or the journal's start instead (once, after the upgrade).
+   */
+  restoresExactly(recorded: string): boolean {
+    if (!isV1StateHash(recorded) && !recorded.startsWith(STATE_HASH_V2) && !recorded.startsWith(STATE_HASH_V3))
+      return true;
+    return this.state.instrumentList.every((instrument) => instrument.book.restingCount === 0);
+  }
+
+  /**
    * The snapshot's JSON (JSON.stringify(snapshot()), joined from its parts without the snapshot object)
    * and its hash (stateHash(), from the same parts): what a host stores.
    */

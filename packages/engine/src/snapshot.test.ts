@@ -138,12 +138,12 @@ function busyJournal(seed: number, length: number): Command[] {
   return commands;
 }
 
-/** The engine's snapshot in format 1 (as written before format 2), built through the public API only. */
 /** The snapshot's JSON without the orders' after-market mark (which came after format 1 and v3). */
 function withoutAfterMarket(json: string): string {
   return json.replaceAll(',"afterMarket":true', '');
 }
 
+/** The engine's snapshot in format 1 (as written before format 2), built through the public API only. */
 function formatOne(engine: Engine): EngineSnapshotV1 {
   const { window, ...body } = JSON.parse(withoutAfterMarket(engine.snapshotState().json)) as EngineSnapshot;
   // A retry answers the remembered result and changes nothing: ask a copy for each one.

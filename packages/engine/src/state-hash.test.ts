@@ -261,6 +261,21 @@ describe('hashes recorded before the after-market mark (v3)', () => {
     expect(restored.stateHashAs(recorded.hash)).toBe(replayed().stateHashAs(recorded.hash));
     // Orders that had entered the book before the snapshot cannot get it back: the snapshot never said.
     expect([1, 2, 3, 4].map((id) => restored.order(id)?.afterMarket)).toEqual([false, false, false, true]);
+    // So it is not the journal's state, and a host must not go on from it (it replays instead).
+    expect(restored.restoresExactly(recorded.hash)).toBe(false);
+  });
+
+  it('says which snapshots restore exactly: any hashed since v4, and older ones whose books are empty', () => {
+    const engine = replayed();
+    expect(engine.restoresExactly(engine.stateHash())).toBe(true);
+    for (const old of ['v3:', 'v2:', '0123456789abcdef']) expect(engine.restoresExactly(old)).toBe(false);
+    const c = new CommandFactory('BTC-USDT');
+    const empty = new Engine();
+    applyOk(empty, c.register(btcUsdt()));
+    applyOk(empty, c.deposit('alice', 'USDT', '100'));
+    applyOk(empty, c.halt());
+    applyOk(empty, c.limit('alice', 'buy', 5_990_000, 1)); // queued: a restore marks it from where it waits
+    for (const old of ['v3:', 'v2:', '0123456789abcdef']) expect(empty.restoresExactly(old)).toBe(true);
   });
 });
 

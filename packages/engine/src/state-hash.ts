@@ -500,7 +500,11 @@ function feedText(hasher: Murmur3x128, text: string): void {
   }
 }
 
-/** The hash of a snapshot (as taken, or as parsed back from its JSON) in its format's version: v4 for format 2, v2 for format 1. */
+/**
+ * The hash of a snapshot (as taken, or as parsed back from its JSON): v4 for format 2 (today's hash of
+ * what it holds, whatever version wrote it), v2 for format 1. To check a hash recorded with a snapshot,
+ * restore it and ask Engine.stateHashAs (and Engine.restoresExactly).
+ */
 export function hashSnapshot(snapshot: unknown): string {
   const version =
     typeof snapshot === 'object' && snapshot !== null ? (snapshot as { version?: unknown }).version : undefined;
