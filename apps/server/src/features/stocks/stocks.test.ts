@@ -230,7 +230,9 @@ describe.each(dbs)('stock trading on $dialect', ({ open }) => {
 
   it('queues an after-market order with its funds held and fills it at the next open', async () => {
     const db = await open();
-    const t = await testApp(db);
+    // Snapshots every few commands, so the restart below starts from one taken after the open.
+    const config = { engineSnapshotEvery: 5, engineSnapshots: 'writer' as const };
+    let t = await testApp(db, config);
     try {
       const { token } = await trader(t, '9000000106');
       await t.advance(8 * 60 * MINUTE); // 17:30 IST: NSE is closed
@@ -256,6 +258,11 @@ describe.each(dbs)('stock trading on $dialect', ({ open }) => {
       await t.advance(16 * 60 * MINUTE); // 09:30 IST the next day
       const filled = (await t.call('GET', `/stock/order/info?id=${queued.body.data.order.id}`, { token })).body.data;
       expect(filled).toMatchObject({ status: 'completed', filledQuantity: '4', afterMarket: true });
+      // A restart in between: the engine comes back from its snapshot or journal with the mark.
+      await t.close();
+      t = await testApp(db, config);
+      expect(t.app.engine.startup.snapshotSeq).toBeGreaterThan(0);
+      await t.advance(24 * 60 * MINUTE); // its clock starts where the first one did: the same morning
       // Cancelled from the book: answered from the engine, still an after-market order, as the read model says.
       const id = resting.body.data.order.id;
       const cancelled = (await t.call('GET', `/stock/order/cancel?id=${id}`, { token })).body.data.order;
