@@ -86,11 +86,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   http.setValidatorCompiler(validatorCompiler);
   http.setSerializerCompiler(serializerCompiler);
+  // The request line is built only when it will be written (LOG_LEVEL warn and above skip it).
+  const logRequests = deps.logger !== false && ['trace', 'debug', 'info'].includes(config.logLevel);
   http.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-      'request',
-    );
+    if (logRequests)
+      request.log.info(
+        { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+        'request',
+      );
     done();
   });
 

@@ -47,7 +47,10 @@ export function stockRoutes(app: FastifyInstance, d: StockDeps) {
   r.post(
     '/stock/order/preview',
     { schema: { tags, body: previewStockOrderBody, response: { 200: okEnvelope(orderPreviewView) } } },
-    async (req) => ok(d.orders.check(await user(req), req.body.side, req.body).preview),
+    async (req) => {
+      const u = await user(req);
+      return ok(d.orders.preview(u, d.orders.check(u, req.body.side, req.body)));
+    },
   );
 
   for (const side of ['buy', 'sell'] as const satisfies readonly Side[]) {

@@ -65,7 +65,10 @@ export type Checked = {
   lots: number;
   limitTicks: number | null;
   afterMarket: boolean;
-  preview: z.infer<typeof orderPreviewView>;
+  /** The price the amount is estimated at (the limit, else the best opposite quote or the last price). */
+  priceTicks: number;
+  /** Its amount in the quote asset's minor units. */
+  amount: bigint;
 };
 
 /** Engine status and reason → SPEC §4's states. */
@@ -123,7 +126,7 @@ export class StockOrders {
     return { instrument, spec };
   }
 
-  /** Every SPEC §5 rule that does not need the engine, and the figures shown before confirming. */
+  /** Every SPEC §5 rule that does not need the engine (the figures to confirm with: preview()). */
   check(user: UserRow, side: Side, input: OrderInput): Checked {
     const { instrument, spec } = this.resolve(input.symbol);
     if (this.#settings.kycRequired && user.id_status !== 'succ') throw new AppError('kyc_required');
@@ -156,10 +159,6 @@ export class StockOrders {
     if (min !== undefined && amount < parseDecimal(min, spec.quote.scale)) throw new AppError('amount_below_minimum');
     if (max !== undefined && amount > parseDecimal(max, spec.quote.scale)) throw new AppError('amount_above_maximum');
     if (afterMarket && this.#settings.afterMarket === 'refuse') throw new AppError('market_closed');
-    const fee = feeOf(amount, spec.spec.takerFeeBps);
-    const debit = side === 'buy' ? currency : spec.base.code;
-    const available = this.#engine.state.balance(String(user.id), 'stock', debit).available;
-    const scale = spec.quote.scale;
     return {
       side,
       orderType: input.orderType,
@@ -168,18 +167,30 @@ export class StockOrders {
       lots: lots.value,
       limitTicks,
       afterMarket,
-      preview: {
-        symbol: instrument.id,
-        side,
-        price: ticksToPrice(spec, priceTicks),
-        quantity: formatDecimal(shares, spec.base.scale),
-        amount: formatDecimal(amount, scale),
-        fee: formatDecimal(fee, scale),
-        total: formatDecimal(side === 'buy' ? amount + fee : amount - fee, scale),
-        currency,
-        available: formatDecimal(available, side === 'buy' ? scale : spec.base.scale),
-        afterMarket,
-      },
+      priceTicks,
+      amount,
+    };
+  }
+
+  /** The figures shown before confirming an order that passed check(). Placing does not need them. */
+  preview(user: UserRow, checked: Checked): z.infer<typeof orderPreviewView> {
+    const { side, spec, amount, afterMarket } = checked;
+    const currency = spec.quote.code;
+    const scale = spec.quote.scale;
+    const fee = feeOf(amount, spec.spec.takerFeeBps);
+    const debit = side === 'buy' ? currency : spec.base.code;
+    const available = this.#engine.state.balance(String(user.id), 'stock', debit).available;
+    return {
+      symbol: checked.instrument.id,
+      side,
+      price: ticksToPrice(spec, checked.priceTicks),
+      quantity: formatDecimal(BigInt(checked.lots) * spec.lotMinor, spec.base.scale),
+      amount: formatDecimal(amount, scale),
+      fee: formatDecimal(fee, scale),
+      total: formatDecimal(side === 'buy' ? amount + fee : amount - fee, scale),
+      currency,
+      available: formatDecimal(available, side === 'buy' ? scale : spec.base.scale),
+      afterMarket,
     };
   }
 
