@@ -149,8 +149,11 @@ export type InstrumentState = {
 export type OrderRecord = {
   readonly id: number;
   readonly commandId: string;
-  readonly user: UserState;
-  /** user.id and user.index, kept here so matching and events need not reach the user object. */
+  /**
+   * The user's id and index (state.userList[userIndex]): numbers and strings rather than the user
+   * object, as the accounts are indexes below, so a record holds few pointers to write (see
+   * newOrderRecord) and matching need not reach the user.
+   */
   readonly userId: string;
   readonly userIndex: number;
   readonly instrument: InstrumentState;
@@ -167,9 +170,7 @@ export type OrderRecord = {
   filledLots: number;
   status: OrderStatus;
   readonly hold: Hold;
-  readonly baseAccount: Account;
-  readonly quoteAccount: Account;
-  /** baseAccount.index and quoteAccount.index. */
+  /** The user's settlement accounts of the instrument, as ledger indexes (state.ledger.accounts[i]). */
   readonly baseIndex: number;
   readonly quoteIndex: number;
   readonly createdMs: number;
@@ -291,14 +292,12 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * A record for a new order: a pooled one (from an earlier command) with every field set again, or a
- * new one. Same fields in the same order either way. `userId` and `userIndex` are the user's (passed
- * in so that placing an order need not read the user object).
+ * new one. Same fields in the same order either way.
  */
 export function newOrderRecord(
   state: EngineState,
   id: number,
   commandId: string,
-  user: UserState,
   userId: string,
   userIndex: number,
   instrument: InstrumentState,
@@ -314,8 +313,6 @@ export function newOrderRecord(
   filledLots: number,
   status: OrderStatus,
   hold: Hold,
-  baseAccount: Account,
-  quoteAccount: Account,
   baseIndex: number,
   quoteIndex: number,
   createdMs: number,
@@ -328,7 +325,6 @@ export function newOrderRecord(
     return {
       id,
       commandId,
-      user,
       userId,
       userIndex,
       instrument,
@@ -344,8 +340,6 @@ export function newOrderRecord(
       filledLots,
       status,
       hold,
-      baseAccount,
-      quoteAccount,
       baseIndex,
       quoteIndex,
       createdMs,
@@ -357,7 +351,6 @@ export function newOrderRecord(
   }
   pooled.id = id;
   pooled.commandId = commandId;
-  pooled.user = user;
   pooled.userId = userId;
   pooled.userIndex = userIndex;
   pooled.instrument = instrument;
@@ -373,8 +366,6 @@ export function newOrderRecord(
   pooled.filledLots = filledLots;
   pooled.status = status;
   pooled.hold = hold;
-  pooled.baseAccount = baseAccount;
-  pooled.quoteAccount = quoteAccount;
   pooled.baseIndex = baseIndex;
   pooled.quoteIndex = quoteIndex;
   pooled.createdMs = createdMs;

@@ -353,7 +353,7 @@ export class Engine {
       if (brokenLock !== undefined) return brokenLock;
     }
     for (const order of liveOrders) {
-      openByUser.set(order.user.id, (openByUser.get(order.user.id) ?? 0) + 1);
+      openByUser.set(order.userId, (openByUser.get(order.userId) ?? 0) + 1);
       const left = remainingLots(order);
       if (left <= 0) return `order ${order.id} is live with nothing left`;
       const book = order.instrument.book;
@@ -397,7 +397,7 @@ function viewOf(order: OrderRecord): OrderView {
   return {
     orderId: order.id,
     commandId: order.commandId,
-    userId: order.user.id,
+    userId: order.userId,
     instrumentId: order.instrument.def.id,
     side: order.side,
     orderType: order.orderType,

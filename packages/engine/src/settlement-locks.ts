@@ -4,7 +4,14 @@
 // locks are released in trade id order, exactly once. Must not: decide WHEN a trade settles.
 
 import type { SettleTrades } from './commands.ts';
-import type { ApplyResult, EngineState, InstrumentState, SettlementLock, UserState } from './engine-state.ts';
+import type {
+  ApplyResult,
+  EngineState,
+  InstrumentState,
+  OrderRecord,
+  SettlementLock,
+  UserState,
+} from './engine-state.ts';
 import type { EngineEvent } from './events.ts';
 import type { Account } from './ledger.ts';
 
@@ -16,14 +23,15 @@ export function settlementHoldId(instrumentId: string, tradeId: number): string 
 export function lockBought(
   state: EngineState,
   instrument: InstrumentState,
-  user: UserState,
-  baseAccount: Account,
+  buyer: OrderRecord,
   tradeId: number,
   qtyLots: number,
   qtyMinor: bigint,
   events: EngineEvent[],
   timeMs: number,
 ): void {
+  const user = state.userList[buyer.userIndex] as UserState;
+  const baseAccount = state.ledger.accounts[buyer.baseIndex] as Account;
   const holdId = settlementHoldId(instrument.def.id, tradeId);
   const held = state.ledger.createHold(holdId, 'settlement', baseAccount, qtyMinor, 'trade', `trade:${tradeId}`);
   // The quantity was credited a moment ago and nothing else ran since: failing here is a bug.

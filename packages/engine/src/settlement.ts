@@ -9,6 +9,7 @@ import { FILL_BUYER_FEE, FILL_SELLER_FEE } from './command-memory.ts';
 import type { EngineState, InstrumentState, OrderRecord } from './engine-state.ts';
 import type { EngineEvent, Trade } from './events.ts';
 import { feeOf, feeOfSafe, lotsToMinor, lotsToMinorSafe, tradeNotional, tradeNotionalSafe } from './instrument.ts';
+import type { Account } from './ledger.ts';
 import { lockBought } from './settlement-locks.ts';
 
 export function settleFill(
@@ -75,8 +76,24 @@ export function settleFill(
   }
   events.push(
     trade,
-    ledger.postFromHold(buyer.hold, seller.quoteAccount, notional, `${link}:quote`, 'trade', link, timeMs),
-    ledger.postFromHold(seller.hold, buyer.baseAccount, qtyMinor, `${link}:base`, 'trade', link, timeMs),
+    ledger.postFromHold(
+      buyer.hold,
+      ledger.accounts[seller.quoteIndex] as Account,
+      notional,
+      `${link}:quote`,
+      'trade',
+      link,
+      timeMs,
+    ),
+    ledger.postFromHold(
+      seller.hold,
+      ledger.accounts[buyer.baseIndex] as Account,
+      qtyMinor,
+      `${link}:base`,
+      'trade',
+      link,
+      timeMs,
+    ),
   );
   if (buyerFee > 0n) {
     events.push(
@@ -85,11 +102,19 @@ export function settleFill(
   }
   if (sellerFee > 0n) {
     events.push(
-      ledger.move(seller.quoteAccount, instrument.feeAccount, sellerFee, `${link}:seller_fee`, 'fee', link, timeMs),
+      ledger.move(
+        ledger.accounts[seller.quoteIndex] as Account,
+        instrument.feeAccount,
+        sellerFee,
+        `${link}:seller_fee`,
+        'fee',
+        link,
+        timeMs,
+      ),
     );
   }
   if (def.locksBought) {
-    lockBought(state, instrument, buyer.user, buyer.baseAccount, tradeId, qtyLots, qtyMinor, events, timeMs);
+    lockBought(state, instrument, buyer, tradeId, qtyLots, qtyMinor, events, timeMs);
   }
 }
 
@@ -128,7 +153,7 @@ function settleFillSafe(
     if (buyerFast > 0) ledger.postFromHoldQuietN(buyer.hold, feeIndex, buyerFast, 'fill buyer fee');
     if (sellerFast > 0) ledger.moveQuietN(seller.quoteIndex, feeIndex, sellerFast, 'fill seller fee');
     if (def.locksBought) {
-      lockBought(state, instrument, buyer.user, buyer.baseAccount, tradeId, qtyLots, BigInt(qtyFast), events, timeMs);
+      lockBought(state, instrument, buyer, tradeId, qtyLots, BigInt(qtyFast), events, timeMs);
     }
     return;
   }
@@ -160,7 +185,7 @@ function settleFillSafe(
     events.push(ledger.moveN(seller.quoteIndex, feeIndex, sellerFast, fee, `${link}:seller_fee`, 'fee', link, timeMs));
   }
   if (def.locksBought) {
-    lockBought(state, instrument, buyer.user, buyer.baseAccount, tradeId, qtyLots, qtyMinor, events, timeMs);
+    lockBought(state, instrument, buyer, tradeId, qtyLots, qtyMinor, events, timeMs);
   }
 }
 

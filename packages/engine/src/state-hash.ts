@@ -313,7 +313,7 @@ export class CanonicalHasher {
     this.fnv.unit(ORDER);
     this.number(order.id);
     this.value(order.commandId);
-    this.value(order.user.id);
+    this.value(order.userId);
     this.value(order.instrument.def.id);
     this.value(order.side);
     this.value(order.orderType);

@@ -202,7 +202,6 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
     state,
     id,
     command.id,
-    owner,
     command.userId,
     ownerIndex,
     instrument,
@@ -218,8 +217,6 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
     0,
     'pending',
     hold,
-    ledger.accounts[baseIndex] as Account,
-    ledger.accounts[quoteIndex] as Account,
     baseIndex,
     quoteIndex,
     command.timeMs,
@@ -364,7 +361,7 @@ export function fireTriggers(
   for (;;) {
     const order = takeFiredTrigger(instrument);
     if (order === undefined) return;
-    order.user.openOrders -= 1;
+    addOpenOrders(state, order.userIndex, -1);
     events.push(orderUpdated(order, 'triggered', timeMs));
     if (order.orderType === 'limit' && isOutsideBand(instrument, order.priceTicks)) {
       finish(state, order, 'rejected', 'price_outside_band', false, events, timeMs);
@@ -373,7 +370,7 @@ export function fireTriggers(
     const lots = remainingLots(order);
     if (
       order.timeInForce === 'fok' &&
-      instrument.book.fillableQty(order.sideCode, order.priceTicks, lots, order.user.index, order.stp) < lots
+      instrument.book.fillableQty(order.sideCode, order.priceTicks, lots, order.userIndex, order.stp) < lots
     ) {
       finish(state, order, 'cancelled', 'fok_not_fillable', false, events, timeMs);
       continue;
@@ -475,7 +472,7 @@ export function amendOrder(state: EngineState, command: AmendOrder): ApplyResult
   if (instrument.halted && book.crosses(order.sideCode, priceTicks)) return reject('instrument_halted');
   if (required - order.hold.remaining > available(order.hold.account)) return reject('insufficient_balance');
   book.cancel(order.id);
-  order.user.openOrders -= 1;
+  addOpenOrders(state, order.userIndex, -1);
   if (!state.ledger.resize(order.hold, required)) throw new Error(`order ${order.id}: hold resize failed after check`);
   order.priceTicks = priceTicks;
   order.qtyLots = qtyLots;
@@ -509,7 +506,7 @@ export function setTradingStatus(state: EngineState, command: SetTradingStatus):
   instrument.halted = command.halted;
   if (!resumes) return { ok: true, events };
   for (const order of instrument.queued.splice(0)) {
-    order.user.openOrders -= 1;
+    addOpenOrders(state, order.userIndex, -1);
     if (order.orderType === 'limit' && isOutsideBand(instrument, order.priceTicks)) {
       finish(state, order, 'rejected', 'price_outside_band', false, events, timeMs);
       continue;
