@@ -145,8 +145,9 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
   // The order captures the fees in force now (spec) and holds for the larger one.
   const maxFeeBps = instrument.def.maxFeeBps;
   const holdN = holdAmountSafe(instrument, side, priceTicks, command.qtyLots, maxFeeBps);
-  const holdAmount =
-    holdN !== -1 ? BigInt(holdN) : holdAmountFor(instrument, side, priceTicks, command.qtyLots, maxFeeBps);
+  // As a bigint only where the number cannot carry it (holdN is -1; else 0n, unused): the event makes
+  // its own below, and a quiet replay none.
+  const holdBig = holdN !== -1 ? 0n : holdAmountFor(instrument, side, priceTicks, command.qtyLots, maxFeeBps);
   const ledger = state.ledger;
   const debitAsset = side === 'buy' ? instrument.def.quote : instrument.def.base;
   let debitIndex = -1;
@@ -163,7 +164,7 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
   if (
     holdN !== -1
       ? ledger.isAvailableBelowN(debitIndex, holdN)
-      : (ledger.accounts[debitIndex] as Account).isAvailableBelow(holdAmount)
+      : (ledger.accounts[debitIndex] as Account).isAvailableBelow(holdBig)
   ) {
     return reject('insufficient_balance');
   }
@@ -196,7 +197,7 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
   const hold =
     holdN !== -1
       ? ledger.holdForOrderN(debit, debitIndex, holdN, pooledOrderHold(state))
-      : ledger.holdForOrder(debit, holdAmount);
+      : ledger.holdForOrder(debit, holdBig);
   state.nextOrderId += 1;
   const order = newOrderRecord(
     state,
@@ -227,6 +228,7 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
   // Two literals rather than a spread of `queued`: a spread builds the object through a slow path.
   // userId is command.userId, equal to owner.id (the user was found or made under it), read without
   // reaching the user object. A quiet replay (state.quiet) builds no event.
+  const holdAmount = state.quiet ? 0n : holdN !== -1 ? BigInt(holdN) : holdBig;
   const events: EngineEvent[] = state.quiet
     ? []
     : [
