@@ -74,26 +74,12 @@ export function settleFill(
     const flags = (buyerFee > 0n ? FILL_BUYER_FEE : 0) | (sellerFee > 0n ? FILL_SELLER_FEE : 0);
     state.memory.markFill(events.length, flags, notionalN, makerFeeN, takerFeeN, qtyN);
   }
+  const sellerQuote = ledger.accounts[seller.quoteIndex] as Account;
+  const buyerBase = ledger.accounts[buyer.baseIndex] as Account;
   events.push(
     trade,
-    ledger.postFromHold(
-      buyer.hold,
-      ledger.accounts[seller.quoteIndex] as Account,
-      notional,
-      `${link}:quote`,
-      'trade',
-      link,
-      timeMs,
-    ),
-    ledger.postFromHold(
-      seller.hold,
-      ledger.accounts[buyer.baseIndex] as Account,
-      qtyMinor,
-      `${link}:base`,
-      'trade',
-      link,
-      timeMs,
-    ),
+    ledger.postFromHold(buyer.hold, sellerQuote, notional, `${link}:quote`, 'trade', link, timeMs),
+    ledger.postFromHold(seller.hold, buyerBase, qtyMinor, `${link}:base`, 'trade', link, timeMs),
   );
   if (buyerFee > 0n) {
     events.push(
@@ -101,17 +87,7 @@ export function settleFill(
     );
   }
   if (sellerFee > 0n) {
-    events.push(
-      ledger.move(
-        ledger.accounts[seller.quoteIndex] as Account,
-        instrument.feeAccount,
-        sellerFee,
-        `${link}:seller_fee`,
-        'fee',
-        link,
-        timeMs,
-      ),
-    );
+    events.push(ledger.move(sellerQuote, instrument.feeAccount, sellerFee, `${link}:seller_fee`, 'fee', link, timeMs));
   }
   if (def.locksBought) {
     lockBought(state, instrument, buyer, tradeId, qtyLots, qtyMinor, events, timeMs);
