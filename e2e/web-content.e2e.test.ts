@@ -171,10 +171,14 @@ describe('news, notices and the message centre', () => {
       await context.close();
     }
 
-    // Unpublished with a reason: gone from Home.
+    // Unpublished with a reason: gone from Home. The console sat behind the customer pages meanwhile:
+    // brought to the front first, so its timers and animations run at full speed again.
+    await admin.bringToFront();
     await row.locator('[data-testid^="content-unpublish-"]').click();
     await admin.getByTestId('reason-input').fill('Superseded by the closing recap (e2e)');
     await admin.getByTestId('reason-confirm').click();
+    // The dialog closes once the server has accepted (a refusal would show inside it).
+    await admin.getByTestId('reason-input').waitFor({ state: 'detached' });
     await row.getByText(TEXT['en-US'].unpublished, { exact: true }).waitFor();
     const { context, page } = await customerPage('en-US', false);
     await page.goto(`${server.baseUrl}/pages/tabbar/home`);
