@@ -197,12 +197,14 @@ describe.each(dbs)('engine host start-up replay on $dialect', ({ open: openDb })
   });
 });
 
+/** A factory-built command as a feature submits it: the host stamps the time. */
+const strip = ({ timeMs: _, ...rest }: Command) => rest as Parameters<TradingEngine['submit']>[0];
+
 describe.each(dbs)('trading engine restarts on $dialect', ({ open: openDb }) => {
   it('replays to the live state and hash, and accepts a snapshot and checkpoint hashed the v1 way', async () => {
     const db = await openDb();
     const clock = manualClock();
     const c = new CommandFactory('BTC-USDT');
-    const strip = ({ timeMs: _, ...rest }: Command) => rest as Parameters<TradingEngine['submit']>[0];
     const first = await TradingEngine.open(db, clock, { snapshotEvery: 50 });
     await first.submit(strip(c.register(btcUsdt())));
     for (const user of ['alice', 'bob']) {
@@ -254,7 +256,6 @@ describe.each(dbs)('snapshots taken before the after-market mark, on $dialect', 
     const db = await openDb();
     const clock = manualClock();
     const c = new CommandFactory('BTC-USDT');
-    const strip = ({ timeMs: _, ...rest }: Command) => rest as Parameters<TradingEngine['submit']>[0];
     const first = await TradingEngine.open(db, clock, { snapshotEvery: 10 });
     for (const command of [
       c.register(btcUsdt()),
@@ -331,7 +332,6 @@ describe.each(dbs)('journal formats on $dialect', ({ open: openDb }) => {
 
     // This version goes on with compact rows; features build commands in their own key orders.
     const clock = manualClock();
-    const strip = ({ timeMs: _, ...rest }: Command) => rest as Parameters<TradingEngine['submit']>[0];
     const now = await TradingEngine.open(db, clock);
     const retried = reversed(c.limit('bob', 'buy', 6_000_010, 1));
     const commands: Command[] = [
