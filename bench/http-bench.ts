@@ -6,11 +6,15 @@
 // bounded in time; ensure-wrk.sh installs it). A customer with `--open-cap` open orders cancels its
 // oldest instead (the engine allows 200 open orders a customer), so at steady state about half the
 // operations are cancels; both are engine commands answered after their commit.
-// The same load then runs against a reference: a bare Fastify child (http-reference.ts) validating the
-// same bodies with the same zod schemas and answering the same envelope, doing nothing else.
+// The same load runs against a reference: a bare Fastify child (http-reference.ts) validating the same
+// bodies with the same zod schemas and answering the same envelope, doing nothing else. Both servers
+// run side by side and the measured time is cut into `--rounds` turns, ours and the reference's in
+// alternating order (ABBA), so that both meet the same phases of a shared machine; the turns' counts,
+// CPU times and latency histograms are summed. Before each of our turns the customers' open orders are
+// read back from the server (the orders a turn's last requests placed are not lost to the next).
 // Prints ONE line of JSON per database.
-// Run: npm run bench:http [-- --seconds 10 --warmup 2 --connections 64 --users 50 --seed 1 --open-cap 150
-//   --db sqlite,postgres --log-level info --cpu-prof DIR --main EXPERIMENT.ts]
+// Run: npm run bench:http [-- --seconds 10 --rounds 5 --warmup 2 --connections 64 --users 50 --seed 1
+//   --open-cap 150 --db sqlite,postgres --log-level info --cpu-prof DIR --main EXPERIMENT.ts]
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,6 +34,8 @@ import {
 import { argument } from './bench-util.ts';
 
 const seconds = Number(argument('seconds') ?? 10);
+/** Turns per server: each runs `seconds / rounds` (see the top of this file). */
+const rounds = Number(argument('rounds') ?? 5);
 const warmupSeconds = Number(argument('warmup') ?? 2);
 const connections = Number(argument('connections') ?? 64);
 const userCount = Number(argument('users') ?? 50);
@@ -92,12 +98,29 @@ function postgresCpuMs(): number | null {
 
 type Customer = { token: string; open: number[]; inFlight: number };
 
-/** What wrk's run of http-load.lua measured, with the CPU time each process used over it. */
-type Outcome = {
+/** What one wrk run of http-load.lua measured, with the CPU time each process used over it (ms). */
+type Turn = {
   ops: number;
   places: number;
   cancels: number;
   /** Failed answers (the script's own check: HTTP 200 with code 0) plus wrk's socket errors and timeouts. */
+  errors: number;
+  firstError: string | null;
+  /** Every recorded latency (µs) → how many requests took it. */
+  latency: Map<number, number>;
+  seconds: number;
+  serverMs: number | null;
+  postgresMs: number | null;
+  clientMs: number;
+  /** The run on the monotonic clock, in µs (to cut a CPU profile to it). */
+  windowUs: [number, number];
+};
+
+/** A server's turns added up. */
+type Outcome = {
+  ops: number;
+  places: number;
+  cancels: number;
   errors: number;
   firstError: string | null;
   p50Us: number;
@@ -105,16 +128,58 @@ type Outcome = {
   p999Us: number;
   maxUs: number;
   seconds: number;
-  /** The server's CPU time over the run, per operation (µs) and as a share of one core. */
+  /** The server's CPU time over its turns, per operation (µs) and as a share of one core. */
   cpuUsPerOp: number | null;
   cpuPct: number | null;
-  /** wrk's own CPU over the run, as a share of one core (it shares the 2 cores). */
+  /** wrk's own CPU over the turns, as a share of one core (it shares the 2 cores). */
   clientCpuPct: number;
-  /** PostgreSQL's CPU time over the run per operation (µs), approximate (see postgresCpuMs). */
+  /** PostgreSQL's CPU time over the turns per operation (µs), approximate (see postgresCpuMs). */
   postgresCpuUsPerOp: number | null;
-  /** The run on the monotonic clock, in µs (to cut a CPU profile to it). */
-  windowUs: [number, number];
+  windowsUs: [number, number][];
 };
+
+/** The latency under which `p` percent of the requests were answered, from the merged histogram. */
+function percentileOf(sorted: [number, number][], total: number, p: number): number {
+  const rank = Math.ceil((p / 100) * total);
+  let seen = 0;
+  for (const [value, n] of sorted) {
+    seen += n;
+    if (seen >= rank) return value;
+  }
+  return sorted.at(-1)?.[0] ?? 0;
+}
+
+function addUp(turns: readonly Turn[]): Outcome {
+  const sum = (f: (t: Turn) => number) => turns.reduce((a, t) => a + f(t), 0);
+  const sumOrNull = (f: (t: Turn) => number | null) =>
+    turns.some((t) => f(t) === null) ? null : sum((t) => f(t) as number);
+  const latency = new Map<number, number>();
+  for (const t of turns) for (const [value, n] of t.latency) latency.set(value, (latency.get(value) ?? 0) + n);
+  const sorted = [...latency].sort((a, b) => a[0] - b[0]);
+  const recorded = sum((t) => [...t.latency.values()].reduce((a, n) => a + n, 0));
+  const ops = sum((t) => t.ops);
+  const seconds = sum((t) => t.seconds);
+  const serverMs = sumOrNull((t) => t.serverMs);
+  const postgresMs = sumOrNull((t) => t.postgresMs);
+  const perOp = (ms: number | null) => (ms === null || ops === 0 ? null : Math.round((ms * 1000) / ops));
+  return {
+    ops,
+    places: sum((t) => t.places),
+    cancels: sum((t) => t.cancels),
+    errors: sum((t) => t.errors),
+    firstError: turns.find((t) => t.firstError !== null)?.firstError ?? null,
+    p50Us: percentileOf(sorted, recorded, 50),
+    p99Us: percentileOf(sorted, recorded, 99),
+    p999Us: percentileOf(sorted, recorded, 99.9),
+    maxUs: sorted.at(-1)?.[0] ?? 0,
+    seconds,
+    cpuUsPerOp: perOp(serverMs),
+    cpuPct: serverMs === null ? null : Math.round(serverMs / seconds / 10),
+    clientCpuPct: Math.round(sum((t) => t.clientMs) / seconds / 10),
+    postgresCpuUsPerOp: perOp(postgresMs),
+    windowsUs: turns.map((t) => t.windowUs),
+  };
+}
 
 /**
  * The warm-up: a closed loop of `connections` workers on node:http for `warmupSeconds`, so the server's
@@ -161,16 +226,17 @@ function endedChildrenCpuMs(): number {
 }
 
 /**
- * The measured run: wrk with http-load.lua for `seconds`, `connections` keep-alive connections on one
- * thread, starting from the customers' open orders as the warm-up left them.
+ * One turn: wrk with http-load.lua for `turnSeconds`, `connections` keep-alive connections on one
+ * thread, starting from the customers' open orders as given.
  */
-async function measure(
+async function measureTurn(
   baseUrl: string,
   customers: Customer[],
   prices: string[],
   serverPid: number | undefined,
   measurePostgres: boolean,
-): Promise<Outcome> {
+  turnSeconds: number,
+): Promise<Turn> {
   const dir = mkdtempSync(join(tmpdir(), 'bourse-http-load-'));
   try {
     const file = join(dir, 'customers.txt');
@@ -187,7 +253,7 @@ async function measure(
       [
         '-t1',
         `-c${connections}`,
-        `-d${seconds}s`,
+        `-d${turnSeconds}s`,
         '--timeout',
         '10s',
         '-s',
@@ -219,39 +285,48 @@ async function measure(
       cancels: number;
       failures: number;
       socketErrors: number;
-      statusErrors: number;
       timeouts: number;
-      p50Us: number;
-      p99Us: number;
-      p999Us: number;
-      maxUs: number;
+      hist: string;
       firstFailure: string;
     };
-    const runSeconds = r.durationUs / 1e6;
-    const perOp = (ms: number | null) =>
-      ms === null || r.requests === 0 ? null : Math.round((ms * 1000) / r.requests);
-    const serverMs = before.server !== null && after.server !== null ? after.server - before.server : null;
-    const pgMs = before.postgres !== null && after.postgres !== null ? after.postgres - before.postgres : null;
+    const latency = new Map<number, number>();
+    for (const pair of r.hist === '' ? [] : r.hist.split(',')) {
+      const [value, n] = pair.split(':').map(Number) as [number, number];
+      latency.set(value, n);
+    }
+    const diff = (a: number | null, b: number | null) => (a !== null && b !== null ? b - a : null);
     return {
       ops: r.requests,
       places: r.places,
       cancels: r.cancels,
       errors: r.failures + r.socketErrors + r.timeouts,
       firstError: r.firstFailure === '' ? null : r.firstFailure,
-      p50Us: r.p50Us,
-      p99Us: r.p99Us,
-      p999Us: r.p999Us,
-      maxUs: r.maxUs,
-      seconds: runSeconds,
-      cpuUsPerOp: perOp(serverMs),
-      cpuPct: serverMs === null ? null : Math.round(serverMs / runSeconds / 10),
-      clientCpuPct: Math.round((after.children - before.children) / runSeconds / 10),
-      postgresCpuUsPerOp: perOp(pgMs),
+      latency,
+      seconds: r.durationUs / 1e6,
+      serverMs: diff(before.server, after.server),
+      postgresMs: diff(before.postgres, after.postgres),
+      clientMs: after.children - before.children,
       windowUs: [before.monoUs, after.monoUs],
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Each customer's open orders as the server has them, oldest first (the load cancels the oldest). */
+async function readOpenOrders(client: HttpClient, customers: Customer[]): Promise<void> {
+  await eachLimited(customers, 4, async (c) => {
+    const ids: number[] = [];
+    for (let page = 1; ; page++) {
+      const a = await client.request('GET', `/stock/order/list?status=open&limit=100&page=${page}`, { token: c.token });
+      if (a.status !== 200 || a.body.code !== 0) throw new Error(`open orders: ${JSON.stringify(a.body)}`);
+      const items = a.body.data.items as { id: number }[];
+      for (const o of items) ids.push(o.id);
+      if (items.length < 100) break;
+    }
+    c.open = ids.sort((x, y) => x - y);
+    c.inFlight = 0;
+  });
 }
 
 async function startReference(): Promise<{ baseUrl: string; pid: number | undefined; stop: () => Promise<void> }> {
@@ -281,6 +356,7 @@ async function startReference(): Promise<{ baseUrl: string; pid: number | undefi
 async function runOn(db: 'sqlite' | 'postgres') {
   const dataDir = mkdtempSync(join(tmpdir(), 'bourse-http-bench-'));
   const pgDb = db === 'postgres' ? await freshPgDatabase(TEST_DATABASE_URL, 'bench_http') : null;
+  const stops: (() => Promise<void>)[] = [];
   try {
     const server = await spawnServer({
       dataDir,
@@ -289,57 +365,64 @@ async function runOn(db: 'sqlite' | 'postgres') {
       ...(serverMain ? { main: serverMain } : {}),
       nodeArgs: profileDir ? ['--cpu-prof', '--cpu-prof-dir', join(profileDir, db)] : [],
     });
-    let real: Outcome;
-    try {
-      const setup = new HttpClient(server.baseUrl, 4);
-      const started = performance.now();
-      const phones = Array.from({ length: userCount }, (_, i) => `98${String(seed * 10_000 + i).padStart(8, '0')}`);
-      const registered = await eachLimited(phones, 4, (phone) => registerCustomer(setup, phone, { pin: PIN }));
-      const q = await quote(setup, symbol);
-      const prices = Array.from({ length: 10 }, (_, k) => restingBuyPrice(q, 0.9, k));
-      const customers: Customer[] = registered.map((r) => ({ token: r.token, open: [], inFlight: 0 }));
-      // One order each before the clock starts: the first order pays argon2 for the PIN, later ones
-      // hit the PIN cache (as an active trader's do).
-      await eachLimited(customers, 4, async (c) => {
-        const a = await setup.request('POST', '/stock/order/buy', {
-          token: c.token,
-          json: { symbol, orderType: 'limit', price: prices[0], quantity: '1', password: PIN },
-        });
-        if (a.body.code !== 0) throw new Error(`first order: ${JSON.stringify(a.body)}`);
-        c.open.push(a.body.data.order.id);
+    stops.push(() => server.stop());
+    const setup = new HttpClient(server.baseUrl, 4);
+    const started = performance.now();
+    const phones = Array.from({ length: userCount }, (_, i) => `98${String(seed * 10_000 + i).padStart(8, '0')}`);
+    const registered = await eachLimited(phones, 4, (phone) => registerCustomer(setup, phone, { pin: PIN }));
+    const q = await quote(setup, symbol);
+    const prices = Array.from({ length: 10 }, (_, k) => restingBuyPrice(q, 0.9, k));
+    const customers: Customer[] = registered.map((r) => ({ token: r.token, open: [], inFlight: 0 }));
+    // One order each before the clock starts: the first order pays argon2 for the PIN, later ones
+    // hit the PIN cache (as an active trader's do).
+    await eachLimited(customers, 4, async (c) => {
+      const a = await setup.request('POST', '/stock/order/buy', {
+        token: c.token,
+        json: { symbol, orderType: 'limit', price: prices[0], quantity: '1', password: PIN },
       });
-      setup.close();
-      const setupSeconds = (performance.now() - started) / 1000;
-      process.stderr.write(`${db}: ${userCount} customers ready in ${setupSeconds.toFixed(1)} s; driving\n`);
-      const client = new HttpClient(server.baseUrl, connections);
-      await warmUp(client, customers, prices);
-      client.close();
-      real = await measure(server.baseUrl, customers, prices, server.child.pid, db === 'postgres');
-      if (profileDir) {
-        mkdirSync(join(profileDir, db), { recursive: true });
-        writeFileSync(
-          join(profileDir, db, 'window.json'),
-          JSON.stringify({ startUs: real.windowUs[0], endUs: real.windowUs[1] }),
-        );
-      }
-    } finally {
-      await server.stop();
-    }
+      if (a.body.code !== 0) throw new Error(`first order: ${JSON.stringify(a.body)}`);
+      c.open.push(a.body.data.order.id);
+    });
+    const setupSeconds = (performance.now() - started) / 1000;
+    process.stderr.write(`${db}: ${userCount} customers ready in ${setupSeconds.toFixed(1)} s; driving\n`);
+    const client = new HttpClient(server.baseUrl, connections);
+    await warmUp(client, customers, prices);
+    client.close();
 
     const reference = await startReference();
-    let ref: Outcome;
-    try {
-      const client = new HttpClient(reference.baseUrl, connections);
-      const fakes: Customer[] = Array.from({ length: userCount }, (_, i) => ({
-        token: `t${i}`,
-        open: [],
-        inFlight: 0,
-      }));
-      await warmUp(client, fakes, ['1269.30']);
-      client.close();
-      ref = await measure(reference.baseUrl, fakes, ['1269.30'], reference.pid, false);
-    } finally {
-      await reference.stop();
+    stops.push(() => reference.stop());
+    const refClient = new HttpClient(reference.baseUrl, connections);
+    const fakes: Customer[] = Array.from({ length: userCount }, (_, i) => ({ token: `t${i}`, open: [], inFlight: 0 }));
+    await warmUp(refClient, fakes, ['1269.30']);
+    refClient.close();
+
+    const turnSeconds = seconds / rounds;
+    const ours: Turn[] = [];
+    const theirs: Turn[] = [];
+    const ourTurn = async () => {
+      // The last requests of the turn before placed orders whose answers wrk never read.
+      if (ours.length > 0) await readOpenOrders(setup, customers);
+      ours.push(await measureTurn(server.baseUrl, customers, prices, server.child.pid, db === 'postgres', turnSeconds));
+    };
+    const referenceTurn = async () => {
+      theirs.push(await measureTurn(reference.baseUrl, fakes, ['1269.30'], reference.pid, false, turnSeconds));
+    };
+    for (let round = 0; round < rounds; round++) {
+      // ABBA: neither server always goes first.
+      if (round % 2 === 0) {
+        await ourTurn();
+        await referenceTurn();
+      } else {
+        await referenceTurn();
+        await ourTurn();
+      }
+    }
+    setup.close();
+    const real = addUp(ours);
+    const ref = addUp(theirs);
+    if (profileDir) {
+      mkdirSync(join(profileDir, db), { recursive: true });
+      writeFileSync(join(profileDir, db, 'window.json'), JSON.stringify({ windowsUs: real.windowsUs }));
     }
 
     const opsPerSec = Math.round(real.ops / real.seconds);
@@ -355,6 +438,7 @@ async function runOn(db: 'sqlite' | 'postgres') {
         errors: real.errors,
         connections,
         seconds: Math.round(real.seconds * 100) / 100,
+        rounds,
         loadGenerator: 'wrk',
         placesPerSec: Math.round(real.places / real.seconds),
         cancelsPerSec: Math.round(real.cancels / real.seconds),
@@ -363,6 +447,9 @@ async function runOn(db: 'sqlite' | 'postgres') {
         referenceP50Ms: ref.p50Us / 1000,
         referenceP99Ms: ref.p99Us / 1000,
         referenceErrors: ref.errors,
+        turnRatios: ours.map(
+          (t, i) => Math.round((t.ops / t.seconds / (theirs[i]!.ops / theirs[i]!.seconds)) * 100) / 100,
+        ),
         serverCpuPct: real.cpuPct,
         serverCpuUsPerOp: real.cpuUsPerOp,
         referenceCpuPct: ref.cpuPct,
@@ -376,9 +463,11 @@ async function runOn(db: 'sqlite' | 'postgres') {
         logLevel,
         loadAvg1m: Math.round(loadavg()[0]! * 100) / 100,
         ...(real.firstError ? { firstError: real.firstError.slice(0, 300) } : {}),
+        ...(ref.firstError ? { referenceFirstError: ref.firstError.slice(0, 300) } : {}),
       }),
     );
   } finally {
+    for (const stop of stops.reverse()) await stop();
     rmSync(dataDir, { recursive: true, force: true });
     await pgDb?.drop();
   }

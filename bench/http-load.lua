@@ -3,7 +3,8 @@
 -- orders, cancels its oldest. The customers, their tokens and the orders the warm-up left open come
 -- from a file (init's first argument: one line per customer, "token id id ..."). A request carries
 -- x-request-id "bench-<customer>-<n>", which both servers echo, so an answer tells whose order it placed.
--- done() prints one line of JSON: wrk's counts and latency percentiles (µs) with this script's own.
+-- done() prints one line of JSON: wrk's counts, latency percentiles and histogram (µs) with this
+-- script's own counts.
 -- Run by http-bench.ts: wrk -t1 -cN -dS --timeout 10s -s bench/http-load.lua URL -- FILE CAP PIN PRICES
 
 local customers = {}
@@ -103,11 +104,17 @@ function done(summary, latency, requests)
     if first == "" then first = t:get("first_failure") end
   end
   local e = summary.errors
+  -- Every recorded latency (µs) with its count, so that runs can be merged into exact percentiles.
+  local hist = {}
+  for i = 1, #latency do
+    local value, n = latency(i)
+    hist[#hist + 1] = string.format("%d:%d", value, n)
+  end
   io.write(string.format(
     '{"requests":%d,"durationUs":%d,"places":%d,"cancels":%d,"failures":%d,' ..
     '"socketErrors":%d,"statusErrors":%d,"timeouts":%d,"p50Us":%d,"p99Us":%d,"p999Us":%d,"maxUs":%d,' ..
-    '"firstFailure":"%s"}\n',
+    '"hist":"%s","firstFailure":"%s"}\n',
     summary.requests, summary.duration, p, c, f, e.connect + e.read + e.write, e.status, e.timeout,
     latency:percentile(50), latency:percentile(99), latency:percentile(99.9), latency.max,
-    (string.gsub(first, '[%c"\\]', " "))))
+    table.concat(hist, ","), (string.gsub(first, '[%c"\\]', " "))))
 end
