@@ -36,6 +36,8 @@ import { argument } from './bench-util.ts';
 const seconds = Number(argument('seconds') ?? 10);
 /** Turns per server: each runs `seconds / rounds` (see the top of this file). */
 const rounds = Number(argument('rounds') ?? 5);
+/** The warm-up driver's closed loop before each turn. */
+const TURN_WARMUP_SECONDS = 0.5;
 const warmupSeconds = Number(argument('warmup') ?? 2);
 const connections = Number(argument('connections') ?? 64);
 const userCount = Number(argument('users') ?? 50);
@@ -186,10 +188,10 @@ function addUp(turns: readonly Turn[]): Outcome {
  * code is compiled and every customer has open orders (which it keeps in `customers`) before wrk takes
  * over. Throws on the first failed answer.
  */
-async function warmUp(client: HttpClient, customers: Customer[], prices: string[]): Promise<void> {
+async function warmUp(client: HttpClient, customers: Customer[], prices: string[], forSeconds: number): Promise<void> {
   const random = rng(seed);
   let next = 0;
-  const end = performance.now() + warmupSeconds * 1000;
+  const end = performance.now() + forSeconds * 1000;
   const worker = async () => {
     while (performance.now() < end) {
       const c = customers[next++ % customers.length] as Customer;
@@ -386,25 +388,27 @@ async function runOn(db: 'sqlite' | 'postgres') {
     const setupSeconds = (performance.now() - started) / 1000;
     process.stderr.write(`${db}: ${userCount} customers ready in ${setupSeconds.toFixed(1)} s; driving\n`);
     const client = new HttpClient(server.baseUrl, connections);
-    await warmUp(client, customers, prices);
-    client.close();
+    await warmUp(client, customers, prices, warmupSeconds);
 
     const reference = await startReference();
     stops.push(() => reference.stop());
     const refClient = new HttpClient(reference.baseUrl, connections);
     const fakes: Customer[] = Array.from({ length: userCount }, (_, i) => ({ token: `t${i}`, open: [], inFlight: 0 }));
-    await warmUp(refClient, fakes, ['1269.30']);
-    refClient.close();
+    await warmUp(refClient, fakes, ['1269.30'], warmupSeconds);
 
     const turnSeconds = seconds / rounds;
     const ours: Turn[] = [];
     const theirs: Turn[] = [];
+    // Each turn starts on a server that is already busy: a short closed loop from the warm-up driver
+    // first, so wrk does not time a server that has sat idle through the other's turn.
     const ourTurn = async () => {
       // The last requests of the turn before placed orders whose answers wrk never read.
       if (ours.length > 0) await readOpenOrders(setup, customers);
+      await warmUp(client, customers, prices, TURN_WARMUP_SECONDS);
       ours.push(await measureTurn(server.baseUrl, customers, prices, server.child.pid, db === 'postgres', turnSeconds));
     };
     const referenceTurn = async () => {
+      await warmUp(refClient, fakes, ['1269.30'], TURN_WARMUP_SECONDS);
       theirs.push(await measureTurn(reference.baseUrl, fakes, ['1269.30'], reference.pid, false, turnSeconds));
     };
     for (let round = 0; round < rounds; round++) {
@@ -418,6 +422,8 @@ async function runOn(db: 'sqlite' | 'postgres') {
       }
     }
     setup.close();
+    client.close();
+    refClient.close();
     const real = addUp(ours);
     const ref = addUp(theirs);
     if (profileDir) {
