@@ -1,9 +1,14 @@
 // Benchmark (not a test): the full engine (validation, risk checks, holds, matching, ledger settlement
-// with fees, events) for 10,000 users on one BTC/USDT book, seeded. Prints ONE line of JSON.
-// Run: npm run bench:engine [-- --orders 1000000 --seed 7 --remember 100000 --chunk 1000]
+// with fees, events) for 10,000 users on one BTC/USDT book, seeded. The same workload then runs in the
+// same process on the floor (engine-floor.ts: the same rules in typed arrays, no per-order objects, no
+// events, no idempotency window), which must end with the engine's trades, rejections and balances:
+// `floorOpsPerSec` is what these rules cost at the least, on the machine as it is during the run.
+// Prints ONE line of JSON.
+// Run: npm run bench:engine [-- --orders 1000000 --seed 7 --remember 100000 --chunk 1000 --no-floor]
 
-import { type Command, Engine } from '@bourse/engine';
+import { type ApplyResult, type Command, Engine } from '@bourse/engine';
 import { argument, peakRssMiB, percentiles } from './bench-util.ts';
+import { EngineFloor } from './engine-floor.ts';
 import { EngineWorkload } from './engine-workload.ts';
 
 const seed = Number(argument('seed') ?? 7);
@@ -60,6 +65,50 @@ while (applied < total) {
 const broken = engine.findBrokenInvariant();
 if (broken !== undefined) throw new Error(`invariant broken after the benchmark: ${broken}`);
 const p = percentiles(latencyNs);
+const floor = process.argv.includes('--no-floor') ? undefined : runFloor();
+
+/** The same seeded workload on the floor, timed the same way; checked against the engine's end state. */
+function runFloor(): { opsPerSec: number; cpuOpsPerSec: number } {
+  const floor = new EngineFloor();
+  const floorWorkload = new EngineWorkload(seed, userCount);
+  for (const command of floorWorkload.setup()) floor.apply(command);
+  let done = 0;
+  let floorRejected = 0;
+  let floorMs = 0;
+  let floorCpuMs = 0;
+  while (done < total) {
+    const size = Math.min(chunk, total - done);
+    for (let i = 0; i < size; i++) batch[i] = floorWorkload.next(done + i);
+    const cpuStart = process.cpuUsage();
+    const start = performance.now();
+    let before = start;
+    for (let i = 0; i < size; i++) {
+      const result: ApplyResult = floor.apply(batch[i] as Command);
+      // The engine loop's clock read per command, so both loops carry the same bookkeeping.
+      const after = performance.now();
+      latencyNs[done + i] = (after - before) * 1e6;
+      before = after;
+      if (!result.ok) floorRejected += 1;
+      else floorWorkload.observe(result);
+    }
+    floorMs += performance.now() - start;
+    const cpu = process.cpuUsage(cpuStart);
+    floorCpuMs += (cpu.user + cpu.system) / 1000;
+    done += size;
+  }
+  if (floorRejected !== rejected || floor.trades !== trades) {
+    throw new Error(`the floor parted from the engine: ${floorRejected}/${floor.trades} against ${rejected}/${trades}`);
+  }
+  for (let u = 0; u < userCount; u++) {
+    const userId = `user${u}`;
+    const usdt = engine.balance(userId, 'spot', 'USDT');
+    const btc = engine.balance(userId, 'spot', 'BTC');
+    const theirs = [usdt.balance, usdt.held, btc.balance, btc.held].map(Number).join();
+    const ours = floor.balancesOf(userId)?.join();
+    if (ours !== theirs) throw new Error(`the floor's balances of ${userId} are ${ours}, the engine's ${theirs}`);
+  }
+  return { opsPerSec: Math.round(total / (floorMs / 1000)), cpuOpsPerSec: Math.round(total / (floorCpuMs / 1000)) };
+}
 console.log(
   JSON.stringify({
     bench: 'engine',
@@ -73,6 +122,13 @@ console.log(
     p99Ns: p.p99,
     p999Ns: p.p999,
     maxNs: p.max,
+    ...(floor
+      ? {
+          floorOpsPerSec: floor.opsPerSec,
+          floorCpuOpsPerSec: floor.cpuOpsPerSec,
+          ratioToFloor: Math.round((total / (busyMs / 1000) / floor.opsPerSec) * 1000) / 1000,
+        }
+      : {}),
     rejected,
     trades,
     restingAtEnd: engine.depth('BTC-USDT', 1_000_000).bids.length + engine.depth('BTC-USDT', 1_000_000).asks.length,
