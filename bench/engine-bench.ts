@@ -20,94 +20,83 @@ const chunk = Number(argument('chunk') ?? 1_000);
 // --remember 0 turns the idempotency window off, to show what it costs.
 const remembered = Number(argument('remember') ?? 100_000);
 
-const engine = new Engine({ maxOpenOrdersPerUser: 200, rememberedCommandsMax: remembered });
-const workload = new EngineWorkload(seed, userCount);
-for (const command of workload.setup()) {
-  const r = engine.apply(command);
-  if (!r.ok) throw new Error(r.code);
-}
-
-let applied = 0;
-let rejected = 0;
-let trades = 0;
-let busyMs = 0;
-/** CPU time of this process (all its threads) in the timed loops: steadier than wall time on a shared machine. */
-let cpuMs = 0;
 const latencyNs = new Float64Array(total);
 const batch: Command[] = new Array(chunk);
-while (applied < total) {
-  const size = Math.min(chunk, total - applied);
-  for (let i = 0; i < size; i++) batch[i] = workload.next(applied + i);
-  const cpuStart = process.cpuUsage();
-  const start = performance.now();
-  // One clock read per command (each read allocates a heap number in Node 24): a command's latency is
-  // the time since the previous read, so it also carries the few tens of ns of bookkeeping below.
-  let before = start;
-  for (let i = 0; i < size; i++) {
-    const command = batch[i] as Command;
-    const result = engine.apply(command);
-    const after = performance.now();
-    latencyNs[applied + i] = (after - before) * 1e6;
-    before = after;
-    if (!result.ok) {
-      rejected += 1;
-      continue;
-    }
-    workload.observe(result);
-    for (const event of result.events) if (event.type === 'trade') trades += 1;
+
+/**
+ * The seeded workload through `core`: setup, then the trading commands, generated in chunks outside
+ * the timed loop. One clock read per command (each read allocates a heap number in Node 24): a command's
+ * latency is the time since the previous read, so it also carries the few tens of ns of bookkeeping.
+ */
+function drive(core: { apply(command: Command): ApplyResult }) {
+  const workload = new EngineWorkload(seed, userCount);
+  for (const command of workload.setup()) {
+    const r = core.apply(command);
+    if (!r.ok) throw new Error(r.code);
   }
-  busyMs += performance.now() - start;
-  const cpu = process.cpuUsage(cpuStart);
-  cpuMs += (cpu.user + cpu.system) / 1000;
-  applied += size;
+  let applied = 0;
+  let rejected = 0;
+  let trades = 0;
+  let busyMs = 0;
+  /** CPU time of this process (all its threads) in the timed loops: steadier than wall time on a shared machine. */
+  let cpuMs = 0;
+  while (applied < total) {
+    const size = Math.min(chunk, total - applied);
+    for (let i = 0; i < size; i++) batch[i] = workload.next(applied + i);
+    const cpuStart = process.cpuUsage();
+    const start = performance.now();
+    let before = start;
+    for (let i = 0; i < size; i++) {
+      const result = core.apply(batch[i] as Command);
+      const after = performance.now();
+      latencyNs[applied + i] = (after - before) * 1e6;
+      before = after;
+      if (!result.ok) {
+        rejected += 1;
+        continue;
+      }
+      workload.observe(result);
+      for (const event of result.events) if (event.type === 'trade') trades += 1;
+    }
+    busyMs += performance.now() - start;
+    const cpu = process.cpuUsage(cpuStart);
+    cpuMs += (cpu.user + cpu.system) / 1000;
+    applied += size;
+  }
+  return {
+    rejected,
+    trades,
+    opsPerSec: Math.round(total / (busyMs / 1000)),
+    cpuOpsPerSec: Math.round(total / (cpuMs / 1000)),
+  };
 }
 
+const engine = new Engine({ maxOpenOrdersPerUser: 200, rememberedCommandsMax: remembered });
+const run = drive(engine);
 const broken = engine.findBrokenInvariant();
 if (broken !== undefined) throw new Error(`invariant broken after the benchmark: ${broken}`);
 const p = percentiles(latencyNs);
 const floor = process.argv.includes('--no-floor') ? undefined : runFloor();
 
-/** The same seeded workload on the floor, timed the same way; checked against the engine's end state. */
+/** The same workload on the floor, timed the same way, then checked against the engine's end state. */
 function runFloor(): { opsPerSec: number; cpuOpsPerSec: number } {
-  const floor = new EngineFloor();
-  const floorWorkload = new EngineWorkload(seed, userCount);
-  for (const command of floorWorkload.setup()) floor.apply(command);
-  let done = 0;
-  let floorRejected = 0;
-  let floorMs = 0;
-  let floorCpuMs = 0;
-  while (done < total) {
-    const size = Math.min(chunk, total - done);
-    for (let i = 0; i < size; i++) batch[i] = floorWorkload.next(done + i);
-    const cpuStart = process.cpuUsage();
-    const start = performance.now();
-    let before = start;
-    for (let i = 0; i < size; i++) {
-      const result: ApplyResult = floor.apply(batch[i] as Command);
-      // The engine loop's clock read per command, so both loops carry the same bookkeeping.
-      const after = performance.now();
-      latencyNs[done + i] = (after - before) * 1e6;
-      before = after;
-      if (!result.ok) floorRejected += 1;
-      else floorWorkload.observe(result);
-    }
-    floorMs += performance.now() - start;
-    const cpu = process.cpuUsage(cpuStart);
-    floorCpuMs += (cpu.user + cpu.system) / 1000;
-    done += size;
-  }
-  if (floorRejected !== rejected || floor.trades !== trades) {
-    throw new Error(`the floor parted from the engine: ${floorRejected}/${floor.trades} against ${rejected}/${trades}`);
+  const core = new EngineFloor();
+  const { rejected, opsPerSec, cpuOpsPerSec } = drive(core);
+  // The floor's answers carry no trade events: it counts its trades itself.
+  if (rejected !== run.rejected || core.trades !== run.trades) {
+    throw new Error(
+      `the floor parted from the engine: ${rejected}/${core.trades} against ${run.rejected}/${run.trades}`,
+    );
   }
   for (let u = 0; u < userCount; u++) {
     const userId = `user${u}`;
     const usdt = engine.balance(userId, 'spot', 'USDT');
     const btc = engine.balance(userId, 'spot', 'BTC');
     const theirs = [usdt.balance, usdt.held, btc.balance, btc.held].map(Number).join();
-    const ours = floor.balancesOf(userId)?.join();
+    const ours = core.balancesOf(userId)?.join();
     if (ours !== theirs) throw new Error(`the floor's balances of ${userId} are ${ours}, the engine's ${theirs}`);
   }
-  return { opsPerSec: Math.round(total / (floorMs / 1000)), cpuOpsPerSec: Math.round(total / (floorCpuMs / 1000)) };
+  return { opsPerSec, cpuOpsPerSec };
 }
 console.log(
   JSON.stringify({
@@ -116,8 +105,8 @@ console.log(
     users: userCount,
     commands: total,
     rememberedCommandsMax: remembered,
-    opsPerSec: Math.round(total / (busyMs / 1000)),
-    cpuOpsPerSec: Math.round(total / (cpuMs / 1000)),
+    opsPerSec: run.opsPerSec,
+    cpuOpsPerSec: run.cpuOpsPerSec,
     p50Ns: p.p50,
     p99Ns: p.p99,
     p999Ns: p.p999,
@@ -126,11 +115,11 @@ console.log(
       ? {
           floorOpsPerSec: floor.opsPerSec,
           floorCpuOpsPerSec: floor.cpuOpsPerSec,
-          ratioToFloor: Math.round((total / (busyMs / 1000) / floor.opsPerSec) * 1000) / 1000,
+          ratioToFloor: Math.round((run.opsPerSec / floor.opsPerSec) * 1000) / 1000,
         }
       : {}),
-    rejected,
-    trades,
+    rejected: run.rejected,
+    trades: run.trades,
     restingAtEnd: engine.depth('BTC-USDT', 1_000_000).bids.length + engine.depth('BTC-USDT', 1_000_000).asks.length,
     peakRssMiB: peakRssMiB(),
     note: 'opsPerSec includes one performance.now() per command (~50 ns) and the loop bookkeeping',
