@@ -8,6 +8,7 @@ import type { ApplyResult, Command } from '@bourse/engine';
 import { btcUsdt, SeededRandom } from '@bourse/testkit';
 
 export class EngineWorkload {
+  static readonly DEFAULT_USERS = 10_000;
   readonly userCount: number;
   readonly #random: SeededRandom;
   readonly #users: string[];
@@ -17,7 +18,7 @@ export class EngineWorkload {
   readonly #liveUsers: number[] = [];
   #mid = 6_000_000;
 
-  constructor(seed: number, userCount = 10_000) {
+  constructor(seed: number, userCount = EngineWorkload.DEFAULT_USERS) {
     this.userCount = userCount;
     this.#random = new SeededRandom(seed);
     this.#users = Array.from({ length: userCount }, (_, i) => `user${i}`);

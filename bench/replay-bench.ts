@@ -29,6 +29,7 @@ import {
 import { TradingEngine } from '../apps/server/src/engine-host/trading-engine.ts';
 import { systemClock } from '../apps/server/src/platform/clock.ts';
 import { argument, peakRssMiB } from './bench-util.ts';
+import { EngineFloor } from './engine-floor.ts';
 import { EngineWorkload } from './engine-workload.ts';
 
 type Target = { db: 'sqlite'; dataDir: string } | { db: 'postgres'; url: string; schema: string };
@@ -120,6 +121,8 @@ async function main() {
           readMs: ms(split.wall.query + split.wall.decode),
           applyMs: ms(split.wall.apply),
           hashMs: ms(split.wall.hash),
+          // The same decoded commands applied to the engine bench's floor (see timeSplit).
+          floorApplyMs: ms(split.wall.floor),
           peakRssMiB: replay.peakRssMiB,
           queryMs: ms(split.wall.query),
           decodeMs: ms(split.wall.decode),
@@ -328,7 +331,7 @@ async function timeReplay(target: Target): Promise<ReplayRun> {
   return result;
 }
 
-type Phases = { query: number; decode: number; apply: number; hash: number };
+type Phases = { query: number; decode: number; apply: number; hash: number; floor: number };
 type SplitRun = { seq: number; hash: string; wall: Phases; cpu: Phases };
 
 const cpuSince = (start: NodeJS.CpuUsage) => {
@@ -336,12 +339,17 @@ const cpuSince = (start: NodeJS.CpuUsage) => {
   return (used.user + used.system) / 1000;
 };
 
-/** The same rows in the host's pages, with reading, decoding and replaying timed apart (per page). */
+/**
+ * The same rows in the host's pages, with reading, decoding and replaying timed apart (per page). Each
+ * page's commands are also applied to the engine bench's floor (engine-floor.ts), first, and timed as
+ * `floor`: what the same rules cost at the least, checked at the end against the engine's balances.
+ */
 async function timeSplit(target: Target): Promise<SplitRun> {
   const db = await openTarget(target);
   const engine = new Engine();
-  const wall: Phases = { query: 0, decode: 0, apply: 0, hash: 0 };
-  const cpu: Phases = { query: 0, decode: 0, apply: 0, hash: 0 };
+  const floor = new EngineFloor();
+  const wall: Phases = { query: 0, decode: 0, apply: 0, hash: 0, floor: 0 };
+  const cpu: Phases = { query: 0, decode: 0, apply: 0, hash: 0, floor: 0 };
   let clock = performance.now();
   let cpuClock = process.cpuUsage();
   const lap = (phase: keyof Phases) => {
@@ -367,6 +375,8 @@ async function timeSplit(target: Target): Promise<SplitRun> {
     for (let i = 0; i < rows.length; i++) commands[i] = decodeCommand((rows[i] as [number, string])[1]);
     seq = Number(rows[rows.length - 1]?.[0]);
     lap('decode');
+    for (let i = 0; i < commands.length; i++) floor.apply(commands[i] as Command);
+    lap('floor');
     // As the host does: the replay path, told how many commands follow each one.
     const after = last - (seq - commands.length) - 1;
     for (let i = 0; i < commands.length; i++) engine.replay(commands[i] as Command, after - i);
@@ -376,6 +386,13 @@ async function timeSplit(target: Target): Promise<SplitRun> {
   const hash = engine.stateHash();
   lap('hash');
   await db.close();
+  for (let u = 0; u < EngineWorkload.DEFAULT_USERS; u++) {
+    const usdt = engine.balance(`user${u}`, 'spot', 'USDT');
+    const btc = engine.balance(`user${u}`, 'spot', 'BTC');
+    const theirs = [usdt.balance, usdt.held, btc.balance, btc.held].map(Number).join();
+    if (floor.balancesOf(`user${u}`)?.join() !== theirs)
+      throw new Error(`the floor parted from the replay at user${u}`);
+  }
   return { seq, hash, wall, cpu };
 }
 
