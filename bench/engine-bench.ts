@@ -13,7 +13,7 @@ import { EngineWorkload } from './engine-workload.ts';
 
 const seed = Number(argument('seed') ?? 7);
 const total = Number(argument('orders') ?? 1_000_000);
-const userCount = 10_000;
+const userCount = EngineWorkload.DEFAULT_USERS;
 // Commands are generated outside the timed loop in small chunks: a 50,000-command chunk kept alive
 // made every scavenge copy it (a harness artefact, not engine work).
 const chunk = Number(argument('chunk') ?? 1_000);

@@ -158,7 +158,7 @@ function addUp(turns: readonly Turn[]): Outcome {
   const latency = new Map<number, number>();
   for (const t of turns) for (const [value, n] of t.latency) latency.set(value, (latency.get(value) ?? 0) + n);
   const sorted = [...latency].sort((a, b) => a[0] - b[0]);
-  const recorded = sum((t) => [...t.latency.values()].reduce((a, n) => a + n, 0));
+  const recorded = sorted.reduce((a, [, n]) => a + n, 0);
   const ops = sum((t) => t.ops);
   const seconds = sum((t) => t.seconds);
   const serverMs = sumOrNull((t) => t.serverMs);
@@ -358,6 +358,7 @@ async function startReference(): Promise<{ baseUrl: string; pid: number | undefi
 async function runOn(db: 'sqlite' | 'postgres') {
   const dataDir = mkdtempSync(join(tmpdir(), 'bourse-http-bench-'));
   const pgDb = db === 'postgres' ? await freshPgDatabase(TEST_DATABASE_URL, 'bench_http') : null;
+  /** Servers and clients to stop however the run ends, the last started first. */
   const stops: (() => Promise<void>)[] = [];
   try {
     const server = await spawnServer({
@@ -369,6 +370,7 @@ async function runOn(db: 'sqlite' | 'postgres') {
     });
     stops.push(() => server.stop());
     const setup = new HttpClient(server.baseUrl, 4);
+    stops.push(async () => setup.close());
     const started = performance.now();
     const phones = Array.from({ length: userCount }, (_, i) => `98${String(seed * 10_000 + i).padStart(8, '0')}`);
     const registered = await eachLimited(phones, 4, (phone) => registerCustomer(setup, phone, { pin: PIN }));
@@ -388,11 +390,13 @@ async function runOn(db: 'sqlite' | 'postgres') {
     const setupSeconds = (performance.now() - started) / 1000;
     process.stderr.write(`${db}: ${userCount} customers ready in ${setupSeconds.toFixed(1)} s; driving\n`);
     const client = new HttpClient(server.baseUrl, connections);
+    stops.push(async () => client.close());
     await warmUp(client, customers, prices, warmupSeconds);
 
     const reference = await startReference();
     stops.push(() => reference.stop());
     const refClient = new HttpClient(reference.baseUrl, connections);
+    stops.push(async () => refClient.close());
     const fakes: Customer[] = Array.from({ length: userCount }, (_, i) => ({ token: `t${i}`, open: [], inFlight: 0 }));
     await warmUp(refClient, fakes, ['1269.30'], warmupSeconds);
 
@@ -421,9 +425,6 @@ async function runOn(db: 'sqlite' | 'postgres') {
         await ourTurn();
       }
     }
-    setup.close();
-    client.close();
-    refClient.close();
     const real = addUp(ours);
     const ref = addUp(theirs);
     if (profileDir) {
