@@ -188,7 +188,11 @@ describe('news, notices and the message centre', () => {
 
     // Banners: the seeded ones, each with its picture per language.
     await admin.getByTestId('content-tab-ad').click();
-    await admin.locator('[data-testid^="content-edit-"]').first().click();
+    // The banners' own table: while the tabs switch, the news table (whose articles have no picture) can
+    // still be on the page, and its first edit button is not a banner's (a clean-clone CI run timed out
+    // waiting for a picture in the news editor).
+    const banners = admin.locator('[data-testid="content-table"][data-kind="ad"] tbody tr.ant-table-row');
+    await banners.first().locator('[data-testid^="content-edit-"]').click();
     await admin.locator('[data-testid="content-form"] img').nth(1).waitFor();
     await settle(admin);
     await shot(admin, 'admin-content-5-banner-editor-en-US');

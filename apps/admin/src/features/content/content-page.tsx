@@ -206,6 +206,7 @@ function ItemsTab({ kind }: { kind: ContentKind }) {
       {items.isError && <Alert type="error" showIcon title={items.error.message} style={{ marginBottom: 16 }} />}
       <Table<ContentItem>
         data-testid="content-table"
+        data-kind={kind}
         rowKey={(item) => String(item.id)}
         size="middle"
         columns={columns}
