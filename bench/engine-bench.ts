@@ -55,8 +55,7 @@ function drive(core: { apply(command: Command): ApplyResult }) {
         rejected += 1;
         continue;
       }
-      workload.observe(result);
-      for (const event of result.events) if (event.type === 'trade') trades += 1;
+      trades += workload.observe(result);
     }
     busyMs += performance.now() - start;
     const cpu = process.cpuUsage(cpuStart);

@@ -4,7 +4,16 @@
 // Must hold: the same seed, the same chunking and the same results observed give the same commands.
 // Must not: apply anything itself (the caller applies and reports each result through observe()).
 
-import type { ApplyResult, Command } from '@bourse/engine';
+import {
+  type ApplyResult,
+  type Command,
+  EventReader,
+  RECORD_EVENT,
+  RECORD_FILL,
+  RECORD_ORDER_PLACED,
+  RECORD_ORDER_UPDATED,
+  RECORD_TRADE,
+} from '@bourse/engine';
 import { btcUsdt, SeededRandom } from '@bourse/testkit';
 
 export class EngineWorkload {
@@ -17,6 +26,7 @@ export class EngineWorkload {
   readonly #liveIds: number[] = [];
   readonly #liveUsers: number[] = [];
   #mid = 6_000_000;
+  readonly #reader = new EventReader();
 
   constructor(seed: number, userCount = EngineWorkload.DEFAULT_USERS) {
     this.userCount = userCount;
@@ -97,16 +107,50 @@ export class EngineWorkload {
     };
   }
 
-  /** Tells the workload a command's result: an order that still rests may be cancelled later. */
-  observe(result: ApplyResult): void {
-    if (!result.ok) return;
-    const first = result.events[0];
-    if (first !== undefined && first.type === 'order_placed') {
-      const last = result.events[result.events.length - 1];
-      if (last === undefined || last.type !== 'order_updated' || last.orderId !== first.orderId) {
-        this.#liveIds.push(first.orderId);
-        this.#liveUsers.push(Number(first.userId.slice(4)));
+  /**
+   * Tells the workload a command's result (an order that still rests may be cancelled later) and
+   * answers how many trades it made. The events are read in place (EventReader), as the host's
+   * projection reads them: a success is not made into event objects.
+   */
+  observe(result: ApplyResult): number {
+    if (!result.ok) return 0;
+    const reader = this.#reader.read(result);
+    let trades = 0;
+    let placedId = -1;
+    let placedUser = '';
+    let first = true;
+    let lastUpdated = -1;
+    while (reader.next()) {
+      let kind = reader.kind;
+      let orderId = reader.orderId;
+      let userId = reader.userId;
+      if (kind === RECORD_EVENT) {
+        // Events made elsewhere (the floor's answers).
+        const e = reader.event as { type: string; orderId?: number; userId?: string };
+        kind =
+          e.type === 'order_placed'
+            ? RECORD_ORDER_PLACED
+            : e.type === 'order_updated'
+              ? RECORD_ORDER_UPDATED
+              : e.type === 'trade'
+                ? RECORD_TRADE
+                : RECORD_EVENT;
+        orderId = e.orderId ?? -1;
+        userId = e.userId ?? '';
       }
+      if (kind === RECORD_FILL || kind === RECORD_TRADE) trades += 1;
+      if (first && kind === RECORD_ORDER_PLACED) {
+        placedId = orderId;
+        placedUser = userId;
+      }
+      first = false;
+      lastUpdated = kind === RECORD_ORDER_UPDATED ? orderId : -1;
     }
+    // Placed, and its last event is not an update of it (that would say it finished): it rests.
+    if (placedId !== -1 && lastUpdated !== placedId) {
+      this.#liveIds.push(placedId);
+      this.#liveUsers.push(Number(placedUser.slice(4)));
+    }
+    return trades;
   }
 }

@@ -195,7 +195,6 @@ async function writeJournal(
     pending.push(host.submit(command));
     const result = host.engine.last as ApplyResult;
     if (!result.ok) rejected++;
-    else for (const event of result.events) if (event.type === 'trade') trades++;
     return result;
   };
   for (const command of workload.setup()) {
@@ -209,7 +208,7 @@ async function writeJournal(
   for (let done = 0; done < orders; ) {
     const size = Math.min(chunk, orders - done);
     for (let i = 0; i < size; i++) batch[i] = workload.next(done + i);
-    for (let i = 0; i < size; i++) workload.observe(submit(batch[i] as Command));
+    for (let i = 0; i < size; i++) trades += workload.observe(submit(batch[i] as Command));
     done += size;
     if (pending.length >= 20_000) {
       await Promise.all(pending);

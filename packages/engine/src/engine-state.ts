@@ -12,6 +12,7 @@ import type { Account, Hold, Ledger } from './ledger.ts';
 import type { OrderBook, Side, SideCode, StpCode } from './order-book.ts';
 import type { OrderMap } from './order-map.ts';
 import { ENGINE_REJECTIONS, type EngineRejection } from './rejections.ts';
+import type { ResultLog } from './result-log.ts';
 
 export type EngineConfig = {
   /** Open orders (resting or waiting for a trigger) per user, over all instruments. */
@@ -33,6 +34,12 @@ export type ApplyResult = { ok: true; events: EngineEvent[] } | { ok: false; cod
 const REJECTED = new Map<string, ApplyResult>(
   ENGINE_REJECTIONS.map((code) => [code, Object.freeze({ ok: false as const, code })]),
 );
+
+/**
+ * What a command handler answers when it wrote its events to the result log itself (state.log): the
+ * engine then answers the LoggedResult of what was written. Never answered to a caller.
+ */
+export const WRITTEN: ApplyResult = Object.freeze({ ok: true as const, events: [] });
 
 /** The result for a rejection: one frozen object per code, so refusing allocates nothing. */
 export function rejected(code: EngineRejection): ApplyResult {
@@ -205,6 +212,11 @@ export type EngineState = {
   nextTradeId: number;
   /** The idempotency window: the last rememberedCommandsMax command ids, commands and results. */
   readonly memory: CommandMemory;
+  /**
+   * Where the command being applied writes its events (result-log.ts), and where results stay, compact,
+   * until read; the window's results are segments of it (memory.log is this log).
+   */
+  readonly log: ResultLog;
   /**
    * Records (with their holds) of orders that finished during the current command; apply() moves them
    * to `orderPool` once the command is done, and new orders reuse them, so records of orders that

@@ -17,6 +17,7 @@ import {
   rejected,
   remainingLots,
   UserNumbers,
+  WRITTEN,
 } from './engine-state.ts';
 import { deposit, holdFunds, postHold, voidHold, walletTransfer } from './funds.ts';
 import { fnv1a64 } from './hash.ts';
@@ -24,6 +25,7 @@ import type { Instrument } from './instrument.ts';
 import { type Account, Ledger, type Wallet } from './ledger.ts';
 import { OrderMap } from './order-map.ts';
 import { registerInstrument, setInstrumentFees, setMarkPrice, setReferencePrice } from './reference-data.ts';
+import { MIN_RESULT_RETENTION, ResultLog } from './result-log.ts';
 import { findBrokenLock, settleTrades } from './settlement-locks.ts';
 import {
   type EngineSnapshot,
@@ -79,6 +81,7 @@ export class Engine {
 
   constructor(config: Partial<EngineConfig> = {}, state?: EngineState) {
     const merged = { ...DEFAULT_CONFIG, ...config };
+    const log = state?.log ?? new ResultLog(Math.max(merged.rememberedCommandsMax, MIN_RESULT_RETENTION));
     this.state = state ?? {
       config: merged,
       ledger: new Ledger(),
@@ -90,7 +93,8 @@ export class Engine {
       orders: new OrderMap(),
       nextOrderId: 1,
       nextTradeId: 1,
-      memory: new CommandMemory(merged.rememberedCommandsMax),
+      memory: new CommandMemory(merged.rememberedCommandsMax, log),
+      log,
       finishedOrders: [],
       orderPool: [],
       quiet: false,
@@ -110,7 +114,9 @@ export class Engine {
    * Applies one command. A command id seen before answers its first result if the body is the same
    * (an equal result rebuilt from the idempotency window, not the same object), and `command_id_reused`
    * if not. The engine keeps the command object: do not mutate it afterwards. Rejections are shared
-   * frozen objects: do not mutate results.
+   * frozen objects: do not mutate results. A success is usually a LoggedResult: its events are made
+   * when `events` is first read, which must be within MIN_RESULT_RETENTION (65,536) commands (or the
+   * window's size, if larger); an EventReader reads them without making them.
    */
   apply(command: Command): ApplyResult {
     if (
@@ -134,14 +140,24 @@ export class Engine {
 
   /** A command whose id the window was just asked about and does not know (apply(), replay()). */
   private applyNew(command: Command): ApplyResult {
-    const memory = this.state.memory;
-    memory.forgetMarks();
+    const state = this.state;
     // Left over only if a previous command threw half way: never reuse those records.
-    if (this.state.finishedOrders.length > 0) this.state.finishedOrders.length = 0;
+    if (state.finishedOrders.length > 0) state.finishedOrders.length = 0;
+    const log = state.log;
+    log.begin();
     const result = this.dispatch(command);
-    memory.add(command.id, command, result);
-    if (this.state.finishedOrders.length > 0) recycleFinishedOrders(this.state);
-    return result;
+    let answer = result;
+    if (result === WRITTEN) {
+      const written = log.finishResult();
+      state.memory.addWritten(command.id, command, written);
+      answer = written;
+    } else {
+      // A handler writes its events or answers them, never both; a rejection comes before any write.
+      if (!log.isEmpty) throw new Error(`${command.type}: events were written for a result answered otherwise`);
+      state.memory.add(command.id, command, result);
+    }
+    if (state.finishedOrders.length > 0) recycleFinishedOrders(state);
+    return answer;
   }
 
   /**
@@ -168,11 +184,13 @@ export class Engine {
     if (!memory.addIdOnly(command.id)) return;
     if (state.finishedOrders.length > 0) state.finishedOrders.length = 0;
     state.quiet = true;
+    state.log.begin();
     try {
       this.dispatch(command);
     } finally {
       state.quiet = false;
-      memory.forgetMarks();
+      // What the rarer handlers wrote even so is not read either.
+      state.log.abort();
     }
     if (state.finishedOrders.length > 0) recycleFinishedOrders(state);
   }

@@ -92,5 +92,17 @@ export {
   type StpMode,
 } from './order-book.ts';
 export { ENGINE_REJECTIONS, type EngineRejection, isEngineRejection } from './rejections.ts';
+export {
+  EventReader,
+  LoggedResult,
+  MIN_RESULT_RETENTION,
+  minorText,
+  RECORD_EVENT,
+  RECORD_FILL,
+  RECORD_ORDER_PLACED,
+  RECORD_ORDER_UPDATED,
+  RECORD_TRADE,
+  RECORD_TRANSFER,
+} from './result-log.ts';
 export { type EngineSnapshot, type EngineSnapshotV1, SNAPSHOT_VERSION } from './snapshot.ts';
 export { hashSnapshot, STATE_HASH_V2, STATE_HASH_V3, STATE_HASH_V4 } from './state-hash.ts';

@@ -1,6 +1,7 @@
 // Owns the JSON encoding of values that contain bigints: a bigint becomes {"$bigint": "123"}.
 // Must hold: fromJsonSafe(toJsonSafe(v)) deep-equals v for plain data with bigints.
-// Must not: accept functions, class instances or cycles (engine data never has them).
+// Must not: accept functions, class instances or cycles (engine data never has them), except an object
+// with a toJSON() method (as JSON.stringify: the engine's LoggedResult), which is encoded as it says.
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -8,6 +9,9 @@ export function toJsonSafe(value: unknown): JsonValue {
   if (typeof value === 'bigint') return { $bigint: value.toString() };
   if (Array.isArray(value)) return value.map(toJsonSafe);
   if (typeof value === 'object' && value !== null) {
+    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+      return toJsonSafe((value as { toJSON(): unknown }).toJSON());
+    }
     const out: { [key: string]: JsonValue } = {};
     for (const [key, item] of Object.entries(value)) if (item !== undefined) setOwn(out, key, toJsonSafe(item));
     return out;

@@ -491,6 +491,16 @@ export class Ledger {
   // it reads and writes the typed arrays only; every method falls back to the bigint path when a number
   // would leave the safe range, so results are the same as with bigints throughout.
 
+  /** The key of account `index` (what transfer events name it by). */
+  keyOf(index: number): string {
+    return this.numbers.keys[index] as string;
+  }
+
+  /** The asset code of account `index`. */
+  assetCodeOf(index: number): string {
+    return this.numbers.assetCodeById[this.numbers.assetIds[index] as number] as string;
+  }
+
   /** Account.isAvailableBelow for account `index` and a safe-integer amount. */
   isAvailableBelowN(index: number, amount: number): boolean {
     const numbers = this.numbers;

@@ -4,7 +4,7 @@
 // Must not: move money.
 
 import type { RegisterInstrument, SetInstrumentFees, SetMarkPrice, SetReferencePrice } from './commands.ts';
-import type { ApplyResult, EngineState, InstrumentState } from './engine-state.ts';
+import { type ApplyResult, type EngineState, type InstrumentState, WRITTEN } from './engine-state.ts';
 import type { EngineEvent } from './events.ts';
 import { type InstrumentSpec, isIntIn, isValidFeeBps, parseInstrument } from './instrument.ts';
 import { OrderBook } from './order-book.ts';
@@ -74,18 +74,16 @@ export function setMarkPrice(state: EngineState, command: SetMarkPrice): ApplyRe
   if (instrument === undefined) return { ok: false, code: 'unknown_instrument' };
   if (!isIntIn(command.priceTicks, 1, instrument.book.maxTick)) return { ok: false, code: 'invalid_price' };
   instrument.markTicks = command.priceTicks;
-  const events: EngineEvent[] = [
-    {
-      type: 'mark_price_set',
-      instrumentId: instrument.def.id,
-      priceTicks: command.priceTicks,
-      bandLoTicks: null,
-      bandHiTicks: null,
-      timeMs: command.timeMs,
-    },
-  ];
-  fireTriggers(state, instrument, events, command.timeMs);
-  return { ok: true, events };
+  state.log.push({
+    type: 'mark_price_set',
+    instrumentId: instrument.def.id,
+    priceTicks: command.priceTicks,
+    bandLoTicks: null,
+    bandHiTicks: null,
+    timeMs: command.timeMs,
+  });
+  fireTriggers(state, instrument, command.timeMs);
+  return WRITTEN;
 }
 
 /**

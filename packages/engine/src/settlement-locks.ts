@@ -27,7 +27,6 @@ export function lockBought(
   tradeId: number,
   qtyLots: number,
   qtyMinor: bigint,
-  events: EngineEvent[],
   timeMs: number,
 ): void {
   const user = state.userList[buyer.userIndex] as UserState;
@@ -37,7 +36,7 @@ export function lockBought(
   // The quantity was credited a moment ago and nothing else ran since: failing here is a bug.
   if (!held.ok) throw new Error(`trade ${tradeId}: settlement hold failed (${held.code})`);
   addLock(instrument, { tradeId, user, qtyLots, timeMs, hold: held.hold });
-  events.push({ type: 'hold_placed', holdId, account: baseAccount.key, amount: qtyMinor, timeMs });
+  if (!state.quiet) state.log.push({ type: 'hold_placed', holdId, account: baseAccount.key, amount: qtyMinor, timeMs });
 }
 
 /** Records a lock whose hold is already in the ledger (also used by restore). */

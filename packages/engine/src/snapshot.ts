@@ -36,6 +36,7 @@ import { BUY, SELL, type StpCode } from './order-book.ts';
 import { OrderMap } from './order-map.ts';
 import { addInstrument } from './reference-data.ts';
 import { isEngineRejection } from './rejections.ts';
+import { MIN_RESULT_RETENTION, ResultLog } from './result-log.ts';
 import { addLock, liveLocks, settlementHoldId } from './settlement-locks.ts';
 
 /** The format snapshot() writes. */
@@ -477,6 +478,8 @@ export function restoreState(snapshot: EngineSnapshot | EngineSnapshotV1): Engin
   if (snapshot.version !== SNAPSHOT_VERSION && snapshot.version !== SNAPSHOT_VERSION_1)
     throw new Error(`unsupported snapshot version ${snapshot.version}`);
   const ledger = new Ledger();
+  const log = new ResultLog(Math.max(snapshot.config.rememberedCommandsMax, MIN_RESULT_RETENTION));
+  const memory = new CommandMemory(snapshot.config.rememberedCommandsMax, log);
   const state: EngineState = {
     config: { ...snapshot.config },
     ledger,
@@ -488,7 +491,8 @@ export function restoreState(snapshot: EngineSnapshot | EngineSnapshotV1): Engin
     orders: new OrderMap(),
     nextOrderId: snapshot.nextOrderId,
     nextTradeId: snapshot.nextTradeId,
-    memory: new CommandMemory(snapshot.config.rememberedCommandsMax),
+    memory,
+    log,
     finishedOrders: [],
     orderPool: [],
     quiet: false,

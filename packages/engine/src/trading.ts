@@ -21,8 +21,9 @@ import {
   type UserState,
   unlistOrder,
   userOf,
+  WRITTEN,
 } from './engine-state.ts';
-import type { EngineEvent, OrderStatus, OrderUpdateReason } from './events.ts';
+import type { OrderStatus, OrderUpdateReason } from './events.ts';
 import { buyHoldFor, buyHoldForSafe, isIntIn, lotsToMinor, lotsToMinorSafe } from './instrument.ts';
 import { type Account, available } from './ledger.ts';
 import { BUY, FILL_STP_CANCEL, SELL, stpCode } from './order-book.ts';
@@ -225,68 +226,49 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
     spec.takerFeeBps,
     queues,
   );
-  // Two literals rather than a spread of `queued`: a spread builds the object through a slow path.
   // userId is command.userId, equal to owner.id (the user was found or made under it), read without
-  // reaching the user object. A quiet replay (state.quiet) builds no event.
-  const holdAmount = state.quiet ? 0n : holdN !== -1 ? BigInt(holdN) : holdBig;
-  const events: EngineEvent[] = state.quiet
-    ? []
-    : [
-        queues
-          ? {
-              type: 'order_placed',
-              orderId: id,
-              commandId: command.id,
-              userId: command.userId,
-              instrumentId: instrument.def.id,
-              side,
-              orderType,
-              priceTicks,
-              qtyLots: command.qtyLots,
-              timeInForce,
-              postOnly,
-              trigger: order.trigger,
-              status: 'pending',
-              holdAsset: debitAsset.code,
-              holdAmount,
-              queued: true,
-              timeMs: command.timeMs,
-            }
-          : {
-              type: 'order_placed',
-              orderId: id,
-              commandId: command.id,
-              userId: command.userId,
-              instrumentId: instrument.def.id,
-              side,
-              orderType,
-              priceTicks,
-              qtyLots: command.qtyLots,
-              timeInForce,
-              postOnly,
-              trigger: order.trigger,
-              status: 'pending',
-              holdAsset: debitAsset.code,
-              holdAmount,
-              timeMs: command.timeMs,
-            },
-      ];
-  if (holdN !== -1) state.memory.markPlaced(0, holdN);
+  // reaching the user object. A quiet replay (state.quiet) writes no event.
+  if (!state.quiet) {
+    state.log.orderPlaced(
+      id,
+      command.id,
+      command.userId,
+      instrument.def.id,
+      side,
+      orderType,
+      priceTicks,
+      command.qtyLots,
+      timeInForce,
+      postOnly,
+      queues,
+      order.trigger,
+      debitAsset.code,
+      holdN !== -1 ? holdN : safeOrNaN(holdBig),
+      holdBig,
+      command.timeMs,
+    );
+  }
   if (queues) {
     listOrder(state, order);
     instrument.queued.push(order);
     owner.openOrders += 1;
-    return { ok: true, events };
+    return WRITTEN;
   }
   if (order.trigger !== null) {
     listOrder(state, order);
     addTrigger(instrument, order);
     owner.openOrders += 1;
-    return { ok: true, events };
+    return WRITTEN;
   }
-  execute(state, order, events, command.timeMs);
-  fireTriggers(state, instrument, events, command.timeMs);
-  return { ok: true, events };
+  execute(state, order, command.timeMs);
+  fireTriggers(state, instrument, command.timeMs);
+  return WRITTEN;
+}
+
+/** A bigint as the result log stores an amount: the number when it is a safe integer, else NaN. */
+function safeOrNaN(value: bigint): number {
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : Number.NaN;
 }
 
 function addOpenOrders(state: EngineState, userIndex: number, delta: number): void {
@@ -309,7 +291,7 @@ function checkTrigger(
 }
 
 /** Matches the order as a taker, settles every fill, then rests or cancels what is left. */
-function execute(state: EngineState, order: OrderRecord, events: EngineEvent[], timeMs: number): void {
+function execute(state: EngineState, order: OrderRecord, timeMs: number): void {
   const instrument = order.instrument;
   const book = instrument.book;
   const left = book.match(order.sideCode, order.priceTicks, remainingLots(order), order.userIndex, order.stp);
@@ -319,27 +301,27 @@ function execute(state: EngineState, order: OrderRecord, events: EngineEvent[], 
       throw new Error(`resting order ${book.fillMakerId[i]} has no record`);
     }
     if (book.fillKind[i] === FILL_STP_CANCEL) {
-      finish(state, maker, 'cancelled', 'self_trade_prevented', true, events, timeMs);
+      finish(state, maker, 'cancelled', 'self_trade_prevented', true, timeMs);
       continue;
     }
     const ticks = book.fillTick[i] as number;
     const lots = book.fillQty[i] as number;
-    settleFill(state, instrument, order, maker, ticks, lots, events, timeMs);
+    settleFill(state, instrument, order, maker, ticks, lots, timeMs);
     maker.filledLots += lots;
     order.filledLots += lots;
     instrument.lastTradeTicks = ticks;
-    if (book.fillMakerLeft[i] === 0) finish(state, maker, 'filled', 'fill', true, events, timeMs);
+    if (book.fillMakerLeft[i] === 0) finish(state, maker, 'filled', 'fill', true, timeMs);
     else {
       maker.status = 'partial';
-      if (!state.quiet) events.push(orderUpdated(maker, 'fill', timeMs));
+      if (!state.quiet) state.log.orderUpdated(maker, 'fill', timeMs);
     }
   }
-  if (left === 0) finish(state, order, 'filled', 'fill', false, events, timeMs);
-  else if (book.takerStopped) finish(state, order, 'cancelled', 'self_trade_prevented', false, events, timeMs);
-  else if (order.orderType === 'market') finish(state, order, 'cancelled', 'market_protection', false, events, timeMs);
+  if (left === 0) finish(state, order, 'filled', 'fill', false, timeMs);
+  else if (book.takerStopped) finish(state, order, 'cancelled', 'self_trade_prevented', false, timeMs);
+  else if (order.orderType === 'market') finish(state, order, 'cancelled', 'market_protection', false, timeMs);
   else if (order.timeInForce !== 'gtc') {
     const reason = order.timeInForce === 'fok' ? 'fok_not_fillable' : 'unfilled_ioc';
-    finish(state, order, 'cancelled', reason, false, events, timeMs);
+    finish(state, order, 'cancelled', reason, false, timeMs);
   } else {
     restInSlot(instrument, book.rest(order.id, order.sideCode, order.priceTicks, left, order.userIndex), order);
     // A taker enters `orders` only when it rests (a trigger order: when it starts waiting).
@@ -347,26 +329,21 @@ function execute(state: EngineState, order: OrderRecord, events: EngineEvent[], 
     addOpenOrders(state, order.userIndex, 1);
     if (order.filledLots > 0) {
       order.status = 'partial';
-      if (!state.quiet) events.push(orderUpdated(order, 'fill', timeMs));
+      if (!state.quiet) state.log.orderUpdated(order, 'fill', timeMs);
     }
   }
 }
 
 /** Fires waiting triggers one at a time until none is reached; each fill may move the last price. */
-export function fireTriggers(
-  state: EngineState,
-  instrument: InstrumentState,
-  events: EngineEvent[],
-  timeMs: number,
-): void {
+export function fireTriggers(state: EngineState, instrument: InstrumentState, timeMs: number): void {
   if (instrument.halted) return;
   for (;;) {
     const order = takeFiredTrigger(instrument);
     if (order === undefined) return;
     addOpenOrders(state, order.userIndex, -1);
-    events.push(orderUpdated(order, 'triggered', timeMs));
+    state.log.orderUpdated(order, 'triggered', timeMs);
     if (order.orderType === 'limit' && isOutsideBand(instrument, order.priceTicks)) {
-      finish(state, order, 'rejected', 'price_outside_band', false, events, timeMs);
+      finish(state, order, 'rejected', 'price_outside_band', false, timeMs);
       continue;
     }
     const lots = remainingLots(order);
@@ -374,10 +351,10 @@ export function fireTriggers(
       order.timeInForce === 'fok' &&
       instrument.book.fillableQty(order.sideCode, order.priceTicks, lots, order.userIndex, order.stp) < lots
     ) {
-      finish(state, order, 'cancelled', 'fok_not_fillable', false, events, timeMs);
+      finish(state, order, 'cancelled', 'fok_not_fillable', false, timeMs);
       continue;
     }
-    execute(state, order, events, timeMs);
+    execute(state, order, timeMs);
   }
 }
 
@@ -387,7 +364,6 @@ function finish(
   status: OrderStatus,
   reason: OrderUpdateReason,
   wasOpen: boolean,
-  events: EngineEvent[],
   timeMs: number,
 ): void {
   order.status = status;
@@ -396,23 +372,7 @@ function finish(
   // Reusable once this command is done (nothing refers to a finished order after it).
   state.finishedOrders.push(order);
   if (wasOpen) addOpenOrders(state, order.userIndex, -1);
-  if (!state.quiet) events.push(orderUpdated(order, reason, timeMs));
-}
-
-function orderUpdated(order: OrderRecord, reason: OrderUpdateReason, timeMs: number): EngineEvent {
-  return {
-    type: 'order_updated',
-    orderId: order.id,
-    userId: order.userId,
-    instrumentId: order.instrument.def.id,
-    status: order.status,
-    priceTicks: order.priceTicks,
-    qtyLots: order.qtyLots,
-    filledLots: order.filledLots,
-    remainingLots: order.status === 'pending' || order.status === 'partial' ? remainingLots(order) : 0,
-    reason,
-    timeMs,
-  };
+  if (!state.quiet) state.log.orderUpdated(order, reason, timeMs);
 }
 
 function ownedOrder(state: EngineState, userId: string, orderId: number): OrderRecord | undefined {
@@ -428,9 +388,8 @@ export function cancelOrder(state: EngineState, command: CancelOrder): ApplyResu
   if (instrument.book.cancel(order.id) < 0 && !waiting(instrument, order)) {
     throw new Error(`order ${order.id} is live but neither resting nor waiting`);
   }
-  const events: EngineEvent[] = [];
-  finish(state, order, 'cancelled', 'cancelled_by_user', true, events, command.timeMs);
-  return { ok: true, events };
+  finish(state, order, 'cancelled', 'cancelled_by_user', true, command.timeMs);
+  return WRITTEN;
 }
 
 export function amendOrder(state: EngineState, command: AmendOrder): ApplyResult {
@@ -459,14 +418,12 @@ export function amendOrder(state: EngineState, command: AmendOrder): ApplyResult
     remaining,
     Math.max(order.makerFeeBps, order.takerFeeBps),
   );
-  const events: EngineEvent[] = [];
-
   if (priceTicks === order.priceTicks && qtyLots < order.qtyLots) {
     book.reduce(order.id, remaining);
     order.qtyLots = qtyLots;
     if (order.hold.remaining > required) state.ledger.release(order.hold, order.hold.remaining - required);
-    events.push(orderUpdated(order, 'amended', command.timeMs));
-    return { ok: true, events };
+    state.log.orderUpdated(order, 'amended', command.timeMs);
+    return WRITTEN;
   }
 
   if (order.postOnly && book.crosses(order.sideCode, priceTicks)) return reject('post_only_would_take');
@@ -478,10 +435,10 @@ export function amendOrder(state: EngineState, command: AmendOrder): ApplyResult
   if (!state.ledger.resize(order.hold, required)) throw new Error(`order ${order.id}: hold resize failed after check`);
   order.priceTicks = priceTicks;
   order.qtyLots = qtyLots;
-  events.push(orderUpdated(order, 'amended', command.timeMs));
-  execute(state, order, events, command.timeMs);
-  fireTriggers(state, instrument, events, command.timeMs);
-  return { ok: true, events };
+  state.log.orderUpdated(order, 'amended', command.timeMs);
+  execute(state, order, command.timeMs);
+  fireTriggers(state, instrument, command.timeMs);
+  return WRITTEN;
 }
 
 function removeQueued(instrument: InstrumentState, order: OrderRecord): boolean {
@@ -501,29 +458,27 @@ export function setTradingStatus(state: EngineState, command: SetTradingStatus):
   if (instrument === undefined) return reject('unknown_instrument');
   if (typeof command.halted !== 'boolean') return reject('invalid_command');
   const timeMs = command.timeMs;
-  const events: EngineEvent[] = [
-    { type: 'trading_status_set', instrumentId: instrument.def.id, halted: command.halted, timeMs },
-  ];
+  state.log.push({ type: 'trading_status_set', instrumentId: instrument.def.id, halted: command.halted, timeMs });
   const resumes = instrument.halted && !command.halted;
   instrument.halted = command.halted;
-  if (!resumes) return { ok: true, events };
+  if (!resumes) return WRITTEN;
   for (const order of instrument.queued.splice(0)) {
     addOpenOrders(state, order.userIndex, -1);
     if (order.orderType === 'limit' && isOutsideBand(instrument, order.priceTicks)) {
-      finish(state, order, 'rejected', 'price_outside_band', false, events, timeMs);
+      finish(state, order, 'rejected', 'price_outside_band', false, timeMs);
       continue;
     }
     if (order.orderType === 'market') {
       const from = order.side === 'buy' ? instrument.book.bestAsk : instrument.book.bestBid;
       if (from === -1) {
-        finish(state, order, 'cancelled', 'no_liquidity', false, events, timeMs);
+        finish(state, order, 'cancelled', 'no_liquidity', false, timeMs);
         continue;
       }
       const now = protectionPrice(instrument, order.side, from);
       order.priceTicks = order.side === 'buy' ? Math.min(order.priceTicks, now) : Math.max(order.priceTicks, now);
     }
-    execute(state, order, events, timeMs);
+    execute(state, order, timeMs);
   }
-  fireTriggers(state, instrument, events, timeMs);
-  return { ok: true, events };
+  fireTriggers(state, instrument, timeMs);
+  return WRITTEN;
 }

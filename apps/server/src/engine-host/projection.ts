@@ -13,18 +13,39 @@
 // partly filled order cancelled afterwards would show as partly filled again).
 
 import type { Param, ParamArray, Sql } from '@bourse/db';
-import { type ApplyResult, type Command, type OrderUpdated, ownerOfAccountKey } from '@bourse/engine';
+import {
+  type ApplyResult,
+  type Command,
+  EventReader,
+  LoggedResult,
+  minorText,
+  ownerOfAccountKey,
+  RECORD_EVENT,
+  RECORD_FILL,
+  RECORD_ORDER_PLACED,
+  RECORD_ORDER_UPDATED,
+  RECORD_TRADE,
+  RECORD_TRANSFER,
+} from '@bourse/engine';
 import type { Applied } from './engine-host.ts';
 
 /**
  * True when the result is the engine's remembered answer to an earlier command with the same id: a
  * fresh result's events all carry the command's own time; a remembered one's carry the first command's,
  * which is earlier. (A retry within the same millisecond is written again, which the keys make harmless
- * for inserts; its order updates are then no newer than the first ones.)
+ * for inserts; its order updates are then no newer than the first ones.) A LoggedResult is always a
+ * fresh one (the engine rebuilds remembered answers as plain objects), and is not made into events here.
  */
 export function isRemembered(command: Command, result: ApplyResult): boolean {
-  return result.ok && result.events.length > 0 && result.events[0]!.timeMs < command.timeMs;
+  if (!result.ok || result instanceof LoggedResult) return false;
+  return result.events.length > 0 && result.events[0]!.timeMs < command.timeMs;
 }
+
+/** Reads each result's events in place (the engine's compact form), one batch at a time. */
+const reader = new EventReader();
+
+/** An order update's row for updateOrders (the last one per order wins). */
+type UpdateRow = [number, string, number, number, number, string, number, number];
 
 export async function projectBatch(
   tx: Sql,
@@ -35,71 +56,211 @@ export async function projectBatch(
   const placed: Param[][] = [];
   const trades: Param[][] = [];
   /** The last update per order: each carries the order's whole changing state, so the last one wins. */
-  const updates = new Map<number, { seq: number; e: OrderUpdated }>();
+  const updates = new Map<number, UpdateRow>();
+  const transfer = (
+    transferId: string,
+    seq: number,
+    timeMs: number,
+    debit: string,
+    credit: string,
+    asset: string,
+    amount: string,
+    cause: string,
+    link: string,
+  ) => {
+    transfers.push([
+      transferId,
+      seq,
+      timeMs,
+      debit,
+      credit,
+      ownerOfAccountKey(debit),
+      ownerOfAccountKey(credit),
+      asset,
+      amount,
+      cause,
+      link,
+    ]);
+  };
   for (const { seq, command, result } of batch) {
     if (!result.ok || isRemembered(command, result)) continue;
-    for (const e of result.events) {
-      switch (e.type) {
-        case 'transfer_posted':
-          transfers.push([
-            e.transferId,
-            seq,
-            e.timeMs,
-            e.debit,
-            e.credit,
-            ownerOfAccountKey(e.debit),
-            ownerOfAccountKey(e.credit),
-            e.asset,
-            e.amount.toString(),
-            e.cause,
-            e.link,
-          ]);
-          break;
-        case 'order_placed':
-          placed.push([
-            e.orderId,
-            e.commandId,
-            e.userId,
-            e.instrumentId,
-            e.side,
-            e.orderType,
-            e.timeInForce,
-            e.priceTicks,
-            e.qtyLots,
-            e.status,
-            e.trigger ? JSON.stringify(e.trigger) : null,
-            e.holdAsset,
-            e.holdAmount.toString(),
-            e.timeMs,
-            e.timeMs,
-            seq,
-            e.queued ? 1 : 0,
-          ]);
-          break;
-        case 'order_updated':
-          updates.set(e.orderId, { seq, e });
-          break;
-        case 'trade':
-          trades.push([
-            e.tradeId,
-            seq,
-            e.instrumentId,
-            e.priceTicks,
-            e.qtyLots,
-            e.takerSide,
-            e.makerOrderId,
-            e.takerOrderId,
-            e.makerUserId,
-            e.takerUserId,
-            e.notional.toString(),
-            e.makerFee.toString(),
-            e.takerFee.toString(),
-            e.timeMs,
-          ]);
-          break;
-        default:
-          // Holds, prices and instrument registrations are live state, read from the engine itself.
-          break;
+    reader.read(result);
+    while (reader.next()) {
+      const kind = reader.kind;
+      if (kind === RECORD_FILL) {
+        // One record for the trade and its two to four transfers (ids and links follow from the trade id).
+        const tradeId = reader.tradeId;
+        const timeMs = reader.timeMs;
+        const notional = String(reader.notional);
+        const makerFee = String(reader.makerFee);
+        const takerFee = String(reader.takerFee);
+        trades.push([
+          tradeId,
+          seq,
+          reader.instrumentId,
+          reader.priceTicks,
+          reader.qtyLots,
+          reader.takerSide,
+          reader.makerOrderId,
+          reader.takerOrderId,
+          reader.makerUserId,
+          reader.takerUserId,
+          notional,
+          makerFee,
+          takerFee,
+          timeMs,
+        ]);
+        const link = `trade:${tradeId}`;
+        const buyerQuote = reader.quoteDebit;
+        const sellerQuote = reader.quoteCredit;
+        const quoteAsset = reader.quoteAsset;
+        transfer(`${link}:quote`, seq, timeMs, buyerQuote, sellerQuote, quoteAsset, notional, 'trade', link);
+        transfer(
+          `${link}:base`,
+          seq,
+          timeMs,
+          reader.baseDebit,
+          reader.baseCredit,
+          reader.baseAsset,
+          String(reader.qtyMinor),
+          'trade',
+          link,
+        );
+        const takerBuys = reader.takerSide === 'buy';
+        const buyerFeeCredit = reader.buyerFeeCredit;
+        if (buyerFeeCredit !== undefined) {
+          const fee = takerBuys ? takerFee : makerFee;
+          transfer(`${link}:buyer_fee`, seq, timeMs, buyerQuote, buyerFeeCredit, quoteAsset, fee, 'fee', link);
+        }
+        const sellerFeeCredit = reader.sellerFeeCredit;
+        if (sellerFeeCredit !== undefined) {
+          const fee = takerBuys ? makerFee : takerFee;
+          transfer(`${link}:seller_fee`, seq, timeMs, sellerQuote, sellerFeeCredit, quoteAsset, fee, 'fee', link);
+        }
+      } else if (kind === RECORD_ORDER_UPDATED) {
+        updates.set(reader.orderId, [
+          reader.orderId,
+          reader.status,
+          reader.priceTicks,
+          reader.qtyLots,
+          reader.filledLots,
+          reader.reason,
+          reader.timeMs,
+          seq,
+        ]);
+      } else if (kind === RECORD_ORDER_PLACED) {
+        const trigger = reader.trigger;
+        const timeMs = reader.timeMs;
+        placed.push([
+          reader.orderId,
+          reader.commandId,
+          reader.userId,
+          reader.instrumentId,
+          reader.side,
+          reader.orderType,
+          reader.timeInForce,
+          reader.priceTicks,
+          reader.qtyLots,
+          'pending',
+          trigger ? JSON.stringify(trigger) : null,
+          reader.holdAsset,
+          minorText(reader.holdAmount, reader.holdAmountBig),
+          timeMs,
+          timeMs,
+          seq,
+          reader.queued ? 1 : 0,
+        ]);
+      } else if (kind === RECORD_TRADE) {
+        trades.push([
+          reader.tradeId,
+          seq,
+          reader.instrumentId,
+          reader.priceTicks,
+          reader.qtyLots,
+          reader.takerSide,
+          reader.makerOrderId,
+          reader.takerOrderId,
+          reader.makerUserId,
+          reader.takerUserId,
+          minorText(reader.notional, reader.notionalBig),
+          minorText(reader.makerFee, reader.makerFeeBig),
+          minorText(reader.takerFee, reader.takerFeeBig),
+          reader.timeMs,
+        ]);
+      } else if (kind === RECORD_TRANSFER) {
+        transfer(
+          reader.transferId,
+          seq,
+          reader.timeMs,
+          reader.debit,
+          reader.credit,
+          reader.asset,
+          minorText(reader.amount, reader.amountBig),
+          reader.cause,
+          reader.link,
+        );
+      } else if (kind === RECORD_EVENT) {
+        // An event as an object: a remembered answer's, or one of the rarer kinds.
+        const e = reader.event!;
+        switch (e.type) {
+          case 'transfer_posted':
+            transfer(e.transferId, seq, e.timeMs, e.debit, e.credit, e.asset, e.amount.toString(), e.cause, e.link);
+            break;
+          case 'order_placed':
+            placed.push([
+              e.orderId,
+              e.commandId,
+              e.userId,
+              e.instrumentId,
+              e.side,
+              e.orderType,
+              e.timeInForce,
+              e.priceTicks,
+              e.qtyLots,
+              e.status,
+              e.trigger ? JSON.stringify(e.trigger) : null,
+              e.holdAsset,
+              e.holdAmount.toString(),
+              e.timeMs,
+              e.timeMs,
+              seq,
+              e.queued ? 1 : 0,
+            ]);
+            break;
+          case 'order_updated':
+            updates.set(e.orderId, [
+              e.orderId,
+              e.status,
+              e.priceTicks,
+              e.qtyLots,
+              e.filledLots,
+              e.reason,
+              e.timeMs,
+              seq,
+            ]);
+            break;
+          case 'trade':
+            trades.push([
+              e.tradeId,
+              seq,
+              e.instrumentId,
+              e.priceTicks,
+              e.qtyLots,
+              e.takerSide,
+              e.makerOrderId,
+              e.takerOrderId,
+              e.makerUserId,
+              e.takerUserId,
+              e.notional.toString(),
+              e.makerFee.toString(),
+              e.takerFee.toString(),
+              e.timeMs,
+            ]);
+            break;
+          default:
+            // Holds, prices and instrument registrations are live state, read from the engine itself.
+            break;
+        }
       }
     }
   }
@@ -140,19 +301,7 @@ export async function projectBatch(
   // placed in the batch before is there once that batch has committed: on PostgreSQL this batch runs
   // beside that COMMIT, and an UPDATE would not see (nor wait for) a row not committed yet.
   if (updates.size > 0) await previousCommitted;
-  await updateOrders(
-    tx,
-    [...updates.values()].map(({ seq, e }) => [
-      e.orderId,
-      e.status,
-      e.priceTicks,
-      e.qtyLots,
-      e.filledLots,
-      e.reason,
-      e.timeMs,
-      seq,
-    ]),
-  );
+  await updateOrders(tx, [...updates.values()]);
   await insertRows(
     tx,
     `INSERT INTO trades (id, seq, instrument_id, price_ticks, qty_lots, taker_side, maker_order_id, taker_order_id,
