@@ -217,11 +217,12 @@ describe('the result log', () => {
         const result = engine.apply(command);
         if (!result.ok) continue;
         if (result instanceof LoggedResult) logged += 1;
+        // Read in place first: once `events` is read, the reader reads those.
+        reader.read(result);
+        while (reader.next()) kinds.add(`record ${reader.kind}`);
         const read = eventsRead(reader, result);
         expect(read, `seed ${seed} ${command.id}`).toEqual(result.events);
         for (const e of result.events) kinds.add(e.type);
-        reader.read(result);
-        while (reader.next()) kinds.add(`record ${reader.kind}`);
       }
       // Every kind of record and event came up, bigints included.
       for (const kind of [
@@ -260,5 +261,23 @@ describe('the result log', () => {
     expect(() => first.ok && first.events).toThrow(/has left the result log/);
     expect(() => new EventReader().read(first)).toThrow(/has left the result log/);
     expect(second.ok && second.events.map((e) => e.type)).toEqual(['order_placed', 'order_updated']);
+  });
+
+  it('lets a kept result be read however far the log has moved on', () => {
+    const c = new CommandFactory('BTC-USDT');
+    const engine = new Engine({ rememberedCommandsMax: 0 });
+    for (const command of [c.register(btcUsdt()), c.deposit('a', 'USDT', '1000000')]) engine.apply(command);
+    const place = () => engine.apply(c.limit('a', 'buy', 100, 1, { timeInForce: 'ioc' }));
+    const first = place();
+    if (!(first instanceof LoggedResult)) throw new Error('not a logged result');
+    const types = first.events.map((e) => e.type);
+    const kept = place();
+    if (!(kept instanceof LoggedResult)) throw new Error('not a logged result');
+    kept.keep();
+    expect(kept.made).toBe(true);
+    for (let n = 0; n < MIN_RESULT_RETENTION + 1; n++) place();
+    expect(kept.events.map((e) => e.type)).toEqual(types);
+    // The reader reads a kept result from its own events.
+    expect(eventsRead(new EventReader(), kept)).toEqual(kept.events);
   });
 });

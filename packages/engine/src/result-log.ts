@@ -810,6 +810,19 @@ export class LoggedResult {
     return this.#events;
   }
 
+  /**
+   * Makes the events now and keeps them: the result no longer depends on the log (for a holder that
+   * may read it after the log has moved on, such as a commit that takes long).
+   */
+  keep(): void {
+    this.events;
+  }
+
+  /** Whether the events were made (read or kept): then they are read from here, not from the log. */
+  get made(): boolean {
+    return this.#events !== undefined;
+  }
+
   /** As JSON.stringify would give a plain result: `{"ok":true,"events":[...]}`. */
   toJSON(): { ok: true; events: EngineEvent[] } {
     return { ok: true, events: this.events };
@@ -865,7 +878,7 @@ export class EventReader {
     this.#end = 0;
     this.#at = 0;
     if (!result.ok) return this;
-    if (result instanceof LoggedResult) {
+    if (result instanceof LoggedResult && !result.made) {
       const log = result.logFor();
       // Reading comes after the command that wrote the result: the rings hold it as they are now.
       this.#nums = log.numRing;

@@ -182,6 +182,34 @@ describe('engine host on a database that syncs after COMMIT', () => {
     await db.close();
   });
 
+  it('has a result kept once keepResultAfter more commands came while it waited for its commit, and no other', async () => {
+    const { db, disk, syncs } = await manualDisk();
+    const kept: number[] = [];
+    const host = await open(disk, { keepResultAfter: 3, keepResult: (result) => kept.push(result) });
+    const waiting = [host.submit({ key: 'a', add: 1 }), host.submit({ key: 'a', add: 1 })];
+    await settle();
+    expect(syncs.length).toBe(1); // seqs 1 and 2 committed, not yet on disk: not answered
+    waiting.push(host.submit({ key: 'a', add: 1 }));
+    expect(kept).toEqual([]);
+    waiting.push(host.submit({ key: 'a', add: 1 })); // seq 4: seq 1 is 3 commands old and still waiting
+    expect(kept).toEqual([1]);
+    waiting.push(host.submit({ key: 'a', add: 1 }));
+    expect(kept).toEqual([1, 2]);
+    for (let n = 0; syncs.some((s) => s.batch >= n); n++) {
+      syncs[n]!.resolve();
+      await settle();
+    }
+    expect(await Promise.all(waiting)).toEqual([1, 2, 3, 4, 5]);
+    // Everything is answered now: later commands keep nothing more.
+    const later = [host.submit({ key: 'a', add: 1 }), host.submit({ key: 'a', add: 1 })];
+    await settle();
+    for (const s of syncs) s.resolve();
+    expect(await Promise.all(later)).toEqual([6, 7]);
+    expect(kept).toEqual([1, 2]);
+    await host.close();
+    await db.close();
+  });
+
   it('rejects the failed batch and every later one, answering none of them, when a sync fails', async () => {
     const { db, disk, syncs } = await manualDisk();
     let fatal: unknown = null;

@@ -98,6 +98,14 @@ export type EngineHostOptions<C, R, E extends ReplayableEngine<C, R>> = {
   now?: () => number;
   /** Called when a commit fails; the default ends the process so it restarts from the journal. */
   onFatal?: (error: unknown) => void;
+  /**
+   * Called for a result still waiting for its commit after `keepResultAfter` more commands: an engine
+   * that keeps results readable only for so many commands (the trading engine's result log) makes it
+   * hold its own then, so a long commit cannot outlast it. By default nothing is done.
+   */
+  keepResult?: (result: R) => void;
+  /** See keepResult (default 32,768: half the trading engine's MIN_RESULT_RETENTION). */
+  keepResultAfter?: number;
 };
 
 type HostConfig<C, R, E extends ReplayableEngine<C, R>> = Required<
@@ -200,6 +208,12 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
   #seq: number;
   #lastSnapshotSeq: number;
   #queue: Pending<C, R>[] = [];
+  /**
+   * The results of the last keepResultAfter commands that are still waiting for their commit, by
+   * seq % keepResultAfter, with their seq (0 once answered) (see keepResult).
+   */
+  readonly #waiting: (R | undefined)[];
+  readonly #waitingSeq: Float64Array;
   #flushing: Promise<void> | null = null;
   #failed: unknown = null;
   #closed = false;
@@ -233,6 +247,8 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
     this.#lastSnapshotSeq = lastSnapshotSeq;
     this.#o = options;
     this.startup = startup;
+    this.#waiting = new Array(options.keepResultAfter);
+    this.#waitingSeq = new Float64Array(options.keepResultAfter);
   }
 
   /** Loads the last snapshot, replays the journal after it and checks the state hashes. */
@@ -243,6 +259,8 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
       maxBatch: 2_000,
       replayPage: JOURNAL_PAGE,
       now: () => Date.now(),
+      keepResult: () => {},
+      keepResultAfter: 32_768,
       onFatal: (error: unknown) => {
         console.error('engine journal commit failed; stopping so the process restarts from the journal', error);
         process.exit(70);
@@ -433,6 +451,12 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
       this.#queue.push({ seq, command, result, resolve, reject });
       this.#flushing ??= this.#flushLoop();
     });
+    // The command applied keepResultAfter commands ago: if it is still waiting for its commit, its
+    // result is made to hold its own now (see keepResult).
+    const at = seq % this.#waitingSeq.length;
+    if (this.#waitingSeq[at] !== 0) this.#o.keepResult(this.#waiting[at] as R);
+    this.#waitingSeq[at] = seq;
+    this.#waiting[at] = result;
     return { result, committed };
   }
 
@@ -458,7 +482,15 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
           else {
             const forWorker: SnapshotWorkerBatch = { from: batch[0]!.seq, texts };
             this.#snapshots?.postMessage(forWorker);
-            for (const p of batch) p.resolve(p.result);
+            const waitingSeq = this.#waitingSeq;
+            for (const p of batch) {
+              const at = p.seq % waitingSeq.length;
+              if (waitingSeq[at] === p.seq) {
+                waitingSeq[at] = 0;
+                this.#waiting[at] = undefined;
+              }
+              p.resolve(p.result);
+            }
           }
         },
         (error) => this.#fail(error, batch),

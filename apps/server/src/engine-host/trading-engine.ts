@@ -2,7 +2,14 @@
 // projected into the read tables. Commands are stamped with the sequencer's clock here, in one place.
 
 import type { Db } from '@bourse/db';
-import { type ApplyResult, type Command, type Engine, type EngineEvent, encodeCommand } from '@bourse/engine';
+import {
+  type ApplyResult,
+  type Command,
+  type Engine,
+  type EngineEvent,
+  encodeCommand,
+  LoggedResult,
+} from '@bourse/engine';
 import type { Clock } from '../platform/clock.ts';
 import { EngineHost, type StartupReport } from './engine-host.ts';
 import { projectBatch } from './projection.ts';
@@ -38,6 +45,10 @@ export class TradingEngine {
       restore: snapshotEngine.restore,
       encode: encodeCommand,
       decode: snapshotEngine.decode,
+      // A result waiting long for its commit keeps its own events (the result log moves on).
+      keepResult: (result: ApplyResult) => {
+        if (result instanceof LoggedResult) result.keep();
+      },
       project: projectBatch,
       now: () => clock.now(),
       ...(snapshotWorker ? { snapshotWorker: TRADING_SNAPSHOTS } : {}),
