@@ -400,7 +400,7 @@ export type StoredWindow = {
 /**
  * When events[i] is a trade followed by exactly the transfers settlement posts for it (as decode()
  * rebuilds a fill record: ids, links, causes, accounts, amounts and key order) and its notional, fees
- * and base quantity are safe integers: the fill's markFill flags. Else -1.
+ * and base quantity are safe integers: its FILL flags (as settlement writes the fill). Else -1.
  */
 function fillFlags(events: readonly EngineEvent[], i: number): number {
   const trade = events[i];

@@ -8,7 +8,7 @@
 // JSON, the results' numbers and reference indexes as base64 of little-endian typed arrays, and the
 // distinct references once each (see StoredWindow in command-memory.ts). At 100,000 remembered commands
 // that is ~45 MB instead of ~120 MB of JSON, and nothing is decoded to write it. Format 1 still
-// restores (its results are stored again as add() stores them: CommandMemory.addDecoded).
+// restores (its results are stored again as the engine writes them: CommandMemory.addDecoded).
 
 import { customAsset } from '@bourse/money';
 import { CommandMemory, type StoredWindow } from './command-memory.ts';
