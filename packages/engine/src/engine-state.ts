@@ -39,7 +39,10 @@ const REJECTED = new Map<string, ApplyResult>(
  * What a command handler answers when it wrote its events to the result log itself (state.log): the
  * engine then answers the LoggedResult of what was written. Never answered to a caller.
  */
-export const WRITTEN: ApplyResult = Object.freeze({ ok: true as const, events: [] });
+export const WRITTEN: ApplyResult = Object.freeze({
+  ok: true as const,
+  events: Object.freeze([]) as unknown as EngineEvent[],
+});
 
 /** The result for a rejection: one frozen object per code, so refusing allocates nothing. */
 export function rejected(code: EngineRejection): ApplyResult {

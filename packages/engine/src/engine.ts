@@ -145,7 +145,14 @@ export class Engine {
     if (state.finishedOrders.length > 0) state.finishedOrders.length = 0;
     const log = state.log;
     log.begin();
-    const result = this.dispatch(command);
+    let result: ApplyResult;
+    try {
+      result = this.dispatch(command);
+    } catch (error) {
+      // What it wrote before it threw must not reach the window's export (snapshots, the state hash).
+      log.abort();
+      throw error;
+    }
     let answer = result;
     if (result === WRITTEN) {
       const written = log.finishResult();
@@ -153,7 +160,10 @@ export class Engine {
       answer = written;
     } else {
       // A handler writes its events or answers them, never both; a rejection comes before any write.
-      if (!log.isEmpty) throw new Error(`${command.type}: events were written for a result answered otherwise`);
+      if (!log.isEmpty) {
+        log.abort();
+        throw new Error(`${command.type}: events were written for a result answered otherwise`);
+      }
       state.memory.add(command.id, command, result);
     }
     if (state.finishedOrders.length > 0) recycleFinishedOrders(state);

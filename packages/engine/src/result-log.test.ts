@@ -248,6 +248,40 @@ describe('the result log', () => {
     }
   });
 
+  it('stores the window exactly as the engine did before the result log (caaa7cc)', () => {
+    // The v4 state hash covers the window's stored form (its numbers, references and counts). These are
+    // what caaa7cc, which built event objects and then encoded them, gave for the same commands.
+    const before: Record<number, string> = {
+      1: 'v4:0227028bcca3c0616ab3b24855f4d643',
+      2: 'v4:81d2af0191e3bddaa94e81fbe8c1da07',
+      3: 'v4:e6d40c83db1c1a4d74dcb650677d2253',
+    };
+    for (const seed of [1, 2, 3]) {
+      const engine = new Engine({ rememberedCommandsMax: 500 });
+      for (const command of commands(seed, 3_000)) engine.apply(command);
+      expect(engine.stateHash(), `seed ${seed}`).toBe(before[seed]);
+    }
+  });
+
+  it('drops what a command wrote before it threw, so the window still exports what it holds', () => {
+    const c = new CommandFactory('BTC-USDT');
+    const engine = new Engine({ rememberedCommandsMax: 10 });
+    for (const command of [c.register(btcUsdt()), c.deposit('a', 'USDT', '1000000'), c.deposit('b', 'BTC', '10')]) {
+      engine.apply(command);
+    }
+    engine.apply(c.limit('b', 'sell', 100, 1));
+    // Settlement throws after the buy's order_placed was written (a broken invariant would, for real).
+    const ledger = (engine as unknown as { state: { ledger: { postFromHoldQuietN: unknown } } }).state.ledger;
+    const post = ledger.postFromHoldQuietN;
+    ledger.postFromHoldQuietN = () => {
+      throw new Error('boom');
+    };
+    expect(() => engine.apply(c.limit('a', 'buy', 100, 1))).toThrow('boom');
+    ledger.postFromHoldQuietN = post;
+    const snapshot = JSON.parse(JSON.stringify(engine.snapshot()));
+    expect(Engine.restore(snapshot).stateHash()).toBe(engine.stateHash());
+  });
+
   it('keeps the last MIN_RESULT_RETENTION results readable, and refuses an older one', () => {
     const c = new CommandFactory('BTC-USDT');
     const engine = new Engine({ rememberedCommandsMax: 0 });

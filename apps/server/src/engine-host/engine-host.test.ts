@@ -207,6 +207,8 @@ describe('engine host on a database that syncs after COMMIT', () => {
     expect(await Promise.all(later)).toEqual([6, 7]);
     expect(kept).toEqual([1, 2]);
     await host.close();
+    // A window of commands that cannot be one is refused before anything starts.
+    await expect(open(disk, { keepResultAfter: 0 })).rejects.toThrow(/keepResultAfter/);
     await db.close();
   });
 

@@ -267,6 +267,9 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
       },
       ...options,
     };
+    if (!Number.isSafeInteger(o.keepResultAfter) || o.keepResultAfter < 1) {
+      throw new Error(`keepResultAfter must be a positive integer, not ${o.keepResultAfter}`);
+    }
     const { db } = o;
     // The journal's end, so that replay() can be told how many commands follow each one.
     const [end] = await db.query<{ last: number | null }>('SELECT MAX(seq) AS last FROM engine_journal');
@@ -510,6 +513,8 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
       return;
     }
     this.#failed = error;
+    this.#waiting.fill(undefined);
+    this.#waitingSeq.fill(0);
     void this.#snapshots?.terminate();
     for (const p of [...batch, ...this.#queue.splice(0)]) p.reject(error);
     this.#flushing = null;

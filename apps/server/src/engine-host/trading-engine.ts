@@ -9,6 +9,7 @@ import {
   type EngineEvent,
   encodeCommand,
   LoggedResult,
+  MIN_RESULT_RETENTION,
 } from '@bourse/engine';
 import type { Clock } from '../platform/clock.ts';
 import { EngineHost, type StartupReport } from './engine-host.ts';
@@ -45,10 +46,12 @@ export class TradingEngine {
       restore: snapshotEngine.restore,
       encode: encodeCommand,
       decode: snapshotEngine.decode,
-      // A result waiting long for its commit keeps its own events (the result log moves on).
+      // A result waiting long for its commit keeps its own events (the result log moves on): well
+      // before the log forgets it.
       keepResult: (result: ApplyResult) => {
         if (result instanceof LoggedResult) result.keep();
       },
+      keepResultAfter: MIN_RESULT_RETENTION / 2,
       project: projectBatch,
       now: () => clock.now(),
       ...(snapshotWorker ? { snapshotWorker: TRADING_SNAPSHOTS } : {}),
