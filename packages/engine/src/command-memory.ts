@@ -15,8 +15,15 @@
 // result log (result-log.ts) its command wrote: the window adds no copy of it.
 
 import type { ApplyResult } from './engine-state.ts';
-import type { EngineEvent, Trade, TransferPosted } from './events.ts';
-import { FILL_BUYER_FEE, FILL_SELLER_FEE, type LoggedResult, MIN_RESULT_RETENTION, ResultLog } from './result-log.ts';
+import type { EngineEvent, Trade } from './events.ts';
+import {
+  FILL_BUYER_FEE,
+  FILL_SELLER_FEE,
+  type LoggedResult,
+  MIN_RESULT_RETENTION,
+  ResultLog,
+  transfer,
+} from './result-log.ts';
 
 export class CommandMemory {
   readonly max: number;
@@ -508,17 +515,4 @@ function hashOf(id: string): number {
   hash = Math.imul(hash, 0xc2b2ae35);
   hash ^= hash >>> 16;
   return hash | 0;
-}
-
-function transfer(
-  transferId: string,
-  debit: string,
-  credit: string,
-  asset: string,
-  amount: bigint,
-  cause: TransferPosted['cause'],
-  link: string,
-  timeMs: number,
-): TransferPosted {
-  return { type: 'transfer_posted', transferId, debit, credit, asset, amount, cause, link, timeMs };
 }

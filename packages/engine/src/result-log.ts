@@ -1190,7 +1190,8 @@ export function minorText(amount: number, big: bigint | undefined): string {
   return big !== undefined ? big.toString() : String(amount);
 }
 
-function transfer(
+/** A transfer_posted event (the fields in the order the ledger makes them). */
+export function transfer(
   transferId: string,
   debit: string,
   credit: string,
