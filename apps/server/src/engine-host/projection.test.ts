@@ -3,10 +3,13 @@
 // orders table, and a retried command (its first answer remembered by the engine) never rewinds an order
 // that moved on after it.
 
+import type { Param, Sql } from '@bourse/db';
 import { testDatabases } from '@bourse/db';
-import { btcUsdt } from '@bourse/testkit';
+import { type ApplyResult, type Command, Engine, LoggedResult } from '@bourse/engine';
+import { btcUsdt, CommandFactory, SeededRandom } from '@bourse/testkit';
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../platform/clock.ts';
+import { projectBatch } from './projection.ts';
 import { TradingEngine } from './trading-engine.ts';
 
 const SPEC = btcUsdt();
@@ -190,5 +193,65 @@ describe.each(dbs)('projection on $dialect', ({ open }) => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('projection rows', () => {
+  /** The statements projectBatch runs for a batch, with their parameters, on a recording SQLite stand-in. */
+  async function statementsFor(batch: { seq: number; command: Command; result: ApplyResult }[]) {
+    const ran: [string, readonly Param[] | undefined][] = [];
+    const tx: Sql = {
+      dialect: 'sqlite',
+      query: async () => [],
+      run: async (text, params) => {
+        ran.push([text, params]);
+        return 1;
+      },
+    };
+    await projectBatch(tx, batch);
+    return ran;
+  }
+
+  it('writes the same rows from results read in place as from their events made into objects', async () => {
+    // Fills with both fees, an amount beyond 2^53 (1 ETH lots), rests, cancels and amends.
+    const random = new SeededRandom(5);
+    const c = new CommandFactory('BTC-USDT');
+    const e = new CommandFactory('ETH-USDT1');
+    const engine = new Engine();
+    const commands: Command[] = [
+      c.register(btcUsdt()),
+      { ...e.register(btcUsdt({ id: 'ETH-USDT1', base: 'ETH', lotSize: '1', tickSize: '0.013' })), id: 'e-reg' },
+    ];
+    for (const user of ['a', 'b', 'c']) {
+      commands.push(
+        c.deposit(user, 'USDT', '100000000'),
+        c.deposit(user, 'BTC', '1000'),
+        c.deposit(user, 'ETH', '1000'),
+      );
+    }
+    for (let n = 0; n < 400; n++) {
+      const f = random.chance(0.3) ? e : c;
+      const user = ['a', 'b', 'c'][random.int(0, 2)] as string;
+      const side = random.chance(0.5) ? 'buy' : 'sell';
+      const command =
+        n > 10 && random.chance(0.2)
+          ? f.cancel(user, random.int(1, n))
+          : n > 10 && random.chance(0.1)
+            ? f.amend(user, random.int(1, n), { qtyLots: random.int(1, 9) })
+            : f.limit(user, side, 1_000 + random.int(-5, 5), random.int(1, 9));
+      commands.push(f === e ? { ...command, id: `e-${command.id}` } : command);
+    }
+    const batch = commands.map((command, i) => ({ seq: i + 1, command, result: engine.apply(command) }));
+    const logged = batch.filter((b) => b.result instanceof LoggedResult).length;
+    expect(logged).toBeGreaterThan(250);
+    const inPlace = await statementsFor(batch);
+    for (const b of batch) if (b.result instanceof LoggedResult) b.result.keep();
+    const fromObjects = await statementsFor(batch);
+    expect(inPlace.length).toBeGreaterThan(1_000);
+    expect(inPlace).toEqual(fromObjects);
+    // Both kinds of trade record came up: fills (one record) and trades with bigint amounts.
+    const transfers = inPlace.filter(([text]) => text.startsWith('INSERT INTO ledger_transfers'));
+    expect(transfers.some(([, p]) => String(p?.[0]).endsWith(':buyer_fee'))).toBe(true);
+    expect(transfers.some(([, p]) => String(p?.[8]).length > 16)).toBe(true);
   });
 });

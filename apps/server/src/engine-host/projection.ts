@@ -19,6 +19,8 @@ import {
   EventReader,
   LoggedResult,
   minorText,
+  type OrderPlaced,
+  type OrderUpdated,
   ownerOfAccountKey,
   RECORD_EVENT,
   RECORD_FILL,
@@ -26,6 +28,7 @@ import {
   RECORD_ORDER_UPDATED,
   RECORD_TRADE,
   RECORD_TRANSFER,
+  type Trade,
 } from '@bourse/engine';
 import type { Applied } from './engine-host.ts';
 
@@ -46,6 +49,89 @@ const reader = new EventReader();
 
 /** An order update's row for updateOrders (the last one per order wins). */
 type UpdateRow = [number, string, number, number, number, string, number, number];
+
+// The rows' fields, as both an event object and an EventReader on a record of its kind name them (the
+// amounts apart: bigints in one, numbers in the other; they come as decimal text).
+type TradeFields = Pick<
+  Trade,
+  | 'tradeId'
+  | 'instrumentId'
+  | 'priceTicks'
+  | 'qtyLots'
+  | 'takerSide'
+  | 'makerOrderId'
+  | 'takerOrderId'
+  | 'makerUserId'
+  | 'takerUserId'
+  | 'timeMs'
+>;
+type PlacedFields = Pick<
+  OrderPlaced,
+  | 'orderId'
+  | 'commandId'
+  | 'userId'
+  | 'instrumentId'
+  | 'side'
+  | 'orderType'
+  | 'timeInForce'
+  | 'priceTicks'
+  | 'qtyLots'
+  | 'trigger'
+  | 'holdAsset'
+  | 'timeMs'
+>;
+type UpdateFields = Pick<
+  OrderUpdated,
+  'orderId' | 'status' | 'priceTicks' | 'qtyLots' | 'filledLots' | 'reason' | 'timeMs'
+>;
+
+const tradeRow = (seq: number, t: TradeFields, notional: string, makerFee: string, takerFee: string): Param[] => [
+  t.tradeId,
+  seq,
+  t.instrumentId,
+  t.priceTicks,
+  t.qtyLots,
+  t.takerSide,
+  t.makerOrderId,
+  t.takerOrderId,
+  t.makerUserId,
+  t.takerUserId,
+  notional,
+  makerFee,
+  takerFee,
+  t.timeMs,
+];
+
+const placedRow = (seq: number, o: PlacedFields, holdAmount: string, queued: boolean): Param[] => [
+  o.orderId,
+  o.commandId,
+  o.userId,
+  o.instrumentId,
+  o.side,
+  o.orderType,
+  o.timeInForce,
+  o.priceTicks,
+  o.qtyLots,
+  'pending',
+  o.trigger ? JSON.stringify(o.trigger) : null,
+  o.holdAsset,
+  holdAmount,
+  o.timeMs,
+  o.timeMs,
+  seq,
+  queued ? 1 : 0,
+];
+
+const updateRow = (seq: number, u: UpdateFields): UpdateRow => [
+  u.orderId,
+  u.status,
+  u.priceTicks,
+  u.qtyLots,
+  u.filledLots,
+  u.reason,
+  u.timeMs,
+  seq,
+];
 
 export async function projectBatch(
   tx: Sql,
@@ -94,27 +180,13 @@ export async function projectBatch(
         const notional = String(reader.notional);
         const makerFee = String(reader.makerFee);
         const takerFee = String(reader.takerFee);
-        trades.push([
-          tradeId,
-          seq,
-          reader.instrumentId,
-          reader.priceTicks,
-          reader.qtyLots,
-          reader.takerSide,
-          reader.makerOrderId,
-          reader.takerOrderId,
-          reader.makerUserId,
-          reader.takerUserId,
-          notional,
-          makerFee,
-          takerFee,
-          timeMs,
-        ]);
+        trades.push(tradeRow(seq, reader, notional, makerFee, takerFee));
         const link = `trade:${tradeId}`;
         const buyerQuote = reader.quoteDebit;
         const sellerQuote = reader.quoteCredit;
         const quoteAsset = reader.quoteAsset;
         transfer(`${link}:quote`, seq, timeMs, buyerQuote, sellerQuote, quoteAsset, notional, 'trade', link);
+        const qtyMinor = String(reader.qtyMinor);
         transfer(
           `${link}:base`,
           seq,
@@ -122,7 +194,7 @@ export async function projectBatch(
           reader.baseDebit,
           reader.baseCredit,
           reader.baseAsset,
-          String(reader.qtyMinor),
+          qtyMinor,
           'trade',
           link,
         );
@@ -138,129 +210,30 @@ export async function projectBatch(
           transfer(`${link}:seller_fee`, seq, timeMs, sellerQuote, sellerFeeCredit, quoteAsset, fee, 'fee', link);
         }
       } else if (kind === RECORD_ORDER_UPDATED) {
-        updates.set(reader.orderId, [
-          reader.orderId,
-          reader.status,
-          reader.priceTicks,
-          reader.qtyLots,
-          reader.filledLots,
-          reader.reason,
-          reader.timeMs,
-          seq,
-        ]);
+        updates.set(reader.orderId, updateRow(seq, reader));
       } else if (kind === RECORD_ORDER_PLACED) {
-        const trigger = reader.trigger;
-        const timeMs = reader.timeMs;
-        placed.push([
-          reader.orderId,
-          reader.commandId,
-          reader.userId,
-          reader.instrumentId,
-          reader.side,
-          reader.orderType,
-          reader.timeInForce,
-          reader.priceTicks,
-          reader.qtyLots,
-          'pending',
-          trigger ? JSON.stringify(trigger) : null,
-          reader.holdAsset,
-          minorText(reader.holdAmount, reader.holdAmountBig),
-          timeMs,
-          timeMs,
-          seq,
-          reader.queued ? 1 : 0,
-        ]);
+        placed.push(placedRow(seq, reader, minorText(reader.holdAmount, reader.holdAmountBig), reader.queued));
       } else if (kind === RECORD_TRADE) {
-        trades.push([
-          reader.tradeId,
-          seq,
-          reader.instrumentId,
-          reader.priceTicks,
-          reader.qtyLots,
-          reader.takerSide,
-          reader.makerOrderId,
-          reader.takerOrderId,
-          reader.makerUserId,
-          reader.takerUserId,
-          minorText(reader.notional, reader.notionalBig),
-          minorText(reader.makerFee, reader.makerFeeBig),
-          minorText(reader.takerFee, reader.takerFeeBig),
-          reader.timeMs,
-        ]);
+        const notional = minorText(reader.notional, reader.notionalBig);
+        const makerFee = minorText(reader.makerFee, reader.makerFeeBig);
+        trades.push(tradeRow(seq, reader, notional, makerFee, minorText(reader.takerFee, reader.takerFeeBig)));
       } else if (kind === RECORD_TRANSFER) {
-        transfer(
-          reader.transferId,
-          seq,
-          reader.timeMs,
-          reader.debit,
-          reader.credit,
-          reader.asset,
-          minorText(reader.amount, reader.amountBig),
-          reader.cause,
-          reader.link,
-        );
+        const amount = minorText(reader.amount, reader.amountBig);
+        const { transferId, timeMs, debit, credit, asset, cause, link } = reader;
+        transfer(transferId, seq, timeMs, debit, credit, asset, amount, cause, link);
       } else if (kind === RECORD_EVENT) {
         // An event as an object: a remembered answer's, or one of the rarer kinds.
         const e = reader.event!;
-        switch (e.type) {
-          case 'transfer_posted':
-            transfer(e.transferId, seq, e.timeMs, e.debit, e.credit, e.asset, e.amount.toString(), e.cause, e.link);
-            break;
-          case 'order_placed':
-            placed.push([
-              e.orderId,
-              e.commandId,
-              e.userId,
-              e.instrumentId,
-              e.side,
-              e.orderType,
-              e.timeInForce,
-              e.priceTicks,
-              e.qtyLots,
-              e.status,
-              e.trigger ? JSON.stringify(e.trigger) : null,
-              e.holdAsset,
-              e.holdAmount.toString(),
-              e.timeMs,
-              e.timeMs,
-              seq,
-              e.queued ? 1 : 0,
-            ]);
-            break;
-          case 'order_updated':
-            updates.set(e.orderId, [
-              e.orderId,
-              e.status,
-              e.priceTicks,
-              e.qtyLots,
-              e.filledLots,
-              e.reason,
-              e.timeMs,
-              seq,
-            ]);
-            break;
-          case 'trade':
-            trades.push([
-              e.tradeId,
-              seq,
-              e.instrumentId,
-              e.priceTicks,
-              e.qtyLots,
-              e.takerSide,
-              e.makerOrderId,
-              e.takerOrderId,
-              e.makerUserId,
-              e.takerUserId,
-              e.notional.toString(),
-              e.makerFee.toString(),
-              e.takerFee.toString(),
-              e.timeMs,
-            ]);
-            break;
-          default:
-            // Holds, prices and instrument registrations are live state, read from the engine itself.
-            break;
+        if (e.type === 'transfer_posted') {
+          transfer(e.transferId, seq, e.timeMs, e.debit, e.credit, e.asset, e.amount.toString(), e.cause, e.link);
+        } else if (e.type === 'order_placed') {
+          placed.push(placedRow(seq, e, e.holdAmount.toString(), e.queued === true));
+        } else if (e.type === 'order_updated') {
+          updates.set(e.orderId, updateRow(seq, e));
+        } else if (e.type === 'trade') {
+          trades.push(tradeRow(seq, e, e.notional.toString(), e.makerFee.toString(), e.takerFee.toString()));
         }
+        // Holds, prices and instrument registrations are live state, read from the engine itself.
       }
     }
   }
