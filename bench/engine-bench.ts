@@ -1,5 +1,6 @@
 // Benchmark (not a test): the full engine (validation, risk checks, holds, matching, ledger settlement
-// with fees, events) for 10,000 users on one BTC/USDT book, seeded. The same workload then runs in the
+// with fees, events in the result log, read in place as the host's projection reads them) for 10,000
+// users on one BTC/USDT book, seeded. The same workload then runs in the
 // same process on the floor (engine-floor.ts: the same rules in typed arrays, no per-order objects, no
 // events, no idempotency window), which must end with the engine's trades, rejections and balances:
 // `floorOpsPerSec` is what these rules cost at the least, on the machine as it is during the run.
