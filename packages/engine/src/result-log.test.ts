@@ -19,6 +19,7 @@ import {
   RECORD_ORDER_UPDATED,
   RECORD_TRADE,
   RECORD_TRANSFER,
+  ResultLog,
 } from './result-log.ts';
 
 /** The events an EventReader reads, made into objects field by field (as the projection reads them). */
@@ -295,6 +296,30 @@ describe('the result log', () => {
     expect(() => first.ok && first.events).toThrow(/has left the result log/);
     expect(() => new EventReader().read(first)).toThrow(/has left the result log/);
     expect(second.ok && second.events.map((e) => e.type)).toEqual(['order_placed', 'order_updated']);
+  });
+
+  it('grows its rings with results wrapped round them, keeping every result it holds', () => {
+    // A small retention, so the log forgets as it goes and its live part wraps round the rings; results
+    // that get longer make the rings grow while wrapped.
+    const log = new ResultLog(5);
+    log.begin();
+    log.push({ type: 'trading_status_set', instrumentId: 'X', halted: true, timeMs: 0 });
+    const unread = log.finishResult();
+    const made: { result: LoggedResult; events: EngineEvent[] }[] = [];
+    for (let n = 0; n < 400; n++) {
+      const events: EngineEvent[] = Array.from({ length: 1 + 3 * n }, (_, k) => ({
+        type: 'hold_released',
+        holdId: `h${n}:${k}`,
+        account: `acct${k}`,
+        amount: BigInt(n * 1_000 + k),
+        timeMs: n,
+      }));
+      log.begin();
+      for (const e of events) log.push(e);
+      made.push({ result: log.finishResult(), events });
+      for (const { result, events: expected } of made.slice(-5)) expect(result.events).toEqual(expected);
+    }
+    expect(() => unread.events).toThrow(/has left the result log/);
   });
 
   it('lets a kept result be read however far the log has moved on', () => {

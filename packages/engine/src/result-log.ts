@@ -749,13 +749,22 @@ export class ResultLog {
     }
   }
 
+  /**
+   * Doubles the reference ring in place: a live position whose bit `size` is set belongs in the upper
+   * half under the doubled mask, and each contiguous run of them moves there in one native copy. What
+   * it leaves behind is stale, like any forgotten reference (overwritten when the ring comes round).
+   */
   private growRefs(refs: number): void {
     while (this.refTail + refs - this.refHead > this.refs.length) {
-      const next: unknown[] = new Array(this.refs.length * 2);
-      const oldMask = this.refs.length - 1;
-      const newMask = next.length - 1;
-      for (let at = this.refHead; at < this.refTail; at++) next[at & newMask] = this.refs[at & oldMask];
-      this.refs = next;
+      const ring = this.refs;
+      const size = ring.length;
+      ring.length = 2 * size;
+      for (let at = this.refHead; at < this.refTail; ) {
+        const from = at & (size - 1);
+        const run = Math.min(this.refTail - at, size - from);
+        if ((at & size) !== 0) ring.copyWithin(from + size, from, from + run);
+        at += run;
+      }
     }
   }
 }
