@@ -6,7 +6,6 @@
 // Must not: decide what trades; matching did that.
 
 import type { EngineState, InstrumentState, OrderRecord } from './engine-state.ts';
-import type { TransferPosted } from './events.ts';
 import { feeOf, feeOfSafe, lotsToMinor, lotsToMinorSafe, tradeNotional, tradeNotionalSafe } from './instrument.ts';
 import type { Account } from './ledger.ts';
 import { lockBought } from './settlement-locks.ts';
@@ -30,12 +29,30 @@ export function settleFill(
     settleFillSafe(state, instrument, taker, maker, priceTicks, qtyLots, qtyFast, fast, takerFast, makerFast, timeMs);
     return;
   }
-  const buyer = taker.side === 'buy' ? taker : maker;
-  const seller = buyer === taker ? maker : taker;
+  // The exact amounts in bigints: when they are safe integers after all (an intermediate product of
+  // the fast arithmetic passed 2^53), the fill is settled and written as the fast path does it, so how a
+  // result is stored depends on its values only (a format-1 snapshot restores to the same form:
+  // CommandMemory.addDecoded).
   const qtyMinor = lotsToMinor(def, qtyLots);
   const notional = tradeNotional(def, priceTicks, qtyLots);
   const takerFee = feeOf(notional, taker.takerFeeBps);
   const makerFee = feeOf(notional, maker.makerFeeBps);
+  const qtyN = Number(qtyMinor);
+  const notionalN = Number(notional);
+  const takerFeeN = Number(takerFee);
+  const makerFeeN = Number(makerFee);
+  if (
+    Number.isSafeInteger(qtyN) &&
+    Number.isSafeInteger(notionalN) &&
+    Number.isSafeInteger(takerFeeN) &&
+    Number.isSafeInteger(makerFeeN)
+  ) {
+    settleFillSafe(state, instrument, taker, maker, priceTicks, qtyLots, qtyN, notionalN, takerFeeN, makerFeeN, timeMs);
+    return;
+  }
+  // An amount beyond 2^53: bigints throughout, and the trade and its transfers as events of their own.
+  const buyer = taker.side === 'buy' ? taker : maker;
+  const seller = buyer === taker ? maker : taker;
   const buyerFee = buyer === taker ? takerFee : makerFee;
   const sellerFee = buyer === taker ? makerFee : takerFee;
   const tradeId = state.nextTradeId;
@@ -45,74 +62,30 @@ export function settleFill(
   const log = state.log;
   const sellerQuote = ledger.accounts[seller.quoteIndex] as Account;
   const buyerBase = ledger.accounts[buyer.baseIndex] as Account;
-  const quote = ledger.postFromHold(buyer.hold, sellerQuote, notional, `${link}:quote`, 'trade', link, timeMs);
-  const base = ledger.postFromHold(seller.hold, buyerBase, qtyMinor, `${link}:base`, 'trade', link, timeMs);
-  const buyerFeePosted =
-    buyerFee > 0n
-      ? ledger.postFromHold(buyer.hold, instrument.feeAccount, buyerFee, `${link}:buyer_fee`, 'fee', link, timeMs)
-      : undefined;
-  const sellerFeePosted =
-    sellerFee > 0n
-      ? ledger.move(sellerQuote, instrument.feeAccount, sellerFee, `${link}:seller_fee`, 'fee', link, timeMs)
-      : undefined;
-  // Written as one fill record whenever the four amounts are safe integers (the fast path can miss
-  // them when an intermediate product passes 2^53), so how a result is stored depends on its values
-  // only (a snapshot in format 1 restores to the same form: CommandMemory.addDecoded).
-  const notionalN = Number(notional);
-  const makerFeeN = Number(makerFee);
-  const takerFeeN = Number(takerFee);
-  const qtyN = Number(qtyMinor);
-  if (
-    Number.isSafeInteger(notionalN) &&
-    Number.isSafeInteger(makerFeeN) &&
-    Number.isSafeInteger(takerFeeN) &&
-    Number.isSafeInteger(qtyN)
-  ) {
-    log.fill(
-      tradeId,
-      def.id,
-      priceTicks,
-      qtyLots,
-      taker.side,
-      maker.id,
-      taker.id,
-      maker.userId,
-      taker.userId,
-      notionalN,
-      makerFeeN,
-      takerFeeN,
-      timeMs,
-      quote.debit,
-      quote.credit,
-      quote.asset,
-      base.debit,
-      base.credit,
-      base.asset,
-      qtyN,
-      buyerFeePosted?.credit,
-      sellerFeePosted?.credit,
-    );
-  } else {
-    log.push({
-      type: 'trade',
-      tradeId,
-      instrumentId: def.id,
-      priceTicks,
-      qtyLots,
-      takerSide: taker.side,
-      makerOrderId: maker.id,
-      takerOrderId: taker.id,
-      makerUserId: maker.userId,
-      takerUserId: taker.userId,
-      notional,
-      makerFee,
-      takerFee,
-      timeMs,
-    });
-    log.push(quote);
-    log.push(base);
-    if (buyerFeePosted !== undefined) log.push(buyerFeePosted as TransferPosted);
-    if (sellerFeePosted !== undefined) log.push(sellerFeePosted as TransferPosted);
+  log.push({
+    type: 'trade',
+    tradeId,
+    instrumentId: def.id,
+    priceTicks,
+    qtyLots,
+    takerSide: taker.side,
+    makerOrderId: maker.id,
+    takerOrderId: taker.id,
+    makerUserId: maker.userId,
+    takerUserId: taker.userId,
+    notional,
+    makerFee,
+    takerFee,
+    timeMs,
+  });
+  log.push(ledger.postFromHold(buyer.hold, sellerQuote, notional, `${link}:quote`, 'trade', link, timeMs));
+  log.push(ledger.postFromHold(seller.hold, buyerBase, qtyMinor, `${link}:base`, 'trade', link, timeMs));
+  if (buyerFee > 0n) {
+    const fee = `${link}:buyer_fee`;
+    log.push(ledger.postFromHold(buyer.hold, instrument.feeAccount, buyerFee, fee, 'fee', link, timeMs));
+  }
+  if (sellerFee > 0n) {
+    log.push(ledger.move(sellerQuote, instrument.feeAccount, sellerFee, `${link}:seller_fee`, 'fee', link, timeMs));
   }
   if (def.locksBought) {
     lockBought(state, instrument, buyer, tradeId, qtyLots, qtyMinor, timeMs);

@@ -182,10 +182,10 @@ describe('engine host on a database that syncs after COMMIT', () => {
     await db.close();
   });
 
-  it('has a result kept once keepResultAfter more commands came while it waited for its commit, and no other', async () => {
+  it('has a result kept once `after` more commands came while it waited for its commit, and no other', async () => {
     const { db, disk, syncs } = await manualDisk();
     const kept: number[] = [];
-    const host = await open(disk, { keepResultAfter: 3, keepResult: (result) => kept.push(result) });
+    const host = await open(disk, { keepWaitingResults: { after: 3, keep: (result) => kept.push(result) } });
     const waiting = [host.submit({ key: 'a', add: 1 }), host.submit({ key: 'a', add: 1 })];
     await settle();
     expect(syncs.length).toBe(1); // seqs 1 and 2 committed, not yet on disk: not answered
@@ -208,7 +208,7 @@ describe('engine host on a database that syncs after COMMIT', () => {
     expect(kept).toEqual([1, 2]);
     await host.close();
     // A window of commands that cannot be one is refused before anything starts.
-    await expect(open(disk, { keepResultAfter: 0 })).rejects.toThrow(/keepResultAfter/);
+    await expect(open(disk, { keepWaitingResults: { after: 0, keep: () => {} } })).rejects.toThrow(/after must be/);
     await db.close();
   });
 

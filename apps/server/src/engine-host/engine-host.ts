@@ -99,19 +99,17 @@ export type EngineHostOptions<C, R, E extends ReplayableEngine<C, R>> = {
   /** Called when a commit fails; the default ends the process so it restarts from the journal. */
   onFatal?: (error: unknown) => void;
   /**
-   * Called for a result still waiting for its commit after `keepResultAfter` more commands: an engine
-   * that keeps results readable only for so many commands (the trading engine's result log) makes it
-   * hold its own then, so a long commit cannot outlast it. By default nothing is done.
+   * For an engine that keeps results readable only for so many commands (the trading engine's result
+   * log): `keep` is called for a result still waiting for its commit `after` commands later, to make it
+   * hold its own, so a long commit cannot outlast it. Without this option the host tracks nothing.
    */
-  keepResult?: (result: R) => void;
-  /** See keepResult (default 32,768: half the trading engine's MIN_RESULT_RETENTION). */
-  keepResultAfter?: number;
+  keepWaitingResults?: { after: number; keep: (result: R) => void };
 };
 
 type HostConfig<C, R, E extends ReplayableEngine<C, R>> = Required<
-  Omit<EngineHostOptions<C, R, E>, 'project' | 'snapshotWorker'>
+  Omit<EngineHostOptions<C, R, E>, 'project' | 'snapshotWorker' | 'keepWaitingResults'>
 > &
-  Pick<EngineHostOptions<C, R, E>, 'project' | 'snapshotWorker'>;
+  Pick<EngineHostOptions<C, R, E>, 'project' | 'snapshotWorker' | 'keepWaitingResults'>;
 
 type Pending<C, R> = Applied<C, R> & { resolve: (r: R) => void; reject: (e: unknown) => void };
 
@@ -209,8 +207,8 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
   #lastSnapshotSeq: number;
   #queue: Pending<C, R>[] = [];
   /**
-   * The results of the last keepResultAfter commands that are still waiting for their commit, by
-   * seq % keepResultAfter, with their seq (0 once answered) (see keepResult).
+   * The results of the last `keepWaitingResults.after` commands that are still waiting for their
+   * commit, by seq % after, with their seq (0 once answered); empty without that option.
    */
   readonly #waiting: (R | undefined)[];
   readonly #waitingSeq: Float64Array;
@@ -247,8 +245,9 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
     this.#lastSnapshotSeq = lastSnapshotSeq;
     this.#o = options;
     this.startup = startup;
-    this.#waiting = new Array(options.keepResultAfter);
-    this.#waitingSeq = new Float64Array(options.keepResultAfter);
+    const after = options.keepWaitingResults?.after ?? 0;
+    this.#waiting = new Array(after);
+    this.#waitingSeq = new Float64Array(after);
   }
 
   /** Loads the last snapshot, replays the journal after it and checks the state hashes. */
@@ -259,16 +258,15 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
       maxBatch: 2_000,
       replayPage: JOURNAL_PAGE,
       now: () => Date.now(),
-      keepResult: () => {},
-      keepResultAfter: 32_768,
       onFatal: (error: unknown) => {
         console.error('engine journal commit failed; stopping so the process restarts from the journal', error);
         process.exit(70);
       },
       ...options,
     };
-    if (!Number.isSafeInteger(o.keepResultAfter) || o.keepResultAfter < 1) {
-      throw new Error(`keepResultAfter must be a positive integer, not ${o.keepResultAfter}`);
+    const keeping = o.keepWaitingResults;
+    if (keeping !== undefined && (!Number.isSafeInteger(keeping.after) || keeping.after < 1)) {
+      throw new Error(`keepWaitingResults.after must be a positive integer, not ${keeping.after}`);
     }
     const { db } = o;
     // The journal's end, so that replay() can be told how many commands follow each one.
@@ -454,12 +452,15 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
       this.#queue.push({ seq, command, result, resolve, reject });
       this.#flushing ??= this.#flushLoop();
     });
-    // The command applied keepResultAfter commands ago: if it is still waiting for its commit, its
-    // result is made to hold its own now (see keepResult).
-    const at = seq % this.#waitingSeq.length;
-    if (this.#waitingSeq[at] !== 0) this.#o.keepResult(this.#waiting[at] as R);
-    this.#waitingSeq[at] = seq;
-    this.#waiting[at] = result;
+    const keeping = this.#o.keepWaitingResults;
+    if (keeping !== undefined) {
+      // The command applied `after` commands ago: if it is still waiting for its commit, its result is
+      // made to hold its own now.
+      const at = seq % keeping.after;
+      if (this.#waitingSeq[at] !== 0) keeping.keep(this.#waiting[at] as R);
+      this.#waitingSeq[at] = seq;
+      this.#waiting[at] = result;
+    }
     return { result, committed };
   }
 
@@ -487,10 +488,12 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
             this.#snapshots?.postMessage(forWorker);
             const waitingSeq = this.#waitingSeq;
             for (const p of batch) {
-              const at = p.seq % waitingSeq.length;
-              if (waitingSeq[at] === p.seq) {
-                waitingSeq[at] = 0;
-                this.#waiting[at] = undefined;
+              if (waitingSeq.length > 0) {
+                const at = p.seq % waitingSeq.length;
+                if (waitingSeq[at] === p.seq) {
+                  waitingSeq[at] = 0;
+                  this.#waiting[at] = undefined;
+                }
               }
               p.resolve(p.result);
             }

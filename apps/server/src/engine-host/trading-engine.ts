@@ -48,10 +48,12 @@ export class TradingEngine {
       decode: snapshotEngine.decode,
       // A result waiting long for its commit keeps its own events (the result log moves on): well
       // before the log forgets it.
-      keepResult: (result: ApplyResult) => {
-        if (result instanceof LoggedResult) result.keep();
+      keepWaitingResults: {
+        after: MIN_RESULT_RETENTION / 2,
+        keep: (result: ApplyResult) => {
+          if (result instanceof LoggedResult) result.keep();
+        },
       },
-      keepResultAfter: MIN_RESULT_RETENTION / 2,
       project: projectBatch,
       now: () => clock.now(),
       ...(snapshotWorker ? { snapshotWorker: TRADING_SNAPSHOTS } : {}),
