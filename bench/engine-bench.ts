@@ -5,7 +5,8 @@
 // events, no idempotency window), which must end with the engine's trades, rejections and balances:
 // `floorOpsPerSec` is what these rules cost at the least, on the machine as it is during the run.
 // Prints ONE line of JSON.
-// Run: npm run bench:engine [-- --orders 1000000 --seed 7 --remember 100000 --chunk 1000 --no-floor]
+// --only-floor runs the floor alone (no engine, nothing compared): for bench:instructions -- --core floor.
+// Run: npm run bench:engine [-- --orders 1000000 --seed 7 --remember 100000 --chunk 1000 --no-floor | --only-floor]
 
 import { type ApplyResult, type Command, Engine } from '@bourse/engine';
 import { argument, peakRssMiB, percentiles } from './bench-util.ts';
@@ -71,6 +72,21 @@ function drive(core: { apply(command: Command): ApplyResult }) {
   };
 }
 
+if (process.argv.includes('--only-floor')) {
+  const { rejected, opsPerSec, cpuOpsPerSec } = drive(new EngineFloor());
+  console.log(
+    JSON.stringify({
+      bench: 'engine-floor',
+      seed,
+      users: userCount,
+      commands: total,
+      opsPerSec,
+      cpuOpsPerSec,
+      rejected,
+    }),
+  );
+  process.exit(0);
+}
 const engine = new Engine({ maxOpenOrdersPerUser: 200, rememberedCommandsMax: remembered });
 const run = drive(engine);
 const broken = engine.findBrokenInvariant();
