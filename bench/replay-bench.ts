@@ -8,10 +8,12 @@
 // fresh processes first time the start-up as it was before Engine.replay() and the v2 state hash (every
 // command through apply(), then the v1 hash: FNV-1a over the snapshot's JSON, checked against a v1
 // checkpoint), and today's TradingEngine.open() against that v1 checkpoint (an old database), on the
-// same rows. The journal is written in today's format (compact lines); --journal json writes every row
-// as JSON, as versions before the compact format did, to time today's start-up on an older database.
+// same rows. The journal is written in today's format (compact lines, each marked new or repeat);
+// --journal unmarked writes compact lines without marks, as versions before 2026-11-21's session 9 did,
+// and --journal json every row as JSON, as versions before the compact format did, to time today's
+// start-up on an older database.
 // Prints ONE line of JSON per database. Run: npm run bench:replay [-- --commands 1000000 --seed 7
-// --chunk 1000 --db sqlite,postgres --journal compact|json --baseline --cpu-prof DIR --keep]
+// --chunk 1000 --db sqlite,postgres --journal compact|unmarked|json --baseline --cpu-prof DIR --keep]
 
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -19,7 +21,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Db, dropSchema, isPostgresReachable, openDb, TEST_DATABASE_URL } from '@bourse/db';
-import { type ApplyResult, type Command, decodeCommand, Engine, encodeCommand } from '@bourse/engine';
+import {
+  type ApplyResult,
+  type Command,
+  decodeCommand,
+  Engine,
+  encodeCommand,
+  encodeJournalLine,
+  type JournalMark,
+  journalMark,
+} from '@bourse/engine';
 import {
   EngineHost,
   JOURNAL_PAGE,
@@ -49,10 +60,11 @@ async function main() {
   const keep = process.argv.includes('--keep');
   const baseline = process.argv.includes('--baseline');
   const dbs = (argument('db') ?? 'sqlite,postgres').split(',');
-  // --journal json writes every row as JSON, as versions before the compact journal format did (an old
-  // database): today's code replays it too.
+  // --journal unmarked / json write rows as older versions did (an old database): today's code replays
+  // them too.
   const journalFormat = argument('journal') ?? 'compact';
-  if (journalFormat !== 'compact' && journalFormat !== 'json') throw new Error('--journal compact or json');
+  if (journalFormat !== 'compact' && journalFormat !== 'unmarked' && journalFormat !== 'json')
+    throw new Error('--journal compact, unmarked or json');
   for (const db of dbs) {
     let target: Target;
     let cleanUp: () => Promise<void>;
@@ -69,7 +81,7 @@ async function main() {
       throw new Error(`unknown --db ${db}: sqlite or postgres`);
     }
     try {
-      const journal = await writeJournal(target, total, seed, chunk, baseline, journalFormat === 'json');
+      const journal = await writeJournal(target, total, seed, chunk, baseline, journalFormat);
       let before: { old: ReplayRun; v1Checkpoint: ReplayRun } | undefined;
       if (baseline) {
         // The checkpoint as a version before v2 wrote it, for both runs below; then back to today's.
@@ -156,6 +168,9 @@ class Producer implements ReplayableEngine<Command, ApplyResult> {
     this.last = this.engine.apply(command);
     return this.last;
   }
+  get lastApplyWasRepeat() {
+    return this.engine.lastApplyWasRepeat;
+  }
   stateHash() {
     return this.engine.stateHash();
   }
@@ -164,6 +179,12 @@ class Producer implements ReplayableEngine<Command, ApplyResult> {
   }
 }
 
+const ENCODERS = {
+  compact: encodeJournalLine,
+  unmarked: (command: Command) => encodeCommand(command),
+  json: (command: Command) => JSON.stringify(command),
+};
+
 /** Journals `total` commands through the engine host, exactly as the server writes them. */
 async function writeJournal(
   target: Target,
@@ -171,7 +192,7 @@ async function writeJournal(
   seed: number,
   chunk: number,
   withV1Hash: boolean,
-  asJson: boolean,
+  format: keyof typeof ENCODERS,
 ) {
   const start = performance.now();
   const db = await openTarget(target);
@@ -181,7 +202,7 @@ async function writeJournal(
     restore: () => {
       throw new Error('the bench database has no snapshot');
     },
-    encode: asJson ? (command) => JSON.stringify(command) : encodeCommand,
+    encode: ENCODERS[format],
     decode: decodeCommand,
     snapshotEvery: NO_SNAPSHOT,
     maxBatch: 10_000,
@@ -363,6 +384,7 @@ async function timeSplit(target: Target): Promise<SplitRun> {
   lap('query');
   let seq = 0;
   const commands: Command[] = [];
+  const marks: JournalMark[] = [];
   for (;;) {
     const rows = await db.queryArrays<[seq: number, command: string]>(
       'SELECT seq, command FROM engine_journal WHERE seq > $1 ORDER BY seq LIMIT $2',
@@ -371,14 +393,19 @@ async function timeSplit(target: Target): Promise<SplitRun> {
     lap('query');
     if (rows.length === 0) break;
     commands.length = rows.length;
-    for (let i = 0; i < rows.length; i++) commands[i] = decodeCommand((rows[i] as [number, string])[1]);
+    marks.length = rows.length;
+    for (let i = 0; i < rows.length; i++) {
+      const text = (rows[i] as [number, string])[1];
+      commands[i] = decodeCommand(text);
+      marks[i] = journalMark(text);
+    }
     seq = Number(rows[rows.length - 1]?.[0]);
     lap('decode');
     for (let i = 0; i < commands.length; i++) floor.apply(commands[i] as Command);
     lap('floor');
     // As the host does: the replay path, told how many commands follow each one.
     const after = last - (seq - commands.length) - 1;
-    for (let i = 0; i < commands.length; i++) engine.replay(commands[i] as Command, after - i);
+    for (let i = 0; i < commands.length; i++) engine.replay(commands[i] as Command, after - i, marks[i]);
     lap('apply');
   }
   if (!engine.replayComplete()) throw new Error('the replay left commands remembered by id only');

@@ -76,6 +76,20 @@ export class CommandMemory {
     return this.idOnly;
   }
 
+  /**
+   * Forgets every entry (a replay of marked journal lines that will have pushed them all out, see
+   * Engine.replay). Their results stay in the log until it moves on, unread.
+   */
+  clear(): void {
+    this.table.fill(0);
+    this.entries.length = 0;
+    this.count = 0;
+    this.idOnly = 0;
+    this.oldest = 0;
+    this.lastId = undefined;
+    this.lastEmpty = -1;
+  }
+
   /** The remembered command and result for `id`, or undefined. */
   find(id: string): { command: unknown; result: ApplyResult } | undefined {
     const hash = hashOf(id);

@@ -1,7 +1,18 @@
 import { btcUsdt, CommandFactory, reliance, SeededRandom } from '@bourse/testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { COMMAND_TYPES, type Command, type CommandType, decodeCommand, encodeCommand } from './commands.ts';
+import {
+  COMMAND_TYPES,
+  type Command,
+  type CommandType,
+  decodeCommand,
+  encodeCommand,
+  encodeJournalLine,
+  JOURNAL_NEW,
+  JOURNAL_REPEAT,
+  JOURNAL_UNMARKED,
+  journalMark,
+} from './commands.ts';
 import { Engine } from './engine.ts';
 import { toJsonSafe } from './json-codec.ts';
 import { TRANSFER_CAUSES, WALLETS } from './ledger.ts';
@@ -185,6 +196,34 @@ describe('journal encoding of commands', () => {
     // JSON text starts with `{` (or whitespace, `[`, `"`, a digit, `-`, t, f, n), never `~`.
     expect(() => JSON.parse(line)).toThrow();
     expect(decodeCommand(` ${old}`)).toEqual(command);
+  });
+
+  it('marks a journal line new or repeat in front of either format, and reads it back the same', () => {
+    fc.assert(
+      fc.property(
+        anyType.chain((type) => commandOf(type, { odd: true })),
+        fc.boolean(),
+        (command, repeat) => {
+          const plain = encodeCommand(command as Command);
+          const line = encodeJournalLine(command as Command, repeat);
+          expect(line).toBe((repeat ? '=' : '+') + plain);
+          expect(journalMark(line)).toBe(repeat ? JOURNAL_REPEAT : JOURNAL_NEW);
+          expect(journalMark(plain)).toBe(JOURNAL_UNMARKED);
+          let unmarked: string | Error;
+          try {
+            unmarked = viaJson(decodeCommand(plain));
+          } catch (error) {
+            unmarked = error as Error;
+          }
+          if (unmarked instanceof Error) expect(() => decodeCommand(line)).toThrow(/not an engine command/);
+          else expect(viaJson(decodeCommand(line))).toBe(unmarked);
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+    // Neither mark starts JSON text or a compact line: a line written before marks never reads as marked.
+    expect(() => JSON.parse('+1')).toThrow();
+    expect(() => JSON.parse('=1')).toThrow();
   });
 
   it('writes JSON, as before, what the compact format does not cover, and refuses it on reading as before', () => {

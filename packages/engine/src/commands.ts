@@ -184,6 +184,32 @@ export const COMMAND_TYPES: readonly CommandType[] = [
 // commands as sent, and the snapshot and the state hash follow their key order). Decoding the compact
 // format is ~2.5× faster than JSON.parse, in ~40% of the characters (bench/README.md, replay).
 // The codes below are the format: never reuse or change one; a new key, type or value gets a new code.
+//
+// A journal line written since 2026-11-21 (session 9) carries one more character in front of either
+// format, its mark (encodeJournalLine): `+` when the engine did not know the command's id when it applied
+// it (a new command, applied or refused), `=` when it answered it from its idempotency window (a repeat,
+// which changed nothing). Neither starts JSON or a compact line. A start-up replay of marked lines then
+// needs no window of ids to tell repeats (docs/decisions/0010-journal-repeat-marks.md); an unmarked line
+// (written before) is replayed as before.
+
+/** A journal line's mark (see journalMark). */
+export const JOURNAL_UNMARKED = 0;
+export const JOURNAL_NEW = 1;
+export const JOURNAL_REPEAT = 2;
+export type JournalMark = typeof JOURNAL_UNMARKED | typeof JOURNAL_NEW | typeof JOURNAL_REPEAT;
+const NEW_CODE = 0x2b; // +
+const REPEAT_CODE = 0x3d; // =
+
+/** The journal line of a command the engine applied: its mark, then encodeCommand(command). */
+export function encodeJournalLine(command: Command, repeat: boolean): string {
+  return (repeat ? '=' : '+') + encodeCommand(command);
+}
+
+/** What a journal line's mark says: a new command, a repeat, or nothing (a line written before marks). */
+export function journalMark(text: string): JournalMark {
+  const first = text.charCodeAt(0);
+  return first === NEW_CODE ? JOURNAL_NEW : first === REPEAT_CODE ? JOURNAL_REPEAT : JOURNAL_UNMARKED;
+}
 
 /** The first character of a compact journal line. */
 const COMPACT = '~';
@@ -448,10 +474,11 @@ function numberAt(text: string, from: number, to: number): number {
   return value;
 }
 
-function decodeCompact(text: string): Command {
-  let end = text.indexOf('\t');
+/** The compact line that starts at text[from] (after a mark, if any). */
+function decodeCompact(text: string, from: number): Command {
+  let end = text.indexOf('\t', from);
   if (end === -1) end = text.length;
-  const codes = text.slice(1, end);
+  const codes = text.slice(from + 1, end);
   let shape = shapes.get(codes);
   if (shape === undefined) {
     shape = parseShape(codes);
@@ -494,12 +521,14 @@ function decodeCompact(text: string): Command {
 }
 
 /**
- * Reads a journal line in either format (see above). Field-level validation happens in apply(), which
- * answers invalid_command; a line that is not a command at all throws.
+ * Reads a journal line in either format, marked or not (see above). Field-level validation happens in
+ * apply(), which answers invalid_command; a line that is not a command at all throws.
  */
 export function decodeCommand(text: string): Command {
-  if (text.charCodeAt(0) === COMPACT_CODE) return decodeCompact(text);
-  const value: unknown = JSON.parse(text);
+  const first = text.charCodeAt(0);
+  const from = first === NEW_CODE || first === REPEAT_CODE ? 1 : 0;
+  if (text.charCodeAt(from) === COMPACT_CODE) return decodeCompact(text, from);
+  const value: unknown = JSON.parse(from === 0 ? text : text.slice(from));
   if (
     typeof value !== 'object' ||
     value === null ||

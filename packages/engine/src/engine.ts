@@ -4,8 +4,8 @@
 // the same stateHash(). Must not: read the clock, randomness, the network, files or the environment.
 
 import { CommandMemory } from './command-memory.ts';
-import type { Command } from './commands.ts';
-import { canonicalJson } from './commands.ts';
+import type { Command, JournalMark } from './commands.ts';
+import { canonicalJson, JOURNAL_NEW, JOURNAL_REPEAT, JOURNAL_UNMARKED } from './commands.ts';
 import {
   type ApplyResult,
   DEFAULT_CONFIG,
@@ -78,6 +78,15 @@ export type MarketView = {
 
 export class Engine {
   private readonly state: EngineState;
+  #lastApplyWasRepeat = false;
+  /**
+   * How this replay reads the journal's marks, set by its first replay(): 'marked' when the first line
+   * carries one (every later line then does: a version that marks lines never writes unmarked ones
+   * after them), 'unmarked' otherwise (marks are then ignored: the window of ids tells repeats).
+   */
+  #replayMode: 'marked' | 'unmarked' | undefined;
+  /** A marked replay cleared the window it began with and left quiet new commands out of it. */
+  #replayClearedWindow = false;
 
   constructor(config: Partial<EngineConfig> = {}, state?: EngineState) {
     const merged = { ...DEFAULT_CONFIG, ...config };
@@ -127,15 +136,27 @@ export class Engine {
       command.id.length > 128 ||
       !Number.isSafeInteger(command.timeMs)
     ) {
+      this.#lastApplyWasRepeat = false;
       return rejected('invalid_command');
     }
     const memory = this.state.memory;
     const seen = memory.find(command.id);
     if (seen !== undefined) {
+      this.#lastApplyWasRepeat = true;
       // The body is what the caller sent; timeMs is the sequencer's stamp, so a retry keeps its first answer.
       return bodyOf(seen.command) === bodyOf(command) ? seen.result : rejected('command_id_reused');
     }
+    this.#lastApplyWasRepeat = false;
     return this.applyNew(command);
+  }
+
+  /**
+   * Whether the last apply() found its command's id in the idempotency window (a repeat: it answered
+   * the first result or command_id_reused and changed nothing). The host marks the journal line with it
+   * (encodeJournalLine), so that a replay needs no window of ids to tell repeats.
+   */
+  get lastApplyWasRepeat(): boolean {
+    return this.#lastApplyWasRepeat;
   }
 
   /** A command whose id the window was just asked about and does not know (apply(), replay()). */
@@ -173,25 +194,53 @@ export class Engine {
   /**
    * Replays one journaled command at start-up: the state afterwards is exactly what apply(command)
    * would leave, and the result is not made. `after` is how many journaled commands this replay applies
-   * after this one (the host knows the journal's last seq). A command followed by at least twice
-   * `rememberedCommandsMax` more is remembered by its id only: its repeats are still recognised, but the
-   * window will have forgotten it before the end unless more than half of the commands after it are
-   * repeats or invalid, which replayComplete() tells. The later ones take apply()'s path.
+   * after this one (the host knows the journal's last seq); `mark` is the journal line's (journalMark).
+   *
+   * Unmarked lines (written before marks): a command followed by at least twice `rememberedCommandsMax`
+   * more is remembered by its id only: its repeats are still recognised, but the window will have
+   * forgotten it before the end unless more than half of the commands after it are repeats or invalid,
+   * which replayComplete() tells. The later ones take apply()'s path.
+   *
+   * Marked lines: a repeat is passed over and a new command is applied without asking the window. One
+   * followed by at least twice `rememberedCommandsMax` more does not enter the window at all, and the
+   * window the replay began with (a snapshot's) is emptied first: from then on it holds exactly the
+   * journal's last new commands, so nothing in it is one the live engine had forgotten. It is complete
+   * when it is full at the end (replayComplete()).
    */
-  replay(command: Command, after: number): void {
+  replay(command: Command, after: number, mark: JournalMark | number = JOURNAL_UNMARKED): void {
+    if (mark !== JOURNAL_NEW && mark !== JOURNAL_REPEAT) mark = JOURNAL_UNMARKED;
     const state = this.state;
     const memory = state.memory;
+    let mode = this.#replayMode;
+    if (mode === undefined) {
+      mode = mark === JOURNAL_UNMARKED ? 'unmarked' : 'marked';
+      this.#replayMode = mode;
+      if (mode === 'marked' && after >= 2 * memory.max) {
+        memory.clear();
+        this.#replayClearedWindow = true;
+      }
+    } else if (mode === 'marked' && mark === JOURNAL_UNMARKED) {
+      throw new Error(`journal line of command ${command?.id} has no mark after marked lines`);
+    }
     // apply() without what a replay throws away. A repeat changes nothing, whatever its body (its answer
     // is not needed, and the first one may be remembered by id only).
     if (!isIdentified(command)) return;
-    if (after < 2 * memory.max) {
-      if (!memory.knows(command.id)) this.applyNew(command);
-      return;
+    if (mode === 'marked') {
+      if (mark === JOURNAL_REPEAT) return;
+      if (after < 2 * memory.max) {
+        this.applyNew(command);
+        return;
+      }
+    } else {
+      if (after < 2 * memory.max) {
+        if (!memory.knows(command.id)) this.applyNew(command);
+        return;
+      }
+      // The id goes into the window first (nothing in dispatch() reads the window; a command that throws
+      // stops the replay either way).
+      if (!memory.addIdOnly(command.id)) return;
     }
-    // A new command's result is neither kept nor, on the busy paths, built (state.quiet). The id goes
-    // into the window first (nothing in dispatch() reads the window; a command that throws stops the
-    // replay either way).
-    if (!memory.addIdOnly(command.id)) return;
+    // A new command's result is neither kept nor, on the busy paths, built (state.quiet).
     if (state.finishedOrders.length > 0) state.finishedOrders.length = 0;
     state.quiet = true;
     state.log.begin();
@@ -208,12 +257,14 @@ export class Engine {
   /**
    * After the last replay(): whether every command still in the idempotency window is remembered in
    * full, as apply() would have it. False only when so many of the last commands were repeats or invalid
-   * that a command replayed by its id only is still in the window: the engine must then be dropped and the
-   * journal replayed with apply() (its balances and books are right, but a repeat of that command, the
-   * snapshot and the state hash would throw).
+   * that a command replayed by its id only is still in the window, or (marked lines) that the window
+   * is not full: the engine must then be dropped and the journal replayed with apply() (its balances and
+   * books are right, but a repeat of that command, the snapshot and the state hash would be wrong).
    */
   replayComplete(): boolean {
-    return this.state.memory.idOnlyCount === 0;
+    const memory = this.state.memory;
+    if (this.#replayClearedWindow && memory.size < memory.max) return false;
+    return memory.idOnlyCount === 0;
   }
 
   private dispatch(command: Command): ApplyResult {

@@ -1,6 +1,13 @@
 import { btcUsdt, CommandFactory, SeededRandom } from '@bourse/testkit';
 import { describe, expect, it } from 'vitest';
-import type { Command } from './commands.ts';
+import {
+  type Command,
+  decodeCommand,
+  encodeJournalLine,
+  JOURNAL_NEW,
+  JOURNAL_REPEAT,
+  journalMark,
+} from './commands.ts';
 import { Engine } from './engine.ts';
 import { toJsonSafe } from './json-codec.ts';
 
@@ -133,5 +140,104 @@ describe('Engine.replay()', () => {
     engine.replay(deposit, 98);
     engine.replay({ ...deposit, amount: '5' }, 97);
     expect(engine.balance('alice', 'spot', 'USDT').balance).toBe(100_000_000n);
+  });
+});
+
+/** The journal's lines as the host writes them today: each command's mark from the live engine. */
+function markedLines(commands: readonly Command[], rememberedCommandsMax = WINDOW): { live: Engine; lines: string[] } {
+  const live = new Engine({ rememberedCommandsMax });
+  const lines = commands.map((command) => {
+    live.apply(command);
+    return encodeJournalLine(command, live.lastApplyWasRepeat);
+  });
+  return { live, lines };
+}
+
+function replayLines(engine: Engine, lines: readonly string[]): Engine {
+  lines.forEach((line, i) => {
+    engine.replay(decodeCommand(line), lines.length - 1 - i, journalMark(line));
+  });
+  return engine;
+}
+
+describe('Engine.replay() of marked journal lines', () => {
+  it('leaves the state apply() leaves, for a journal cut at every length, or says it cannot', () => {
+    const commands = journal(5, 220);
+    let incomplete = 0;
+    for (let length = 0; length <= commands.length; length++) {
+      const { live, lines } = markedLines(commands.slice(0, length));
+      const replayed = replayLines(new Engine({ rememberedCommandsMax: WINDOW }), lines);
+      // Complete unless the replay began beyond twice the window (it then empties the window) and the
+      // last 2 × WINDOW lines hold fewer than WINDOW new commands with an id.
+      const newAtEnd = lines
+        .slice(Math.max(0, length - 2 * WINDOW))
+        .filter((line) => journalMark(line) === JOURNAL_NEW && decodeCommand(line).id !== '').length;
+      const complete = length - 1 < 2 * WINDOW || newAtEnd >= WINDOW;
+      expect(replayed.replayComplete(), `length ${length}`).toBe(complete);
+      if (!complete) {
+        incomplete += 1;
+        continue;
+      }
+      expect(replayed.stateHash(), `length ${length}`).toBe(live.stateHash());
+      expect(replayed.findBrokenInvariant()).toBeUndefined();
+      for (const command of commands.slice(Math.max(0, length - 4 * WINDOW), length)) {
+        expect(answer(replayed, command), `length ${length}, retry ${command.id}`).toBe(answer(live, command));
+      }
+      expect(replayed.stateHash()).toBe(live.stateHash());
+    }
+    expect(incomplete).toBeGreaterThan(0);
+    expect(incomplete).toBeLessThan(commands.length / 4);
+  });
+
+  it('replays from a snapshot at every cut, its window emptied where the replay outlasts it', () => {
+    const commands = journal(7, 160);
+    const { live, lines } = markedLines(commands);
+    const liveHash = live.stateHash();
+    const liveSnapshot = JSON.parse(JSON.stringify(live.snapshot()));
+    let cleared = 0;
+    for (let cut = 0; cut <= commands.length; cut += 3) {
+      const before = new Engine({ rememberedCommandsMax: WINDOW });
+      for (const command of commands.slice(0, cut)) before.apply(command);
+      const restored = Engine.restore(JSON.parse(JSON.stringify(before.snapshot())));
+      const replayed = replayLines(restored, lines.slice(cut));
+      if (commands.length - cut - 1 >= 2 * WINDOW) cleared += 1;
+      if (!replayed.replayComplete()) continue;
+      expect(replayed.stateHash(), `cut ${cut}`).toBe(liveHash);
+      // Retries change the engine that answers them (a forgotten id is applied again): a fresh copy each.
+      const copy = Engine.restore(liveSnapshot);
+      for (const command of commands.slice(-4 * WINDOW)) {
+        expect(answer(replayed, command), `cut ${cut}, retry ${command.id}`).toBe(answer(copy, command));
+      }
+    }
+    expect(cleared).toBeGreaterThan(10);
+  });
+
+  it('passes over a repeat without reading the window, and never applies one twice', () => {
+    const c = new CommandFactory('BTC-USDT');
+    const deposit = c.deposit('alice', 'USDT', '100');
+    const commands: Command[] = [c.register(btcUsdt()), deposit, deposit, { ...deposit, amount: '5' }];
+    const { live, lines } = markedLines(commands, 2);
+    expect(lines.map((line) => journalMark(line))).toEqual([JOURNAL_NEW, JOURNAL_NEW, JOURNAL_REPEAT, JOURNAL_REPEAT]);
+    // A window of 2 and 100 lines still to come: every line here is replayed quietly.
+    const engine = new Engine({ rememberedCommandsMax: 2 });
+    lines.forEach((line, i) => {
+      engine.replay(decodeCommand(line), 100 - i, journalMark(line));
+    });
+    expect(engine.balance('alice', 'spot', 'USDT').balance).toBe(100_000_000n);
+    expect(live.balance('alice', 'spot', 'USDT').balance).toBe(100_000_000n);
+  });
+
+  it('ignores marks after unmarked lines (an older journal continued), and refuses an unmarked line after marked ones', () => {
+    const commands = journal(8, 120);
+    const { live, lines } = markedLines(commands);
+    // The first half as versions before marks wrote it.
+    const mixed = lines.map((line, i) => (i < 60 ? line.slice(1) : line));
+    const replayed = replayLines(new Engine({ rememberedCommandsMax: WINDOW }), mixed);
+    expect(replayed.replayComplete()).toBe(true);
+    expect(replayed.stateHash()).toBe(live.stateHash());
+    const broken = lines.map((line, i) => (i === 60 ? line.slice(1) : line));
+    expect(() => replayLines(new Engine({ rememberedCommandsMax: WINDOW }), broken)).toThrow(
+      /has no mark after marked lines/,
+    );
   });
 });

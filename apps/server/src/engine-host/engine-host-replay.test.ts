@@ -10,7 +10,11 @@ import {
   decodeCommand,
   Engine,
   type EngineSnapshot,
+  encodeJournalLine,
   isV1StateHash,
+  JOURNAL_NEW,
+  JOURNAL_REPEAT,
+  journalMark,
 } from '@bourse/engine';
 import { btcUsdt, CommandFactory } from '@bourse/testkit';
 import { describe, expect, it, vi } from 'vitest';
@@ -351,13 +355,63 @@ describe.each(dbs)('journal formats on $dialect', ({ open: openDb }) => {
     const snapshot = JSON.stringify(now.state.snapshot());
     await now.close();
     const rows = await db.query<{ command: string }>('SELECT command FROM engine_journal ORDER BY seq');
-    expect(rows.map((row) => row.command.charAt(0)).join('')).toBe('{'.repeat(6) + '~'.repeat(commands.length));
+    // Unmarked JSON, then compact lines marked new (+) or repeat (=: the two retries).
+    expect(rows.map((row) => row.command.charAt(0)).join('')).toBe(`${'{'.repeat(6)}++++==+++`);
+    expect(rows.slice(6).every((row) => row.command.charAt(1) === '~')).toBe(true);
 
     const again = await TradingEngine.open(db, clock);
     expect(again.seq).toBe(6 + commands.length);
     expect(again.state.stateHash()).toBe(hash);
     expect(JSON.stringify(again.state.snapshot())).toBe(snapshot);
     await again.close();
+    await db.close();
+  });
+});
+
+describe.each(dbs)('marked journal lines on $dialect', ({ open: openDb }) => {
+  it('replays lines marked new or repeat without a window of ids, from the start and from a snapshot', async () => {
+    const db = await openDb();
+    const c = new CommandFactory('BTC-USDT');
+    // A window of 4: most lines are replayed quietly, and a snapshot's window is emptied first.
+    const host = (snapshotEvery: number) =>
+      EngineHost.open<Command, ApplyResult, Engine>({
+        db,
+        create: () => new Engine({ rememberedCommandsMax: 4 }),
+        restore: (s) => Engine.restore(s as EngineSnapshot),
+        encode: encodeJournalLine,
+        decode: decodeCommand,
+        journalMark,
+        snapshotEvery,
+      });
+    const first = await host(25);
+    await first.submit(c.register(btcUsdt()));
+    for (const user of ['alice', 'bob']) {
+      await first.submit(c.deposit(user, 'USDT', '100000'));
+      await first.submit(c.deposit(user, 'BTC', '10'));
+    }
+    for (let i = 0; i < 60; i++) {
+      const command = c.limit(i % 2 ? 'alice' : 'bob', i % 3 ? 'buy' : 'sell', 6_000_000 + (i % 7), 1 + (i % 3));
+      await first.submit(command);
+      if (i % 5 === 0) await first.submit({ ...command }); // a client's retry: a repeat
+    }
+    const hash = first.engine.stateHash();
+    await first.close();
+    const marks = (await db.query<{ command: string }>('SELECT command FROM engine_journal ORDER BY seq')).map((row) =>
+      journalMark(row.command),
+    );
+    expect(marks.filter((mark) => mark === JOURNAL_REPEAT)).toHaveLength(12);
+    expect(marks.filter((mark) => mark === JOURNAL_NEW)).toHaveLength(65);
+
+    const again = await host(25);
+    expect(again.startup.snapshotSeq).toBeGreaterThan(0);
+    expect(again.engine.stateHash()).toBe(hash);
+    await again.close();
+    // From the journal's start: the snapshots dropped.
+    await db.run('DELETE FROM engine_snapshots');
+    const fromStart = await host(1_000);
+    expect(fromStart.startup.snapshotSeq).toBe(0);
+    expect(fromStart.engine.stateHash()).toBe(hash);
+    await fromStart.close();
     await db.close();
   });
 });

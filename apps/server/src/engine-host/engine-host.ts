@@ -40,9 +40,15 @@ export interface ReplayableEngine<C, R> {
   /**
    * Start-up replay of one journaled command, with `after` more journaled commands to replay after it:
    * must leave exactly the state apply(command) would, without making the result. Used, when present,
-   * instead of apply() for the whole replay.
+   * instead of apply() for the whole replay. `mark` is what the journal line says of the command when it
+   * was applied (the host's `journalMark` option; 0 without it).
    */
-  replay?(command: C, after: number): void;
+  replay?(command: C, after: number, mark: number): void;
+  /**
+   * Whether the last apply() answered from the engine's idempotency window (a repeat that changed
+   * nothing): handed to `encode` for the command's journal line.
+   */
+  readonly lastApplyWasRepeat?: boolean;
   /**
    * After a replay through replay(): whether the state is exactly what apply() would have made. When
    * false the host drops this engine and replays the journal again with apply().
@@ -71,8 +77,11 @@ export type EngineHostOptions<C, R, E extends ReplayableEngine<C, R>> = {
   db: Db;
   create: () => E;
   restore: (snapshot: unknown) => E;
-  encode: (command: C) => string;
+  /** The journal line of a command; `repeat` is the engine's lastApplyWasRepeat after applying it. */
+  encode: (command: C, repeat: boolean) => string;
   decode: (text: string) => C;
+  /** What a journal line says of its command for replay() (see ReplayableEngine.replay); 0 without it. */
+  journalMark?: (text: string) => number;
   /**
    * Writes the read-model rows for a batch, inside the journal's transaction. `previousCommitted`
    * settles once the batch before is committed: on PostgreSQL its rows are invisible until then, so
@@ -107,11 +116,11 @@ export type EngineHostOptions<C, R, E extends ReplayableEngine<C, R>> = {
 };
 
 type HostConfig<C, R, E extends ReplayableEngine<C, R>> = Required<
-  Omit<EngineHostOptions<C, R, E>, 'project' | 'snapshotWorker' | 'keepWaitingResults'>
+  Omit<EngineHostOptions<C, R, E>, 'project' | 'snapshotWorker' | 'keepWaitingResults' | 'journalMark'>
 > &
-  Pick<EngineHostOptions<C, R, E>, 'project' | 'snapshotWorker' | 'keepWaitingResults'>;
+  Pick<EngineHostOptions<C, R, E>, 'project' | 'snapshotWorker' | 'keepWaitingResults' | 'journalMark'>;
 
-type Pending<C, R> = Applied<C, R> & { resolve: (r: R) => void; reject: (e: unknown) => void };
+type Pending<C, R> = Applied<C, R> & { repeat: boolean; resolve: (r: R) => void; reject: (e: unknown) => void };
 
 /** Journal rows read per query at start-up (keyset pages: WHERE seq > last ORDER BY seq LIMIT n). */
 export const JOURNAL_PAGE = 10_000;
@@ -284,18 +293,22 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
       const replayJournal = async (engine: E, fast: boolean): Promise<number> => {
         let seq = snapshotSeq;
         const commands: C[] = [];
+        const marks: number[] = [];
+        const markOf = o.journalMark;
         for await (const { keys, texts } of scan(seq)) {
           // The whole page is decoded, then applied: two tight loops took 10-20% less CPU than one that
           // alternates (bench/README.md, replay).
           commands.length = texts.length;
+          marks.length = texts.length;
           for (let i = 0; i < texts.length; i++) {
             if (keys[i] !== seq + 1 + i) throw new Error(`journal gap: expected ${seq + 1 + i}, found ${keys[i]}`);
             commands[i] = o.decode(texts[i]!);
+            marks[i] = markOf === undefined ? 0 : markOf(texts[i]!);
           }
           if (fast) {
             // The command at seq + 1 + i has last - (seq + 1 + i) journaled commands after it.
             const after = last - seq - 1;
-            for (let i = 0; i < commands.length; i++) engine.replay!(commands[i]!, after - i);
+            for (let i = 0; i < commands.length; i++) engine.replay!(commands[i]!, after - i, marks[i]!);
           } else {
             for (let i = 0; i < commands.length; i++) engine.apply(commands[i]!);
           }
@@ -447,9 +460,10 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
     if (this.#failed) return { result: undefined, committed: Promise.reject(this.#failed) };
     if (this.#closed) return { result: undefined, committed: Promise.reject(new Error('engine host is closed')) };
     const result = this.engine.apply(command);
+    const repeat = this.engine.lastApplyWasRepeat === true;
     const seq = ++this.#seq;
     const committed = new Promise<R>((resolve, reject) => {
-      this.#queue.push({ seq, command, result, resolve, reject });
+      this.#queue.push({ seq, command, result, repeat, resolve, reject });
       this.#flushing ??= this.#flushLoop();
     });
     const keeping = this.#o.keepWaitingResults;
@@ -554,7 +568,7 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
       }
     }
     const takeSnapshot = this.#snapshots === null && last - this.#lastSnapshotSeq >= this.#o.snapshotEvery;
-    const texts = batch.map((p) => this.#o.encode(p.command));
+    const texts = batch.map((p) => this.#o.encode(p.command, p.repeat));
     // SQLite: one prepared row at a time (it binds numbered parameters in roughly quadratic time).
     // PostgreSQL: one statement for the batch, an array per column (a short text to parse).
     if (tx.dialect === 'sqlite') {

@@ -7,7 +7,8 @@ import {
   type Command,
   type Engine,
   type EngineEvent,
-  encodeCommand,
+  encodeJournalLine,
+  journalMark,
   LoggedResult,
   MIN_RESULT_RETENTION,
 } from '@bourse/engine';
@@ -44,8 +45,9 @@ export class TradingEngine {
       db,
       create: snapshotEngine.create,
       restore: snapshotEngine.restore,
-      encode: encodeCommand,
+      encode: encodeJournalLine,
       decode: snapshotEngine.decode,
+      journalMark,
       // A result waiting long for its commit keeps its own events (the result log moves on): well
       // before the log forgets it.
       keepWaitingResults: {
