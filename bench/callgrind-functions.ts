@@ -21,7 +21,7 @@ function runOf(orders: number): { pid: string; total: number } {
 }
 
 /** Instructions per function name over a run (callgrind_annotate's flat list, JIT addresses mapped). */
-function perFunction(orders: number, pid: string): Map<string, number> {
+function perFunction(orders: number, pid: string, jit: Set<string>): Map<string, number> {
   const mapFile = `/tmp/perf-${pid}.map`;
   const ranges = readFileSync(mapFile, 'utf8')
     .trim()
@@ -59,45 +59,52 @@ function perFunction(orders: number, pid: string): Map<string, number> {
     const m = line.match(/^\s*([\d,]+)\s+\([\s\d.]+%\)\s+(.*)$/);
     if (!m || m[2]?.includes('PROGRAM TOTALS')) continue;
     const where = m[2] as string;
-    const jit = where.match(/\?\?\?:0x([0-9a-f]+)/);
-    const name = jit
-      ? nameAt(Number.parseInt(jit[1] as string, 16))
-          .replace(/^(JS|LazyCompile|Function):/, '')
-          .replace(/file:\/\/\/\S*?\/((bench|packages|apps)\/)/, '$1')
-      : where.replace(/\s*\[[^\]]*\]$/, '').replace(/^\?\?\?:/, '');
+    const address = where.match(/\?\?\?:0x([0-9a-f]+)/);
+    let name: string;
+    if (address) {
+      name = nameAt(Number.parseInt(address[1] as string, 16))
+        .replace(/^(JS|LazyCompile|Function):/, '')
+        .replace(/file:\/\/\/\S*?\/((bench|packages|apps)\/)/, '$1');
+      jit.add(name);
+    } else {
+      name = where.replace(/\s*\[[^\]]*\]$/, '').replace(/^\?\?\?:/, '');
+    }
     costs.set(name, (costs.get(name) ?? 0) + Number((m[1] as string).replaceAll(',', '')));
   }
   return costs;
 }
 
-/**
- * JavaScript code and V8's builtins (what the code calls: property access, write barriers, string and
- * Map operations): the program's own work. The rest is V8's C++ runtime (the garbage collector, the
- * compiler) and libc.
- */
-const isMutator = (name: string) =>
-  name.startsWith('Builtins_') || (!name.includes('::') && !name.includes('.S:') && !name.includes('.c:'));
+/** V8's builtins (property access, write barriers, string and Map operations) are named Builtins_…. */
+const isBuiltin = (name: string) => name.startsWith('Builtins_');
+/** Code compiled from JavaScript, named from the code map (anything callgrind names by symbol is native). */
+const isJavaScript = (name: string, jit: ReadonlySet<string>) => jit.has(name);
 
 const a = runOf(small);
 const b = runOf(big);
 const commands = big - small;
-const before = perFunction(small, a.pid);
-const after = perFunction(big, b.pid);
+const jit = new Set<string>();
+const before = perFunction(small, a.pid, jit);
+const after = perFunction(big, b.pid, jit);
 const rows = [...new Set([...before.keys(), ...after.keys()])]
   .map((name) => ({ name, perCommand: ((after.get(name) ?? 0) - (before.get(name) ?? 0)) / commands }))
   .sort((x, y) => y.perCommand - x.perCommand);
-const mutator = rows.filter((row) => isMutator(row.name)).reduce((sum, row) => sum + row.perCommand, 0);
+const sum = (keep: (name: string) => boolean) =>
+  Math.round(rows.filter((row) => keep(row.name)).reduce((total, row) => total + row.perCommand, 0));
 const total = (b.total - a.total) / commands;
+const javaScript = sum((name) => isJavaScript(name, jit));
+const builtins = sum(isBuiltin);
 console.log(
   JSON.stringify({
     bench: 'engine-instructions',
     core,
     from: small,
     to: big,
-    // Steady from run to run (see engine-instructions.sh): compare builds with this.
-    mutatorPerCommand: Math.round(mutator),
-    // The rest moves with when the collector's full cycles fall in either run.
-    runtimePerCommand: Math.round(total - mutator),
+    // The code's own instructions: compare builds by this (see engine-instructions.sh).
+    javaScriptPerCommand: javaScript,
+    // V8's builtins it calls; their write barriers and allocations depend on the collector's phase.
+    builtinsPerCommand: builtins,
+    // V8's C++ runtime (the collector, the compiler) and libc: moves with where full cycles fall.
+    runtimePerCommand: Math.round(total - javaScript - builtins),
     instructionsPerCommand: Math.round(total),
     node: process.version,
   }),

@@ -13,7 +13,8 @@
 # builtins, which repeat from run to run. `runtimePerCommand` (V8's C++: mostly the garbage collector,
 # single-threaded here, so a larger share than in a normal run) depends on where the collector's full
 # cycles fall in either run: it moved by thousands between two runs of one build. Cache misses are not
-# counted. Both runs write V8's code map (--perf-basic-prof) to name the JavaScript code.
+# counted. Both runs write V8's code map (--perf-basic-prof: /tmp/perf-PID.map, removed once read, and a
+# code log kept in the temporary directory) to name the JavaScript code.
 # With --functions the script also prints the difference per function (JavaScript functions by name,
 # V8 and libc by symbol; inlined functions count in their caller) as more lines of JSON after the first.
 # With --core floor it counts the bench's floor instead (engine-floor.ts, --only-floor), for comparison.
@@ -43,7 +44,7 @@ out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 count() {
   valgrind --tool=callgrind --smc-check=all-non-file --callgrind-out-file="$out/cg.$1" \
-    "$node_bin" --single-threaded --perf-basic-prof bench/engine-bench.ts "$which" --orders "$1" >/dev/null 2>"$out/log.$1"
+    "$node_bin" --single-threaded --perf-basic-prof --logfile="$out/v8.$1.log" --no-logfile-per-isolate bench/engine-bench.ts "$which" --orders "$1" >/dev/null 2>"$out/log.$1"
 }
 count "$small" &
 first=$!
