@@ -8,13 +8,15 @@
 # divides the difference of the totals by 100,000. SMALL (default 110,000) is past the warm-up: the code
 # is optimised and the 100,000-command idempotency window is full. (Until session 8 the script divided
 # 100,000 minus 1,000 commands, which put ~13,000 instructions a command of compiling, baseline code
-# and an empty window's cheaper inserts into the figure: 30,067 then against 17,525 at steady state.)
-# The figure to compare builds by is `mutatorPerCommand`: the instructions of JavaScript code and V8's
-# builtins, which repeat from run to run. `runtimePerCommand` (V8's C++: mostly the garbage collector,
-# single-threaded here, so a larger share than in a normal run) depends on where the collector's full
-# cycles fall in either run: it moved by thousands between two runs of one build. Cache misses are not
-# counted. Both runs write V8's code map (--perf-basic-prof: /tmp/perf-PID.map, removed once read, and a
-# code log kept in the temporary directory) to name the JavaScript code.
+# and an empty window's cheaper inserts into the figure: 30,067 then, against ~13,000-17,500 at steady
+# state.)
+# The figure to compare builds by is `javaScriptPerCommand`: the instructions of the code V8 compiled
+# from JavaScript, which repeated within ~3% between two runs of one build. `builtinsPerCommand` (V8's
+# builtins it calls: property access, write barriers, allocation) moved by ~15%, with the collector's
+# phase; `runtimePerCommand` (V8's C++: mostly the garbage collector, single-threaded here, so a larger
+# share than in a normal run) by thousands, with where the collector's full cycles fall. Cache misses are
+# not counted. Both runs write V8's code map (--perf-basic-prof: /tmp/perf-PID.map, removed once read,
+# and a code log kept in the temporary directory) to name the JavaScript code.
 # With --functions the script also prints the difference per function (JavaScript functions by name,
 # V8 and libc by symbol; inlined functions count in their caller) as more lines of JSON after the first.
 # With --core floor it counts the bench's floor instead (engine-floor.ts, --only-floor), for comparison.
