@@ -30,6 +30,41 @@ describe('command memory', () => {
     }
   });
 
+  it('forgets everything on clear() and then behaves as a new memory given the same ids', () => {
+    const random = new SeededRandom(13);
+    for (const max of [1, 3, 64]) {
+      const used = new CommandMemory(max);
+      const fresh = new CommandMemory(max);
+      const ids = (from: number, n: number) =>
+        Array.from({ length: n }, (_, k) => (random.chance(0.3) ? `x${random.int(0, 3 * max)}` : `c${from + k}`));
+      const add = (memory: CommandMemory, id: string) => {
+        if (memory.knows(id)) return;
+        memory.add(id, { id }, { ok: true, events: [] });
+      };
+      // Wrapped round the ring more than once, and some ids by id only, before the clear.
+      for (const id of ids(0, 5 * max + 2)) {
+        if (random.chance(0.5)) used.addIdOnly(id);
+        else add(used, id);
+      }
+      used.clear();
+      expect(used.size).toBe(0);
+      expect(used.idOnlyCount).toBe(0);
+      const before = ids(0, 5 * max + 2);
+      for (const id of before) expect(used.knows(id), `${max}: ${id} after clear()`).toBe(false);
+      const after = ids(10_000, 4 * max + 1);
+      for (const id of after) {
+        add(used, id);
+        add(fresh, id);
+      }
+      for (const id of [...before, ...after]) expect(used.knows(id), `${max}: ${id}`).toBe(fresh.knows(id));
+      const { ids: usedIds, commands, counts } = used.exportWindow();
+      const expected = fresh.exportWindow();
+      expect(usedIds).toEqual(expected.ids);
+      expect(commands).toEqual(expected.commands);
+      expect([...counts]).toEqual([...expected.counts]);
+    }
+  });
+
   it('remembers nothing with a window of 0', () => {
     const memory = new CommandMemory(0);
     memory.add('a', {}, { ok: true, events: [] });

@@ -87,6 +87,8 @@ export class Engine {
   #replayMode: 'marked' | 'unmarked' | undefined;
   /** A marked replay cleared the window it began with and left quiet new commands out of it. */
   #replayClearedWindow = false;
+  /** An unmarked line came after marked ones: the window cannot be rebuilt (see replay()). */
+  #replayMixed = false;
 
   constructor(config: Partial<EngineConfig> = {}, state?: EngineState) {
     const merged = { ...DEFAULT_CONFIG, ...config };
@@ -205,7 +207,9 @@ export class Engine {
    * followed by at least twice `rememberedCommandsMax` more does not enter the window at all, and the
    * window the replay began with (a snapshot's) is emptied first: from then on it holds exactly the
    * journal's last new commands, so nothing in it is one the live engine had forgotten. It is complete
-   * when it is full at the end (replayComplete()).
+   * when it is full at the end (replayComplete()). The first line decides how the replay reads them:
+   * after an unmarked first line marks are ignored; an unmarked line after marked ones makes the replay
+   * incomplete (replayComplete()), for the host to replay with apply().
    */
   replay(command: Command, after: number, mark: JournalMark | number = JOURNAL_UNMARKED): void {
     if (mark !== JOURNAL_NEW && mark !== JOURNAL_REPEAT) mark = JOURNAL_UNMARKED;
@@ -220,7 +224,12 @@ export class Engine {
         this.#replayClearedWindow = true;
       }
     } else if (mode === 'marked' && mark === JOURNAL_UNMARKED) {
-      throw new Error(`journal line of command ${command?.id} has no mark after marked lines`);
+      // Not written by one version (a downgrade, then this one again): what the marked lines left out
+      // of the window cannot be told now. The rest is replayed as unmarked lines, and replayComplete()
+      // answers false, so the host replays the journal with apply(), which is exact for any lines.
+      mode = 'unmarked';
+      this.#replayMode = mode;
+      this.#replayMixed = true;
     }
     // apply() without what a replay throws away. A repeat changes nothing, whatever its body (its answer
     // is not needed, and the first one may be remembered by id only).
@@ -258,11 +267,13 @@ export class Engine {
    * After the last replay(): whether every command still in the idempotency window is remembered in
    * full, as apply() would have it. False only when so many of the last commands were repeats or invalid
    * that a command replayed by its id only is still in the window, or (marked lines) that the window
-   * is not full: the engine must then be dropped and the journal replayed with apply() (its balances and
-   * books are right, but a repeat of that command, the snapshot and the state hash would be wrong).
+   * is not full, or when an unmarked line came after marked ones: the engine must then be dropped and
+   * the journal replayed with apply() (its balances and books are right, but a repeat of that command,
+   * the snapshot and the state hash would be wrong).
    */
   replayComplete(): boolean {
     const memory = this.state.memory;
+    if (this.#replayMixed) return false;
     if (this.#replayClearedWindow && memory.size < memory.max) return false;
     return memory.idOnlyCount === 0;
   }

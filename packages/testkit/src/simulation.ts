@@ -17,8 +17,10 @@ import {
   Engine,
   type EngineEvent,
   encodeCommand,
+  encodeJournalLine,
   hashSnapshot,
   type InstrumentSpec,
+  journalMark,
   toJsonSafe,
 } from '@bourse/engine';
 import { btcUsdt, reliance } from './builders.ts';
@@ -304,6 +306,21 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     for (let i = 0; i < journal.length; i++) replayed.replay(journal[i] as Command, journal.length - 1 - i);
     if (!replayed.replayComplete()) throw new Mismatch('Engine.replay() left commands remembered by id only');
     if (replayed.stateHash() !== hash) throw new Mismatch('Engine.replay() of the journal gives another state hash');
+    // The same journal as the host writes it now: each line marked by what apply() made of its command
+    // (the repeats `=`), replayed without a window of ids (docs/decisions/0010-journal-repeat-marks.md).
+    const marker = new Engine(CONFIG);
+    const lines = journal.map((c) => {
+      marker.apply(c);
+      return encodeJournalLine(c, marker.lastApplyWasRepeat);
+    });
+    const marked = new Engine(CONFIG);
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i] as string;
+      marked.replay(decodeCommand(line), lines.length - 1 - i, journalMark(line));
+    }
+    if (!marked.replayComplete()) throw new Mismatch('Engine.replay() of marked lines could not rebuild the window');
+    if (marked.stateHash() !== hash)
+      throw new Mismatch('Engine.replay() of marked journal lines gives another state hash');
     for (const c of log.slice(-CONFIG.rememberedCommandsMax)) {
       const answer = JSON.stringify(toJsonSafe(replayed.apply(c)));
       if (answer !== JSON.stringify(toJsonSafe(fresh.apply(c))))

@@ -369,13 +369,13 @@ describe.each(dbs)('journal formats on $dialect', ({ open: openDb }) => {
 });
 
 describe.each(dbs)('marked journal lines on $dialect', ({ open: openDb }) => {
-  it('replays lines marked new or repeat without a window of ids, from the start and from a snapshot', async () => {
+  it('replays lines marked new or repeat without a window of ids, from a snapshot and from the start', async () => {
     const db = await openDb();
     const c = new CommandFactory('BTC-USDT');
-    // A window of 4: most lines are replayed quietly, and a snapshot's window is emptied first.
     const host = (snapshotEvery: number) =>
       EngineHost.open<Command, ApplyResult, Engine>({
         db,
+        // A window of 4: a replay of 8 or more lines begins quietly, emptying a snapshot's window.
         create: () => new Engine({ rememberedCommandsMax: 4 }),
         restore: (s) => Engine.restore(s as EngineSnapshot),
         encode: encodeJournalLine,
@@ -383,7 +383,7 @@ describe.each(dbs)('marked journal lines on $dialect', ({ open: openDb }) => {
         journalMark,
         snapshotEvery,
       });
-    const first = await host(25);
+    const first = await host(30);
     await first.submit(c.register(btcUsdt()));
     for (const user of ['alice', 'bob']) {
       await first.submit(c.deposit(user, 'USDT', '100000'));
@@ -402,16 +402,31 @@ describe.each(dbs)('marked journal lines on $dialect', ({ open: openDb }) => {
     expect(marks.filter((mark) => mark === JOURNAL_REPEAT)).toHaveLength(12);
     expect(marks.filter((mark) => mark === JOURNAL_NEW)).toHaveLength(65);
 
-    const again = await host(25);
-    expect(again.startup.snapshotSeq).toBeGreaterThan(0);
-    expect(again.engine.stateHash()).toBe(hash);
-    await again.close();
-    // From the journal's start: the snapshots dropped.
-    await db.run('DELETE FROM engine_snapshots');
-    const fromStart = await host(1_000);
-    expect(fromStart.startup.snapshotSeq).toBe(0);
-    expect(fromStart.engine.stateHash()).toBe(hash);
-    await fromStart.close();
+    // The fast path, not the host's fallback to apply() (which warns).
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const again = await host(30);
+      expect(again.startup.snapshotSeq).toBe(60);
+      expect(again.startup.replayed).toBe(17);
+      expect(again.engine.stateHash()).toBe(hash);
+      await again.close();
+      await db.run('DELETE FROM engine_snapshots');
+      const fromStart = await host(1_000);
+      expect(fromStart.startup.snapshotSeq).toBe(0);
+      expect(fromStart.engine.stateHash()).toBe(hash);
+      await fromStart.close();
+      expect(warn).not.toHaveBeenCalled();
+
+      // Lines after 40 as a version before marks would have written them (a downgrade, then this
+      // version again): the replay cannot rebuild the window, and the host replays with apply().
+      await db.run('UPDATE engine_journal SET command = substr(command, 2) WHERE seq > 40');
+      const downgraded = await host(1_000);
+      expect(downgraded.engine.stateHash()).toBe(hash);
+      await downgraded.close();
+      expect(warn).toHaveBeenCalledWith(expect.stringMatching(/incomplete; replaying again with apply\(\)/));
+    } finally {
+      warn.mockRestore();
+    }
     await db.close();
   });
 });
