@@ -76,12 +76,11 @@ function perFunction(orders: number, pid: string, jit: Set<string>): Map<string,
 
 /** V8's builtins (property access, write barriers, string and Map operations) are named Builtins_…. */
 const isBuiltin = (name: string) => name.startsWith('Builtins_');
-/** Code compiled from JavaScript, named from the code map (anything callgrind names by symbol is native). */
-const isJavaScript = (name: string, jit: ReadonlySet<string>) => jit.has(name);
 
 const a = runOf(small);
 const b = runOf(big);
 const commands = big - small;
+/** Code compiled from JavaScript: the names found in the code map (callgrind names native code itself). */
 const jit = new Set<string>();
 const before = perFunction(small, a.pid, jit);
 const after = perFunction(big, b.pid, jit);
@@ -91,7 +90,7 @@ const rows = [...new Set([...before.keys(), ...after.keys()])]
 const sum = (keep: (name: string) => boolean) =>
   Math.round(rows.filter((row) => keep(row.name)).reduce((total, row) => total + row.perCommand, 0));
 const total = (b.total - a.total) / commands;
-const javaScript = sum((name) => isJavaScript(name, jit));
+const javaScript = sum((name) => jit.has(name));
 const builtins = sum(isBuiltin);
 console.log(
   JSON.stringify({

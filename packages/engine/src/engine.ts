@@ -81,8 +81,8 @@ export class Engine {
   #lastApplyWasRepeat = false;
   /**
    * How this replay reads the journal's marks, set by its first replay(): 'marked' when the first line
-   * carries one (every later line then does: a version that marks lines never writes unmarked ones
-   * after them), 'unmarked' otherwise (marks are then ignored: the window of ids tells repeats).
+   * carries one, 'unmarked' otherwise (marks are then ignored: the window of ids tells repeats). An
+   * unmarked line after marked ones turns it to 'unmarked' and the replay incomplete (see replay()).
    */
   #replayMode: 'marked' | 'unmarked' | undefined;
   /** A marked replay cleared the window it began with and left quiet new commands out of it. */
@@ -130,6 +130,7 @@ export class Engine {
    * window's size, if larger); an EventReader reads them without making them.
    */
   apply(command: Command): ApplyResult {
+    this.#lastApplyWasRepeat = false;
     if (
       typeof command !== 'object' ||
       command === null ||
@@ -138,7 +139,6 @@ export class Engine {
       command.id.length > 128 ||
       !Number.isSafeInteger(command.timeMs)
     ) {
-      this.#lastApplyWasRepeat = false;
       return rejected('invalid_command');
     }
     const memory = this.state.memory;
@@ -148,7 +148,6 @@ export class Engine {
       // The body is what the caller sent; timeMs is the sequencer's stamp, so a retry keeps its first answer.
       return bodyOf(seen.command) === bodyOf(command) ? seen.result : rejected('command_id_reused');
     }
-    this.#lastApplyWasRepeat = false;
     return this.applyNew(command);
   }
 
