@@ -4,4 +4,4 @@ export { openPostgres } from './postgres.ts';
 export { openReader, type Reader, type ReadSource } from './reader.ts';
 export { openSqlite } from './sqlite.ts';
 export { dropSchema, isPostgresReachable, TEST_DATABASE_URL, type TestDb, testDatabases } from './testing.ts';
-export type { Db, Dialect, Param, ParamArray, Row, Sql, TextPage } from './types.ts';
+export type { Db, Dialect, PageParser, Param, ParamArray, Row, Sql, TextPage } from './types.ts';

@@ -1,18 +1,20 @@
 // The worker thread behind scanPages (page-scan.ts): its own read connection, reading keyset pages of
 // (key, text) rows and posting each (keys transferred, texts copied), so the caller's thread neither
-// reads nor parses rows. It reads a page per credit the caller gives (see page-scan.ts) and stops after a
+// reads nor parses rows; with a PageParser, also what it makes of the texts (its typed arrays
+// transferred). It reads a page per credit the caller gives (see page-scan.ts) and stops after a
 // short page.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import type { PageMessage, ScanSource } from './page-scan.ts';
+import { buffersOf, loadParser, type PageMessage, type ScanSource } from './page-scan.ts';
 import { openReader } from './reader.ts';
-import type { TextPage } from './types.ts';
+import type { PageParser, TextPage } from './types.ts';
 
-const { source, text, after, pageSize } = workerData as {
+const { source, text, after, pageSize, parser } = workerData as {
   source: ScanSource;
   text: string;
   after: number;
   pageSize: number;
+  parser: PageParser | undefined;
 };
 const port = parentPort;
 if (!port) throw new Error('page-scan-worker runs as a worker thread');
@@ -25,6 +27,7 @@ async function connect(): Promise<{ read: ReadPage; close: () => Promise<void> }
 }
 
 async function main() {
+  const parse = parser === undefined ? undefined : await loadParser(parser);
   const connection = await connect();
   let credits = 0;
   let wake: (() => void) | null = null;
@@ -41,8 +44,10 @@ async function main() {
       const { keys, texts } = await connection.read(key);
       const last = texts.length < pageSize;
       if (!last) key = keys[keys.length - 1] as number; // read before the transfer empties `keys`
-      const message: PageMessage = { keys, texts, last };
-      port!.postMessage(message, [keys.buffer as ArrayBuffer]); // the page's own buffer
+      const parsed = parse?.(texts);
+      const message: PageMessage = { keys, texts, parsed, last };
+      // The page's own buffers.
+      port!.postMessage(message, [keys.buffer as ArrayBuffer, ...buffersOf(parsed)]);
       if (last) break;
     }
   } finally {

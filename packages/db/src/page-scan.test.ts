@@ -45,6 +45,38 @@ describe.each(targets)('scanPages on $dialect', ({ open, worker }) => {
     }
   });
 
+  it("runs a PageParser where it reads the pages (the worker's thread) and hands over what it made", async () => {
+    const db = await open();
+    try {
+      const texts = Array.from({ length: 9 }, (_, i) => 'x'.repeat(i));
+      await db.transaction(async (tx) => {
+        for (let i = 0; i < texts.length; i++)
+          await tx.run('INSERT INTO engine_journal (seq, command) VALUES ($1, $2)', [i + 1, texts[i] as string]);
+      });
+      const parser = {
+        module: new URL('./page-scan-parser.fixture.ts', import.meta.url).href,
+        exportName: 'lengthsOf',
+      };
+      const parsed: { lengths: Int32Array; threadId: number }[] = [];
+      for await (const page of db.scanPages(SCAN, 0, 4, parser)) {
+        parsed.push(page.parsed as { lengths: Int32Array; threadId: number });
+        expect([...(page.parsed as { lengths: Int32Array }).lengths]).toEqual(page.texts.map((t) => t.length));
+      }
+      expect(parsed.length).toBe(3);
+      for (const p of parsed) {
+        expect(p.lengths).toBeInstanceOf(Int32Array);
+        expect(p.threadId !== 0).toBe(worker);
+      }
+      // Without a parser, pages carry nothing more.
+      for await (const page of db.scanPages(SCAN, 0, 4)) expect(page.parsed).toBeUndefined();
+      await expect(collect(db.scanPages(SCAN, 0, 4, { ...parser, exportName: 'nothing' }))).rejects.toThrow(
+        /no function nothing/,
+      );
+    } finally {
+      await db.close();
+    }
+  });
+
   it('stops its worker when the reader stops early, reports a failed query, and reads only', async () => {
     const db = await open();
     try {

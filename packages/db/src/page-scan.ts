@@ -6,13 +6,15 @@
 // still, but every id the engine keeps (a resting order's command id) would then hold its whole page.
 
 import { Worker } from 'node:worker_threads';
-import type { TextPage } from './types.ts';
+import type { PageParser, TextPage } from './types.ts';
 
 /** Where the worker opens its own connection. */
 export type ScanSource = { dialect: 'sqlite'; path: string } | { dialect: 'postgres'; url: string; schema?: string };
 
 /** A page as the worker posts it (`keys` transferred). */
-export type PageMessage = { keys: Float64Array; texts: string[]; last: boolean; error?: undefined } | { error: string };
+export type PageMessage =
+  | { keys: Float64Array; texts: string[]; parsed: unknown; last: boolean; error?: undefined }
+  | { error: string };
 
 /** Pages read ahead of the one being used: one on its way, one waiting. */
 const READ_AHEAD = 2;
@@ -21,16 +23,17 @@ const WORKER = new URL('./page-scan-worker.ts', import.meta.url);
 
 /**
  * The pages of `text` (already in the dialect's parameter style: `$1`/`?1` the key to read after,
- * `$2`/`?2` the page size), in order, the last one short (possibly empty). Breaking out of the loop
- * stops the worker.
+ * `$2`/`?2` the page size), in order, the last one short (possibly empty), each with what `parser` made
+ * of its texts on the worker. Breaking out of the loop stops the worker.
  */
 export async function* scanPagesOffThread(
   source: ScanSource,
   text: string,
   after: number,
   pageSize: number,
+  parser?: PageParser,
 ): AsyncGenerator<TextPage> {
-  const worker = new Worker(WORKER, { workerData: { source, text, after, pageSize } });
+  const worker = new Worker(WORKER, { workerData: { source, text, after, pageSize, parser } });
   const arrived: PageMessage[] = [];
   let waiting: (() => void) | null = null;
   let failure: Error | null = null;
@@ -60,7 +63,9 @@ export async function* scanPagesOffThread(
       const message = arrived.shift() as PageMessage;
       if (message.error !== undefined) throw new Error(`page scan failed: ${message.error}`);
       worker.postMessage('more');
-      yield { keys: message.keys, texts: message.texts };
+      yield parser === undefined
+        ? { keys: message.keys, texts: message.texts }
+        : { keys: message.keys, texts: message.texts, parsed: message.parsed };
       if (message.last) return;
     }
   } finally {
@@ -71,15 +76,19 @@ export async function* scanPagesOffThread(
 
 /**
  * The pages read on this thread, one `readPage(after)` each: where no second connection can reach the
- * data (SQLite in memory, as tests use it), and on a reader's own thread (reader.ts).
+ * data (SQLite in memory, as tests use it), and on a reader's own thread (reader.ts). A `parser` runs
+ * here too.
  */
 export async function* scanPagesHere(
   readPage: (after: number) => Promise<TextPage>,
   after: number,
   pageSize: number,
+  parser?: PageParser,
 ): AsyncGenerator<TextPage> {
+  const parse = parser === undefined ? undefined : await loadParser(parser);
   for (;;) {
     const page = await readPage(after);
+    if (parse !== undefined) page.parsed = parse(page.texts);
     yield page;
     if (page.texts.length < pageSize) return;
     after = page.keys[page.keys.length - 1] as number;
@@ -98,4 +107,22 @@ export function pageOf(rows: readonly unknown[][]): TextPage {
     texts[i] = value;
   }
   return { keys, texts };
+}
+
+/** The function a PageParser names. */
+export async function loadParser(parser: PageParser): Promise<(texts: string[]) => unknown> {
+  const parse = ((await import(parser.module)) as Record<string, unknown>)[parser.exportName];
+  if (typeof parse !== 'function') throw new Error(`${parser.module} exports no function ${parser.exportName}`);
+  return parse as (texts: string[]) => unknown;
+}
+
+/** The buffers of the typed arrays among `parsed`'s own values, each once: what goes by transfer. */
+export function buffersOf(parsed: unknown): ArrayBuffer[] {
+  const buffers: ArrayBuffer[] = [];
+  if (typeof parsed !== 'object' || parsed === null) return buffers;
+  for (const value of Object.values(parsed)) {
+    if (ArrayBuffer.isView(value) && value.buffer instanceof ArrayBuffer && !buffers.includes(value.buffer))
+      buffers.push(value.buffer);
+  }
+  return buffers;
 }

@@ -50,9 +50,9 @@ export async function openPostgres(url: string, options: { schema?: string; max?
       return (await pool.query<T>({ text, values: params.map(toPgValue), rowMode: 'array' })).rows;
     },
     readSource: source,
-    scanPages(text, after, pageSize) {
+    scanPages(text, after, pageSize, parser) {
       if (!isRead(text)) throw new Error('scanPages runs SELECT statements only');
-      return scanPagesOffThread(source, text, after, pageSize);
+      return scanPagesOffThread(source, text, after, pageSize, parser);
     },
     async transaction(fn) {
       const client = await pool.connect();

@@ -12,7 +12,7 @@ import { Worker } from 'node:worker_threads';
 import { pageOf, scanPagesHere, scanPagesOffThread } from './page-scan.ts';
 import type { ReadSource } from './reader.ts';
 import { isRead, toSqliteParams } from './sql-text.ts';
-import type { Db, Param, Row, Sql } from './types.ts';
+import type { Db, PageParser, Param, Row, Sql } from './types.ts';
 
 /** On SQLite transactions run one after another: the one before has always committed. */
 const COMMITTED: Promise<void> = Promise.resolve();
@@ -124,12 +124,12 @@ export function openSqlite(dataDir: string | null): Db {
       if (!isRead(text)) throw new Error('queryArrays runs SELECT statements only');
       return (await readArrays(text, params)) as T[];
     },
-    scanPages(text: string, after: number, pageSize: number) {
+    scanPages(text: string, after: number, pageSize: number, parser?: PageParser) {
       if (!isRead(text)) throw new Error('scanPages runs SELECT statements only');
       // In memory no other connection sees the data: read here, page by page.
       if (!source)
-        return scanPagesHere(async (key) => pageOf(await readArrays(text, [key, pageSize])), after, pageSize);
-      return scanPagesOffThread(source, text, after, pageSize);
+        return scanPagesHere(async (key) => pageOf(await readArrays(text, [key, pageSize])), after, pageSize, parser);
+      return scanPagesOffThread(source, text, after, pageSize, parser);
     },
     run: async (text, params) => {
       const changed = await serialised(() => direct.run(text, params));

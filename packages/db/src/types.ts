@@ -9,8 +9,18 @@ export type Param = string | number | bigint | boolean | null | Uint8Array | Par
 /** A column of values for PostgreSQL's `unnest($1::bigint[], …)` (bulk writes); SQLite refuses it. */
 export type ParamArray = readonly (string | number | null)[];
 export type Row = Record<string, unknown>;
-/** One page of scanPages: each row's key and text, in key order. */
-export type TextPage = { keys: Float64Array; texts: string[] };
+/**
+ * One page of scanPages: each row's key and text, in key order, and what the scan's PageParser made of
+ * the texts (where one was given).
+ */
+export type TextPage = { keys: Float64Array; texts: string[]; parsed?: unknown };
+
+/**
+ * A function of a page's texts that scanPages runs where it reads the page (a worker thread, where it
+ * reads off the caller's), so the caller receives the texts already parsed as far as it can take them:
+ * `module` (a URL) exports it as `exportName`. Its result's typed arrays go to the caller by transfer.
+ */
+export type PageParser = { module: string; exportName: string };
 
 export interface Sql {
   readonly dialect: Dialect;
@@ -31,9 +41,10 @@ export interface Db extends Sql {
    * or two ahead of the caller, so the reading and the driver's parsing leave this thread (the engine
    * journal at start-up). `text` is a SELECT of those two columns, ordered by key, with `$1` the key to
    * read after and `$2` the page size; the last page is short. Where no second connection can reach
-   * the data (SQLite in memory) the pages are read on this thread.
+   * the data (SQLite in memory) the pages are read on this thread. With `parser`, each page also comes
+   * with what it made of the texts (`parsed`), made on the reading thread.
    */
-  scanPages(text: string, after: number, pageSize: number): AsyncGenerator<TextPage>;
+  scanPages(text: string, after: number, pageSize: number, parser?: PageParser): AsyncGenerator<TextPage>;
   /**
    * Where another thread can open a read-only connection of its own (openReader) to see what this one
    * has committed; undefined where none can (SQLite in memory).

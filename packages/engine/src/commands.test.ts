@@ -6,12 +6,14 @@ import {
   type Command,
   type CommandType,
   decodeCommand,
+  decodeParsedLine,
   encodeCommand,
   encodeJournalLine,
   JOURNAL_NEW,
   JOURNAL_REPEAT,
   JOURNAL_UNMARKED,
   journalMark,
+  parseJournalPage,
 } from './commands.ts';
 import { Engine } from './engine.ts';
 import { toJsonSafe } from './json-codec.ts';
@@ -285,6 +287,57 @@ describe('journal encoding of commands', () => {
     ]) {
       expect(() => decodeCommand(bad), bad).toThrow();
     }
+  });
+});
+
+describe('journal pages parsed on another thread', () => {
+  /** What decodeCommand makes of a line: the command as JSON text, or the message it throws. */
+  const outcome = (decode: () => Command): string => {
+    try {
+      return `ok ${viaJson(decode())}`;
+    } catch (error) {
+      return `throws ${(error as Error).message}`;
+    }
+  };
+  /** Each line decoded from its parsed page (sent as a worker sends it: a structured clone) and alone. */
+  const expectSameAsAlone = (lines: string[]) => {
+    const parsed = structuredClone(parseJournalPage(lines));
+    const cache: unknown[] = [];
+    lines.forEach((line, i) => {
+      expect(
+        outcome(() => decodeParsedLine(line, parsed, i, cache)),
+        line,
+      ).toBe(outcome(() => decodeCommand(line)));
+    });
+  };
+
+  it('gives for every line of a page what decodeCommand gives for it alone, marked or not, either format', () => {
+    const line = fc
+      .tuple(
+        anyType.chain((type) => commandOf(type, { odd: true })),
+        fc.constantFrom('+', '=', ''),
+      )
+      .map(([command, mark]) => mark + encodeCommand(command as Command));
+    fc.assert(fc.property(fc.array(line, { maxLength: 40 }), expectSameAsAlone), { numRuns: 500 });
+  });
+
+  it('leaves a damaged line to decodeCommand, which refuses it, and reads the lines around it as before', () => {
+    const good = '+~CityuO\tc1\t5\talice\t7';
+    const damaged = [
+      '~ZityuO\tc1\t5\talice\t7',
+      '~CityuO\tc1\t5\talice',
+      '~CityuO\tc1\t5\talice\t7\t8',
+      '=~CityuO\tc1\tfive\talice\t7',
+      '~CityuO\tc1\t\talice\t7',
+      '~Cityu*O\tc1\t5\talice\t{',
+      '~CityuOP\tc1\t5\talice\t7\t2',
+      '~Ci*tyuO\tc1\t"5"\talice\t7',
+      '~',
+      '+',
+      '',
+    ];
+    expectSameAsAlone([good, ...damaged.flatMap((bad) => [bad, good])]);
+    for (const bad of damaged) expect(outcome(() => decodeCommand(bad))).toMatch(/^throws/);
   });
 });
 

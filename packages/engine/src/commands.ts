@@ -458,6 +458,13 @@ const lineValues: unknown[] = new Array(KEYS_BY_CODE.size).fill(undefined);
 
 /** The number written at text[from, to) (String(n) of a finite number). */
 function numberAt(text: string, from: number, to: number): number {
+  const value = numberIn(text, from, to);
+  if (Number.isNaN(value)) throw new Error(`bad number in journal line: ${text.slice(0, 200)}`);
+  return value;
+}
+
+/** numberAt's number, or NaN where numberAt throws. */
+function numberIn(text: string, from: number, to: number): number {
   // Up to 15 digits, no sign: read in place (exact: below 10^15 < 2^53). Anything else: Number().
   if (to - from <= 15 && to > from) {
     let n = 0;
@@ -469,9 +476,7 @@ function numberAt(text: string, from: number, to: number): number {
     }
     if (i === to) return n;
   }
-  const value = Number(text.slice(from, to));
-  if (to === from || Number.isNaN(value)) throw new Error(`bad number in journal line: ${text.slice(0, 200)}`);
-  return value;
+  return to === from ? Number.NaN : Number(text.slice(from, to));
 }
 
 /** The compact line that starts at text[from] (after a mark, if any). */
@@ -515,6 +520,152 @@ function decodeCompact(text: string, from: number): Command {
   const command = shape.build(values);
   if (at <= text.length) throw new Error(`journal line has too many values: ${text.slice(0, 200)}`);
   // What decodeCommand() asks of a JSON line (the encoder writes nothing else compactly).
+  if (typeof command.id !== 'string' || typeof command.timeMs !== 'number')
+    throw new Error(`not an engine command: ${text.slice(0, 200)}`);
+  return command as Command;
+}
+
+/**
+ * A page of journal lines read as far as can be without making a command: each compact line's shape
+ * (its key codes), where each of its values lies and the numbers among them. A start-up replay reads
+ * the journal on a worker thread (@bourse/db's scanPages); parsing there leaves the applying thread
+ * only the strings to cut and the command to build (decodeParsedLine), about half of decoding.
+ * Typed arrays, so the page goes to the other thread by transfer.
+ */
+export type ParsedJournalPage = {
+  /** Per line: its key codes' index in `codes`, or -1 for a line decodeCommand reads (JSON, or unusual). */
+  shapes: Int32Array;
+  /** The distinct key codes of the page's compact lines. */
+  codes: string[];
+  /** Per line: the index of its first value in `bounds` / 2 and `numbers`; one more at the end. */
+  firsts: Int32Array;
+  /** Per value (CONST keys have none): its start and end in the line. */
+  bounds: Int32Array;
+  /** Per value: the number, for a NUM key (numberAt), else 0. */
+  numbers: Float64Array;
+};
+
+/** Where parseJournalPage is, for a reader on another thread (@bourse/db's PageParser). */
+export const JOURNAL_PAGE_PARSER = { module: import.meta.url, exportName: 'parseJournalPage' } as const;
+
+/**
+ * Parses a page of journal lines (see ParsedJournalPage). A line it cannot read in full is left to
+ * decodeCommand (shape -1), which reads it or throws as it always has: the split changes no outcome.
+ */
+export function parseJournalPage(texts: readonly string[]): ParsedJournalPage {
+  const n = texts.length;
+  const shapeOf = new Int32Array(n);
+  const firsts = new Int32Array(n + 1);
+  const codes: string[] = [];
+  const codeIndex = new Map<string, number>();
+  let bounds = new Int32Array(Math.max(16, 2 * 8 * n));
+  let numbers = new Float64Array(bounds.length / 2);
+  let k = 0;
+  for (let line = 0; line < n; line++) {
+    firsts[line] = k;
+    shapeOf[line] = -1;
+    const text = texts[line] as string;
+    const first = text.charCodeAt(0);
+    const from = first === NEW_CODE || first === REPEAT_CODE ? 1 : 0;
+    if (text.charCodeAt(from) !== COMPACT_CODE) continue;
+    let end = text.indexOf('\t', from);
+    if (end === -1) end = text.length;
+    const lineCodes = text.slice(from + 1, end);
+    let shape = shapes.get(lineCodes);
+    if (shape === undefined) {
+      try {
+        shape = parseShape(lineCodes);
+      } catch {
+        continue;
+      }
+      if (shapes.size >= SHAPES_MAX) shapes.clear();
+      shapes.set(lineCodes, shape);
+    }
+    const kinds = shape.kinds;
+    if (2 * (k + kinds.length) > bounds.length) {
+      const more = new Int32Array(2 * bounds.length + 2 * kinds.length);
+      more.set(bounds);
+      bounds = more;
+      const moreNumbers = new Float64Array(more.length / 2);
+      moreNumbers.set(numbers);
+      numbers = moreNumbers;
+    }
+    let at = end + 1;
+    let v = k;
+    let ok = true;
+    for (let i = 0; i < kinds.length && ok; i++) {
+      const kind = kinds[i];
+      if (kind === CONST) continue;
+      if (at > text.length) ok = false;
+      else {
+        let next = text.indexOf('\t', at);
+        if (next === -1) next = text.length;
+        bounds[2 * v] = at;
+        bounds[2 * v + 1] = next;
+        if (kind === NUM) {
+          const number = numberIn(text, at, next);
+          if (Number.isNaN(number)) ok = false;
+          numbers[v] = number;
+        } else {
+          numbers[v] = 0;
+          if (kind === BOOL && !(next === at + 1 && (text.charCodeAt(at) === 0x31 || text.charCodeAt(at) === 0x30)))
+            ok = false;
+        }
+        v++;
+        at = next + 1;
+      }
+    }
+    if (!ok || at <= text.length) continue;
+    let index = codeIndex.get(lineCodes);
+    if (index === undefined) {
+      index = codes.length;
+      codes.push(lineCodes);
+      codeIndex.set(lineCodes, index);
+    }
+    shapeOf[line] = index;
+    k = v;
+  }
+  firsts[n] = k;
+  return { shapes: shapeOf, codes, firsts, bounds: bounds.slice(0, 2 * k), numbers: numbers.slice(0, k) };
+}
+
+/**
+ * The command of line `i` of a parsed page, `text` being that line: what decodeCommand(text) gives
+ * (it is called for the lines the parse left to it). `resolved` caches the page's shapes, one per
+ * entry of `page.codes` (pass a new array per page).
+ */
+export function decodeParsedLine(text: string, page: ParsedJournalPage, i: number, resolved: unknown[]): Command {
+  const index = page.shapes[i] as number;
+  if (index < 0) return decodeCommand(text);
+  let shape = resolved[index] as Shape | undefined;
+  if (shape === undefined) {
+    const lineCodes = page.codes[index] as string;
+    shape = shapes.get(lineCodes);
+    if (shape === undefined) {
+      shape = parseShape(lineCodes);
+      if (shapes.size >= SHAPES_MAX) shapes.clear();
+      shapes.set(lineCodes, shape);
+    }
+    resolved[index] = shape;
+  }
+  const { kinds, consts } = shape;
+  const { bounds, numbers } = page;
+  const values = lineValues;
+  let v = page.firsts[i] as number;
+  for (let j = 0; j < kinds.length; j++) {
+    const kind = kinds[j];
+    if (kind === CONST) {
+      values[j] = consts[j];
+      continue;
+    }
+    if (kind === NUM) values[j] = numbers[v];
+    else {
+      const raw = text.slice(bounds[2 * v] as number, bounds[2 * v + 1] as number);
+      values[j] = kind === STR ? raw : kind === BOOL ? raw === '1' : JSON.parse(raw);
+    }
+    v++;
+  }
+  const command = shape.build(values);
   if (typeof command.id !== 'string' || typeof command.timeMs !== 'number')
     throw new Error(`not an engine command: ${text.slice(0, 200)}`);
   return command as Command;

@@ -10,7 +10,7 @@
 
 import { Worker } from 'node:worker_threads';
 import { gunzipSync } from 'node:zlib';
-import type { Db, Sql } from '@bourse/db';
+import type { Db, PageParser, Sql } from '@bourse/db';
 import type {
   SnapshotMade,
   SnapshotWorkerBatch,
@@ -83,6 +83,13 @@ export type EngineHostOptions<C, R, E extends ReplayableEngine<C, R>> = {
   /** What a journal line says of its command for replay() (see ReplayableEngine.replay); 0 without it. */
   journalMark?: (text: string) => number;
   /**
+   * Start-up reads the journal with `parser` run where the pages are read (a worker thread, for a
+   * database with a second connection), and takes each command from the parsed page with `decode`
+   * (given the page's parser output, the line's index and a cache kept for the page) instead of
+   * `decode(text)`: what the parse did leaves the replaying thread.
+   */
+  journalPages?: { parser: PageParser; decode: (text: string, parsed: unknown, i: number, cache: unknown[]) => C };
+  /**
    * Writes the read-model rows for a batch, inside the journal's transaction. `previousCommitted`
    * settles once the batch before is committed: on PostgreSQL its rows are invisible until then, so
    * await it before updating rows an earlier batch may have written (see Db.transactionEarly).
@@ -116,9 +123,12 @@ export type EngineHostOptions<C, R, E extends ReplayableEngine<C, R>> = {
 };
 
 type HostConfig<C, R, E extends ReplayableEngine<C, R>> = Required<
-  Omit<EngineHostOptions<C, R, E>, 'project' | 'snapshotWorker' | 'keepWaitingResults' | 'journalMark'>
+  Omit<EngineHostOptions<C, R, E>, 'project' | 'snapshotWorker' | 'keepWaitingResults' | 'journalMark' | 'journalPages'>
 > &
-  Pick<EngineHostOptions<C, R, E>, 'project' | 'snapshotWorker' | 'keepWaitingResults' | 'journalMark'>;
+  Pick<
+    EngineHostOptions<C, R, E>,
+    'project' | 'snapshotWorker' | 'keepWaitingResults' | 'journalMark' | 'journalPages'
+  >;
 
 type Pending<C, R> = Applied<C, R> & { repeat: boolean; resolve: (r: R) => void; reject: (e: unknown) => void };
 
@@ -288,21 +298,26 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
       const start = (): E => (snap ? restoreSnapshot(o.restore, snapshotSeq, snap) : o.create());
       // The journal after the snapshot, in keyset pages, read on a worker thread a page or two ahead
       // where the database can (scanPages): reading and parsing rows then overlap the replay.
-      const scan = (after: number) => db.scanPages(JOURNAL_SCAN, after, o.replayPage);
+      const pages = o.journalPages;
+      const scan = (after: number) => db.scanPages(JOURNAL_SCAN, after, o.replayPage, pages?.parser);
       /** Applies the journal after the snapshot (through replay() if `fast`); returns the last seq. */
       const replayJournal = async (engine: E, fast: boolean): Promise<number> => {
         let seq = snapshotSeq;
         const commands: C[] = [];
         const marks: number[] = [];
         const markOf = o.journalMark;
-        for await (const { keys, texts } of scan(seq)) {
+        for await (const { keys, texts, parsed } of scan(seq)) {
           // The whole page is decoded, then applied: two tight loops took 10-20% less CPU than one that
           // alternates (bench/README.md, replay).
           commands.length = texts.length;
           marks.length = texts.length;
+          const cache: unknown[] = [];
           for (let i = 0; i < texts.length; i++) {
             if (keys[i] !== seq + 1 + i) throw new Error(`journal gap: expected ${seq + 1 + i}, found ${keys[i]}`);
-            commands[i] = o.decode(texts[i]!);
+            commands[i] =
+              pages !== undefined && parsed !== undefined
+                ? pages.decode(texts[i]!, parsed, i, cache)
+                : o.decode(texts[i]!);
             marks[i] = markOf === undefined ? 0 : markOf(texts[i]!);
           }
           if (fast) {

@@ -5,12 +5,15 @@ import type { Db } from '@bourse/db';
 import {
   type ApplyResult,
   type Command,
+  decodeParsedLine,
   type Engine,
   type EngineEvent,
   encodeJournalLine,
+  JOURNAL_PAGE_PARSER,
   journalMark,
   LoggedResult,
   MIN_RESULT_RETENTION,
+  type ParsedJournalPage,
 } from '@bourse/engine';
 import type { Clock } from '../platform/clock.ts';
 import { EngineHost, type StartupReport } from './engine-host.ts';
@@ -48,6 +51,11 @@ export class TradingEngine {
       encode: encodeJournalLine,
       decode: snapshotEngine.decode,
       journalMark,
+      // Journal pages parsed on the thread that reads them (bench/README.md, session 10).
+      journalPages: {
+        parser: JOURNAL_PAGE_PARSER,
+        decode: (text, parsed, i, cache) => decodeParsedLine(text, parsed as ParsedJournalPage, i, cache),
+      },
       // A result waiting long for its commit keeps its own events (the result log moves on): well
       // before the log forgets it.
       keepWaitingResults: {
