@@ -73,10 +73,20 @@ function drive(core: { apply(command: Command): ApplyResult }) {
 }
 
 if (process.argv.includes('--only-floor')) {
-  const { rejected, opsPerSec, cpuOpsPerSec } = drive(new EngineFloor());
+  // --floor-features window,events: the floor with the engine's idempotency window (of --remember
+  // commands) and/or its events in the engine's result log (engine-floor.ts, FloorFeatures).
+  const features = argument('floor-features')?.split(',');
+  const floor = new EngineFloor(
+    features === undefined
+      ? undefined
+      : { window: features.includes('window') ? remembered : 0, events: features.includes('events') },
+  );
+  const { rejected, trades, opsPerSec, cpuOpsPerSec } = drive(floor);
+  if (features?.includes('events') && trades !== floor.trades) throw new Error('the floor wrote the wrong fills');
   console.log(
     JSON.stringify({
       bench: 'engine-floor',
+      ...(features === undefined ? {} : { features }),
       seed,
       users: userCount,
       commands: total,

@@ -44,6 +44,34 @@ describe('the engine bench floor', () => {
   });
 });
 
+describe("the floor with the engine's window and events (--floor-features)", () => {
+  it('writes, for every command, the kinds of events the engine writes, and answers a repeat from its window', () => {
+    const engine = new Engine({ maxOpenOrdersPerUser: 200, rememberedCommandsMax: 1_000 });
+    const floor = new EngineFloor({ window: 1_000, events: true });
+    const workload = new EngineWorkload(3, 20);
+    const kinds = (result: ApplyResult) =>
+      result.ok ? result.events.map((e) => e.type).join() : `rejected ${result.code}`;
+    for (const command of workload.setup()) {
+      engine.apply(command);
+      floor.apply(command);
+    }
+    let fills = 0;
+    const commands: Command[] = [];
+    for (let i = 0; i < 5_000; i++) {
+      const command = workload.next(i);
+      commands.push(command);
+      const theirs = engine.apply(command);
+      const ours = floor.apply(command);
+      expect(kinds(ours), `command ${i}`).toBe(kinds(theirs));
+      if (ours.ok) fills += ours.events.filter((e) => e.type === 'trade').length;
+      workload.observe(theirs);
+    }
+    expect(fills).toBe(floor.trades);
+    const again = commands[4_990] as Command;
+    expect(kinds(floor.apply(again))).toBe(kinds(engine.apply(again)));
+  });
+});
+
 /** Trades so far: the engine gives trade ids in sequence, so the next one tells. */
 function countTrades(engine: Engine): number {
   const snapshot = engine.snapshot() as { nextTradeId: number };

@@ -21,9 +21,19 @@ import {
   STP_CANCEL_RESTING,
 } from '@bourse/engine';
 import { tryParseDecimal } from '@bourse/money';
+import { CommandMemory } from '../packages/engine/src/command-memory.ts';
+import type { OrderRecord } from '../packages/engine/src/engine-state.ts';
 import { buyHoldForSafe, feeOfSafe, tradeNotionalSafe } from '../packages/engine/src/instrument.ts';
+import { MIN_RESULT_RETENTION, ResultLog } from '../packages/engine/src/result-log.ts';
 
 const MAX_OPEN_ORDERS = 200;
+
+/**
+ * What the floor can be given of the engine's own machinery, to measure what it costs on a core of typed
+ * arrays (an experiment, `--floor-features`): the engine's idempotency window (CommandMemory) and its
+ * events written to the engine's result log (what apply() answers and the host projects).
+ */
+export type FloorFeatures = { window: number; events: boolean };
 
 /** The outcome the workload reads (see EngineWorkload.observe): reused for every command. */
 type FloorResult = {
@@ -50,8 +60,59 @@ export class EngineFloor {
   readonly #placed = { type: 'order_placed', orderId: 0, userId: '' };
   readonly #updated = { type: 'order_updated', orderId: 0, userId: '' };
   readonly #result: FloorResult = { ok: true, code: '', events: [] };
+  readonly #log: ResultLog | undefined;
+  readonly #memory: CommandMemory | undefined;
+  readonly #events: boolean;
+  /** Per user: the keys of its quote and base accounts, as the engine's ledger names them (events). */
+  readonly #quoteKeys: string[] = [];
+  readonly #baseKeys: string[] = [];
+  #feeKey = '';
+  /** What orderUpdated() reads of an order, filled in for each update (events). */
+  readonly #record = {
+    id: 0,
+    userId: '',
+    instrument: { def: { id: '' } },
+    status: 'pending',
+    priceTicks: 0,
+    qtyLots: 0,
+    filledLots: 0,
+  };
+  readonly #rejections = new Map<string, ApplyResult>();
+
+  constructor(features?: FloorFeatures) {
+    if (features === undefined) {
+      this.#events = false;
+      return;
+    }
+    this.#log = new ResultLog(Math.max(features.window, MIN_RESULT_RETENTION));
+    this.#memory = features.window > 0 ? new CommandMemory(features.window, this.#log) : undefined;
+    this.#events = features.events;
+  }
 
   apply(command: Command): ApplyResult {
+    const log = this.#log;
+    if (log === undefined) return this.#apply(command);
+    const memory = this.#memory;
+    const seen = memory?.find(command.id);
+    if (seen !== undefined) return seen.result;
+    log.begin();
+    const result = this.#apply(command);
+    if (!result.ok) {
+      log.abort();
+      let answer = this.#rejections.get(result.code);
+      if (answer === undefined) {
+        answer = Object.freeze({ ok: false as const, code: result.code });
+        this.#rejections.set(result.code, answer);
+      }
+      memory?.add(command.id, command, answer);
+      return answer;
+    }
+    const written = log.finishResult();
+    memory?.addWritten(command.id, command, written);
+    return this.#events ? written : result;
+  }
+
+  #apply(command: Command): ApplyResult {
     const result = this.#result;
     result.ok = true;
     result.events.length = 0;
@@ -60,6 +121,8 @@ export class EngineFloor {
         this.#instrument = parseInstrument(command.instrument);
         if (!this.#instrument) throw new Error('floor: bad instrument');
         this.#book = new OrderBook(command.instrument.maxPriceTicks);
+        this.#feeKey = `platform:fees/platform/${this.#instrument.quote.code}`;
+        this.#record.instrument.def.id = this.#instrument.id;
         break;
       }
       case 'deposit': {
@@ -90,6 +153,9 @@ export class EngineFloor {
       u = this.#userIds.length;
       this.#userIds.push(id);
       this.#userIndex.set(id, u);
+      const def = this.#instrument as Instrument;
+      this.#quoteKeys.push(`${id}/spot/${def.quote.code}`);
+      this.#baseKeys.push(`${id}/spot/${def.base.code}`);
       if (u >= this.#openOrders.length) {
         const money = new Float64Array(this.#money.length * 2);
         money.set(this.#money);
@@ -138,6 +204,26 @@ export class EngineFloor {
     this.#placed.orderId = id;
     this.#placed.userId = command.userId;
     result.events.push(this.#placed);
+    const log = this.#events ? (this.#log as ResultLog) : undefined;
+    log?.orderPlaced(
+      id,
+      command.id,
+      command.userId,
+      def.id,
+      command.side,
+      command.orderType,
+      price,
+      lots,
+      command.timeInForce ?? (command.orderType === 'market' ? 'ioc' : 'gtc'),
+      false,
+      false,
+      null,
+      buy ? def.quote.code : def.base.code,
+      hold,
+      0n,
+      command.timeMs,
+    );
+    let filledLots = 0;
 
     const left = book.match(buy ? BUY : SELL, price, lots, u, STP_CANCEL_RESTING);
     let filled = false;
@@ -146,6 +232,8 @@ export class EngineFloor {
       const maker = this.#slotOwner[slot] as number;
       if (book.fillKind[i] === FILL_STP_CANCEL) {
         this.#release(slot, maker);
+        if (log !== undefined)
+          this.#update(log, book.fillMakerId[i] as number, maker, 'cancelled', 'self_trade_prevented', command.timeMs);
         continue;
       }
       const qty = book.fillQty[i] as number;
@@ -175,6 +263,43 @@ export class EngineFloor {
       }
       this.trades += 1;
       filled = true;
+      filledLots += qty;
+      if (log !== undefined) {
+        const ticks = book.fillTick[i] as number;
+        log.fill(
+          this.trades,
+          def.id,
+          ticks,
+          qty,
+          command.side,
+          book.fillMakerId[i] as number,
+          id,
+          this.#userIds[maker] as string,
+          command.userId,
+          notional,
+          makerFee,
+          takerFee,
+          command.timeMs,
+          this.#quoteKeys[buyer] as string,
+          this.#quoteKeys[seller] as string,
+          def.quote.code,
+          this.#baseKeys[seller] as string,
+          this.#baseKeys[buyer] as string,
+          def.base.code,
+          base,
+          buyerFee > 0 ? this.#feeKey : undefined,
+          sellerFee > 0 ? this.#feeKey : undefined,
+        );
+        const makerLeft = book.fillMakerLeft[i] as number;
+        this.#update(
+          log,
+          book.fillMakerId[i] as number,
+          maker,
+          makerLeft === 0 ? 'filled' : 'partial',
+          'fill',
+          command.timeMs,
+        );
+      }
       if (book.fillMakerLeft[i] === 0) this.#release(slot, maker);
     }
     if (left > 0 && command.orderType === 'limit' && !book.takerStopped) {
@@ -185,13 +310,56 @@ export class EngineFloor {
       this.#slotHold[slot] = holdLeft;
       this.#openOrders[u] = (this.#openOrders[u] as number) + 1;
       // As the engine answers: an order that traded before resting ends with its own update.
-      if (filled) this.#pushUpdated(result, id, command.userId);
+      if (filled) {
+        this.#pushUpdated(result, id, command.userId);
+        if (log !== undefined) this.#update(log, id, u, 'partial', 'fill', command.timeMs, price, lots, filledLots);
+      }
       return result;
     }
     // Filled, or what is left is cancelled (market protection, STP): the rest of the hold goes back.
     money[at + 1] = (money[at + 1] as number) - holdLeft;
     this.#pushUpdated(result, id, command.userId);
+    if (log !== undefined)
+      this.#update(
+        log,
+        id,
+        u,
+        left === 0 ? 'filled' : 'cancelled',
+        left === 0
+          ? 'fill'
+          : book.takerStopped
+            ? 'self_trade_prevented'
+            : command.orderType === 'market'
+              ? 'market_protection'
+              : 'unfilled_ioc',
+        command.timeMs,
+        price,
+        lots,
+        filledLots,
+      );
     return result;
+  }
+
+  /** An order_updated event written as the engine writes it (the fields orderUpdated() reads). */
+  #update(
+    log: ResultLog,
+    orderId: number,
+    owner: number,
+    status: string,
+    reason: string,
+    timeMs: number,
+    priceTicks = 0,
+    qtyLots = 0,
+    filledLots = 0,
+  ): void {
+    const record = this.#record;
+    record.id = orderId;
+    record.userId = this.#userIds[owner] as string;
+    record.status = status;
+    record.priceTicks = priceTicks;
+    record.qtyLots = qtyLots;
+    record.filledLots = filledLots;
+    log.orderUpdated(record as unknown as OrderRecord, reason as never, timeMs);
   }
 
   #pushUpdated(result: FloorResult, orderId: number, userId: string): void {
@@ -216,6 +384,8 @@ export class EngineFloor {
     book.cancel(command.orderId);
     this.#release(slot, u);
     this.#pushUpdated(result, command.orderId, command.userId);
+    if (this.#events)
+      this.#update(this.#log as ResultLog, command.orderId, u, 'cancelled', 'cancelled_by_user', command.timeMs);
     return result;
   }
 

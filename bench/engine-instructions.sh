@@ -19,16 +19,19 @@
 # and a code log kept in the temporary directory) to name the JavaScript code.
 # With --functions the script also prints the difference per function (JavaScript functions by name,
 # V8 and libc by symbol; inlined functions count in their caller) as more lines of JSON after the first.
-# With --core floor it counts the bench's floor instead (engine-floor.ts, --only-floor), for comparison.
+# With --core floor it counts the bench's floor instead (engine-floor.ts, --only-floor), for comparison;
+# --floor-features window,events gives that floor the engine's window and/or events (FloorFeatures).
 # Prints ONE line of JSON (more with --functions). About 2 minutes. Run: npm run bench:instructions
-# [-- --small 110000 --functions --core engine|floor]
+# [-- --small 110000 --functions --core engine|floor --floor-features window,events]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 small=110000
 functions=0
 core=engine
+features=()
 while [ $# -gt 0 ]; do
   case "$1" in
+    --floor-features) core=floor; label="floor:$2"; features=(--floor-features "$2"); shift 2 ;;
     --small) small="$2"; shift 2 ;;
     --functions) functions=1; shift ;;
     --core) core="$2"; shift 2 ;;
@@ -46,10 +49,10 @@ out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 count() {
   valgrind --tool=callgrind --smc-check=all-non-file --callgrind-out-file="$out/cg.$1" \
-    "$node_bin" --single-threaded --perf-basic-prof --logfile="$out/v8.$1.log" --no-logfile-per-isolate bench/engine-bench.ts "$which" --orders "$1" >/dev/null 2>"$out/log.$1"
+    "$node_bin" --single-threaded --perf-basic-prof --logfile="$out/v8.$1.log" --no-logfile-per-isolate bench/engine-bench.ts "$which" "${features[@]}" --orders "$1" >/dev/null 2>"$out/log.$1"
 }
 count "$small" &
 first=$!
 count "$big"
 wait "$first"
-node bench/callgrind-functions.ts "$out" "$small" "$big" "$functions" "$core"
+node bench/callgrind-functions.ts "$out" "$small" "$big" "$functions" "${label:-$core}"
