@@ -20,9 +20,10 @@
 # With --functions the script also prints the difference per function (JavaScript functions by name,
 # V8 and libc by symbol; inlined functions count in their caller) as more lines of JSON after the first.
 # With --core floor it counts the bench's floor instead (engine-floor.ts, --only-floor), for comparison;
-# --floor-features window,events gives that floor the engine's window and/or events (FloorFeatures).
+# --floor-features window,events gives that floor the engine's window and/or events (FloorFeatures);
+# --remember N sizes the idempotency window (the engine bench's option).
 # Prints ONE line of JSON (more with --functions). About 2 minutes. Run: npm run bench:instructions
-# [-- --small 110000 --functions --core engine|floor --floor-features window,events]
+# [-- --small 110000 --functions --core engine|floor --floor-features window,events --remember N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 small=110000
@@ -31,7 +32,8 @@ core=engine
 features=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --floor-features) core=floor; label="floor:$2"; features=(--floor-features "$2"); shift 2 ;;
+    --floor-features) core=floor; label="floor:$2"; features+=(--floor-features "$2"); shift 2 ;;
+    --remember) features+=(--remember "$2"); shift 2 ;;
     --small) small="$2"; shift 2 ;;
     --functions) functions=1; shift ;;
     --core) core="$2"; shift 2 ;;
