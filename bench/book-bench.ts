@@ -7,7 +7,7 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { BUY, NO_OWNER, OrderBook, SELL, STP_CANCEL_RESTING } from '@bourse/engine';
 import { ReferenceEngine } from '@bourse/testkit';
 import { OrderBook as NpmOrderBook } from 'nodejs-order-book';
-import { argument, peakRssMiB, percentiles } from './bench-util.ts';
+import { argument, peakRssMiB, percentiles, stealMeter } from './bench-util.ts';
 import { generateWorkload, MAX_TICK, OP_CANCEL, OP_LIMIT, type Workload } from './book-workload.ts';
 
 const seed = Number(argument('seed') ?? 42);
@@ -163,7 +163,10 @@ const gcObserver = new PerformanceObserver((list) => {
 });
 (globalThis as { gc?: () => void }).gc?.();
 gcObserver.observe({ entryTypes: ['gc'] });
+const fixedSteal = stealMeter();
 const fixed = percentiles(fixedRate((i) => applyOurs(rateBook, workload, i), ops, 1_000_000));
+/** The share of the machine's CPU time its host took during the fixed-rate run (%), where readable. */
+const fixedStealPct = fixedSteal();
 await new Promise((resolve) => setTimeout(resolve, 10));
 gcObserver.disconnect();
 if (process.argv.includes('--fixed-only')) {
@@ -175,6 +178,7 @@ if (process.argv.includes('--fixed-only')) {
       gcPauses: gcPauses.length,
       gcPauseMsMax: Math.max(0, ...gcPauses),
       stalls,
+      stealPct: fixedStealPct,
     }),
   );
   process.exit(0);
@@ -289,6 +293,7 @@ console.log(
       stallMsTotal: Number(stalls.totalMs.toFixed(1)),
       stallMsLongest: Number(stalls.longestMs.toFixed(2)),
       clockReadsPerOp: Number(fixedRateClockReadsPerOp.toFixed(2)),
+      stealPct: fixedStealPct,
     },
     bytesPerRestingOrder: bytes,
     naiveOpsPerSec: Math.round(naiveOpsPerSec),

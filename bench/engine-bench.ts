@@ -9,7 +9,7 @@
 // Run: npm run bench:engine [-- --orders 1000000 --seed 7 --remember 100000 --chunk 1000 --no-floor | --only-floor]
 
 import { type ApplyResult, type Command, Engine } from '@bourse/engine';
-import { argument, peakRssMiB, percentiles } from './bench-util.ts';
+import { argument, peakRssMiB, percentiles, stealMeter } from './bench-util.ts';
 import { EngineFloor } from './engine-floor.ts';
 import { EngineWorkload } from './engine-workload.ts';
 
@@ -36,6 +36,7 @@ function drive(core: { apply(command: Command): ApplyResult }) {
     const r = core.apply(command);
     if (!r.ok) throw new Error(r.code);
   }
+  const steal = stealMeter();
   let applied = 0;
   let rejected = 0;
   let trades = 0;
@@ -69,6 +70,8 @@ function drive(core: { apply(command: Command): ApplyResult }) {
     trades,
     opsPerSec: Math.round(total / (busyMs / 1000)),
     cpuOpsPerSec: Math.round(total / (cpuMs / 1000)),
+    /** The share of the machine's CPU time its host took during the run (%), where readable. */
+    stealPct: steal(),
   };
 }
 
@@ -81,7 +84,7 @@ if (process.argv.includes('--only-floor')) {
       ? undefined
       : { window: features.includes('window') ? remembered : 0, events: features.includes('events') },
   );
-  const { rejected, trades, opsPerSec, cpuOpsPerSec } = drive(floor);
+  const { rejected, trades, opsPerSec, cpuOpsPerSec, stealPct } = drive(floor);
   if (features?.includes('events') && trades !== floor.trades) throw new Error('the floor wrote the wrong fills');
   console.log(
     JSON.stringify({
@@ -93,6 +96,7 @@ if (process.argv.includes('--only-floor')) {
       opsPerSec,
       cpuOpsPerSec,
       rejected,
+      stealPct,
     }),
   );
   process.exit(0);
@@ -105,9 +109,9 @@ const p = percentiles(latencyNs);
 const floor = process.argv.includes('--no-floor') ? undefined : runFloor();
 
 /** The same workload on the floor, timed the same way, then checked against the engine's end state. */
-function runFloor(): { opsPerSec: number; cpuOpsPerSec: number } {
+function runFloor(): { opsPerSec: number; cpuOpsPerSec: number; stealPct: number | undefined } {
   const core = new EngineFloor();
-  const { rejected, opsPerSec, cpuOpsPerSec } = drive(core);
+  const { rejected, opsPerSec, cpuOpsPerSec, stealPct } = drive(core);
   // The floor's answers carry no trade events: it counts its trades itself.
   if (rejected !== run.rejected || core.trades !== run.trades) {
     throw new Error(
@@ -122,7 +126,7 @@ function runFloor(): { opsPerSec: number; cpuOpsPerSec: number } {
     const ours = core.balancesOf(userId)?.join();
     if (ours !== theirs) throw new Error(`the floor's balances of ${userId} are ${ours}, the engine's ${theirs}`);
   }
-  return { opsPerSec, cpuOpsPerSec };
+  return { opsPerSec, cpuOpsPerSec, stealPct };
 }
 console.log(
   JSON.stringify({
@@ -142,8 +146,10 @@ console.log(
           floorOpsPerSec: floor.opsPerSec,
           floorCpuOpsPerSec: floor.cpuOpsPerSec,
           ratioToFloor: Math.round((run.opsPerSec / floor.opsPerSec) * 1000) / 1000,
+          floorStealPct: floor.stealPct,
         }
       : {}),
+    stealPct: run.stealPct,
     rejected: run.rejected,
     trades: run.trades,
     restingAtEnd: engine.depth('BTC-USDT', 1_000_000).bids.length + engine.depth('BTC-USDT', 1_000_000).asks.length,

@@ -13,6 +13,7 @@
 // CPU times and latency histograms are summed. Before each of our turns the customers' open orders are
 // read back from the server (the orders a turn's last requests placed are not lost to the next).
 // Prints ONE line of JSON per database.
+// Each line also gives the share of the machine's CPU time its host took (steal) during each turn.
 // Run: npm run bench:http [-- --seconds 10 --rounds 5 --warmup 2 --connections 64 --users 50 --seed 1
 //   --open-cap 150 --db sqlite,postgres --log-level info --cpu-prof DIR --main EXPERIMENT.ts]
 
@@ -31,7 +32,7 @@ import {
   restingBuyPrice,
   spawnServer,
 } from '../apps/server/src/testing-server.ts';
-import { argument } from './bench-util.ts';
+import { argument, stealMeter } from './bench-util.ts';
 
 const seconds = Number(argument('seconds') ?? 10);
 /** Turns per server: each runs `seconds / rounds` (see the top of this file). */
@@ -403,17 +404,24 @@ async function runOn(db: 'sqlite' | 'postgres') {
     const turnSeconds = seconds / rounds;
     const ours: Turn[] = [];
     const theirs: Turn[] = [];
+    /** Per turn, the share of the machine's CPU time its host took (%), where readable. */
+    const ourSteal: (number | undefined)[] = [];
+    const theirSteal: (number | undefined)[] = [];
     // Each turn starts on a server that is already busy: a short closed loop from the warm-up driver
     // first, so wrk does not time a server that has sat idle through the other's turn.
     const ourTurn = async () => {
       // The last requests of the turn before placed orders whose answers wrk never read.
       if (ours.length > 0) await readOpenOrders(setup, customers);
       await warmUp(client, customers, prices, TURN_WARMUP_SECONDS);
+      const steal = stealMeter();
       ours.push(await measureTurn(server.baseUrl, customers, prices, server.child.pid, db === 'postgres', turnSeconds));
+      ourSteal.push(steal());
     };
     const referenceTurn = async () => {
       await warmUp(refClient, fakes, ['1269.30'], TURN_WARMUP_SECONDS);
+      const steal = stealMeter();
       theirs.push(await measureTurn(reference.baseUrl, fakes, ['1269.30'], reference.pid, false, turnSeconds));
+      theirSteal.push(steal());
     };
     for (let round = 0; round < rounds; round++) {
       // ABBA: neither server always goes first.
@@ -469,6 +477,8 @@ async function runOn(db: 'sqlite' | 'postgres') {
         seed,
         logLevel,
         loadAvg1m: Math.round(loadavg()[0]! * 100) / 100,
+        turnStealPct: ourSteal,
+        referenceTurnStealPct: theirSteal,
         ...(real.firstError ? { firstError: real.firstError.slice(0, 300) } : {}),
         ...(ref.firstError ? { referenceFirstError: ref.firstError.slice(0, 300) } : {}),
       }),

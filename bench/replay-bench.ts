@@ -41,7 +41,7 @@ import {
 } from '../apps/server/src/engine-host/engine-host.ts';
 import { TradingEngine } from '../apps/server/src/engine-host/trading-engine.ts';
 import { systemClock } from '../apps/server/src/platform/clock.ts';
-import { argument, peakRssMiB } from './bench-util.ts';
+import { argument, peakRssMiB, stealMeter } from './bench-util.ts';
 import { EngineFloor } from './engine-floor.ts';
 import { EngineWorkload } from './engine-workload.ts';
 
@@ -156,6 +156,7 @@ async function main() {
             hash: ms(split.cpu.hash),
           },
           load1: replay.load1,
+          stealPct: replay.stealPct,
           ...baselineFields,
           journal: { format: journalFormat, ...journal.stats },
           node: process.version,
@@ -333,6 +334,8 @@ type ReplayRun = {
   cpuMs: number;
   peakRssMiB: number;
   load1: number;
+  /** The share of the machine's CPU time its host took during the start-up (%), where readable. */
+  stealPct?: number | undefined;
   startup?: StartupReport;
 };
 
@@ -341,9 +344,11 @@ async function timeReplay(target: Target): Promise<ReplayRun> {
   const db = await openTarget(target);
   const load1 = Math.round((loadavg()[0] as number) * 10) / 10;
   const cpuStart = process.cpuUsage();
+  const steal = stealMeter();
   const start = performance.now();
   const trading = await TradingEngine.open(db, systemClock, { snapshotEvery: NO_SNAPSHOT });
   const replayMs = performance.now() - start;
+  const stealPct = steal();
   const cpuMs = cpuSince(cpuStart);
   const peak = peakRssMiB();
   const result = {
@@ -353,6 +358,7 @@ async function timeReplay(target: Target): Promise<ReplayRun> {
     cpuMs,
     peakRssMiB: peak,
     load1,
+    stealPct,
     startup: trading.startup,
   };
   await db.close();
