@@ -27,7 +27,7 @@ async function connect(): Promise<{ read: ReadPage; close: () => Promise<void> }
 }
 
 async function main() {
-  const parse = parser === undefined ? undefined : await loadParser(parser);
+  const parse = await loadParser(parser);
   const connection = await connect();
   let credits = 0;
   let wake: (() => void) | null = null;
@@ -44,7 +44,7 @@ async function main() {
       const { keys, texts } = await connection.read(key);
       const last = texts.length < pageSize;
       if (!last) key = keys[keys.length - 1] as number; // read before the transfer empties `keys`
-      const parsed = parse?.(texts);
+      const parsed = parse(texts);
       const message: PageMessage = { keys, texts, parsed, last };
       // The page's own buffers.
       port!.postMessage(message, [keys.buffer as ArrayBuffer, ...buffersOf(parsed)]);

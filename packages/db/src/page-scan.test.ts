@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { openDb } from './open.ts';
+import { buffersOf } from './page-scan.ts';
 import { testDatabases } from './testing.ts';
 import type { Db, TextPage } from './types.ts';
 
@@ -69,9 +70,21 @@ describe.each(targets)('scanPages on $dialect', ({ open, worker }) => {
       }
       // Without a parser, pages carry nothing more.
       for await (const page of db.scanPages(SCAN, 0, 4)) expect(page.parsed).toBeUndefined();
-      await expect(collect(db.scanPages(SCAN, 0, 4, { ...parser, exportName: 'nothing' }))).rejects.toThrow(
-        /no function nothing/,
-      );
+      // A view of part of a buffer arrives copied.
+      for await (const page of db.scanPages(SCAN, 0, 4, { ...parser, exportName: 'partOfABuffer' }))
+        expect([...(page.parsed as { lengths: Int32Array }).lengths]).toEqual(page.texts.map((t) => t.length));
+      // A parser that cannot be loaded, or that throws, leaves the pages unparsed (one warning) rather than
+      // failing the scan: the reader then decodes the texts itself.
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      for (const exportName of ['nothing', 'failing']) {
+        const pages = [];
+        for await (const page of db.scanPages(SCAN, 0, 4, { ...parser, exportName })) pages.push(page);
+        expect(pages.flatMap((p) => p.texts)).toEqual(texts);
+        expect(pages.every((p) => p.parsed === undefined)).toBe(true);
+      }
+      // Warned where the parser ran: here, or on the worker (whose console the test does not spy on).
+      if (!worker) expect(warn).toHaveBeenCalledTimes(2);
+      warn.mockRestore();
     } finally {
       await db.close();
     }
@@ -101,5 +114,17 @@ describe.each(targets)('scanPages on $dialect', ({ open, worker }) => {
     } finally {
       await db.close();
     }
+  });
+});
+
+describe('what a page parser hands over by transfer', () => {
+  it('transfers the buffers its typed arrays span whole, once each, and copies views of part of one', () => {
+    const whole = new Float64Array(4);
+    const shared = new Int32Array(8);
+    const part = new Int32Array(8).subarray(2, 4);
+    const pooled = Buffer.from('abc');
+    const buffers = buffersOf({ whole, again: whole, shared, part, pooled, text: 'x', n: 1 });
+    expect(buffers).toEqual([whole.buffer, shared.buffer]);
+    expect(buffersOf(undefined)).toEqual([]);
   });
 });

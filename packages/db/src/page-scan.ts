@@ -85,10 +85,11 @@ export async function* scanPagesHere(
   pageSize: number,
   parser?: PageParser,
 ): AsyncGenerator<TextPage> {
-  const parse = parser === undefined ? undefined : await loadParser(parser);
+  const parse = await loadParser(parser);
   for (;;) {
     const page = await readPage(after);
-    if (parse !== undefined) page.parsed = parse(page.texts);
+    const parsed = parse(page.texts);
+    if (parsed !== undefined) page.parsed = parsed;
     yield page;
     if (page.texts.length < pageSize) return;
     after = page.keys[page.keys.length - 1] as number;
@@ -109,19 +110,53 @@ export function pageOf(rows: readonly unknown[][]): TextPage {
   return { keys, texts };
 }
 
-/** The function a PageParser names. */
-export async function loadParser(parser: PageParser): Promise<(texts: string[]) => unknown> {
-  const parse = ((await import(parser.module)) as Record<string, unknown>)[parser.exportName];
-  if (typeof parse !== 'function') throw new Error(`${parser.module} exports no function ${parser.exportName}`);
-  return parse as (texts: string[]) => unknown;
+/**
+ * The function a PageParser names, made safe to run on every page: a parser that cannot be loaded or
+ * that throws gives no result (undefined) for the pages, with one warning, so the caller reads their
+ * texts itself (a parser only saves the caller work, it never decides an outcome).
+ */
+export async function loadParser(parser: PageParser | undefined): Promise<(texts: string[]) => unknown> {
+  if (parser === undefined) return () => undefined;
+  let warned = false;
+  const failed = (error: unknown) => {
+    if (!warned) console.warn(`page parser ${parser.exportName} failed; pages go unparsed:`, error);
+    warned = true;
+    return undefined;
+  };
+  let parse: unknown;
+  try {
+    parse = ((await import(parser.module)) as Record<string, unknown>)[parser.exportName];
+    if (typeof parse !== 'function') throw new Error(`${parser.module} exports no function ${parser.exportName}`);
+  } catch (error) {
+    failed(error);
+    return () => undefined;
+  }
+  const run = parse as (texts: string[]) => unknown;
+  return (texts) => {
+    try {
+      return run(texts);
+    } catch (error) {
+      return failed(error);
+    }
+  };
 }
 
-/** The buffers of the typed arrays among `parsed`'s own values, each once: what goes by transfer. */
+/**
+ * The buffers of the typed arrays among `parsed`'s own values that span their whole buffer, each once:
+ * what goes by transfer. A view of part of a buffer (a pooled Node Buffer, a scratch area's subarray)
+ * is copied instead, so the parser's own memory is never detached.
+ */
 export function buffersOf(parsed: unknown): ArrayBuffer[] {
   const buffers: ArrayBuffer[] = [];
   if (typeof parsed !== 'object' || parsed === null) return buffers;
   for (const value of Object.values(parsed)) {
-    if (ArrayBuffer.isView(value) && value.buffer instanceof ArrayBuffer && !buffers.includes(value.buffer))
+    if (
+      ArrayBuffer.isView(value) &&
+      value.buffer instanceof ArrayBuffer &&
+      value.byteOffset === 0 &&
+      value.byteLength === value.buffer.byteLength &&
+      !buffers.includes(value.buffer)
+    )
       buffers.push(value.buffer);
   }
   return buffers;

@@ -18,7 +18,9 @@ export type TextPage = { keys: Float64Array; texts: string[]; parsed?: unknown }
 /**
  * A function of a page's texts that scanPages runs where it reads the page (a worker thread, where it
  * reads off the caller's), so the caller receives the texts already parsed as far as it can take them:
- * `module` (a URL) exports it as `exportName`. Its result's typed arrays go to the caller by transfer.
+ * `module` (a URL) exports it as `exportName`. Its result's typed arrays that span their whole buffer go
+ * to the caller by transfer (others are copied). A parser that cannot be loaded or that throws leaves
+ * the pages without `parsed` (one warning): it may only save the caller work, never decide an outcome.
  */
 export type PageParser = { module: string; exportName: string };
 

@@ -3,7 +3,10 @@
 // older format (checked with the engine's stateHashAs): with a small counter engine, then with the
 // trading engine itself and a checkpoint and a snapshot hashed the v1 way.
 
-import { type Db, testDatabases } from '@bourse/db';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Db, openDb as openDatabase, testDatabases } from '@bourse/db';
 import {
   type ApplyResult,
   type Command,
@@ -17,7 +20,7 @@ import {
   journalMark,
 } from '@bourse/engine';
 import { btcUsdt, CommandFactory } from '@bourse/testkit';
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { manualClock } from '../platform/clock.ts';
 import { EngineHost, type ReplayableEngine } from './engine-host.ts';
 import { TradingEngine } from './trading-engine.ts';
@@ -76,6 +79,15 @@ async function journal(db: Db, count: number): Promise<string> {
 }
 
 const dbs = await testDatabases();
+// An SQLite file as well for the trading engine: there start-up reads the journal on a worker thread,
+// which also parses its pages (JOURNAL_PAGE_PARSER); in memory both happen on this thread.
+const files = mkdtempSync(join(tmpdir(), 'bourse-replay-test-'));
+afterAll(() => rmSync(files, { recursive: true, force: true }));
+let fileCount = 0;
+const withFile = [
+  ...dbs,
+  { dialect: 'sqlite file', open: () => openDatabase({ dataDir: join(files, String(fileCount++)) }) },
+];
 
 describe.each(dbs)('engine host start-up replay on $dialect', ({ open: openDb }) => {
   it('replays the journal after the snapshot through replay(), telling each command how many follow', async () => {
@@ -204,7 +216,7 @@ describe.each(dbs)('engine host start-up replay on $dialect', ({ open: openDb })
 /** A factory-built command as a feature submits it: the host stamps the time. */
 const strip = ({ timeMs: _, ...rest }: Command) => rest as Parameters<TradingEngine['submit']>[0];
 
-describe.each(dbs)('trading engine restarts on $dialect', ({ open: openDb }) => {
+describe.each(withFile)('trading engine restarts on $dialect', ({ open: openDb }) => {
   it('replays to the live state and hash, and accepts a snapshot and checkpoint hashed the v1 way', async () => {
     const db = await openDb();
     const clock = manualClock();

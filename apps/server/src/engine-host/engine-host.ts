@@ -86,7 +86,8 @@ export type EngineHostOptions<C, R, E extends ReplayableEngine<C, R>> = {
    * Start-up reads the journal with `parser` run where the pages are read (a worker thread, for a
    * database with a second connection), and takes each command from the parsed page with `decode`
    * (given the page's parser output, the line's index and a cache kept for the page) instead of
-   * `decode(text)`: what the parse did leaves the replaying thread.
+   * `decode(text)`: what the parse did leaves the replaying thread. A page that comes without its parse
+   * (the parser failed) is decoded from its texts.
    */
   journalPages?: { parser: PageParser; decode: (text: string, parsed: unknown, i: number, cache: unknown[]) => C };
   /**
