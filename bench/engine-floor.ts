@@ -4,7 +4,9 @@
 // fees, cancels), kept in typed arrays by user and by book slot, with no per-order objects, no events, no
 // idempotency window and no checks beyond what these commands need. It uses the engine's own book and
 // its own price, notional, fee and hold arithmetic. It answers each command through one reused result
-// object, enough for the workload to see which orders rest.
+// object, enough for the workload to see which orders rest. Given FloorFeatures (an experiment), it also
+// runs the engine's own idempotency window and writes the engine's events to its result log, answering
+// as the engine does, to measure what those cost on a core of typed arrays.
 // Must hold: on the same commands it accepts, rejects and fills exactly as the engine does (the bench
 // checks the counts of trades and rejections and every user's balances and holds against the engine's).
 // Must not: be used outside bench/.
