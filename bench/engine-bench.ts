@@ -26,10 +26,37 @@ const latencyNs = new Float64Array(total);
 const batch: Command[] = new Array(chunk);
 
 /**
- * The seeded workload through `core`: setup, then the trading commands, generated in chunks outside
- * the timed loop. One clock read per command (each read allocates a heap number in Node 24): a command's
- * latency is the time since the previous read, so it also carries the few tens of ns of bookkeeping.
+ * Applies one generated chunk, timing each command: one clock read per command, a command's latency
+ * being the time since the previous read (so it also carries the few tens of ns of bookkeeping). A
+ * function per chunk rather than one long loop: V8 optimised that loop on the stack (OSR) and boxed the
+ * clock's values, a heap number per command (bench/README.md, session 11).
  */
+function timeChunk(
+  core: { apply(command: Command): ApplyResult },
+  workload: EngineWorkload,
+  size: number,
+  applied: number,
+  counts: Float64Array,
+): void {
+  let rejected = 0;
+  let trades = 0;
+  let before = performance.now();
+  for (let i = 0; i < size; i++) {
+    const result = core.apply(batch[i] as Command);
+    const after = performance.now();
+    latencyNs[applied + i] = (after - before) * 1e6;
+    before = after;
+    if (!result.ok) {
+      rejected += 1;
+      continue;
+    }
+    trades += workload.observe(result);
+  }
+  counts[0] = (counts[0] as number) + rejected;
+  counts[1] = (counts[1] as number) + trades;
+}
+
+/** The seeded workload through `core`: setup, then the trading commands, generated in chunks outside the timed loop. */
 function drive(core: { apply(command: Command): ApplyResult }) {
   const workload = new EngineWorkload(seed, userCount);
   for (const command of workload.setup()) {
@@ -38,8 +65,8 @@ function drive(core: { apply(command: Command): ApplyResult }) {
   }
   const steal = stealMeter();
   let applied = 0;
-  let rejected = 0;
-  let trades = 0;
+  /** [rejected, trades] */
+  const counts = new Float64Array(2);
   let busyMs = 0;
   /** CPU time of this process (all its threads) in the timed loops: steadier than wall time on a shared machine. */
   let cpuMs = 0;
@@ -48,26 +75,15 @@ function drive(core: { apply(command: Command): ApplyResult }) {
     for (let i = 0; i < size; i++) batch[i] = workload.next(applied + i);
     const cpuStart = process.cpuUsage();
     const start = performance.now();
-    let before = start;
-    for (let i = 0; i < size; i++) {
-      const result = core.apply(batch[i] as Command);
-      const after = performance.now();
-      latencyNs[applied + i] = (after - before) * 1e6;
-      before = after;
-      if (!result.ok) {
-        rejected += 1;
-        continue;
-      }
-      trades += workload.observe(result);
-    }
+    timeChunk(core, workload, size, applied, counts);
     busyMs += performance.now() - start;
     const cpu = process.cpuUsage(cpuStart);
     cpuMs += (cpu.user + cpu.system) / 1000;
     applied += size;
   }
   return {
-    rejected,
-    trades,
+    rejected: counts[0] as number,
+    trades: counts[1] as number,
     opsPerSec: Math.round(total / (busyMs / 1000)),
     cpuOpsPerSec: Math.round(total / (cpuMs / 1000)),
     /** The share of the machine's CPU time its host took during the run (%), where readable. */
