@@ -13,6 +13,7 @@ import type { OrderBook, Side, SideCode, StpCode } from './order-book.ts';
 import type { OrderMap } from './order-map.ts';
 import { ENGINE_REJECTIONS, type EngineRejection } from './rejections.ts';
 import type { ResultLog } from './result-log.ts';
+import type { UserIndex } from './user-index.ts';
 
 export type EngineConfig = {
   /** Open orders (resting or waiting for a trigger) per user, over all instruments. */
@@ -206,7 +207,7 @@ export type EngineState = {
   readonly instruments: Map<string, InstrumentState>;
   readonly instrumentList: InstrumentState[];
   /** User id → index in userList (and in userNumbers). */
-  readonly userIndexes: Map<string, number>;
+  readonly userIndexes: UserIndex;
   readonly userList: UserState[];
   readonly userNumbers: UserNumbers;
   /** Live orders by id, in the order they became live (a Map's order). */
@@ -241,11 +242,10 @@ export function isValidUserId(id: unknown): id is string {
 
 export function userOf(state: EngineState, id: string): UserState {
   const known = state.userIndexes.get(id);
-  if (known !== undefined) return state.userList[known] as UserState;
-  const index = state.userList.length;
+  if (known !== -1) return state.userList[known] as UserState;
+  const index = state.userIndexes.add(id);
   state.userNumbers.ensure(index);
   const user = new UserState(index, id, state.userNumbers);
-  state.userIndexes.set(id, index);
   state.userList.push(user);
   return user;
 }
@@ -253,7 +253,7 @@ export function userOf(state: EngineState, id: string): UserState {
 /** The user with this id, if it was ever seen. */
 export function findUser(state: EngineState, id: string): UserState | undefined {
   const index = state.userIndexes.get(id);
-  return index === undefined ? undefined : state.userList[index];
+  return index === -1 ? undefined : state.userList[index];
 }
 
 export function settlementAccounts(

@@ -38,6 +38,7 @@ import {
 } from './snapshot.ts';
 import { hashParts, hashState, hashStateV2, hashStateV3, STATE_HASH_V2, STATE_HASH_V3 } from './state-hash.ts';
 import { amendOrder, cancelOrder, placeOrder, setTradingStatus } from './trading.ts';
+import { UserIndex } from './user-index.ts';
 
 export type OrderView = {
   orderId: number;
@@ -98,7 +99,7 @@ export class Engine {
       ledger: new Ledger(),
       instruments: new Map(),
       instrumentList: [],
-      userIndexes: new Map(),
+      userIndexes: new UserIndex(),
       userList: [],
       userNumbers: new UserNumbers(),
       orders: new OrderMap(),

@@ -38,6 +38,7 @@ import { addInstrument } from './reference-data.ts';
 import { isEngineRejection } from './rejections.ts';
 import { MIN_RESULT_RETENTION, ResultLog } from './result-log.ts';
 import { addLock, liveLocks, settlementHoldId } from './settlement-locks.ts';
+import { UserIndex } from './user-index.ts';
 
 /** The format snapshot() writes. */
 export const SNAPSHOT_VERSION = 2;
@@ -485,7 +486,7 @@ export function restoreState(snapshot: EngineSnapshot | EngineSnapshotV1): Engin
     ledger,
     instruments: new Map(),
     instrumentList: [],
-    userIndexes: new Map(),
+    userIndexes: new UserIndex(),
     userList: [],
     userNumbers: new UserNumbers(),
     orders: new OrderMap(),

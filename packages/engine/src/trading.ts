@@ -130,7 +130,7 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
 
   const mayWait = trigger !== null || timeInForce === 'gtc' || queues;
   // The user by index only: what placing needs per user is in typed arrays (userNumbers).
-  const userIndex = state.userIndexes.get(command.userId) ?? -1;
+  const userIndex = state.userIndexes.get(command.userId);
   const numbers = state.userNumbers;
   if (
     mayWait &&
