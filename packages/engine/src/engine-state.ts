@@ -243,10 +243,12 @@ export function isValidUserId(id: unknown): id is string {
 export function userOf(state: EngineState, id: string): UserState {
   const known = state.userIndexes.get(id);
   if (known !== -1) return state.userList[known] as UserState;
-  const index = state.userIndexes.add(id);
+  const index = state.userList.length;
   state.userNumbers.ensure(index);
   const user = new UserState(index, id, state.userNumbers);
   state.userList.push(user);
+  // Indexed last, once the user exists (as the Map entry was set last before).
+  if (state.userIndexes.add(id) !== index) throw new Error(`user index out of step at ${id}`);
   return user;
 }
 

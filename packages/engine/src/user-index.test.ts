@@ -33,5 +33,7 @@ describe('user index', () => {
     expect(index.get('')).toBe(-1);
     expect(index.add('')).toBe(1);
     expect(index.get('')).toBe(1);
+    // Whatever reaches it untyped finds nothing, as with a Map.
+    for (const notAString of [null, undefined, 0, {}]) expect(index.get(notAString as unknown as string)).toBe(-1);
   });
 });
