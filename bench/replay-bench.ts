@@ -41,6 +41,7 @@ import {
 } from '../apps/server/src/engine-host/engine-host.ts';
 import { TradingEngine } from '../apps/server/src/engine-host/trading-engine.ts';
 import { systemClock } from '../apps/server/src/platform/clock.ts';
+import { enableCompileCacheForThreads } from '../apps/server/src/platform/compile-cache.ts';
 import { argument, peakRssMiB, stealMeter } from './bench-util.ts';
 import { EngineFloor } from './engine-floor.ts';
 import { EngineWorkload } from './engine-workload.ts';
@@ -460,6 +461,8 @@ async function timeSplit(target: Target): Promise<SplitRun> {
 const child = argument('child');
 if (child !== undefined) {
   const target = JSON.parse(argument('target') as string) as Target;
+  // As the server runs (main.ts): the worker threads start-up spawns use Node's compile cache.
+  enableCompileCacheForThreads();
   const run = child === 'replay' ? timeReplay : child === 'baseline' ? timeBaseline : timeSplit;
   console.log(JSON.stringify(await run(target)));
 } else {
