@@ -461,7 +461,8 @@ async function timeSplit(target: Target): Promise<SplitRun> {
 const child = argument('child');
 if (child !== undefined) {
   const target = JSON.parse(argument('target') as string) as Target;
-  // As the server runs (main.ts): the worker threads start-up spawns use Node's compile cache.
+  // As in the server (main.ts), the worker threads start-up spawns use Node's compile cache (this
+  // child's own modules were loaded before it, without it).
   enableCompileCacheForThreads();
   const run = child === 'replay' ? timeReplay : child === 'baseline' ? timeBaseline : timeSplit;
   console.log(JSON.stringify(await run(target)));

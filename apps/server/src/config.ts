@@ -1,5 +1,6 @@
 // Deployment settings, read once from the environment at start-up. Everything else receives a Config;
-// nothing below main.ts reads process.env.
+// nothing below serve.ts reads process.env (main.ts, before it, sets NODE_COMPILE_CACHE for the
+// server's threads: platform/compile-cache.ts).
 
 export type Mode = 'paper' | 'live';
 
