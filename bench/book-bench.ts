@@ -58,9 +58,6 @@ function latencyChunk(run: (i: number) => void, ns: Float64Array, from: number, 
   }
 }
 
-/** Stalls seen by the fixed-rate loop: gaps longer than 50 µs beyond what it meant to wait or run. */
-const stalls = { count: 0, totalMs: 0, longestMs: 0 };
-
 let spinSink = 0;
 function spin(iterations: number): void {
   let sink = spinSink;
@@ -97,9 +94,10 @@ const STALL_LONGEST_MS = 6;
  * 1,000 operations, a function called often enough to be optimised as a whole: as one long loop V8
  * optimised it on the stack (OSR), and that code boxed the clock value carried round the waiting loop,
  * ~33 bytes an operation (with --trace-gc: 8 scavenges inside the run, against 0-1 in chunks once
- * warmed up). `fixedRateStartedAt` is when its chunks began.
+ * warmed up). Answers each operation's latency (ns), when its chunks began, its clock reads per
+ * operation and the stalls it saw: gaps longer than 50 µs beyond what it meant to wait or run.
  */
-function fixedRate(run: (i: number) => void, count: number, ratePerSec: number): Float64Array {
+function fixedRate(run: (i: number) => void, count: number, ratePerSec: number): FixedRateRun {
   const ns = new Float64Array(count);
   const intervalMs = 1000 / ratePerSec;
   const calibrated = calibrateSpin();
@@ -108,16 +106,28 @@ function fixedRate(run: (i: number) => void, count: number, ratePerSec: number):
   const start = performance.now() + 1;
   state[PREVIOUS] = performance.now();
   state[NOW] = state[PREVIOUS] as number;
-  fixedRateStartedAt = performance.now();
+  const startedAt = performance.now();
   for (let from = 0; from < count; from += FIXED_RATE_CHUNK) {
     fixedRateChunk(run, ns, from, Math.min(count, from + FIXED_RATE_CHUNK), start, intervalMs, calibrated, state);
   }
-  fixedRateClockReadsPerOp = (state[CLOCK_READS] as number) / count;
-  stalls.count = state[STALLS] as number;
-  stalls.totalMs = state[STALL_MS] as number;
-  stalls.longestMs = state[STALL_LONGEST_MS] as number;
-  return ns;
+  return {
+    ns,
+    startedAt,
+    clockReadsPerOp: (state[CLOCK_READS] as number) / count,
+    stalls: {
+      count: state[STALLS] as number,
+      totalMs: state[STALL_MS] as number,
+      longestMs: state[STALL_LONGEST_MS] as number,
+    },
+  };
 }
+
+type FixedRateRun = {
+  ns: Float64Array;
+  startedAt: number;
+  clockReadsPerOp: number;
+  stalls: { count: number; totalMs: number; longestMs: number };
+};
 
 const FIXED_RATE_CHUNK = 1_000;
 
@@ -172,9 +182,6 @@ function stall(state: Float64Array, ms: number): void {
   if (ms > (state[STALL_LONGEST_MS] as number)) state[STALL_LONGEST_MS] = ms;
 }
 
-let fixedRateClockReadsPerOp = 0;
-let fixedRateStartedAt = 0;
-
 function bytesPerRestingOrder(count: number): number {
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
@@ -221,10 +228,11 @@ const gcObserver = new PerformanceObserver((list) => {
 (globalThis as { gc?: () => void }).gc?.();
 gcObserver.observe({ entryTypes: ['gc'] });
 const fixedSteal = stealMeter();
-const fixedNs = fixedRate((i) => applyOurs(rateBook, workload, i), ops, 1_000_000);
-fixedWindow.start = fixedRateStartedAt;
+const fixedRun = fixedRate((i) => applyOurs(rateBook, workload, i), ops, 1_000_000);
+fixedWindow.start = fixedRun.startedAt;
 fixedWindow.end = performance.now();
-const fixed = percentiles(fixedNs);
+const fixed = percentiles(fixedRun.ns);
+const { stalls } = fixedRun;
 /** The share of the machine's CPU time its host took during the fixed-rate run (%), where readable. */
 const fixedStealPct = fixedSteal();
 await new Promise((resolve) => setTimeout(resolve, 10));
@@ -234,7 +242,7 @@ if (process.argv.includes('--fixed-only')) {
     JSON.stringify({
       bench: 'book-fixed-rate',
       ...fixed,
-      clockReadsPerOp: fixedRateClockReadsPerOp,
+      clockReadsPerOp: fixedRun.clockReadsPerOp,
       gcPauses: gcPauses.length,
       gcPauseMsMax: Math.max(0, ...gcPauses),
       stalls,
@@ -352,7 +360,7 @@ console.log(
       stallsOver50Us: stalls.count,
       stallMsTotal: Number(stalls.totalMs.toFixed(1)),
       stallMsLongest: Number(stalls.longestMs.toFixed(2)),
-      clockReadsPerOp: Number(fixedRateClockReadsPerOp.toFixed(2)),
+      clockReadsPerOp: Number(fixedRun.clockReadsPerOp.toFixed(2)),
       stealPct: fixedStealPct,
     },
     bytesPerRestingOrder: bytes,
