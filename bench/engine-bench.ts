@@ -4,15 +4,19 @@
 // same process on the floor (engine-floor.ts: the same rules in typed arrays, no per-order objects, no
 // events, no idempotency window), which must end with the engine's trades, rejections and balances:
 // `floorOpsPerSec` is what these rules cost at the least, on the machine as it is during the run.
-// Prints ONE line of JSON.
+// Both run under the V8 settings the server runs with (platform/v8-tuning.ts); BOURSE_V8_TUNING=off
+// gives V8's defaults. Prints ONE line of JSON.
 // --only-floor runs the floor alone (no engine, nothing compared): for bench:instructions -- --core floor.
 // Run: npm run bench:engine [-- --orders 1000000 --seed 7 --remember 100000 --chunk 1000 --no-floor | --only-floor]
 
 import { type ApplyResult, type Command, Engine } from '@bourse/engine';
+import { tuneV8 } from '../apps/server/src/platform/v8-tuning.ts';
 import { argument, peakRssMiB, percentiles, stealMeter } from './bench-util.ts';
 import { EngineFloor } from './engine-floor.ts';
 import { EngineWorkload } from './engine-workload.ts';
 
+// V8's settings as the server runs the engine (main.ts); BOURSE_V8_TUNING=off for V8's defaults.
+const v8Flags = tuneV8();
 const seed = Number(argument('seed') ?? 7);
 const total = Number(argument('orders') ?? 1_000_000);
 const userCount = EngineWorkload.DEFAULT_USERS;
@@ -114,6 +118,7 @@ if (process.argv.includes('--only-floor')) {
       cpuOpsPerSec,
       rejected,
       stealPct,
+      v8Flags,
     }),
   );
   process.exit(0);
@@ -171,6 +176,7 @@ console.log(
     trades: run.trades,
     restingAtEnd: engine.depth('BTC-USDT', 1_000_000).bids.length + engine.depth('BTC-USDT', 1_000_000).asks.length,
     peakRssMiB: peakRssMiB(),
+    v8Flags,
     note: 'opsPerSec includes one performance.now() per command (~50 ns) and the loop bookkeeping',
     node: process.version,
   }),

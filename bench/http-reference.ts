@@ -10,6 +10,10 @@ import { orderIdQuery, placeStockOrderBody, stockOrderView } from '@bourse/contr
 import Fastify, { type FastifyReply } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { tuneV8 } from '../apps/server/src/platform/v8-tuning.ts';
+
+// The same V8 settings as the real server (main.ts), so that the comparison is of the work alone.
+tuneV8();
 
 const envelope = z.object({ code: z.literal(0), msg: z.string(), data: z.object({ order: stockOrderView }) });
 

@@ -42,6 +42,7 @@ import {
 import { TradingEngine } from '../apps/server/src/engine-host/trading-engine.ts';
 import { systemClock } from '../apps/server/src/platform/clock.ts';
 import { enableCompileCacheForThreads } from '../apps/server/src/platform/compile-cache.ts';
+import { tuneV8 } from '../apps/server/src/platform/v8-tuning.ts';
 import { argument, peakRssMiB, stealMeter } from './bench-util.ts';
 import { EngineFloor } from './engine-floor.ts';
 import { EngineWorkload } from './engine-workload.ts';
@@ -461,8 +462,9 @@ async function timeSplit(target: Target): Promise<SplitRun> {
 const child = argument('child');
 if (child !== undefined) {
   const target = JSON.parse(argument('target') as string) as Target;
-  // As in the server (main.ts), the worker threads start-up spawns use Node's compile cache (this
-  // child's own modules were loaded before it, without it).
+  // As in the server (main.ts): V8's settings, and the worker threads start-up spawns use Node's
+  // compile cache (this child's own modules were loaded before it, without it).
+  tuneV8();
   enableCompileCacheForThreads();
   const run = child === 'replay' ? timeReplay : child === 'baseline' ? timeBaseline : timeSplit;
   console.log(JSON.stringify(await run(target)));
