@@ -61,7 +61,13 @@ export class EngineFloor {
   trades = 0;
   readonly #placed = { type: 'order_placed', orderId: 0, userId: '' };
   readonly #updated = { type: 'order_updated', orderId: 0, userId: '' };
-  readonly #result: FloorResult = { ok: true, code: '', events: [] };
+  // The answers' event lists, one array per combination (an array emptied with `length = 0` gets a new
+  // backing store from V8, so pushing again would allocate in every command).
+  readonly #noEvents: FloorResult['events'] = [];
+  readonly #placedOnly: FloorResult['events'] = [this.#placed];
+  readonly #placedUpdated: FloorResult['events'] = [this.#placed, this.#updated];
+  readonly #updatedOnly: FloorResult['events'] = [this.#updated];
+  readonly #result: FloorResult = { ok: true, code: '', events: this.#noEvents };
   readonly #log: ResultLog | undefined;
   readonly #memory: CommandMemory | undefined;
   readonly #events: boolean;
@@ -117,7 +123,7 @@ export class EngineFloor {
   #apply(command: Command): ApplyResult {
     const result = this.#result;
     result.ok = true;
-    result.events.length = 0;
+    result.events = this.#noEvents;
     switch (command.type) {
       case 'register_instrument': {
         this.#instrument = parseInstrument(command.instrument);
@@ -205,7 +211,7 @@ export class EngineFloor {
     const id = this.#nextOrderId++;
     this.#placed.orderId = id;
     this.#placed.userId = command.userId;
-    result.events.push(this.#placed);
+    result.events = this.#placedOnly;
     const log = this.#events ? (this.#log as ResultLog) : undefined;
     log?.orderPlaced(
       id,
@@ -367,7 +373,8 @@ export class EngineFloor {
   #pushUpdated(result: FloorResult, orderId: number, userId: string): void {
     this.#updated.orderId = orderId;
     this.#updated.userId = userId;
-    result.events.push(this.#updated);
+    // At most one update per command, after the order_placed of a place or alone for a cancel.
+    result.events = result.events === this.#placedOnly ? this.#placedUpdated : this.#updatedOnly;
   }
 
   /** A resting order that has left the book: its unused hold goes back. */

@@ -11,6 +11,7 @@ import {
   DEFAULT_CONFIG,
   type EngineConfig,
   type EngineState,
+  FinishedOrders,
   findUser,
   type OrderRecord,
   recycleFinishedOrders,
@@ -107,7 +108,7 @@ export class Engine {
       nextTradeId: 1,
       memory: new CommandMemory(merged.rememberedCommandsMax, log),
       log,
-      finishedOrders: [],
+      finishedOrders: new FinishedOrders(),
       orderPool: [],
       quiet: false,
     };
@@ -165,7 +166,7 @@ export class Engine {
   private applyNew(command: Command): ApplyResult {
     const state = this.state;
     // Left over only if a previous command threw half way: never reuse those records.
-    if (state.finishedOrders.length > 0) state.finishedOrders.length = 0;
+    if (state.finishedOrders.count > 0) state.finishedOrders.drop();
     const log = state.log;
     log.begin();
     let result: ApplyResult;
@@ -189,7 +190,7 @@ export class Engine {
       }
       state.memory.add(command.id, command, result);
     }
-    if (state.finishedOrders.length > 0) recycleFinishedOrders(state);
+    if (state.finishedOrders.count > 0) recycleFinishedOrders(state);
     return answer;
   }
 
@@ -250,7 +251,7 @@ export class Engine {
       if (!memory.addIdOnly(command.id)) return;
     }
     // A new command's result is neither kept nor, on the busy paths, built (state.quiet).
-    if (state.finishedOrders.length > 0) state.finishedOrders.length = 0;
+    if (state.finishedOrders.count > 0) state.finishedOrders.drop();
     state.quiet = true;
     state.log.begin();
     try {
@@ -260,7 +261,7 @@ export class Engine {
       // What the rarer handlers wrote even so is not read either.
       state.log.abort();
     }
-    if (state.finishedOrders.length > 0) recycleFinishedOrders(state);
+    if (state.finishedOrders.count > 0) recycleFinishedOrders(state);
   }
 
   /**

@@ -17,6 +17,7 @@ import {
   type ApplyResult,
   type EngineConfig,
   type EngineState,
+  FinishedOrders,
   findUser,
   listOrder,
   newOrderRecord,
@@ -494,7 +495,7 @@ export function restoreState(snapshot: EngineSnapshot | EngineSnapshotV1): Engin
     nextTradeId: snapshot.nextTradeId,
     memory,
     log,
-    finishedOrders: [],
+    finishedOrders: new FinishedOrders(),
     orderPool: [],
     quiet: false,
   };

@@ -370,7 +370,7 @@ function finish(
   state.ledger.close(order.hold);
   unlistOrder(state, order);
   // Reusable once this command is done (nothing refers to a finished order after it).
-  state.finishedOrders.push(order);
+  state.finishedOrders.add(order);
   if (wasOpen) addOpenOrders(state, order.userIndex, -1);
   if (!state.quiet) state.log.orderUpdated(order, reason, timeMs);
 }
