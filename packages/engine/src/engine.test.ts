@@ -280,6 +280,19 @@ describe('engine scenarios', () => {
     });
   });
 
+  it('refuses an order from an id no user can have (unknown to the engine or not), and takes one from a user it knows', () => {
+    const { engine, c } = btcMarket();
+    applyAll(engine, [c.deposit('alice', 'USDT', '100000')]);
+    const bad = ['', 'a/b', 'platform:fees', 'x'.repeat(65), 7, null, undefined];
+    for (const userId of bad) {
+      expect(rejectionOf(engine, c.limit(userId as string, 'buy', P60000, 10))).toBe('invalid_user');
+    }
+    // An id that is fine but unknown has no money: refused for that, not for the id.
+    expect(rejectionOf(engine, c.limit('zoe', 'buy', P60000, 10))).toBe('insufficient_balance');
+    expect(placedId(applyOk(engine, c.limit('alice', 'buy', P60000, 10)))).toBeGreaterThan(0);
+    expect(engine.findBrokenInvariant()).toBeUndefined();
+  });
+
   it('lists every rejection code once, in snake_case', () => {
     expect(new Set(ENGINE_REJECTIONS).size).toBe(ENGINE_REJECTIONS.length);
     for (const code of ENGINE_REJECTIONS) expect(code).toMatch(/^[a-z]+(_[a-z]+)*$/);

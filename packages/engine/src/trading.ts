@@ -82,7 +82,10 @@ function holdAmountSafe(
 }
 
 export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult {
-  if (!isValidUserId(command.userId)) return reject('invalid_user');
+  // The user by index only: what placing needs per user is in typed arrays (userNumbers). A known id was
+  // checked when its user was made (userOf's callers), so only an unknown one is checked here.
+  const userIndex = state.userIndexes.get(command.userId);
+  if (userIndex === -1 && !isValidUserId(command.userId)) return reject('invalid_user');
   const instrument = state.instruments.get(command.instrumentId);
   if (instrument === undefined) return reject('unknown_instrument');
   const { spec } = instrument.def;
@@ -129,8 +132,6 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
   }
 
   const mayWait = trigger !== null || timeInForce === 'gtc' || queues;
-  // The user by index only: what placing needs per user is in typed arrays (userNumbers).
-  const userIndex = state.userIndexes.get(command.userId);
   const numbers = state.userNumbers;
   if (
     mayWait &&
