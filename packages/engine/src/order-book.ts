@@ -242,13 +242,15 @@ export class OrderBook {
   }
 
   /** Visits resting orders side by side, best level first, queue order within a level. */
-  forEachOrder(visit: (id: number, side: SideCode, tick: number, qty: number, owner: number) => void): void {
+  forEachOrder(
+    visit: (id: number, side: SideCode, tick: number, qty: number, owner: number, slot: number) => void,
+  ): void {
     for (const side of [BUY, SELL] as const) {
       let tick = side === BUY ? this.bestBidTick : this.bestAskTick;
       while (tick !== -1) {
         let slot = this.levels.pageOf(tick).head[tick & (PAGE_SIZE - 1)] as number;
         while (slot !== -1) {
-          visit(this.orderId[slot] as number, side, tick, this.qty[slot] as number, this.owner[slot] as number);
+          visit(this.orderId[slot] as number, side, tick, this.qty[slot] as number, this.owner[slot] as number, slot);
           slot = this.next[slot] as number;
         }
         tick = side === BUY ? this.levels.highestAtOrBelow(tick - 1) : this.levels.lowestAtOrAbove(tick + 1);

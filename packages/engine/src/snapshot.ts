@@ -186,7 +186,7 @@ export function takeSnapshotV1(state: EngineState): EngineSnapshotV1 {
  * The state's snapshot as parts (see SnapshotParts), without building the window's JSON-safe copy;
  * `lists` 'v3' leaves out what v3 hashes did not cover (see snapshotWithoutWindow).
  */
-export function snapshotParts(state: EngineState, lists: 'full' | 'v3' = 'full'): SnapshotParts {
+export function snapshotParts(state: EngineState, lists: 'full' | 'v3' | 'no-orders' = 'full'): SnapshotParts {
   const stored = state.memory.exportWindow();
   return {
     body: JSON.stringify(snapshotWithoutWindow(state, lists)),
@@ -199,11 +199,14 @@ export function snapshotParts(state: EngineState, lists: 'full' | 'v3' = 'full')
   };
 }
 
-/** A format-2 snapshot (as taken, or parsed back from its JSON) as parts (see SnapshotParts). */
-export function partsOfSnapshot(snapshot: EngineSnapshot): SnapshotParts {
+/**
+ * A format-2 snapshot (as taken, or parsed back from its JSON) as parts (see SnapshotParts); with
+ * `lists` 'no-orders', its body's `orders` are left empty (for the v5 state hash, which reads them apart).
+ */
+export function partsOfSnapshot(snapshot: EngineSnapshot, lists: 'full' | 'no-orders' = 'full'): SnapshotParts {
   const { window: stored, ...body } = snapshot;
   return {
-    body: JSON.stringify(body),
+    body: JSON.stringify(lists === 'full' ? body : { ...body, orders: [] }),
     ids: JSON.stringify(stored.ids),
     commands: JSON.stringify(stored.commands),
     values: JSON.stringify(stored.values),
@@ -333,17 +336,19 @@ function float64sOf(text: unknown): Float64Array {
  * The snapshot without its idempotency window, every other key in the same order. For the v2 state hash
  * (`lists` 'v2'), `orders` is left empty (the hash reads them from the state, see forEachLiveOrder) and
  * the used ids' transfers are not made JSON-safe (the hash encodes a bigint as its JSON-safe form). For
- * hashes taken before v4 (`lists` 'v3', also the v1 hash's format-1 snapshot), orders leave out
- * `afterMarket`. `version` is the format's (the v2 state hash hashes format 1's).
+ * the v5 state hash (`lists` 'no-orders'), `orders` is left empty too (the hash reads them from the
+ * state as records), and the rest is as in the snapshot. For hashes taken before v4 (`lists` 'v3', also
+ * the v1 hash's format-1 snapshot), orders leave out `afterMarket`. `version` is the format's (the v2
+ * state hash hashes format 1's).
  */
 export function snapshotWithoutWindow(
   state: EngineState,
-  lists: 'full' | 'v3' | 'v2' = 'full',
+  lists: 'full' | 'v3' | 'v2' | 'no-orders' = 'full',
   version = SNAPSHOT_VERSION,
 ): SnapshotBody {
   const ledger = state.ledger;
   const orders: OrderSnapshot[] = [];
-  if (lists !== 'v2') {
+  if (lists !== 'v2' && lists !== 'no-orders') {
     const withAfterMarket = lists === 'full';
     forEachLiveOrder(state, (order, where) => orders.push(orderSnapshot(order, where, withAfterMarket)));
   }
@@ -423,7 +428,13 @@ const POSTED_KEYS = 'type,transferId,debit,credit,asset,amount,cause,link,timeMs
 /** Live orders in the snapshot's order: per instrument, the book by priority, each trigger list, the queue. */
 export function forEachLiveOrder(state: EngineState, visit: (order: OrderRecord, where: Where) => void): void {
   for (const instrument of state.instrumentList) {
-    instrument.book.forEachOrder((id) => visit(state.orders.get(id) as OrderRecord, 'book'));
+    // A resting order's record is the one in its book slot (no lookup by id).
+    const records = instrument.recordBySlot;
+    instrument.book.forEachOrder((id, _side, _tick, _qty, _owner, slot) => {
+      const record = records[slot];
+      if (record === undefined || record.id !== id) throw new Error(`resting order ${id} has no record`);
+      visit(record, 'book');
+    });
     for (const where of ['risesLast', 'fallsLast', 'risesMark', 'fallsMark'] as const) {
       for (const order of instrument.triggers[where]) visit(order, where);
     }
