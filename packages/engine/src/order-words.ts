@@ -18,49 +18,13 @@
 //   undefined: KEY, the key as a string's length and units, the value; then END. A bigint: as the object
 //   {"$bigint": its decimal string}, which is how the JSON-safe snapshot holds it.
 // - The orders: ARR, their number, then each order: ORDER and the fields of ORDER_FIELDS_V5 in that
-//   order, each as its value above or ABSENT when it is undefined (no key names). Anything in `orders`
+//   order (hash-tags.ts), each as its value above or ABSENT when it is undefined (no key names). Anything in `orders`
 //   that is not an object is encoded as a value.
 
 import type { EngineState, OrderRecord } from './engine-state.ts';
 import type { Murmur3x128 } from './hash.ts';
+import { ABSENT, ARR, END, FALSE, INT, KEY, NULL, NUM, OBJ, ORDER, ORDER_FIELDS_V5, STR, TRUE } from './hash-tags.ts';
 import { countLiveOrders, forEachLiveOrder, type Where } from './snapshot.ts';
-
-const NULL = 1;
-const FALSE = 2;
-const TRUE = 3;
-const INT = 4;
-const NUM = 5;
-const STR = 6;
-const ARR = 7;
-const OBJ = 8;
-const KEY = 9;
-const END = 10;
-const ABSENT = 11;
-const ORDER = 13;
-
-/** The fields of an order in the v5 record, in record order (snapshot.ts, OrderSnapshot). */
-export const ORDER_FIELDS_V5: readonly string[] = [
-  'id',
-  'commandId',
-  'userId',
-  'instrumentId',
-  'side',
-  'orderType',
-  'timeInForce',
-  'postOnly',
-  'stp',
-  'trigger',
-  'priceTicks',
-  'qtyLots',
-  'filledLots',
-  'status',
-  'holdRemaining',
-  'createdMs',
-  'where',
-  'makerFeeBps',
-  'takerFeeBps',
-  'afterMarket',
-];
 
 /** Scratch for decimalString(): a safe integer's digits (at most 16), right-aligned. */
 const digits = new Uint16Array(16);

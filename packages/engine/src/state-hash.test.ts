@@ -7,8 +7,8 @@ import { Engine, isV1StateHash } from './engine.ts';
 import type { EngineState } from './engine-state.ts';
 import type { EngineEvent } from './events.ts';
 import { fnv1a64, Murmur3x128 } from './hash.ts';
+import { ORDER_FIELDS_V5 } from './hash-tags.ts';
 import { fromJsonSafe, type JsonValue, toJsonSafe } from './json-codec.ts';
-import { ORDER_FIELDS_V5 } from './order-words.ts';
 import { type EngineSnapshot, snapshotWithoutWindow, takeSnapshotV1 } from './snapshot.ts';
 import { EVENT_FIELDS, hashSnapshot, hashSnapshotV2, hashSnapshotV4, ORDER_FIELDS } from './state-hash.ts';
 

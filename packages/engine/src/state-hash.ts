@@ -53,6 +53,26 @@
 
 import type { EngineState, OrderRecord } from './engine-state.ts';
 import { Fnv64, Murmur3x128 } from './hash.ts';
+import {
+  ABSENT,
+  ARR,
+  END,
+  FALSE,
+  INT,
+  KEY,
+  NULL,
+  NUM,
+  OBJ,
+  OK_RESULT,
+  ORDER,
+  ORDER_FIELDS,
+  ORDER_PLACED,
+  ORDER_UPDATED,
+  STR,
+  TRADE,
+  TRANSFER_POSTED,
+  TRUE,
+} from './hash-tags.ts';
 import { OrderWords } from './order-words.ts';
 import {
   countLiveOrders,
@@ -76,46 +96,7 @@ export const STATE_HASH_V4 = 'v4:';
 /** The prefix of a v5 state hash (32 hex digits follow). */
 export const STATE_HASH_V5 = 'v5:';
 
-const NULL = 1;
-const FALSE = 2;
-const TRUE = 3;
-const INT = 4;
-const NUM = 5;
-const STR = 6;
-const ARR = 7;
-const OBJ = 8;
-const KEY = 9;
-const END = 10;
-const ABSENT = 11;
-const OK_RESULT = 12;
-const ORDER = 13;
-const ORDER_PLACED = 14;
-const ORDER_UPDATED = 15;
-const TRADE = 16;
-const TRANSFER_POSTED = 17;
-
-/** The fields of an order in the snapshot's `orders`, in record order (snapshot.ts, OrderSnapshot). */
-export const ORDER_FIELDS: readonly string[] = [
-  'id',
-  'commandId',
-  'userId',
-  'instrumentId',
-  'side',
-  'orderType',
-  'timeInForce',
-  'postOnly',
-  'stp',
-  'trigger',
-  'priceTicks',
-  'qtyLots',
-  'filledLots',
-  'status',
-  'holdRemaining',
-  'createdMs',
-  'where',
-  'makerFeeBps',
-  'takerFeeBps',
-];
+export { ORDER_FIELDS };
 
 /**
  * The fields the command memory keeps of each event kind it stores field by field, in record order
