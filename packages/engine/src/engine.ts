@@ -37,16 +37,7 @@ import {
   takeSnapshot,
   takeSnapshotV1,
 } from './snapshot.ts';
-import {
-  hashState,
-  hashStateV2,
-  hashStateV3,
-  hashStateV4,
-  hashStateWithParts,
-  STATE_HASH_V2,
-  STATE_HASH_V3,
-  STATE_HASH_V4,
-} from './state-hash.ts';
+import { hashParts, hashState, hashStateV2, hashStateV3, STATE_HASH_V2, STATE_HASH_V3 } from './state-hash.ts';
 import { amendOrder, cancelOrder, placeOrder, setTradingStatus } from './trading.ts';
 import { UserIndex } from './user-index.ts';
 
@@ -329,8 +320,8 @@ export class Engine {
   }
 
   /**
-   * The state hash (format v5, `v5:` + 32 hex digits): MurmurHash3 x86_128 over the snapshot's parts, its
-   * orders as records (state-hash.ts), read from the state. Equal hashes mean equal state.
+   * The state hash (format v4, `v4:` + 32 hex digits): MurmurHash3 x86_128 over the snapshot's parts
+   * (state-hash.ts), read from the state. Equal hashes mean equal state.
    */
   stateHash(): string {
     return hashState(this.state);
@@ -340,14 +331,12 @@ export class Engine {
    * The state hash in the format of `recorded`, to check a hash stored earlier: a v1 hash (16 hex
    * digits, FNV-1a 64 over the format-1 snapshot's JSON) is recomputed the v1 way (slow: it builds that
    * JSON), a v2 hash (`v2:`) the v2 way (slower than v3: it decodes the window), a v3 hash without the
-   * orders' after-market mark (which came with v4), a v4 hash with the orders as JSON (before v5);
-   * anything else gets stateHash().
+   * orders' after-market mark (which came with v4); anything else gets stateHash().
    */
   stateHashAs(recorded: string): string {
     if (isV1StateHash(recorded)) return fnv1a64(JSON.stringify(takeSnapshotV1(this.state)));
     if (recorded.startsWith(STATE_HASH_V2)) return hashStateV2(this.state);
     if (recorded.startsWith(STATE_HASH_V3)) return hashStateV3(this.state);
-    if (recorded.startsWith(STATE_HASH_V4)) return hashStateV4(this.state);
     return this.stateHash();
   }
 
@@ -370,7 +359,7 @@ export class Engine {
    */
   snapshotState(): { json: string; hash: string } {
     const parts = snapshotParts(this.state);
-    return { json: jsonOfParts(parts), hash: hashStateWithParts(this.state, parts) };
+    return { json: jsonOfParts(parts), hash: hashParts(parts) };
   }
 
   balance(owner: string, wallet: Wallet, asset: string): BalanceView {

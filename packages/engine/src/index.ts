@@ -115,4 +115,4 @@ export {
   RECORD_TRANSFER,
 } from './result-log.ts';
 export { type EngineSnapshot, type EngineSnapshotV1, SNAPSHOT_VERSION } from './snapshot.ts';
-export { hashSnapshot, STATE_HASH_V2, STATE_HASH_V3, STATE_HASH_V4, STATE_HASH_V5 } from './state-hash.ts';
+export { hashSnapshot, STATE_HASH_V2, STATE_HASH_V3, STATE_HASH_V4 } from './state-hash.ts';

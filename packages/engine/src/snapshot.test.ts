@@ -189,7 +189,7 @@ describe('snapshot format 2 (the window as the command memory keeps it)', () => 
         const { json, hash } = live.snapshotState();
         expect(json, `cut ${cut}`).toBe(JSON.stringify(live.snapshot()));
         expect(hash).toBe(live.stateHash());
-        expect(hash).toMatch(/^v5:[0-9a-f]{32}$/);
+        expect(hash).toMatch(/^v4:[0-9a-f]{32}$/);
         const parsed = JSON.parse(json) as EngineSnapshot;
         expect(parsed.version).toBe(2);
         expect(hashSnapshot(parsed)).toBe(hash);
@@ -318,6 +318,22 @@ describe('snapshot format 2 (the window as the command memory keeps it)', () => 
     const small = new Engine({ rememberedCommandsMax: 10 });
     const tooMany = { ...good, config: { ...good.config, rememberedCommandsMax: 2 } };
     expect(() => Engine.restore(tooMany)).toThrow(/does not fit/);
-    expect(small.stateHash()).toMatch(/^v5:/);
+    expect(small.stateHash()).toMatch(/^v4:/);
+  });
+});
+
+describe('restoring a snapshot', () => {
+  it('refuses a user id that no command could have made', () => {
+    const c = new CommandFactory('BTC-USDT');
+    const engine = new Engine();
+    applyOk(engine, c.register(btcUsdt()));
+    applyOk(engine, c.deposit('alice', 'USDT', '100'));
+    const snapshot = JSON.parse(JSON.stringify(engine.snapshot()));
+    expect(() => Engine.restore(snapshot)).not.toThrow();
+    for (const bad of ['a/b', 'platform:fees', '']) {
+      const forged = JSON.parse(JSON.stringify(snapshot));
+      forged.users[0][0] = bad;
+      expect(() => Engine.restore(forged), bad).toThrow(/not a valid user id/);
+    }
   });
 });

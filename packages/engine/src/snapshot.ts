@@ -19,6 +19,7 @@ import {
   type EngineState,
   FinishedOrders,
   findUser,
+  isValidUserId,
   listOrder,
   newOrderRecord,
   type OrderRecord,
@@ -186,7 +187,7 @@ export function takeSnapshotV1(state: EngineState): EngineSnapshotV1 {
  * The state's snapshot as parts (see SnapshotParts), without building the window's JSON-safe copy;
  * `lists` 'v3' leaves out what v3 hashes did not cover (see snapshotWithoutWindow).
  */
-export function snapshotParts(state: EngineState, lists: 'full' | 'v3' | 'no-orders' = 'full'): SnapshotParts {
+export function snapshotParts(state: EngineState, lists: 'full' | 'v3' = 'full'): SnapshotParts {
   const stored = state.memory.exportWindow();
   return {
     body: JSON.stringify(snapshotWithoutWindow(state, lists)),
@@ -199,14 +200,11 @@ export function snapshotParts(state: EngineState, lists: 'full' | 'v3' | 'no-ord
   };
 }
 
-/**
- * A format-2 snapshot (as taken, or parsed back from its JSON) as parts (see SnapshotParts); with
- * `lists` 'no-orders', its body's `orders` are left empty (for the v5 state hash, which reads them apart).
- */
-export function partsOfSnapshot(snapshot: EngineSnapshot, lists: 'full' | 'no-orders' = 'full'): SnapshotParts {
+/** A format-2 snapshot (as taken, or parsed back from its JSON) as parts (see SnapshotParts). */
+export function partsOfSnapshot(snapshot: EngineSnapshot): SnapshotParts {
   const { window: stored, ...body } = snapshot;
   return {
-    body: JSON.stringify(lists === 'full' ? body : { ...body, orders: [] }),
+    body: JSON.stringify(body),
     ids: JSON.stringify(stored.ids),
     commands: JSON.stringify(stored.commands),
     values: JSON.stringify(stored.values),
@@ -336,19 +334,17 @@ function float64sOf(text: unknown): Float64Array {
  * The snapshot without its idempotency window, every other key in the same order. For the v2 state hash
  * (`lists` 'v2'), `orders` is left empty (the hash reads them from the state, see forEachLiveOrder) and
  * the used ids' transfers are not made JSON-safe (the hash encodes a bigint as its JSON-safe form). For
- * the v5 state hash (`lists` 'no-orders'), `orders` is left empty too (the hash reads them from the
- * state as records), and the rest is as in the snapshot. For hashes taken before v4 (`lists` 'v3', also
- * the v1 hash's format-1 snapshot), orders leave out `afterMarket`. `version` is the format's (the v2
- * state hash hashes format 1's).
+ * hashes taken before v4 (`lists` 'v3', also the v1 hash's format-1 snapshot), orders leave out
+ * `afterMarket`. `version` is the format's (the v2 state hash hashes format 1's).
  */
 export function snapshotWithoutWindow(
   state: EngineState,
-  lists: 'full' | 'v3' | 'v2' | 'no-orders' = 'full',
+  lists: 'full' | 'v3' | 'v2' = 'full',
   version = SNAPSHOT_VERSION,
 ): SnapshotBody {
   const ledger = state.ledger;
   const orders: OrderSnapshot[] = [];
-  if (lists !== 'v2' && lists !== 'no-orders') {
+  if (lists !== 'v2') {
     const withAfterMarket = lists === 'full';
     forEachLiveOrder(state, (order, where) => orders.push(orderSnapshot(order, where, withAfterMarket)));
   }
@@ -428,7 +424,7 @@ const POSTED_KEYS = 'type,transferId,debit,credit,asset,amount,cause,link,timeMs
 /** Live orders in the snapshot's order: per instrument, the book by priority, each trigger list, the queue. */
 export function forEachLiveOrder(state: EngineState, visit: (order: OrderRecord, where: Where) => void): void {
   for (const instrument of state.instrumentList) {
-    // A resting order's record is the one in its book slot (no lookup by id).
+    // A resting order's record is the one in its book slot (no lookup by id), as matching finds makers.
     const records = instrument.recordBySlot;
     instrument.book.forEachOrder((id, _side, _tick, _qty, _owner, slot) => {
       const record = records[slot];
@@ -529,7 +525,11 @@ export function restoreState(snapshot: EngineSnapshot | EngineSnapshotV1): Engin
     instrument.lastTradeTicks = saved.lastTradeTicks;
     instrument.halted = saved.halted === true;
   }
-  for (const [id, openOrders] of snapshot.users) userOf(state, id).openOrders = openOrders;
+  for (const [id, openOrders] of snapshot.users) {
+    // As every command that makes a user checks (the engine skips the check for users it knows).
+    if (!isValidUserId(id)) throw new Error(`snapshot user ${JSON.stringify(id)} is not a valid user id`);
+    userOf(state, id).openOrders = openOrders;
+  }
   for (const saved of snapshot.orders) restoreOrder(state, saved);
   for (const [instrumentId, tradeId, userId, qtyLots, timeMs] of snapshot.settlementLocks ?? []) {
     const instrument = state.instruments.get(instrumentId);

@@ -7,10 +7,9 @@ import { Engine, isV1StateHash } from './engine.ts';
 import type { EngineState } from './engine-state.ts';
 import type { EngineEvent } from './events.ts';
 import { fnv1a64, Murmur3x128 } from './hash.ts';
-import { ORDER_FIELDS_V5 } from './hash-tags.ts';
 import { fromJsonSafe, type JsonValue, toJsonSafe } from './json-codec.ts';
-import { type EngineSnapshot, snapshotWithoutWindow, takeSnapshotV1 } from './snapshot.ts';
-import { EVENT_FIELDS, hashSnapshot, hashSnapshotV2, hashSnapshotV4, ORDER_FIELDS } from './state-hash.ts';
+import { type EngineSnapshot, takeSnapshotV1 } from './snapshot.ts';
+import { EVENT_FIELDS, hashSnapshot, hashSnapshotV2, ORDER_FIELDS } from './state-hash.ts';
 
 /**
  * A market that has been through most of what the state records: fills with fees (a fee change in
@@ -53,11 +52,11 @@ function busyEngine(rememberedCommandsMax = 100): { engine: Engine; commands: Co
   return { engine, commands };
 }
 
-describe('state hash (v5, and v4, v3, v2 and v1 for older hashes)', () => {
+describe('state hash (v4, and v3, v2 and v1 for older hashes)', () => {
   it('is the hash of the snapshot, before and after a JSON round trip, and of the state restored from it', () => {
     const { engine, commands } = busyEngine();
     const hash = engine.stateHash();
-    expect(hash).toMatch(/^v5:[0-9a-f]{32}$/);
+    expect(hash).toMatch(/^v4:[0-9a-f]{32}$/);
     expect(hashSnapshot(engine.snapshot())).toBe(hash);
     const json = JSON.stringify(engine.snapshot());
     expect(hashSnapshot(JSON.parse(json))).toBe(hash);
@@ -197,10 +196,8 @@ describe('state hash (v5, and v4, v3, v2 and v1 for older hashes)', () => {
     applyOk(engine, c.deposit('alice', 'USDT', '100'));
     placedId(applyOk(engine, c.limit('alice', 'buy', 6_000_000, 1)));
     expect(engine.stateHash()).toBe(GOLDEN);
-    // The same state's v4 hash, as the engine gave it before v5.
-    expect(engine.stateHashAs('v4:')).toBe(GOLDEN_V4);
-    // Without an after-market order, v3 (before the mark existed) has v4's digest.
-    expect(engine.stateHashAs('v3:')).toBe(`v3:${GOLDEN_V4.slice(3)}`);
+    // Without an after-market order, v3 (before the mark existed) has the same digest.
+    expect(engine.stateHashAs('v3:')).toBe(`v3:${GOLDEN.slice(3)}`);
     // The same state's v2 hash, as the engine gave it before v3 (the state has not changed).
     expect(engine.stateHashAs('v2:')).toBe(GOLDEN_V2);
   });
@@ -219,87 +216,6 @@ describe('state hash (v5, and v4, v3, v2 and v1 for older hashes)', () => {
     expect(engine.stateHashAs(v1)).toBe(v1);
     expect(engine.stateHashAs('0123456789abcdef')).toBe(v1);
     expect(engine.stateHashAs(engine.stateHash())).toBe(engine.stateHash());
-  });
-});
-
-describe('v5: the orders as records of words', () => {
-  const snapshotOf = (engine: Engine) => JSON.parse(JSON.stringify(engine.snapshot())) as EngineSnapshot;
-
-  it('tells apart each field of an order: its value, its type, and whether it is there', () => {
-    const { engine } = busyEngine();
-    const snapshot = snapshotOf(engine);
-    const hash = hashSnapshot(snapshot);
-    expect(hash).toBe(engine.stateHash());
-    // Every key an order has is a field of the record, in the record's order.
-    for (const saved of snapshot.orders) {
-      const keys = Object.keys(saved);
-      expect(ORDER_FIELDS_V5.filter((f) => keys.includes(f))).toEqual(keys);
-    }
-    const order = snapshot.orders[0] as unknown as Record<string, unknown>;
-    const changes: Record<string, unknown>[] = [
-      { id: (order.id as number) + 1 },
-      { id: String(order.id) },
-      { commandId: `${order.commandId}x` },
-      { commandId: (order.commandId as string).slice(0, -1) },
-      { userId: 'bob' },
-      { side: order.side === 'buy' ? 'sell' : 'buy' },
-      { postOnly: !order.postOnly },
-      { stp: 1 },
-      { trigger: { kind: 'stop', priceTicks: 1, by: 'last' } },
-      { trigger: {} },
-      { priceTicks: (order.priceTicks as number) + 1 },
-      { priceTicks: (order.priceTicks as number) + 0.5 },
-      { priceTicks: String(order.priceTicks) },
-      { holdRemaining: `${order.holdRemaining}0` },
-      { holdRemaining: Number(order.holdRemaining) },
-      { where: 'queued' },
-      { makerFeeBps: 0 },
-      { takerFeeBps: 0 },
-      { afterMarket: true },
-      { afterMarket: false },
-    ];
-    const hashes = new Set([hash]);
-    for (const change of changes) {
-      const changed = snapshotOf(engine);
-      Object.assign(changed.orders[0] as object, change);
-      hashes.add(hashSnapshot(changed));
-    }
-    expect(hashes.size).toBe(changes.length + 1);
-    // The record holds the fields an order has (ORDER_FIELDS_V5), as v2's did: another key is not read.
-    const extra = snapshotOf(engine);
-    Object.assign(extra.orders[0] as object, { unknownKey: 1 });
-    expect(hashSnapshot(extra)).toBe(hash);
-    // One order fewer, or an order that is not an object, is a different list.
-    const fewer = snapshotOf(engine);
-    fewer.orders.pop();
-    const odd = snapshotOf(engine);
-    (odd.orders as unknown[])[0] = [];
-    expect(new Set([hash, hashSnapshot(fewer), hashSnapshot(odd)]).size).toBe(3);
-  });
-
-  it('reads an order holding more than 2^53 minor units from its record as the snapshot writes it', () => {
-    const c = new CommandFactory('BTC-USDT');
-    const engine = new Engine();
-    applyOk(engine, c.register(btcUsdt({ maxQtyLots: 10_000_000_000 })));
-    applyOk(engine, c.deposit('whale', 'USDT', '99999999999'));
-    placedId(applyOk(engine, c.limit('whale', 'buy', 6_000_000, 2_000_000_000)));
-    const snapshot = snapshotOf(engine);
-    expect(BigInt(snapshot.orders[0]?.holdRemaining ?? 0)).toBeGreaterThan(2n ** 53n);
-    expect(hashSnapshot(snapshot)).toBe(engine.stateHash());
-    expect(Engine.restore(snapshot).stateHash()).toBe(engine.stateHash());
-  });
-
-  it('hashes the same state as v4 does, only faster: v4 is still what a v4 checkpoint is checked against', () => {
-    const { engine } = busyEngine();
-    const state = (engine as unknown as { state: EngineState }).state;
-    const v4 = engine.stateHashAs('v4:');
-    expect(v4).toMatch(/^v4:[0-9a-f]{32}$/);
-    expect(hashSnapshotV4(snapshotOf(engine))).toBe(v4);
-    expect(engine.stateHashAs(v4)).toBe(v4);
-    expect(engine.stateHashAs(engine.stateHash())).toBe(engine.stateHash());
-    expect(engine.restoresExactly(v4)).toBe(true);
-    // The body hashed by v5 is the snapshot's JSON with its orders empty; they come after it as words.
-    expect(JSON.parse(JSON.stringify(snapshotWithoutWindow(state, 'no-orders'))).orders).toEqual([]);
   });
 });
 
@@ -334,7 +250,7 @@ describe('hashes recorded before the after-market mark (v3)', () => {
     expect(recorded.hash).toMatch(/^v3:/);
     expect(engine.stateHashAs(recorded.hash)).toBe(recorded.hash);
     // v4 covers the mark, so this state's digest differs.
-    expect(engine.stateHash()).toMatch(/^v5:/);
+    expect(engine.stateHash()).toMatch(/^v4:/);
     expect(engine.stateHash().slice(3)).not.toBe(recorded.hash.slice(3));
     expect([1, 2, 3, 4].map((id) => engine.order(id)?.afterMarket)).toEqual([true, true, false, true]);
   });
@@ -397,6 +313,5 @@ describe('Murmur3x128', () => {
   });
 });
 
-const GOLDEN = 'v5:fbf257c8ddbdfcec58b7b507d92bb44a';
-const GOLDEN_V4 = 'v4:8966598fd7f1c2a24687c23f35e8aa6e';
+const GOLDEN = 'v4:8966598fd7f1c2a24687c23f35e8aa6e';
 const GOLDEN_V2 = 'v2:d337ae9bf030485d';

@@ -1,14 +1,9 @@
-// Owns the state hash: v5 (what stateHash() gives), and v4, v3 and v2 (to check hashes recorded before).
+// Owns the state hash: v4 (what stateHash() gives), and v3 and v2 (to check hashes recorded before).
 // Must hold: hashState(state) === hashSnapshot(takeSnapshot(state)), also for that snapshot after a
 // JSON round trip and for the state restored from it; the stream hashed is injective over what the
 // state holds (two states that differ in anything a snapshot records give different streams); the hash
 // is the same on every platform. Must not: depend on object identity, or on anything the snapshot does
 // not record.
-//
-// v5 is v4 with the live orders taken out of the body's JSON (`"orders":[]`) and fed right after it as
-// records of tagged words (order-words.ts), read from the order records without making an object or
-// text per order. Why: at 86,060 live orders the orders were 26.7 MB of the body's JSON, and building,
-// writing and hashing that text was ~250 ms of a start-up's check (bench/README.md, session 12).
 //
 // v4 is v3 over the snapshot as it is now: a live order placed while trading was halted carries
 // `"afterMarket":true` (snapshot.ts, OrderSnapshot). v3 is the same hash of the snapshot without that key,
@@ -54,27 +49,6 @@
 import type { EngineState, OrderRecord } from './engine-state.ts';
 import { Fnv64, Murmur3x128 } from './hash.ts';
 import {
-  ABSENT,
-  ARR,
-  END,
-  FALSE,
-  INT,
-  KEY,
-  NULL,
-  NUM,
-  OBJ,
-  OK_RESULT,
-  ORDER,
-  ORDER_FIELDS,
-  ORDER_PLACED,
-  ORDER_UPDATED,
-  STR,
-  TRADE,
-  TRANSFER_POSTED,
-  TRUE,
-} from './hash-tags.ts';
-import { OrderWords } from './order-words.ts';
-import {
   countLiveOrders,
   type EngineSnapshot,
   forEachLiveOrder,
@@ -93,10 +67,47 @@ export const STATE_HASH_V2 = 'v2:';
 export const STATE_HASH_V3 = 'v3:';
 /** The prefix of a v4 state hash (32 hex digits follow). */
 export const STATE_HASH_V4 = 'v4:';
-/** The prefix of a v5 state hash (32 hex digits follow). */
-export const STATE_HASH_V5 = 'v5:';
 
-export { ORDER_FIELDS };
+const NULL = 1;
+const FALSE = 2;
+const TRUE = 3;
+const INT = 4;
+const NUM = 5;
+const STR = 6;
+const ARR = 7;
+const OBJ = 8;
+const KEY = 9;
+const END = 10;
+const ABSENT = 11;
+const OK_RESULT = 12;
+const ORDER = 13;
+const ORDER_PLACED = 14;
+const ORDER_UPDATED = 15;
+const TRADE = 16;
+const TRANSFER_POSTED = 17;
+
+/** The fields of an order in the snapshot's `orders`, in record order (snapshot.ts, OrderSnapshot). */
+export const ORDER_FIELDS: readonly string[] = [
+  'id',
+  'commandId',
+  'userId',
+  'instrumentId',
+  'side',
+  'orderType',
+  'timeInForce',
+  'postOnly',
+  'stp',
+  'trigger',
+  'priceTicks',
+  'qtyLots',
+  'filledLots',
+  'status',
+  'holdRemaining',
+  'createdMs',
+  'where',
+  'makerFeeBps',
+  'takerFeeBps',
+];
 
 /**
  * The fields the command memory keeps of each event kind it stores field by field, in record order
@@ -441,12 +452,6 @@ function feedBody(hasher: CanonicalHasher, body: Record<string, unknown>, feedOr
 export function hashParts(parts: SnapshotParts, prefix = STATE_HASH_V4): string {
   const hasher = new Murmur3x128();
   feedText(hasher, parts.body);
-  feedWindow(hasher, parts);
-  return prefix + hasher.digest();
-}
-
-/** What v3, v4 and v5 feed after the body: the window's parts. */
-function feedWindow(hasher: Murmur3x128, parts: SnapshotParts): void {
   hasher.word(parts.counts.length / 2);
   feedText(hasher, parts.ids);
   feedText(hasher, parts.commands);
@@ -457,20 +462,7 @@ function feedWindow(hasher: Murmur3x128, parts: SnapshotParts): void {
   hasher.words(littleEndianWords(parts.nums));
   hasher.word(parts.refs.length);
   hasher.words(parts.refs);
-}
-
-/**
- * The v5 hash: as v4, except that the body is the snapshot's JSON with `orders` empty, followed by the
- * orders as records of words (order-words.ts), which `feedOrders` writes; then the window, as v4.
- */
-function hashPartsV5(parts: SnapshotParts, feedOrders: (words: OrderWords) => void): string {
-  const hasher = new Murmur3x128();
-  feedText(hasher, parts.body);
-  const words = new OrderWords(hasher);
-  feedOrders(words);
-  words.flush();
-  feedWindow(hasher, parts);
-  return STATE_HASH_V5 + hasher.digest();
+  return prefix + hasher.digest();
 }
 
 /** Text is turned into bytes this much at a time (the common, ASCII case), in one reused buffer. */
@@ -509,41 +501,19 @@ function feedText(hasher: Murmur3x128, text: string): void {
 }
 
 /**
- * The hash of a snapshot (as taken, or as parsed back from its JSON): v5 for format 2 (today's hash of
+ * The hash of a snapshot (as taken, or as parsed back from its JSON): v4 for format 2 (today's hash of
  * what it holds, whatever version wrote it), v2 for format 1. To check a hash recorded with a snapshot,
  * restore it and ask Engine.stateHashAs (and Engine.restoresExactly).
  */
 export function hashSnapshot(snapshot: unknown): string {
   const version =
     typeof snapshot === 'object' && snapshot !== null ? (snapshot as { version?: unknown }).version : undefined;
-  if (version !== SNAPSHOT_VERSION) return hashSnapshotV2(snapshot);
-  const orders = (snapshot as EngineSnapshot).orders as unknown;
-  return hashPartsV5(partsOfSnapshot(snapshot as EngineSnapshot, 'no-orders'), (words) =>
-    Array.isArray(orders) ? words.orders(orders) : words.value(orders),
-  );
+  if (version === SNAPSHOT_VERSION) return hashParts(partsOfSnapshot(snapshot as EngineSnapshot));
+  return hashSnapshotV2(snapshot);
 }
 
-/** The v4 hash of a format-2 snapshot (see hashSnapshot), for hashes recorded before v5. */
-export function hashSnapshotV4(snapshot: EngineSnapshot): string {
-  return hashParts(partsOfSnapshot(snapshot));
-}
-
-/** The v5 state hash: hashSnapshot(takeSnapshot(state)), from the state (no snapshot object). */
+/** The v4 state hash: hashSnapshot(takeSnapshot(state)), from the state's parts (no snapshot object). */
 export function hashState(state: EngineState): string {
-  return hashPartsV5(snapshotParts(state, 'no-orders'), (words) => words.liveOrders(state));
-}
-
-/**
- * The v5 state hash given the state's full parts (snapshotParts(state), as a snapshot is written from):
- * their window is reused, only the body is made again without the orders.
- */
-export function hashStateWithParts(state: EngineState, parts: SnapshotParts): string {
-  const body = JSON.stringify(snapshotWithoutWindow(state, 'no-orders'));
-  return hashPartsV5({ ...parts, body }, (words) => words.liveOrders(state));
-}
-
-/** The v4 state hash, for hashes recorded before v5: the snapshot's parts, its orders as JSON. */
-export function hashStateV4(state: EngineState): string {
   return hashParts(snapshotParts(state));
 }
 

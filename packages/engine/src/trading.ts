@@ -83,7 +83,8 @@ function holdAmountSafe(
 
 export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult {
   // The user by index only: what placing needs per user is in typed arrays (userNumbers). A known id was
-  // checked when its user was made (userOf's callers), so only an unknown one is checked here.
+  // checked when its user was made (every caller of userOf checks it, a snapshot's restore too), so only
+  // an unknown one is checked here.
   const userIndex = state.userIndexes.get(command.userId);
   if (userIndex === -1 && !isValidUserId(command.userId)) return reject('invalid_user');
   const instrument = state.instruments.get(command.instrumentId);

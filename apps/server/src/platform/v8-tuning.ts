@@ -3,8 +3,9 @@
 // fill) that call many small ones with many arguments (the result log's writers take up to 22). With
 // V8's defaults (460 bytecodes a callee, 920 in all per optimised function) most of those calls stayed
 // calls. Measured on the engine bench (docs/decisions/0011-v8-inlining-budget.md): 7,815 → 6,476
-// JavaScript instructions a command (callgrind, steady state), and in 8 pairs run side by side, one on
-// each core, 4-28% more commands a second (median ~10%) with the flags than without.
+// JavaScript instructions a command (callgrind, steady state), and in 8 of 8 pairs run side by side,
+// one on each core, 4-28% more commands a second with the flags than without (four pairs 4-6%, four
+// 15-28%).
 // Must hold: called before the code it is for gets optimised (the first thing an entry does); V8 reads
 // the flags when it compiles, and they are the process's, so worker threads have them too.
 // Must not: change what any code computes (inlining changes how fast, not what).
