@@ -4,6 +4,8 @@
 // Run: npm run bench:book [-- --ops 1000000 --seed 42] (add --fixed-only for just the fixed-rate run)
 
 import { PerformanceObserver } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { BUY, NO_OWNER, OrderBook, SELL, STP_CANCEL_RESTING } from '@bourse/engine';
 import { ReferenceEngine } from '@bourse/testkit';
 import { OrderBook as NpmOrderBook } from 'nodejs-order-book';
@@ -182,16 +184,27 @@ function stall(state: Float64Array, ms: number): void {
   if (ms > (state[STALL_LONGEST_MS] as number)) state[STALL_LONGEST_MS] = ms;
 }
 
+/**
+ * A full collection. `npm run bench:book` exposes gc (--expose-gc); run as plain `node`, the flag is set
+ * here and a new context's gc taken instead: without collections the memory probe measured garbage
+ * (a negative figure, once).
+ */
+const gc: () => void =
+  (globalThis as { gc?: () => void }).gc ??
+  (() => {
+    setFlagsFromString('--expose-gc');
+    return runInNewContext('gc') as () => void;
+  })();
+
 function bytesPerRestingOrder(count: number): number {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  gc?.();
+  gc();
   const before = process.memoryUsage();
   const book = new OrderBook(MAX_TICK, 16);
   for (let i = 0; i < count; i++) {
     const buy = i % 2 === 0;
     book.rest(i + 1, buy ? BUY : SELL, buy ? 400_000 + (i % 90_000) : 600_000 + (i % 90_000), 10, NO_OWNER);
   }
-  gc?.();
+  gc();
   const after = process.memoryUsage();
   const bytes = after.heapUsed + after.arrayBuffers - (before.heapUsed + before.arrayBuffers);
   if (book.restingCount !== count) throw new Error('memory probe lost orders');
@@ -225,7 +238,7 @@ const gcObserver = new PerformanceObserver((list) => {
     if (entry.startTime >= fixedWindow.start && entry.startTime <= fixedWindow.end) gcPauses.push(entry.duration);
   }
 });
-(globalThis as { gc?: () => void }).gc?.();
+gc();
 gcObserver.observe({ entryTypes: ['gc'] });
 const fixedSteal = stealMeter();
 const fixedRun = fixedRate((i) => applyOurs(rateBook, workload, i), ops, 1_000_000);
