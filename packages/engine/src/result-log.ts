@@ -760,7 +760,6 @@ export class ResultLog {
   private growRefs(refs: number): void {
     while (this.refTail + refs - this.refHead > this.refs.length) this.refs = this.refs.concat(this.refs);
   }
-
 }
 
 /**
