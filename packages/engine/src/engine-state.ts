@@ -302,6 +302,13 @@ export function restInSlot(instrument: InstrumentState, slot: number, order: Ord
   records[slot] = order;
 }
 
+/** The record of the order resting in book slot `slot` (restInSlot), checked to be order `id`'s. */
+export function restingRecord(instrument: InstrumentState, slot: number, id: number): OrderRecord {
+  const record = instrument.recordBySlot[slot];
+  if (record === undefined || record.id !== id) throw new Error(`resting order ${id} has no record`);
+  return record;
+}
+
 /** At most this many finished order records are kept for reuse. */
 const ORDER_POOL_MAX = 16_384;
 
@@ -419,6 +426,7 @@ export class FinishedOrders {
 
   /** Forgets them without reusing them (a command threw half way: its records are not to be trusted). */
   drop(): void {
+    if (this.count === 0) return;
     this.records.fill(undefined, 0, this.count);
     this.count = 0;
   }
@@ -434,7 +442,7 @@ export class FinishedOrders {
   }
 }
 
-/** Called by apply() after each command: the orders that finished in it may now be reused. */
+/** Called by apply() and replay() after each command: the orders that finished in it may now be reused. */
 export function recycleFinishedOrders(state: EngineState): void {
   state.finishedOrders.moveTo(state.orderPool, ORDER_POOL_MAX);
 }

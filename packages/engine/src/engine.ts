@@ -166,7 +166,7 @@ export class Engine {
   private applyNew(command: Command): ApplyResult {
     const state = this.state;
     // Left over only if a previous command threw half way: never reuse those records.
-    if (state.finishedOrders.count > 0) state.finishedOrders.drop();
+    state.finishedOrders.drop();
     const log = state.log;
     log.begin();
     let result: ApplyResult;
@@ -190,7 +190,7 @@ export class Engine {
       }
       state.memory.add(command.id, command, result);
     }
-    if (state.finishedOrders.count > 0) recycleFinishedOrders(state);
+    recycleFinishedOrders(state);
     return answer;
   }
 
@@ -251,7 +251,7 @@ export class Engine {
       if (!memory.addIdOnly(command.id)) return;
     }
     // A new command's result is neither kept nor, on the busy paths, built (state.quiet).
-    if (state.finishedOrders.count > 0) state.finishedOrders.drop();
+    state.finishedOrders.drop();
     state.quiet = true;
     state.log.begin();
     try {
@@ -261,7 +261,7 @@ export class Engine {
       // What the rarer handlers wrote even so is not read either.
       state.log.abort();
     }
-    if (state.finishedOrders.count > 0) recycleFinishedOrders(state);
+    recycleFinishedOrders(state);
   }
 
   /**

@@ -25,6 +25,7 @@ import {
   type OrderRecord,
   rejected,
   restInSlot,
+  restingRecord,
   settlementAccounts,
   type TriggerLists,
   UserNumbers,
@@ -425,12 +426,9 @@ const POSTED_KEYS = 'type,transferId,debit,credit,asset,amount,cause,link,timeMs
 export function forEachLiveOrder(state: EngineState, visit: (order: OrderRecord, where: Where) => void): void {
   for (const instrument of state.instrumentList) {
     // A resting order's record is the one in its book slot (no lookup by id), as matching finds makers.
-    const records = instrument.recordBySlot;
-    instrument.book.forEachOrder((id, _side, _tick, _qty, _owner, slot) => {
-      const record = records[slot];
-      if (record === undefined || record.id !== id) throw new Error(`resting order ${id} has no record`);
-      visit(record, 'book');
-    });
+    instrument.book.forEachOrder((id, _side, _tick, _qty, _owner, slot) =>
+      visit(restingRecord(instrument, slot, id), 'book'),
+    );
     for (const where of ['risesLast', 'fallsLast', 'risesMark', 'fallsMark'] as const) {
       for (const order of instrument.triggers[where]) visit(order, where);
     }

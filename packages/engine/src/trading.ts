@@ -18,6 +18,7 @@ import {
   rejected,
   remainingLots,
   restInSlot,
+  restingRecord,
   type UserState,
   unlistOrder,
   userOf,
@@ -298,10 +299,7 @@ function execute(state: EngineState, order: OrderRecord, timeMs: number): void {
   const book = instrument.book;
   const left = book.match(order.sideCode, order.priceTicks, remainingLots(order), order.userIndex, order.stp);
   for (let i = 0; i < book.fillCount; i++) {
-    const maker = instrument.recordBySlot[book.fillMakerSlot[i] as number];
-    if (maker === undefined || maker.id !== book.fillMakerId[i]) {
-      throw new Error(`resting order ${book.fillMakerId[i]} has no record`);
-    }
+    const maker = restingRecord(instrument, book.fillMakerSlot[i] as number, book.fillMakerId[i] as number);
     if (book.fillKind[i] === FILL_STP_CANCEL) {
       finish(state, maker, 'cancelled', 'self_trade_prevented', true, timeMs);
       continue;
