@@ -33,7 +33,7 @@ const batch: Command[] = new Array(chunk);
  * Applies one generated chunk, timing each command: one clock read per command, a command's latency
  * being the time since the previous read (so it also carries the few tens of ns of bookkeeping). A
  * function per chunk rather than one long loop, as the book bench's fixed-rate loop had to be (there,
- * V8's on-stack code boxed the clock's values: bench/README.md, session 11); here for uniformity, as
+ * V8's on-stack code boxed the clock's values: bench/HISTORY.md, session 11); here for uniformity, as
  * this loop was not seen to allocate and the figures did not move.
  */
 function timeChunk(

@@ -182,7 +182,7 @@ export const COMMAND_TYPES: readonly CommandType[] = [
 // decodeCommand(encodeCommand(c)) is JSON.parse(JSON.stringify(c)) in both formats: the same keys in the
 // same order with the same values, so a replayed command is the live one (the idempotency window keeps
 // commands as sent, and the snapshot and the state hash follow their key order). Decoding the compact
-// format is ~2.5× faster than JSON.parse, in ~40% of the characters (bench/README.md, replay).
+// format is ~2.5× faster than JSON.parse, in ~40% of the characters (bench/HISTORY.md, replay).
 // The codes below are the format: never reuse or change one; a new key, type or value gets a new code.
 //
 // A journal line written since 2026-11-21 (session 9) carries one more character in front of either

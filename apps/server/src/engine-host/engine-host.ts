@@ -309,7 +309,7 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
         const markOf = o.journalMark;
         for await (const { keys, texts, parsed } of scan(seq)) {
           // The whole page is decoded, then applied: two tight loops took 10-20% less CPU than one that
-          // alternates (bench/README.md, replay).
+          // alternates (bench/HISTORY.md, replay).
           commands.length = texts.length;
           marks.length = texts.length;
           const cache: unknown[] = [];

@@ -51,7 +51,7 @@ export class TradingEngine {
       encode: encodeJournalLine,
       decode: snapshotEngine.decode,
       journalMark,
-      // Journal pages parsed on the thread that reads them (bench/README.md, session 10).
+      // Journal pages parsed on the thread that reads them (bench/HISTORY.md, session 10).
       journalPages: {
         parser: JOURNAL_PAGE_PARSER,
         decode: (text, parsed, i, cache) => decodeParsedLine(text, parsed as ParsedJournalPage, i, cache),

@@ -1,7 +1,7 @@
 // The security headers of our pages (CSP, HSTS, nosniff, frame and referrer policies…), from helmet's
 // own rules, computed once at start-up, and the shorter set for the API's JSON answers. Our directives
 // never depend on the request, so running helmet's middleware per response (it re-parses the CSP each
-// time: ~7% of the order path's CPU, bench/README.md) would only repeat the same answer.
+// time: ~7% of the order path's CPU, bench/HISTORY.md) would only repeat the same answer.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet, { type HelmetOptions } from 'helmet';

@@ -4,7 +4,7 @@
 // (Accounts, Staff); new sessions and last-seen touches need not. A lookup that was reading the database while such a change happened does not store what it
 // read (the generation check), so a stale row cannot outlive the change that made it stale.
 // Why: authentication was one or two queries on every request, the largest single cost of an order on
-// PostgreSQL (bench/README.md, HTTP).
+// PostgreSQL (bench/HISTORY.md, HTTP).
 
 import type { UserRow } from './repo.ts';
 
