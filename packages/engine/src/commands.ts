@@ -8,7 +8,11 @@ import type { PlatformAccountName, TransferCause, Wallet } from './ledger.ts';
 import type { Side, StpMode } from './order-book.ts';
 
 type CommandBase = {
-  /** The idempotency key: a repeated id with the same body answers the first result again. */
+  /**
+   * The idempotency key: a repeated id with the same body answers the first result again. A deposit's,
+   * a wallet transfer's, a funds hold's and a posting's id is also its transfer or hold id: it may not
+   * begin `order#`, `trade:` or `settle:`, the ids the engine gives its own (invalid_command).
+   */
   id: string;
   /** The sequencer's clock, in epoch milliseconds. */
   timeMs: number;

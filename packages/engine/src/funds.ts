@@ -7,7 +7,14 @@ import { type Asset, findAsset, tryParseDecimal } from '@bourse/money';
 import type { Deposit, HoldFunds, PostHold, VoidHold, WalletTransfer } from './commands.ts';
 import { type ApplyResult, type EngineState, isValidUserId, userOf } from './engine-state.ts';
 import type { EngineEvent } from './events.ts';
-import { isPlatformAccountName, TRANSFER_CAUSES, type TransferCause, WALLETS, type Wallet } from './ledger.ts';
+import {
+  isEngineOwnedId,
+  isPlatformAccountName,
+  TRANSFER_CAUSES,
+  type TransferCause,
+  WALLETS,
+  type Wallet,
+} from './ledger.ts';
 import type { EngineRejection } from './rejections.ts';
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; code: EngineRejection };
@@ -38,7 +45,13 @@ function linkOf(link: unknown, fallback: string): string | undefined {
 export function deposit(state: EngineState, command: Deposit): ApplyResult {
   if (!isValidUserId(command.userId)) return { ok: false, code: 'invalid_user' };
   const link = linkOf(command.link, `command:${command.id}`);
-  if (!isUserWallet(command.wallet) || !isPlatformAccountName(command.from) || !isCause(command.cause) || !link) {
+  if (
+    isEngineOwnedId(command.id) ||
+    !isUserWallet(command.wallet) ||
+    !isPlatformAccountName(command.from) ||
+    !isCause(command.cause) ||
+    !link
+  ) {
     return { ok: false, code: 'invalid_command' };
   }
   const money = parseMoney(command.asset, command.amount);
@@ -58,7 +71,7 @@ export function deposit(state: EngineState, command: Deposit): ApplyResult {
 
 export function walletTransfer(state: EngineState, command: WalletTransfer): ApplyResult {
   if (!isValidUserId(command.userId)) return { ok: false, code: 'invalid_user' };
-  if (!isUserWallet(command.fromWallet) || !isUserWallet(command.toWallet))
+  if (isEngineOwnedId(command.id) || !isUserWallet(command.fromWallet) || !isUserWallet(command.toWallet))
     return { ok: false, code: 'invalid_command' };
   if (command.fromWallet === command.toWallet) return { ok: false, code: 'same_account' };
   const money = parseMoney(command.asset, command.amount);
@@ -79,12 +92,13 @@ export function walletTransfer(state: EngineState, command: WalletTransfer): App
 export function holdFunds(state: EngineState, command: HoldFunds): ApplyResult {
   if (!isValidUserId(command.userId)) return { ok: false, code: 'invalid_user' };
   const link = linkOf(command.link, `command:${command.id}`);
-  if (!isUserWallet(command.wallet) || !isCause(command.cause) || !link) return { ok: false, code: 'invalid_command' };
+  if (isEngineOwnedId(command.id) || !isUserWallet(command.wallet) || !isCause(command.cause) || !link) {
+    return { ok: false, code: 'invalid_command' };
+  }
   const money = parseMoney(command.asset, command.amount);
   if (!money.ok) return money;
   const user = userOf(state, command.userId);
   const account = state.ledger.account(user.id, command.wallet, money.value.asset);
-  if (isLiveOrderHoldId(state, command.id)) return { ok: false, code: 'transfer_id_reused' };
   const outcome = state.ledger.createHold(command.id, 'funds', account, money.value.minor, command.cause, link);
   if (!outcome.ok) return outcome;
   return {
@@ -101,14 +115,20 @@ export function holdFunds(state: EngineState, command: HoldFunds): ApplyResult {
   };
 }
 
-/** `order#<n>` names the hold of open order n (order and funds holds share one id space). */
-function isLiveOrderHoldId(state: EngineState, id: string): boolean {
-  if (!id.startsWith('order#')) return false;
-  const orderId = Number(id.slice(6));
-  return `order#${orderId}` === id && state.orders.has(orderId);
-}
-
+/**
+ * Posts all of a funds hold, or `amount` of it, to a platform account, as the transfer `command.id`.
+ * Like a deposit, the transfer is idempotent by its id for good, not only while the command window
+ * remembers the command: a retry with the same body answers the first posting without moving money
+ * again (a partial post retried later would otherwise pay twice), and another body is refused.
+ */
 export function postHold(state: EngineState, command: PostHold): ApplyResult {
+  if (isEngineOwnedId(command.id)) return { ok: false, code: 'invalid_command' };
+  const fingerprint = `post:${command.holdId}>${command.to}:${command.amount ?? 'rest'}`;
+  const used = state.ledger.usedIds.get(command.id);
+  if (used !== undefined) {
+    if (used.fingerprint !== fingerprint || used.posted === null) return { ok: false, code: 'transfer_id_reused' };
+    return { ok: true, events: [used.posted] };
+  }
   const hold = state.ledger.holds.get(command.holdId);
   if (hold === undefined || hold.kind !== 'funds') return { ok: false, code: 'hold_not_found' };
   if (!isPlatformAccountName(command.to)) return { ok: false, code: 'invalid_command' };
@@ -121,6 +141,7 @@ export function postHold(state: EngineState, command: PostHold): ApplyResult {
   if (amount > hold.remaining) return { ok: false, code: 'hold_amount_exceeded' };
   const credit = state.ledger.platform(command.to, hold.account.asset);
   const posted = state.ledger.postFromHold(hold, credit, amount, command.id, hold.cause, hold.link, command.timeMs);
+  state.ledger.recordUsedId(command.id, fingerprint, posted);
   return { ok: true, events: [posted] };
 }
 

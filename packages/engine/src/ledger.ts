@@ -51,6 +51,17 @@ export function isPlatformAccountName(name: string): name is PlatformAccountName
 }
 
 /**
+ * Whether `id` is in the part of the transfer and hold id space the engine names itself: an order's hold
+ * (`order#<n>`), a fill's transfers (`trade:<id>:quote`, `:base`, `:buyer_fee`, `:seller_fee`) and a T+1
+ * settlement lock (`settle:<instrument>:<trade>`). A command whose id becomes a transfer or hold id
+ * (deposit, wallet_transfer, hold_funds, post_hold) may not take one: it would block that order, stop
+ * that fill half way, or give two transfers one id.
+ */
+export function isEngineOwnedId(id: string): boolean {
+  return id.startsWith('order#') || id.startsWith('trade:') || id.startsWith('settle:');
+}
+
+/**
  * One account. Balance and held are exact integers of minor units. They live in the ledger's typed
  * arrays by account index (float64 integers while both stay within ±(2^53 - 1): no allocation per
  * update, and a fill touches dense arrays instead of objects spread over the heap), and in this object
@@ -406,7 +417,8 @@ export class Ledger {
 
   /**
    * Whether order `orderId`'s hold id `order#<orderId>` was already used by a transfer or funds hold.
-   * (Order and funds holds share one id space; such an order is refused as before.)
+   * Only state from before such ids were refused (isEngineOwnedId) can hold one; that order is refused
+   * as it was then, so an old journal replays to the state it recorded.
    */
   isOrderHoldIdUsed(orderId: number): boolean {
     return this.orderLikeIdUsed && this.usedIds.has(`order#${orderId}`);
@@ -555,31 +567,8 @@ export class Ledger {
   }
 
   /**
-   * postFromHold for an amount given as a safe integer `amountN` and as the equal bigint `amount` (for
-   * the event), to account index `credit` of the same asset.
-   */
-  postFromHoldN(
-    hold: Hold,
-    credit: number,
-    amountN: number,
-    amount: bigint,
-    transferId: string,
-    cause: TransferCause,
-    link: string,
-    timeMs: number,
-  ): TransferPosted {
-    if (!(amountN > 0) || hold.isBelowN(amountN))
-      throw new Error(`hold ${hold.id}: cannot post ${amount} of ${hold.remaining}`);
-    hold.subtractN(amountN);
-    this.subtractHeldN(hold.accountIndex, amountN);
-    const posted = this.moveN(hold.accountIndex, credit, amountN, amount, transferId, cause, link, timeMs);
-    if (hold.kind === 'funds' && hold.isEmpty()) this.holds.delete(hold.id);
-    return posted;
-  }
-
-  /**
-   * postFromHoldN without the event (a replayed command whose result is not read): the same checks and
-   * balances. `what` names the transfer in an error.
+   * postFromHold on account indexes for a positive safe-integer amount, without an event (the result log
+   * writes a fill's events itself, and a quiet replay writes none). `what` names the transfer in an error.
    */
   postFromHoldQuietN(hold: Hold, credit: number, amountN: number, what: string): void {
     if (!(amountN > 0) || hold.isBelowN(amountN))
@@ -590,7 +579,7 @@ export class Ledger {
     if (hold.kind === 'funds' && hold.isEmpty()) this.holds.delete(hold.id);
   }
 
-  /** moveN without the event (see postFromHoldQuietN). */
+  /** move() on account indexes for a safe-integer amount, without an event (see postFromHoldQuietN). */
   moveQuietN(debit: number, credit: number, amountN: number, what: string): void {
     if (!(amountN > 0)) throw new Error(`transfer ${what}: amount must be positive`);
     this.shiftN(debit, credit, amountN, what);
@@ -661,9 +650,9 @@ export class Ledger {
   }
 
   /**
-   * moveN's balance changes and checks without the event, for a positive safe-integer amount (a balance
+   * move()'s balance changes and checks on account indexes, for a positive safe-integer amount (a balance
    * that would leave the safe range goes to bigint, as the amount's bigint); `what` names the transfer in
-   * an error. moveN keeps its own copy of these lines (it is the live hot path): change both together.
+   * an error.
    */
   private shiftN(debit: number, credit: number, amountN: number, what: string): void {
     const numbers = this.numbers;
@@ -685,51 +674,6 @@ export class Ledger {
     const credited = (numbers.balance[credit] as number) + amountN;
     if (Number.isSafeInteger(credited)) numbers.balance[credit] = credited;
     else (this.accounts[credit] as Account).addBalance(BigInt(amountN));
-  }
-
-  /** move() between account indexes, for an amount given as a safe integer and as the equal bigint. */
-  moveN(
-    debit: number,
-    credit: number,
-    amountN: number,
-    amount: bigint,
-    transferId: string,
-    cause: TransferCause,
-    link: string,
-    timeMs: number,
-  ): TransferPosted {
-    const numbers = this.numbers;
-    if (!(amountN > 0)) throw new Error(`transfer ${transferId}: amount must be positive`);
-    const assetId = numbers.assetIds[debit] as number;
-    if (assetId !== numbers.assetIds[credit]) throw new Error(`transfer ${transferId}: asset mismatch`);
-    const asset = numbers.assetCodeById[assetId] as string;
-    const balance = (numbers.balance[debit] as number) - amountN;
-    if (Number.isSafeInteger(balance)) {
-      numbers.balance[debit] = balance;
-      if (balance < (numbers.held[debit] as number) && numbers.platform[debit] === 0) {
-        throw new Error(`transfer ${transferId}: ${numbers.keys[debit]} would go below its holds`);
-      }
-    } else {
-      const account = this.accounts[debit] as Account;
-      account.subtractBalance(amount);
-      if (!account.isPlatform && account.isBelowHeld()) {
-        throw new Error(`transfer ${transferId}: ${account.key} would go below its holds`);
-      }
-    }
-    const credited = (numbers.balance[credit] as number) + amountN;
-    if (Number.isSafeInteger(credited)) numbers.balance[credit] = credited;
-    else (this.accounts[credit] as Account).addBalance(amount);
-    return {
-      type: 'transfer_posted',
-      transferId,
-      debit: numbers.keys[debit] as string,
-      credit: numbers.keys[credit] as string,
-      asset,
-      amount,
-      cause,
-      link,
-      timeMs,
-    };
   }
 
   /** Restores an account exactly as snapshotted (start-up only). */

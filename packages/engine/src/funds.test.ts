@@ -1,0 +1,174 @@
+import {
+  applyAll,
+  applyOk,
+  balanceSheet,
+  btcUsdt,
+  CommandFactory,
+  placedId,
+  rejectionOf,
+  reliance,
+  tradesOf,
+} from '@bourse/testkit';
+import { describe, expect, it } from 'vitest';
+import type { Command, PostHold } from './commands.ts';
+import { Engine } from './engine.ts';
+
+// BTC-USDT: 6,000,000 ticks = 60,000.00 USDT, lots of 0.0001 BTC.
+const P60000 = 6_000_000;
+
+function market(options: { rememberedCommandsMax?: number } = {}): { engine: Engine; c: CommandFactory } {
+  const engine = new Engine(options);
+  const c = new CommandFactory('BTC-USDT');
+  applyAll(engine, [c.register(btcUsdt()), c.deposit('alice', 'USDT', '100000'), c.deposit('bob', 'BTC', '1')]);
+  return { engine, c };
+}
+
+const withdrawal = (id: string, amount: string): Command => ({
+  id,
+  timeMs: 10,
+  type: 'hold_funds',
+  userId: 'alice',
+  wallet: 'spot',
+  asset: 'USDT',
+  amount,
+  cause: 'withdrawal',
+});
+
+describe('ids the engine names its own transfers and holds by', () => {
+  // An order's hold, a fill's transfers, a T+1 settlement lock; `k` keeps each command's id its own (the
+  // window would answer a second body under one id with command_id_reused before anything else).
+  const owned = (k: number) => [`order#${k}`, `trade:${k}:quote`, `trade:${k}`, `settle:NSE:TCS:${k}`];
+
+  it('are refused as the id of a deposit, a wallet transfer, a funds hold or a posting, changing nothing', () => {
+    const { engine, c } = market();
+    applyOk(engine, withdrawal('w1', '10'));
+    // Everything but the window (which remembers refused commands too, so that a retry answers the same).
+    const withoutWindow = () => {
+      const { window: _window, ...body } = engine.snapshot();
+      return JSON.stringify(body);
+    };
+    const before = withoutWindow();
+    const commands = (k: number): ((id: string) => Command)[] => [
+      (id) => ({ ...c.deposit('alice', 'USDT', '5'), id }),
+      (id) => ({ ...c.walletTransfer('alice', 'USDT', 'spot', 'stock', '5'), id }),
+      (id) => withdrawal(id, '5'),
+      (id) => ({ id, timeMs: 11 + k, type: 'post_hold', holdId: 'w1', to: 'rail:upi', amount: '1' }),
+    ];
+    for (let k = 0; k < 4; k++) {
+      const make = commands(k)[k] as (id: string) => Command;
+      for (const id of owned(k + 1)) {
+        const command = make(id);
+        expect(rejectionOf(engine, command), `${command.type} ${id}`).toBe('invalid_command');
+      }
+    }
+    expect(withoutWindow()).toBe(before);
+    expect(balanceSheet(engine)).toMatchObject({ 'alice/spot/USDT': '100000.000000 held 10.000000' });
+  });
+
+  it('so a deposit named like the next order hold cannot stop order entry', () => {
+    const { engine, c } = market();
+    expect(rejectionOf(engine, { ...c.deposit('alice', 'USDT', '1'), id: 'order#1' })).toBe('invalid_command');
+    // Before, the deposit took `order#1`: order 1's hold id was used, and every order after it was refused
+    // with transfer_id_reused, since the next order id never moved past 1.
+    const first = placedId(applyOk(engine, c.limit('alice', 'buy', P60000, 10)));
+    const second = placedId(applyOk(engine, c.limit('bob', 'sell', P60000 + 100, 10)));
+    expect([first, second]).toEqual([1, 2]);
+    expect(engine.findBrokenInvariant()).toBeUndefined();
+  });
+
+  it('so a funds hold named like a future settlement lock cannot stop that fill half way', () => {
+    const engine = new Engine();
+    const c = new CommandFactory('NSE:TCS');
+    applyAll(engine, [
+      c.register(reliance({ id: 'NSE:TCS', base: 'SHARE:NSE:TCS', lockBoughtUntilSettled: true })),
+      c.deposit('buyer', 'INR', '10000', 'stock'),
+      { ...c.deposit('seller', 'SHARE:NSE:TCS', '10', 'stock'), from: 'issuer:NSE', cause: 'allotment' },
+    ]);
+    const lockOfTradeOne: Command = {
+      id: 'settle:NSE:TCS:1',
+      timeMs: 5,
+      type: 'hold_funds',
+      userId: 'buyer',
+      wallet: 'stock',
+      asset: 'INR',
+      amount: '1',
+      cause: 'withdrawal',
+    };
+    expect(rejectionOf(engine, lockOfTradeOne)).toBe('invalid_command');
+    // Before, that id was taken: trade 1's lock could not be made and apply() threw after the fill's
+    // transfers, leaving the seller's order out of the book but live.
+    const sell = placedId(applyOk(engine, c.limit('seller', 'sell', 2_000, 1)));
+    const events = applyOk(engine, c.limit('buyer', 'buy', 2_000, 1));
+    expect(tradesOf(events).map(([price, lots, maker]) => [price, lots, maker])).toEqual([[2_000, 1, sell]]);
+    // The bought share is locked until T+1.
+    expect(engine.balance('buyer', 'stock', 'SHARE:NSE:TCS')).toMatchObject({ balance: 1n, available: 0n });
+    expect(engine.findBrokenInvariant()).toBeUndefined();
+  });
+});
+
+describe('posting a funds hold', () => {
+  const post = (id: string, amount?: string): PostHold => ({
+    id,
+    timeMs: 20,
+    type: 'post_hold',
+    holdId: 'w1',
+    to: 'rail:upi',
+    ...(amount === undefined ? {} : { amount }),
+  });
+  /** Commands that push earlier ones out of a window of 4. */
+  const pushOut = (engine: Engine, c: CommandFactory) => {
+    for (let i = 0; i < 6; i++) applyOk(engine, c.deposit('carol', 'USDT', '1'));
+  };
+
+  it('is idempotent by its id after the command window forgot it: a retry pays nothing twice', () => {
+    const { engine, c } = market({ rememberedCommandsMax: 4 });
+    applyOk(engine, withdrawal('w1', '50'));
+    const first = engine.apply(post('w1:post', '20'));
+    expect(first.ok).toBe(true);
+    pushOut(engine, c);
+    // Answered from the ledger's used ids, not the window: the same posting, money not moved again.
+    const retry = engine.apply({ ...post('w1:post', '20'), timeMs: 99 });
+    expect(retry.ok && retry.events).toEqual(first.ok && first.events);
+    expect(balanceSheet(engine)).toMatchObject({
+      'alice/spot/USDT': '99980.000000 held 30.000000',
+      'platform:rail:upi/platform/USDT': '20.000000',
+    });
+    // The same id with another body is refused, as for any transfer id (the retry is in the window
+    // again: push it out, so that the ledger answers).
+    pushOut(engine, c);
+    expect(rejectionOf(engine, post('w1:post', '21'))).toBe('transfer_id_reused');
+    pushOut(engine, c);
+    expect(rejectionOf(engine, post('w1:post'))).toBe('transfer_id_reused');
+    pushOut(engine, c);
+    // So after a snapshot: the used ids travel with it.
+    const restored = Engine.restore(engine.snapshot());
+    expect(restored.stateHash()).toBe(engine.stateHash());
+    const again = restored.apply(post('w1:post', '20'));
+    expect(again.ok && again.events).toEqual(first.ok && first.events);
+    expect(restored.balance('platform:rail:upi', 'platform', 'USDT').balance).toBe(20_000_000n);
+    expect(engine.findBrokenInvariant()).toBeUndefined();
+  });
+
+  it('in full answers its first posting when retried after the hold has closed', () => {
+    const { engine, c } = market({ rememberedCommandsMax: 4 });
+    applyOk(engine, withdrawal('w1', '50'));
+    const first = engine.apply(post('w1:all'));
+    pushOut(engine, c);
+    expect(rejectionOf(engine, { id: 'w1:void', timeMs: 30, type: 'void_hold', holdId: 'w1' })).toBe('hold_not_found');
+    const retry = engine.apply(post('w1:all'));
+    expect(retry.ok && retry.events).toEqual(first.ok && first.events);
+    expect(engine.balance('platform:rail:upi', 'platform', 'USDT').balance).toBe(50_000_000n);
+  });
+
+  it("is refused under another transfer's id, moving nothing", () => {
+    const { engine, c } = market({ rememberedCommandsMax: 4 });
+    const deposit = c.deposit('alice', 'USDT', '1');
+    applyOk(engine, deposit);
+    applyOk(engine, withdrawal('w1', '50'));
+    pushOut(engine, c);
+    // The window has forgotten the deposit's command; the ledger still knows its transfer id.
+    expect(rejectionOf(engine, post(deposit.id, '20'))).toBe('transfer_id_reused');
+    expect(engine.balance('alice', 'spot', 'USDT').held).toBe(50_000_000n);
+    expect(engine.balance('platform:rail:upi', 'platform', 'USDT').balance).toBe(0n);
+  });
+});
