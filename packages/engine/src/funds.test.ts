@@ -10,7 +10,7 @@ import {
   tradesOf,
 } from '@bourse/testkit';
 import { describe, expect, it } from 'vitest';
-import type { Command, PostHold } from './commands.ts';
+import type { Command, Deposit, HoldFunds, PostHold } from './commands.ts';
 import { Engine } from './engine.ts';
 
 // BTC-USDT: 6,000,000 ticks = 60,000.00 USDT, lots of 0.0001 BTC.
@@ -23,7 +23,7 @@ function market(options: { rememberedCommandsMax?: number } = {}): { engine: Eng
   return { engine, c };
 }
 
-const withdrawal = (id: string, amount: string): Command => ({
+const withdrawal = (id: string, amount: string): HoldFunds => ({
   id,
   timeMs: 10,
   type: 'hold_funds',
@@ -170,5 +170,58 @@ describe('posting a funds hold', () => {
     expect(rejectionOf(engine, post(deposit.id, '20'))).toBe('transfer_id_reused');
     expect(engine.balance('alice', 'spot', 'USDT').held).toBe(50_000_000n);
     expect(engine.balance('platform:rail:upi', 'platform', 'USDT').balance).toBe(0n);
+  });
+});
+
+describe('refusals of the funds commands', () => {
+  it('each answer their code and change nothing', () => {
+    // A window of 4: the refusals before them have pushed the `old` deposits out when their ids come back,
+    // so that the ledger answers transfer_id_reused rather than the window command_id_reused.
+    const { engine, c } = market({ rememberedCommandsMax: 4 });
+    const old = [c.deposit('dave', 'USDT', '1'), c.deposit('dave', 'USDT', '2'), c.deposit('dave', 'USDT', '3')];
+    applyAll(engine, old);
+    applyOk(engine, withdrawal('w1', '10'));
+    const withoutWindow = () => {
+      const { window: _window, ...body } = engine.snapshot();
+      return JSON.stringify(body);
+    };
+    const before = withoutWindow();
+    const cases: [Command, string][] = [
+      [{ ...c.deposit('alice', 'USDT', '5'), userId: 'a/b' }, 'invalid_user'],
+      [{ ...c.deposit('alice', 'USDT', '5'), asset: 'XYZ' }, 'unknown_asset'],
+      [c.deposit('alice', 'USDT', '0'), 'invalid_amount'],
+      [c.deposit('alice', 'USDT', '-1'), 'invalid_amount'],
+      [c.deposit('alice', 'USDT', '0.0000001'), 'invalid_amount'],
+      [{ ...c.deposit('alice', 'USDT', '5'), from: 'nobody' } as unknown as Command, 'invalid_command'],
+      [{ ...c.deposit('alice', 'USDT', '5'), cause: 'gift' } as unknown as Command, 'invalid_command'],
+      [c.walletTransfer('alice', 'USDT', 'spot', 'spot', '5'), 'same_account'],
+      [c.walletTransfer('alice', 'USDT', 'spot', 'stock', '100000'), 'insufficient_balance'],
+      [c.walletTransfer('alice', 'USDT', 'spot', 'stock', '1.1234567'), 'invalid_amount'],
+      [withdrawal('w2', '99991'), 'insufficient_balance'],
+
+      [{ id: 'p1', timeMs: 30, type: 'post_hold', holdId: 'w1', to: 'rail:upi', amount: '11' }, 'hold_amount_exceeded'],
+      [
+        { id: 'p2', timeMs: 30, type: 'post_hold', holdId: 'w1', to: 'nobody' } as unknown as Command,
+        'invalid_command',
+      ],
+      [{ id: 'p3', timeMs: 30, type: 'post_hold', holdId: 'w9', to: 'rail:upi' }, 'hold_not_found'],
+      [{ id: 'p4', timeMs: 30, type: 'post_hold', holdId: 'w1', to: 'rail:upi', amount: 'x' }, 'invalid_amount'],
+      [{ id: 'v1', timeMs: 30, type: 'void_hold', holdId: 'w9' }, 'hold_not_found'],
+      [withdrawal((old[0] as Command).id, '5'), 'transfer_id_reused'],
+      [{ ...(old[1] as Deposit), userId: 'erin' }, 'transfer_id_reused'],
+      [
+        { ...c.walletTransfer('alice', 'USDT', 'spot', 'stock', '1'), id: (old[2] as Command).id },
+        'transfer_id_reused',
+      ],
+      // From a user never seen, and from a wallet never used: refused without opening either.
+      [{ ...c.walletTransfer('frank', 'USDT', 'spot', 'stock', '1') }, 'insufficient_balance'],
+      [{ ...withdrawal('w3', '1'), userId: 'frank' }, 'insufficient_balance'],
+      [{ ...withdrawal('w4', '1'), wallet: 'fund' }, 'insufficient_balance'],
+    ];
+    for (const [command, code] of cases) {
+      expect(rejectionOf(engine, command), JSON.stringify(command)).toBe(code);
+      expect(withoutWindow(), JSON.stringify(command)).toBe(before);
+    }
+    expect(engine.findBrokenInvariant()).toBeUndefined();
   });
 });

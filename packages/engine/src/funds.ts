@@ -8,10 +8,14 @@ import type { Deposit, HoldFunds, PostHold, VoidHold, WalletTransfer } from './c
 import { type ApplyResult, type EngineState, isValidUserId, userOf } from './engine-state.ts';
 import type { EngineEvent } from './events.ts';
 import {
+  accountKey,
   isEngineOwnedId,
   isPlatformAccountName,
+  platformOwner,
   TRANSFER_CAUSES,
   type TransferCause,
+  type TransferOutcome,
+  transferFingerprint,
   WALLETS,
   type Wallet,
 } from './ledger.ts';
@@ -56,16 +60,33 @@ export function deposit(state: EngineState, command: Deposit): ApplyResult {
   }
   const money = parseMoney(command.asset, command.amount);
   if (!money.ok) return money;
-  const user = userOf(state, command.userId);
-  const outcome = state.ledger.transfer({
-    id: command.id,
-    debit: state.ledger.platform(command.from, money.value.asset),
-    credit: state.ledger.account(user.id, command.wallet, money.value.asset),
-    amount: money.value.minor,
-    cause: command.cause,
+  const { asset, minor } = money.value;
+  const ledger = state.ledger;
+  // A retry or a reused id is answered before the user or any account is opened.
+  const fingerprint = transferFingerprint(
+    accountKey(platformOwner(command.from), 'platform', asset.code),
+    accountKey(command.userId, command.wallet, asset.code),
+    minor,
+    command.cause,
     link,
-    timeMs: command.timeMs,
-  });
+  );
+  const used = ledger.usedTransfer(command.id, fingerprint);
+  if (used !== undefined) return answerOf(used);
+  const user = userOf(state, command.userId);
+  return answerOf(
+    ledger.transfer({
+      id: command.id,
+      debit: ledger.platform(command.from, asset),
+      credit: ledger.account(user.id, command.wallet, asset),
+      amount: minor,
+      cause: command.cause,
+      link,
+      timeMs: command.timeMs,
+    }),
+  );
+}
+
+function answerOf(outcome: TransferOutcome): ApplyResult {
   return outcome.ok ? { ok: true, events: [outcome.posted] } : outcome;
 }
 
@@ -76,17 +97,33 @@ export function walletTransfer(state: EngineState, command: WalletTransfer): App
   if (command.fromWallet === command.toWallet) return { ok: false, code: 'same_account' };
   const money = parseMoney(command.asset, command.amount);
   if (!money.ok) return money;
+  const { asset, minor } = money.value;
+  const ledger = state.ledger;
+  const link = `command:${command.id}`;
+  // Everything that can refuse it is asked before the user or any account is opened.
+  const fingerprint = transferFingerprint(
+    accountKey(command.userId, command.fromWallet, asset.code),
+    accountKey(command.userId, command.toWallet, asset.code),
+    minor,
+    'wallet_transfer',
+    link,
+  );
+  const used = ledger.usedTransfer(command.id, fingerprint);
+  if (used !== undefined) return answerOf(used);
+  const from = ledger.find(command.userId, command.fromWallet, asset.code);
+  if (from === undefined || from.isAvailableBelow(minor)) return { ok: false, code: 'insufficient_balance' };
   const user = userOf(state, command.userId);
-  const outcome = state.ledger.transfer({
-    id: command.id,
-    debit: state.ledger.account(user.id, command.fromWallet, money.value.asset),
-    credit: state.ledger.account(user.id, command.toWallet, money.value.asset),
-    amount: money.value.minor,
-    cause: 'wallet_transfer',
-    link: `command:${command.id}`,
-    timeMs: command.timeMs,
-  });
-  return outcome.ok ? { ok: true, events: [outcome.posted] } : outcome;
+  return answerOf(
+    ledger.transfer({
+      id: command.id,
+      debit: from,
+      credit: ledger.account(user.id, command.toWallet, asset),
+      amount: minor,
+      cause: 'wallet_transfer',
+      link,
+      timeMs: command.timeMs,
+    }),
+  );
 }
 
 export function holdFunds(state: EngineState, command: HoldFunds): ApplyResult {
@@ -97,9 +134,15 @@ export function holdFunds(state: EngineState, command: HoldFunds): ApplyResult {
   }
   const money = parseMoney(command.asset, command.amount);
   if (!money.ok) return money;
+  const { asset, minor } = money.value;
+  const ledger = state.ledger;
+  // Everything that can refuse it is asked before the user or any account is opened.
+  if (!ledger.isHoldIdFree(command.id)) return { ok: false, code: 'transfer_id_reused' };
+  const existing = ledger.find(command.userId, command.wallet, asset.code);
+  if (existing === undefined || existing.isAvailableBelow(minor)) return { ok: false, code: 'insufficient_balance' };
   const user = userOf(state, command.userId);
-  const account = state.ledger.account(user.id, command.wallet, money.value.asset);
-  const outcome = state.ledger.createHold(command.id, 'funds', account, money.value.minor, command.cause, link);
+  const account = ledger.account(user.id, command.wallet, asset);
+  const outcome = ledger.createHold(command.id, 'funds', account, minor, command.cause, link);
   if (!outcome.ok) return outcome;
   return {
     ok: true,

@@ -389,6 +389,17 @@ export type TransferOutcome =
 
 export type HoldOutcome = { ok: true; hold: Hold } | { ok: false; code: LedgerFailure };
 
+/** The body a transfer id is first used with: a retry must match it (Ledger.transfer). */
+export function transferFingerprint(
+  debitKey: string,
+  creditKey: string,
+  amount: bigint,
+  cause: TransferCause,
+  link: string,
+): string {
+  return `${debitKey}>${creditKey}:${amount}:${cause}:${link}`;
+}
+
 export function accountKey(owner: string, wallet: Wallet, assetCode: string): string {
   return `${owner}/${wallet}/${assetCode}`;
 }
@@ -454,12 +465,9 @@ export class Ledger {
    * again; the same id with another body is `transfer_id_reused`. Failed transfers are not remembered.
    */
   transfer(input: TransferInput): TransferOutcome {
-    const fingerprint = `${input.debit.key}>${input.credit.key}:${input.amount}:${input.cause}:${input.link}`;
-    const used = this.usedIds.get(input.id);
-    if (used !== undefined) {
-      if (used.fingerprint !== fingerprint || used.posted === null) return { ok: false, code: 'transfer_id_reused' };
-      return { ok: true, posted: used.posted, duplicate: true };
-    }
+    const fingerprint = transferFingerprint(input.debit.key, input.credit.key, input.amount, input.cause, input.link);
+    const used = this.usedTransfer(input.id, fingerprint);
+    if (used !== undefined) return used;
     if (input.amount <= 0n) return { ok: false, code: 'invalid_amount' };
     if (input.debit === input.credit) return { ok: false, code: 'same_account' };
     if (!input.debit.isPlatform && input.debit.isAvailableBelow(input.amount)) {
@@ -468,6 +476,23 @@ export class Ledger {
     const posted = this.move(input.debit, input.credit, input.amount, input.id, input.cause, input.link, input.timeMs);
     this.recordUsedId(input.id, fingerprint, posted);
     return { ok: true, posted, duplicate: false };
+  }
+
+  /**
+   * What transfer() answers for an id already used: the first result for the same body (the fingerprint
+   * of transferFingerprint), transfer_id_reused for another; undefined for an id not used yet. Callers
+   * ask it before opening any account, so that a refused command opens none.
+   */
+  usedTransfer(id: string, fingerprint: string): TransferOutcome | undefined {
+    const used = this.usedIds.get(id);
+    if (used === undefined) return undefined;
+    if (used.fingerprint !== fingerprint || used.posted === null) return { ok: false, code: 'transfer_id_reused' };
+    return { ok: true, posted: used.posted, duplicate: true };
+  }
+
+  /** Whether a funds or settlement hold may take `id` (createHold's check, asked before opening an account). */
+  isHoldIdFree(id: string): boolean {
+    return !this.holds.has(id) && !this.usedIds.has(id);
   }
 
   /** Reserves `amount` of the account's available balance. Order holds are not remembered once done. */
@@ -480,7 +505,7 @@ export class Ledger {
     link: string,
   ): HoldOutcome {
     if (amount < 0n || (kind === 'funds' && amount === 0n)) return { ok: false, code: 'invalid_amount' };
-    if (this.holds.has(id) || this.usedIds.has(id)) return { ok: false, code: 'transfer_id_reused' };
+    if (!this.isHoldIdFree(id)) return { ok: false, code: 'transfer_id_reused' };
     if (!account.isPlatform && account.isAvailableBelow(amount)) return { ok: false, code: 'insufficient_balance' };
     const hold = new Hold(id, kind, account, amount, cause, link);
     account.addHeld(amount);
