@@ -1,4 +1,13 @@
-import { applyAll, applyOk, btcUsdt, CommandFactory, placedId, rejectionOf } from '@bourse/testkit';
+import {
+  applyAll,
+  applyOk,
+  btcUsdt,
+  CommandFactory,
+  placedId,
+  rejectionOf,
+  statusesOf,
+  tradesOf,
+} from '@bourse/testkit';
 import { describe, expect, it } from 'vitest';
 import type { Command, PlaceOrder } from './commands.ts';
 import { Engine } from './engine.ts';
@@ -11,8 +20,8 @@ const P = 6_000_000;
  * the instrument's trigger limit (1) too; bob: a resting sell (order 3); carol: funds and no orders;
  * erin: nothing.
  */
-function market() {
-  const engine = new Engine({ maxOpenOrdersPerUser: 2, maxTriggerOrdersPerInstrument: 1 });
+function market(maxTriggerOrdersPerInstrument = 1) {
+  const engine = new Engine({ maxOpenOrdersPerUser: 2, maxTriggerOrdersPerInstrument });
   const c = new CommandFactory('BTC-USDT');
   applyAll(engine, [
     c.register(btcUsdt({ minQtyLots: 2, maxQtyLots: 1_000 })),
@@ -91,6 +100,43 @@ describe('refused orders, amends and cancels', () => {
     // The book still works for the same users afterwards.
     applyOk(engine, c.cancel('alice', resting));
     applyOk(engine, c.limit('carol', 'buy', P, 2));
+    expect(engine.findBrokenInvariant()).toBeUndefined();
+  });
+});
+
+describe('a fill-or-kill order waiting for its trigger', () => {
+  it('is cancelled whole when it fires and the book cannot fill it, and its hold is released', () => {
+    const { engine, c, ask } = market(10);
+    const fok = c.limit('carol', 'buy', P, 6, {
+      timeInForce: 'fok',
+      trigger: { kind: 'stop', priceTicks: P + 300, by: 'mark' },
+    });
+    const id = placedId(applyOk(engine, fok));
+    expect(engine.balance('carol', 'spot', 'USDT').held).toBeGreaterThan(0n);
+    // alice's stop (by mark at P + 100) fires too and buys 2 of bob's 5; carol's needs 6 of the 3 left.
+    const events = applyOk(engine, c.mark(P + 300));
+    expect(statusesOf(events)).toContainEqual([id, 'cancelled', 'fok_not_fillable']);
+    expect(tradesOf(events).every(([, , , taker]) => taker !== id)).toBe(true);
+    expect(engine.balance('carol', 'spot', 'USDT')).toMatchObject({ balance: 1_000_000_000n, held: 0n });
+    // Only alice's stop traded with bob: 2 of his 5.
+    expect(engine.order(ask)).toMatchObject({ qtyLots: 5, filledLots: 2 });
+    expect(engine.findBrokenInvariant()).toBeUndefined();
+  });
+
+  it('fills whole when it fires and the book can', () => {
+    const { engine, c, ask } = market(10);
+    const id = placedId(
+      applyOk(
+        engine,
+        c.limit('carol', 'buy', P, 3, {
+          timeInForce: 'fok',
+          trigger: { kind: 'stop', priceTicks: P + 50, by: 'mark' },
+        }),
+      ),
+    );
+    const events = applyOk(engine, c.mark(P + 50));
+    expect(tradesOf(events)).toEqual([[P, 3, ask, id]]);
+    expect(statusesOf(events)).toContainEqual([id, 'filled', 'fill']);
     expect(engine.findBrokenInvariant()).toBeUndefined();
   });
 });
