@@ -105,6 +105,28 @@ describe('OrderBook', () => {
     expect(book.crosses(BUY, 9)).toBe(false);
   });
 
+  it('reports every fill of a taker that meets more makers than its fill rows start with', () => {
+    const book = new OrderBook(10_000);
+    // 150 makers of 1-3 lots on 50 levels, every fifth one the taker's own (cancelled by STP, a row too).
+    let lots = 0;
+    for (let id = 1; id <= 150; id++) {
+      const owner = id % 5 === 0 ? 7 : 100 + id;
+      book.rest(id, SELL, 1_000 + (id % 50), 1 + (id % 3), owner);
+      if (owner !== 7) lots += 1 + (id % 3);
+    }
+    const left = book.match(BUY, 2_000, lots + 10, 7, STP_CANCEL_RESTING);
+    expect(left).toBe(10);
+    const rows = fills(book);
+    expect(rows).toHaveLength(150);
+    expect(book.fillCount).toBeGreaterThan(64);
+    // Price, then time: by level, and within a level in the order they rested.
+    const expected = Array.from({ length: 150 }, (_, k) => k + 1)
+      .sort((a, b) => (a % 50) - (b % 50) || a - b)
+      .map((id) => [id % 5 === 0 ? FILL_STP_CANCEL : FILL_TRADE, id, 1_000 + (id % 50), 1 + (id % 3)]);
+    expect(rows).toEqual(expected);
+    expect(book.depth('sell', 5)).toEqual([]);
+  });
+
   it('grows its slots past the initial capacity and reuses freed ones', () => {
     const book = new OrderBook(100_000, 16);
     for (let i = 0; i < 1000; i++) book.rest(i, BUY, 1 + (i % 5000), 1, i);

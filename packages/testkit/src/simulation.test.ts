@@ -34,11 +34,14 @@ describe('seeded simulation', () => {
       expect(report.coverage[path], path).toBeGreaterThan(10);
     }
     // Rarer: posting more than a hold has left; triggers that waited through a halt fire at the open; an
-    // amend that would trade while halted is refused.
+    // amend that would trade while halted is refused; a fill-or-kill order fires and cannot fill; a large
+    // market order sweeps five levels or more.
     for (const path of [
       'post_hold:hold_amount_exceeded',
       'set_trading_status:open_fires_triggers',
       'amend_order:instrument_halted',
+      'trigger_fired:fok_not_fillable',
+      'place_order:swept_5_levels',
     ]) {
       expect(report.coverage[path], path).toBeGreaterThan(0);
     }

@@ -164,7 +164,14 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
       if (e.type === 'order_placed' && e.queued === true) tally(`order_placed:queued:${e.orderType}`);
       if (e.type === 'order_updated' && (e.reason === 'no_liquidity' || e.reason === 'price_outside_band'))
         tally(`${c.type}:${e.status}:${e.reason}`);
+      // A fill-or-kill order that waited for its trigger and could not fill when it fired.
+      if (e.type === 'order_updated' && e.reason === 'fok_not_fillable' && c.type !== 'place_order')
+        tally('trigger_fired:fok_not_fillable');
     }
+    // An order that swept five or more price levels.
+    const levels = new Set(events.flatMap((e) => (e.type === 'trade' ? [e.priceTicks] : [])));
+    if (c.type === 'place_order' && levels.size >= 5) tally('place_order:swept_5_levels');
+
     if (c.type === 'set_reference_price' && reference.isHalted(c.instrumentId))
       bandMovedWhileHalted.add(c.instrumentId);
     if (c.type !== 'set_trading_status' || c.halted) return;
@@ -332,6 +339,11 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     if (restored.stateHash() !== hash) throw new Mismatch('snapshot, restore and replay gives another state hash');
   }
 
+  /** A limit order waiting for its trigger: good till cancelled, or immediate or fill-or-kill once fired. */
+  function triggeredTimeInForce(t: number): { timeInForce?: 'ioc' | 'fok' } {
+    return t < 0.2 ? { timeInForce: 'ioc' } : t < 0.35 ? { timeInForce: 'fok' } : {};
+  }
+
   function generate(): Command | undefined {
     const r = random.next();
     const user = random.pick(users);
@@ -407,7 +419,11 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
               : { postOnly: true };
       return { ...order, orderType: 'limit', priceTicks: near(25), qtyLots, ...extra, ...(stp ? { stp } : {}) };
     }
-    if (r < 0.58) return { ...order, orderType: 'market', qtyLots, ...(stp ? { stp } : {}) };
+    if (r < 0.58) {
+      // Now and then a large one, which sweeps several levels (it never rests, so it ties up no funds).
+      const lots = random.chance(0.03) ? random.int(100, 600) : qtyLots;
+      return { ...order, orderType: 'market', qtyLots: lots, ...(stp ? { stp } : {}) };
+    }
     if (r < 0.63) {
       const trigger = {
         kind: random.pick(['stop', 'take_profit'] as const),
@@ -421,7 +437,7 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
         priceTicks: near(25),
         qtyLots,
         trigger,
-        ...(random.chance(0.2) ? { timeInForce: 'ioc' as const } : {}),
+        ...triggeredTimeInForce(random.next()),
       };
     }
     if (r < 0.83) {
