@@ -27,7 +27,17 @@ import { btcUsdt, reliance } from './builders.ts';
 import { type NaiveEvent, type NaiveResult, ReferenceEngine } from './reference-engine.ts';
 import { SeededRandom } from './seeded-random.ts';
 
-export type SimulationOptions = { seed: number; commands: number; users?: number; checkReplay?: boolean };
+export type SimulationOptions = {
+  seed: number;
+  commands: number;
+  users?: number;
+  checkReplay?: boolean;
+  /**
+   * Amounts past 2^53 minor units: now and then a deposit of ~10^20 USDT or ~10^16 BTC, and a BTC-USDT
+   * order of up to 2^40 lots, so balances, holds, fills and fees leave the ledger's safe-integer path.
+   */
+  bigAmounts?: boolean;
+};
 
 export type SimulationReport =
   | {
@@ -52,13 +62,25 @@ class Mismatch extends Error {}
 
 export function runSimulation(options: SimulationOptions): SimulationReport {
   const { seed, commands: total } = options;
+  const big = options.bigAmounts === true;
+  const BEYOND_SAFE = 2n ** 53n;
   const random = new SeededRandom(seed);
   const engine = new Engine(CONFIG);
   const reference = new ReferenceEngine(MAX_OPEN_ORDERS);
   const users = Array.from({ length: options.users ?? 12 }, (_, i) => `u${i}`);
   // tick 0.013 USDT × lot 0.0001 BTC = 1.3 minor units per tick-lot, so notionals and fees round.
   const markets: Market[] = [
-    { spec: btcUsdt({ tickSize: '0.013', maxPriceTicks: 100_000, makerFeeBps: 3, takerFeeBps: 7 }), mid: 5_000 },
+    {
+      spec: btcUsdt({
+        tickSize: '0.013',
+        maxPriceTicks: 100_000,
+        makerFeeBps: 3,
+        takerFeeBps: 7,
+        // Lots of 0.01 BTC (130 minor units of USDT per tick-lot) let a fill of 2^40 lots pass 2^53 on both legs.
+        ...(big ? { lotSize: '0.01', maxQtyLots: 2 ** 40 } : {}),
+      }),
+      mid: 5_000,
+    },
     { spec: reliance({ makerFeeBps: 2, takerFeeBps: 9 }), mid: 2_000 },
     // A T+1 stock: what is bought stays locked until a random settle_trades releases it.
     {
@@ -189,6 +211,7 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
       unsettled.get(event.instrumentId)?.push([event.tradeId, buyer, event.qtyLots]);
     }
     if (event.type !== 'transfer_posted') return;
+    if (event.amount > BEYOND_SAFE) tally(`transfer:${event.cause}:beyond_2^53`);
     replayed.set(event.debit, (replayed.get(event.debit) ?? 0n) - event.amount);
     replayed.set(event.credit, (replayed.get(event.credit) ?? 0n) + event.amount);
   }
@@ -360,13 +383,14 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
         ['SHARE:NSE:TCS', 'stock', `${random.int(1, 60)}`, 'issuer:NSE'],
         ['INR', 'stock', `${random.int(100, 50_000)}`, 'rail:upi'],
       ] as const);
+      const whale = big && (asset === 'USDT' || asset === 'BTC') && random.chance(0.1);
       return {
         ...base(),
         type: 'deposit',
         userId: user,
         wallet,
         asset,
-        amount,
+        amount: whale ? `${random.int(1, 9)}${asset === 'USDT' ? '00000000000000000000' : '0000000000000000'}` : amount,
         from,
         cause: from === 'faucet' ? 'paper_grant' : 'deposit',
       };
@@ -403,7 +427,7 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
       instrumentId: spec.id,
       side: side as 'buy' | 'sell',
     };
-    const qtyLots = random.int(1, 30);
+    const qtyLots = big && spec.id === 'BTC-USDT' && random.chance(0.1) ? random.int(1, 2 ** 40) : random.int(1, 30);
     const stp = random.chance(0.85)
       ? undefined
       : random.pick(['cancel_resting', 'cancel_taker', 'cancel_both'] as const);
