@@ -258,10 +258,24 @@ export class StockOrders {
   }
 
   /**
-   * The engine checks the order is live and the user's; a repeat answers the first cancel again. The
-   * command id carries the user, so another customer's attempt can never stand in for the owner's.
+   * Cancels a live order of the user's. The command id is fixed (`cancel:<user>:<order>`), so a repeat
+   * answers the first cancel again, and it carries the user, so another customer's attempt can never
+   * stand in for the owner's. Only a cancel of a live order of the user's goes to the engine: the engine
+   * remembers a refusal under its id too, so a cancel of an id not (yet) the user's would otherwise be
+   * answered with that refusal once the user's order with that id exists.
    */
   async cancel(userId: number, orderId: number): Promise<StockOrderView> {
+    // Whether the order is live is read and the cancel applied in one synchronous step below; the read
+    // model is asked only when the engine does not know a live order of the user's by this id.
+    if (!this.#isLiveOrderOf(userId, orderId)) {
+      const view = await this.info(userId, orderId);
+      if (!view) throw new AppError('order_not_found');
+      // A repeat of the cancel that ended it: the order as it now stands.
+      if (view.status === 'cancelled') return view;
+      // Ended some other way (filled, closed by the venue, rejected): nothing left to cancel.
+      if (view.status !== 'pending' && view.status !== 'partial') throw new AppError('order_not_amendable');
+      // Still open in the read model while its end is being committed: the engine answers.
+    }
     // An order with no fills is fully described by the engine's live order (after-market mark included)
     // and the cancel's own update, so it is answered without reading it back (the read and the cancel
     // happen in one synchronous step: nothing can change the order in between). One with fills needs its
@@ -299,6 +313,10 @@ export class StockOrders {
     const view = await this.info(userId, orderId);
     if (!view) throw new AppError('order_not_found');
     return view;
+  }
+
+  #isLiveOrderOf(userId: number, orderId: number): boolean {
+    return this.#engine.state.order(orderId)?.userId === String(userId);
   }
 
   async info(userId: number, orderId: number): Promise<StockOrderView | null> {

@@ -165,6 +165,40 @@ describe.each(dbs)('stock trading on $dialect', ({ open }) => {
     }
   });
 
+  it('cancels an order whose id was asked to be cancelled before it existed, and refuses a finished one', async () => {
+    const db = await open();
+    const t = await testApp(db);
+    try {
+      const { token } = await trader(t, '9000000113');
+      const quote = (await t.call('GET', '/stock/index/info?symbol=NSE:TCS')).body.data;
+      const price = (Number(quote.price) * 0.97).toFixed(1);
+      const limit = { symbol: 'NSE:TCS', orderType: 'limit', price, quantity: '1' };
+      const first = (await order(t, token, 'buy', limit)).body.data.order.id as number;
+      // The next ids are not orders yet: refused, and (not reaching the engine) not remembered as refused.
+      for (let id = first + 1; id <= first + 20; id++) {
+        const early = await t.call('GET', `/stock/order/cancel?id=${id}`, { token, lang: 'pt-BR' });
+        expect(early.body).toMatchObject({ error: 'order_not_found', msg: 'Ordem não encontrada' });
+      }
+      const next = (await order(t, token, 'buy', limit)).body.data.order.id as number;
+      expect(next).toBeGreaterThan(first);
+      expect(next).toBeLessThanOrEqual(first + 20);
+      const cancelled = await t.call('GET', `/stock/order/cancel?id=${next}`, { token });
+      expect(cancelled.body.data.order).toMatchObject({ id: next, status: 'cancelled' });
+      expect((await t.call('GET', `/stock/order/cancel?id=${next}`, { token })).body.data.order.status).toBe(
+        'cancelled',
+      );
+      // A market order that filled is there to read, but no longer to cancel.
+      const filled = (await order(t, token, 'buy', { symbol: 'NSE:TCS', quantity: '1' })).body.data.order;
+      expect(filled.status).toBe('completed');
+      const late = await t.call('GET', `/stock/order/cancel?id=${filled.id}`, { token, lang: 'pt-BR' });
+      expect(late.body).toMatchObject({ error: 'order_not_amendable', msg: 'Esta ordem não pode mais ser alterada' });
+      expect((await t.call('GET', `/stock/order/info?id=${filled.id}`, { token })).body.data.status).toBe('completed');
+    } finally {
+      await t.close();
+      await db.close();
+    }
+  });
+
   it('fills a resting limit order when the simulated price reaches it, at the limit price', async () => {
     const db = await open();
     const t = await testApp(db);
