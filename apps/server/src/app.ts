@@ -39,7 +39,7 @@ import { Watchlist } from './features/stocks/watchlist.ts';
 import { grantPaperFunds } from './features/wallet/paper-grants.ts';
 import { walletRoutes } from './features/wallet/routes.ts';
 import { Wallets } from './features/wallet/service.ts';
-import { errorEnvelope, registerEnvelope } from './http/envelope.ts';
+import { errorEnvelope, registerEnvelope, requestLang } from './http/envelope.ts';
 import { apiSecurityHeaders, securityHeaders } from './http/security-headers.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
 
@@ -237,7 +237,7 @@ function serveFrontEnds(http: FastifyInstance, config: Config) {
   http.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     if (path.startsWith(API_PREFIX) || request.method !== 'GET' || /\.\w+$/.test(path)) {
-      return reply.status(404).send(errorEnvelope('not_found', 'en-US'));
+      return reply.status(404).send(errorEnvelope('not_found', requestLang(request)));
     }
     if (admin && (path === '/admin' || path.startsWith('/admin/'))) return reply.sendFile('index.html', admin);
     if (web) return reply.sendFile('index.html', web);

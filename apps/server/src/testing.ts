@@ -18,15 +18,23 @@ export async function testApp(db: Db, overrides: Partial<Config> = {}) {
   const call = async (
     method: 'GET' | 'POST',
     url: string,
-    opts: { body?: Record<string, string>; json?: unknown; token?: string; lang?: string } = {},
+    opts: {
+      body?: Record<string, string | undefined>;
+      json?: unknown;
+      token?: string;
+      lang?: string;
+      headers?: Record<string, string>;
+    } = {},
   ): Promise<Reply> => {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...opts.headers };
     if (opts.token) headers.token = opts.token;
     if (opts.lang) headers.lang = opts.lang;
     let payload: string | undefined;
     if (opts.body) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
-      payload = new URLSearchParams(opts.body).toString();
+      // A field set to undefined is left out (not sent as the text "undefined").
+      const fields = Object.entries(opts.body).filter((entry): entry is [string, string] => entry[1] !== undefined);
+      payload = new URLSearchParams(fields).toString();
     } else if (opts.json !== undefined) {
       headers['content-type'] = 'application/json';
       payload = JSON.stringify(opts.json);

@@ -2,7 +2,7 @@
 // /user/assets, /user/tx/record). Money and quantities are decimal strings at this edge.
 
 import { z } from 'zod';
-import { pageQuery } from './fields.ts';
+import { pageQuery, pin } from './fields.ts';
 
 export const STOCK_ORDER_STATUSES = [
   'pending',
@@ -17,9 +17,16 @@ export const placeStockOrderBody = z.object({
   symbol: z.string({ error: 'field_required' }).trim().min(1).max(40),
   orderType: z.enum(['market', 'limit'], { error: 'field_invalid' }).default('market'),
   price: z.string().trim().max(24).optional(),
-  quantity: z.string({ error: 'quantity_required' }).trim().min(1, { error: 'quantity_required' }).max(24),
-  /** The 6-digit transaction password. */
-  password: z.string({ error: 'field_required' }).max(6).optional(),
+  quantity: z
+    .string({ error: (issue) => (issue.input === undefined ? 'quantity_required' : 'field_invalid') })
+    .trim()
+    .min(1, { error: 'quantity_required' })
+    .max(24, { error: 'field_invalid' }),
+  /**
+   * The 6-digit transaction password. Optional here so that a customer without one is told to set it
+   * (trade_password_not_set) rather than to enter it; anything sent must be six digits (pin_format).
+   */
+  password: pin().optional(),
   /** Idempotency key chosen by the client: a retry with the same key and body answers the first result. */
   clientOrderId: z.string().trim().min(8).max(64).optional(),
 });

@@ -54,12 +54,17 @@ export function sendError(
   return reply.status(errorStatus(code)).send(errorEnvelope(code, request.lang ?? 'en-US', fields));
 }
 
+/** The language a request asks for: its `lang` header, else Accept-Language, else en-US. */
+export function requestLang(request: FastifyRequest): Lang {
+  const header = request.headers.lang;
+  return pickLang(Array.isArray(header) ? header[0] : header, request.headers['accept-language']);
+}
+
 export function registerEnvelope(app: FastifyInstance): void {
   app.decorateRequest('lang', 'en-US');
   // A callback hook: an async one costs every request a promise and a turn of the microtask queue.
   app.addHook('onRequest', (request, _reply, done) => {
-    const header = request.headers.lang;
-    request.lang = pickLang(Array.isArray(header) ? header[0] : header, request.headers['accept-language']);
+    request.lang = requestLang(request);
     done();
   });
 

@@ -242,11 +242,13 @@ export class Accounts {
   async checkPin(user: repo.UserRow, kind: 'trade' | 'withdraw', pin: string | undefined): Promise<void> {
     const hash = kind === 'trade' ? user.trade_pin_hash : user.withdraw_pin_hash;
     if (!hash) throw new AppError(kind === 'trade' ? 'trade_password_not_set' : 'withdraw_password_not_set');
+    // Not sent is not wrong: it is asked for, and counts toward no lockout.
+    if (!pin) throw fieldError('password', 'field_required');
     const subject = `pin:${kind}:${user.id}`;
     const now = this.#clock.now();
-    if (pin && this.#pins.has(subject, hash, pin, now)) return;
+    if (this.#pins.has(subject, hash, pin, now)) return;
     await checkLoginAllowed(this.#db, subject, now);
-    if (!pin || !(await verifyPassword(hash, pin))) {
+    if (!(await verifyPassword(hash, pin))) {
       await recordLoginFailure(this.#db, subject, now);
       throw fieldError('password', kind === 'trade' ? 'trade_password_incorrect' : 'withdraw_password_incorrect');
     }

@@ -15,7 +15,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../http/app-error.ts';
+import { AppError, fieldError } from '../../http/app-error.ts';
 import { bearerToken } from '../../http/auth.ts';
 import { ok, okEnvelope } from '../../http/envelope.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -34,9 +34,17 @@ export type StockDeps = {
   clock: Clock;
 };
 
-const idempotencyKey = (req: FastifyRequest) => {
+/**
+ * The order's idempotency key: the body's clientOrderId or the Idempotency-Key header. A header that is
+ * not a key, or one that contradicts the body's, is refused: ignoring it would turn a retry into a
+ * second order.
+ */
+const idempotencyKey = (req: FastifyRequest, clientOrderId: string | undefined): string | undefined => {
   const header = req.headers['idempotency-key'];
-  return typeof header === 'string' && /^[\w-]{8,64}$/.test(header) ? header : undefined;
+  if (header === undefined) return clientOrderId;
+  if (typeof header !== 'string' || !/^[\w-]{8,64}$/.test(header)) throw fieldError('Idempotency-Key', 'field_invalid');
+  if (clientOrderId !== undefined && clientOrderId !== header) throw fieldError('clientOrderId', 'field_invalid');
+  return header;
 };
 
 export function stockRoutes(app: FastifyInstance, d: StockDeps) {
@@ -66,9 +74,10 @@ export function stockRoutes(app: FastifyInstance, d: StockDeps) {
       },
       async (req) => {
         const u = await user(req);
+        const key = idempotencyKey(req, req.body.clientOrderId);
         const checked = d.orders.check(u, side, req.body);
         await d.accounts.checkPin(u, 'trade', req.body.password);
-        const order = await d.orders.place(u, checked, req.body.clientOrderId ?? idempotencyKey(req));
+        const order = await d.orders.place(u, checked, key);
         return ok({ order });
       },
     );

@@ -72,6 +72,12 @@ export type Checked = {
 };
 
 /** Engine status and reason → SPEC §4's states. */
+function isOutsideBandOf(view: { bandLoTicks: number | null; bandHiTicks: number | null }, ticks: number): boolean {
+  return (
+    (view.bandLoTicks !== null && ticks < view.bandLoTicks) || (view.bandHiTicks !== null && ticks > view.bandHiTicks)
+  );
+}
+
 export function customerStatus(status: OrderStatus, reason: string): StockOrderView['status'] {
   switch (status) {
     case 'pending':
@@ -148,8 +154,11 @@ export class StockOrders {
     const lastTicks = raw?.lastTicks ?? 0;
     if (side === 'buy' && raw?.band && lastTicks >= raw.band.upperTicks) throw new AppError('daily_limit_buy');
     const afterMarket = !isOpen(instrument.exchange, this.#clock.now());
-    // A market order is estimated at the best opposite quote while the market is open, else at the last price.
     const view = this.#engine.state.market(instrument.id);
+    // The engine's band (the day's, as the venue set it) refuses the order on placing: the preview too.
+    if (limitTicks !== null && view && isOutsideBandOf(view, limitTicks))
+      throw fieldError('price', 'price_outside_band');
+    // A market order is estimated at the best opposite quote while the market is open, else at the last price.
     const opposite = side === 'buy' ? view?.bestAskTicks : view?.bestBidTicks;
     const priceTicks = limitTicks ?? (!afterMarket && opposite != null ? opposite : lastTicks);
     const amount = tradeNotional(spec, priceTicks, lots.value);

@@ -361,7 +361,7 @@ describe.each(dbs)('stock trading on $dialect', ({ open }) => {
       const noPin = await trader(t, '9000000110', { pin: false });
       const quote = (await t.call('GET', '/stock/index/info?symbol=NSE:RELIANCE')).body.data;
       const before = await footprint(t, token);
-      const cases: [string, 'buy' | 'sell', Record<string, string>, string, string, string][] = [
+      const cases: [string, 'buy' | 'sell', Record<string, string | undefined>, string, string, string][] = [
         [
           'zero quantity',
           'buy',
@@ -471,18 +471,103 @@ describe.each(dbs)('stock trading on $dialect', ({ open }) => {
           '',
           '',
         ],
+        // Not six digits is not a wrong password: it counts toward no lockout (below).
+        ...(['12345', '1234567', 'abcdef', '', '١٢٣٤٥٦'] as const).map(
+          (password) =>
+            [
+              `password ${JSON.stringify(password)}`,
+              'buy',
+              { symbol: 'NSE:RELIANCE', quantity: '5', password },
+              'pin_format',
+              'The password must be exactly 6 digits',
+              'A senha deve ter exatamente 6 dígitos',
+            ] as [string, 'buy' | 'sell', Record<string, string | undefined>, string, string, string],
+        ),
+        [
+          'no password',
+          'buy',
+          { symbol: 'NSE:RELIANCE', quantity: '5', password: undefined },
+          'field_required',
+          '',
+          '',
+        ],
+        [
+          'a clientOrderId the Idempotency-Key header contradicts',
+          'buy',
+          { symbol: 'NSE:RELIANCE', quantity: '5', clientOrderId: 'key-in-the-body-01' },
+          'field_invalid',
+          '',
+          '',
+        ],
       ];
+      const headers = (body: Record<string, string | undefined>) =>
+        body.clientOrderId ? { 'idempotency-key': 'key-in-the-header-01' } : undefined;
       for (const [name, side, body, code, en, pt] of cases) {
-        const a = await order(t, token, side, body);
+        const send = (lang: string) =>
+          t.call('POST', `/stock/order/${side}`, {
+            token,
+            lang,
+            headers: headers(body),
+            body: { orderType: 'market', password: PIN, ...body },
+          });
+        const a = await send('en-US');
         expect(a.body.error, `${name}: ${JSON.stringify(a.body)}`).toBe(code);
         expect(a.body.code).toBe(-1001);
         if (en) expect(a.body.msg, name).toBe(en);
-        const b = await order(t, token, side, body, 'pt-BR');
+        const b = await send('pt-BR');
         if (pt) expect(b.body.msg, name).toBe(pt);
         else expect(b.body.msg).not.toBe(a.body.msg);
       }
       expect(await footprint(t, token)).toEqual(before);
+      // An Idempotency-Key header that is not a key is refused, not ignored (a retry would buy twice).
+      for (const key of ['abc', 'ключ-ключ-ключ', 'x'.repeat(65)]) {
+        const bad = await t.call('POST', '/stock/order/buy', {
+          token,
+          headers: { 'idempotency-key': key },
+          body: { symbol: 'NSE:RELIANCE', quantity: '5', password: PIN },
+        });
+        expect(bad.body.error, key).toBe('field_invalid');
+        expect(Object.keys(bad.body.fields ?? {}), key).toEqual(['Idempotency-Key']);
+      }
+      // A JSON body with a number where the contract has a decimal string: not valid, rather than missing.
+      for (const [field, json] of [
+        ['quantity', { symbol: 'NSE:RELIANCE', quantity: 5, password: PIN }],
+        ['quantity', { symbol: 'NSE:RELIANCE', quantity: null, password: PIN }],
+        ['password', { symbol: 'NSE:RELIANCE', quantity: '5', password: 246810 }],
+      ] as const) {
+        const typed = await t.call('POST', '/stock/order/buy', { token, json });
+        expect(typed.body.error, JSON.stringify(json)).toBe('validation_failed');
+        expect(typed.body.fields, JSON.stringify(json)).toEqual({ [field]: 'This value is not valid' });
+      }
+      expect(await footprint(t, token)).toEqual(before);
+      // None of the malformed passwords counted as a wrong one: one wrong password was sent (twice,
+      // once per language) before, so the lockout (from the sixth failure) is far, and the right one works.
+      const placed = await order(t, token, 'buy', { symbol: 'NSE:RELIANCE', quantity: '2' });
+      expect(placed.body.code, JSON.stringify(placed.body)).toBe(0);
+      // A preview refuses a price outside the band, as placing does.
+      const preview = await t.call('POST', '/stock/order/preview', {
+        token,
+        lang: 'pt-BR',
+        body: {
+          symbol: 'NSE:RELIANCE',
+          side: 'buy',
+          orderType: 'limit',
+          price: (Number(quote.bandHi) + 0.05).toFixed(2),
+          quantity: '5',
+        },
+      });
+      expect(preview.body).toMatchObject({
+        error: 'price_outside_band',
+        fields: { price: 'O preço está fora da banda de preço de hoje' },
+      });
+      // A call that does not exist answers in the language asked for.
+      const missing = await t.call('POST', '/stock/order/amend', { token, lang: 'pt-BR', body: {} });
+      const missingEn = await t.call('POST', '/stock/order/amend', { token, body: {} });
+      expect(missing.status).toBe(404);
+      expect(missing.body.error).toBe('not_found');
+      expect(missing.body.msg).not.toBe(missingEn.body.msg);
 
+      const afterPlacing = await footprint(t, token);
       const unset = await order(t, noPin.token, 'buy', { symbol: 'NSE:RELIANCE', quantity: '5' });
       expect(unset.body.error).toBe('trade_password_not_set');
 
@@ -497,7 +582,7 @@ describe.each(dbs)('stock trading on $dialect', ({ open }) => {
         msg: 'Ações no limite diário não podem ser compradas',
       });
       spy.mockRestore();
-      expect(await footprint(t, token)).toEqual(before);
+      expect(await footprint(t, token)).toEqual(afterPlacing);
       expect(t.app.engine.state.findBrokenInvariant()).toBeUndefined();
     } finally {
       await t.close();
