@@ -68,6 +68,7 @@ interface Placed {
 }
 
 async function mockTrading(page: Page, placed: Placed[]) {
+  let refusedOnce = false;
   const form = (request: Request) => Object.fromEntries(new URLSearchParams(request.postData() ?? ''));
   await page.route('**/ipor-api/**', async (route) => {
     const request = route.request();
@@ -102,6 +103,20 @@ async function mockTrading(page: Page, placed: Placed[]) {
       case '/stock/order/sell': {
         const body = form(request);
         placed.push({ path, body, idempotencyKey: request.headers()['idempotency-key'] });
+        // The first order is refused (as the engine would, for a balance that fell meanwhile).
+        if (!refusedOnce) {
+          refusedOnce = true;
+          return route.fulfill({
+            status: 400,
+            contentType: 'application/json',
+            body: JSON.stringify({
+              code: -1001,
+              msg: 'Insufficient balance',
+              data: null,
+              error: 'insufficient_balance',
+            }),
+          });
+        }
         return route.fulfill(
           ok({
             order: order({ id: 6001, symbol: body.symbol ?? '', status: 'pending', quantity: body.quantity ?? '0' }),
@@ -158,20 +173,31 @@ describe('customer app trading screens (mocked trading calls)', () => {
         await page.locator('.adm-number-keyboard-key').first().waitFor();
         await page.waitForTimeout(300);
         await shot(page, `web-trading-confirm-${lang}`);
-        for (const digit of '123456') {
-          await page.locator('.adm-number-keyboard-key').getByText(digit, { exact: true }).click();
-        }
-        await page.waitForURL(/\/pages\/stock\/list/);
+        const typePasscode = async () => {
+          for (const digit of '123456') {
+            await page.locator('.adm-number-keyboard-key').getByText(digit, { exact: true }).click();
+          }
+        };
+        await typePasscode();
+        // Refused: the sheet says why and stays open; the next attempt is a new order with a new key
+        // (the server would answer the refused key with the same refusal).
+        await page.getByTestId('confirm-sheet').getByText('Insufficient balance').waitFor();
         expect(placed).toHaveLength(1);
-        expect(placed[0]?.path).toBe('/stock/order/buy');
-        expect(placed[0]?.body).toMatchObject({
-          symbol: 'NSE:RELIANCE',
-          orderType: 'market',
-          quantity: '4',
-          password: '123456',
-        });
-        expect(placed[0]?.body.clientOrderId).toBe(placed[0]?.idempotencyKey);
-        expect(placed[0]?.body.clientOrderId?.length).toBeGreaterThanOrEqual(8);
+        await typePasscode();
+        await page.waitForURL(/\/pages\/stock\/list/);
+        expect(placed).toHaveLength(2);
+        for (const attempt of placed) {
+          expect(attempt.path).toBe('/stock/order/buy');
+          expect(attempt.body).toMatchObject({
+            symbol: 'NSE:RELIANCE',
+            orderType: 'market',
+            quantity: '4',
+            password: '123456',
+          });
+          expect(attempt.body.clientOrderId).toBe(attempt.idempotencyKey);
+          expect(attempt.body.clientOrderId?.length).toBeGreaterThanOrEqual(8);
+        }
+        expect(placed[1]?.body.clientOrderId).not.toBe(placed[0]?.body.clientOrderId);
 
         // Order list: open tab, then history with the SPEC §4 status chips; detail sheet.
         await page.getByTestId('order-row').first().waitFor();

@@ -1,7 +1,8 @@
 // Place a stock order (SPEC §2 pages/stock/order?symbol=…&side=buy): buy/sell switch, market or
 // limit, price and quantity steppers, "% of available" slider, live quote with best bid/ask, the
 // server's fee preview (debounced), then a confirmation sheet with the 6-digit transaction password.
-// The order carries a clientOrderId (idempotency key) created per confirmation and reused on retry.
+// The order carries a clientOrderId (idempotency key) created per confirmation, reused on a retry after a
+// lost answer and renewed after a refusal.
 import type { QuoteView, StockOrderView } from '@bourse/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -171,6 +172,9 @@ function ConfirmSheet({
   const [passcode, setPasscode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [canRetry, setCanRetry] = useState(false);
+  // The order's idempotency key: kept for a retry after a lost answer, renewed after any answer (a new
+  // attempt is a new order; the server would answer a refused key's refusal again).
+  const [renewedKey, setRenewedKey] = useState<string | null>(null);
   const isOpen = confirm !== null;
   const passcodeRef = useRef<PasscodeInputRef>(null);
   useEffect(() => {
@@ -178,6 +182,7 @@ function ConfirmSheet({
     setPasscode('');
     setError(null);
     setCanRetry(false);
+    setRenewedKey(null);
     // Open the keypad once the sheet has slid in.
     const timer = setTimeout(() => passcodeRef.current?.focus(), 350);
     return () => clearTimeout(timer);
@@ -185,10 +190,11 @@ function ConfirmSheet({
   const submit = useMutation({
     mutationFn: (password: string) => {
       if (!confirm) throw new Error('no order');
+      const clientOrderId = renewedKey ?? confirm.clientOrderId;
       return apiPost<{ order: StockOrderView }>(
         confirm.side === 'buy' ? '/stock/order/buy' : '/stock/order/sell',
-        { ...confirm.body, password, clientOrderId: confirm.clientOrderId },
-        { isSilent: true, idempotencyKey: confirm.clientOrderId },
+        { ...confirm.body, password, clientOrderId },
+        { isSilent: true, idempotencyKey: clientOrderId },
       );
     },
     onSuccess: (data) => onDone(data.order),
@@ -200,6 +206,7 @@ function ConfirmSheet({
         return;
       }
       setCanRetry(false);
+      setRenewedKey(newIdempotencyKey());
       if (cause instanceof ApiError && cause.error === 'trade_password_not_set') {
         void Dialog.confirm({
           title: t('trading.setTradePasswordTitle'),
