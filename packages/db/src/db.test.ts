@@ -1,5 +1,6 @@
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { testDatabases } from './testing.ts';
+import { TEST_DATABASE_URL, testDatabases } from './testing.ts';
 import type { Sql } from './types.ts';
 
 const dbs = await testDatabases();
@@ -89,6 +90,38 @@ describe.each(dbs)('database on $dialect', ({ open, dialect }) => {
       await db.close();
     }
   });
+
+  it.runIf(dialect === 'postgres')(
+    'fails a transaction whose connection dies, without ending the process, and works on afterwards',
+    async () => {
+      const db = await open();
+      const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await admin.connect();
+      try {
+        for (const early of [false, true]) {
+          const work = async (tx: Sql) => {
+            const [row] = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+            // Another session ends this one's backend, as a restart or an operator would.
+            await admin.query('SELECT pg_terminate_backend($1)', [row!.pid]);
+            await tx.run('SELECT 1');
+            return 'unreachable';
+          };
+          const attempt = early
+            ? db.transactionEarly!(work).then(async ({ durable }) => {
+                await durable;
+                return 'unreachable';
+              })
+            : db.transaction(work);
+          // The dead connection's 'error' event would otherwise have ended this process here.
+          await expect(attempt).rejects.toThrow(/terminat/i);
+          expect(await db.query<{ one: number }>('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+        }
+      } finally {
+        await admin.end();
+        await db.close();
+      }
+    },
+  );
 
   it('reads rows as arrays of column values in SELECT order (queryArrays), for SELECTs only', async () => {
     const db = await open();

@@ -13,6 +13,9 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => {
   return n;
 });
 
+/** Pooled clients that already have checkOut()'s error listener. */
+const listened = new WeakSet<pg.PoolClient>();
+
 export async function openPostgres(url: string, options: { schema?: string; max?: number } = {}): Promise<Db> {
   const pool = new pg.Pool({
     connectionString: url,
@@ -39,6 +42,28 @@ export async function openPostgres(url: string, options: { schema?: string; max?
     },
   });
   const direct = on(pool);
+  /**
+   * A pooled client for a transaction. pg-pool listens for a client's 'error' only while it is idle; a
+   * connection that dies while checked out (a restarted server, pg_terminate_backend) rejects the query
+   * in flight, and then emits 'error', which with no listener would end the process before the caller
+   * could handle the rejection (the engine host's onFatal). Each client gets a listener once.
+   */
+  const checkOut = async (): Promise<pg.PoolClient> => {
+    const client = await pool.connect();
+    if (!listened.has(client)) {
+      listened.add(client);
+      client.on('error', () => undefined); // surfaced by the rejected query
+    }
+    return client;
+  };
+  /** Rolls back; a client whose ROLLBACK fails is broken and leaves the pool. */
+  const rollBack = async (client: pg.PoolClient, error: unknown) => {
+    const rolledBack = await client.query('ROLLBACK').then(
+      () => true,
+      () => false,
+    );
+    client.release(rolledBack ? undefined : error instanceof Error ? error : true);
+  };
   /** The last transactionEarly's commit: the next one commits after it, and fails if it failed. */
   let lastCommit: Promise<void> = Promise.resolve();
   /** Where another thread opens its own connection (the journal scan, the snapshot worker). */
@@ -55,18 +80,18 @@ export async function openPostgres(url: string, options: { schema?: string; max?
       return scanPagesOffThread(source, text, after, pageSize, parser);
     },
     async transaction(fn) {
-      const client = await pool.connect();
+      const client = await checkOut();
+      let result: Awaited<ReturnType<typeof fn>>;
       try {
         await client.query('BEGIN');
-        const result = await fn(on(client));
+        result = await fn(on(client));
         await client.query('COMMIT');
-        return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        await rollBack(client, error);
         throw error;
-      } finally {
-        client.release();
       }
+      client.release();
+      return result;
     },
     async transactionEarly(fn) {
       // The statements run now, beside the previous transaction whose COMMIT may still be in flight;
@@ -81,7 +106,7 @@ export async function openPostgres(url: string, options: { schema?: string; max?
       let client: pg.PoolClient;
       let result: Awaited<ReturnType<typeof fn>>;
       try {
-        client = await pool.connect();
+        client = await checkOut();
       } catch (error) {
         settle(previous); // nothing of this one to commit: the next waits for the one before
         throw error;
@@ -90,8 +115,7 @@ export async function openPostgres(url: string, options: { schema?: string; max?
         await client.query('BEGIN');
         result = await fn(on(client), previous);
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        client.release();
+        await rollBack(client, error);
         settle(previous);
         throw error;
       }
@@ -102,7 +126,7 @@ export async function openPostgres(url: string, options: { schema?: string; max?
           client.release();
         } catch (error) {
           await client.query('ROLLBACK').catch(() => undefined);
-          client.release(error instanceof Error ? error : true); // a broken connection is not reused
+          client.release(error instanceof Error ? error : true); // a failed COMMIT's connection is not reused
           throw error;
         }
       })();
