@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Db, openDb as openDatabase, testDatabases } from '@bourse/db';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Cmd, openCounterHost } from './testing-counter.ts';
+import { type Cmd, Counter, openCounterHost } from './testing-counter.ts';
 
 const open = openCounterHost;
 
@@ -86,6 +86,44 @@ describe.each(dbs)('engine host on $dialect', ({ open: openDb }) => {
     for (let i = 0; i < 10; i++) await host.submit({ key: 'a', add: 1 });
     await host.close();
     await expect(open(db, { decode: (t) => ({ ...(JSON.parse(t) as Cmd), add: 2 }) })).rejects.toThrow(/checkpoint/);
+    await db.close();
+  });
+
+  it('refuses to start on a journal that lost its tail (a checkpoint or snapshot past its end)', async () => {
+    const db = await openDb();
+    const host = await open(db);
+    for (let i = 0; i < 300; i++) await host.submit({ key: `k${i % 3}`, add: 1 });
+    await host.close(); // snapshots at 250, a checkpoint at 300
+    await db.run('DELETE FROM engine_journal WHERE seq > 260');
+    await expect(open(db)).rejects.toThrow(/journal ends at seq 260, but a snapshot or checkpoint was recorded at 300/);
+    await db.run('DELETE FROM engine_journal WHERE seq > 240');
+    await expect(open(db)).rejects.toThrow(/ends at seq 240/);
+    // Nothing was written by the refused starts.
+    expect(await db.query('SELECT seq FROM engine_journal WHERE seq > 240')).toEqual([]);
+    await db.close();
+  });
+
+  it('stops when the engine throws part way through a command, which is never journaled', async () => {
+    const db = await openDb();
+    let fatal: unknown = null;
+    const create = () => {
+      const counter = new Counter();
+      const apply = counter.apply.bind(counter);
+      // A broken invariant after a change: the state in memory is no longer the journal's.
+      counter.apply = (c: Cmd) => {
+        if (c.key !== 'boom') return apply(c);
+        counter.values.set('boom', 5);
+        throw new Error('invariant broken');
+      };
+      return counter;
+    };
+    const host = await open(db, { create, onFatal: (e) => (fatal = e) });
+    expect(await host.submit({ key: 'a', add: 1 })).toBe(1);
+    await expect(host.submit({ key: 'boom', add: 1 })).rejects.toThrow('invariant broken');
+    expect(String(fatal)).toContain('invariant broken');
+    // Nothing more is acknowledged from that state.
+    await expect(host.submit({ key: 'a', add: 1 })).rejects.toThrow('invariant broken');
+    expect((await db.query<{ seq: number }>('SELECT seq FROM engine_journal')).map((r) => Number(r.seq))).toEqual([1]);
     await db.close();
   });
 

@@ -56,7 +56,12 @@ export interface ReplayableEngine<C, R> {
   replayComplete?(): boolean;
 }
 
-export type Applied<C, R> = { seq: number; command: C; result: R };
+/**
+ * A command as the host applied it. `repeat`: the engine found its id in its idempotency window and
+ * answered the first result again, changing nothing (Engine.lastApplyWasRepeat): its events are the
+ * first command's and are not projected again.
+ */
+export type Applied<C, R> = { seq: number; command: C; result: R; repeat: boolean };
 
 /** What start-up did and how long each part took (ms), for the log and the replay bench. */
 export type StartupReport = {
@@ -131,7 +136,7 @@ type HostConfig<C, R, E extends ReplayableEngine<C, R>> = Required<
     'project' | 'snapshotWorker' | 'keepWaitingResults' | 'journalMark' | 'journalPages'
   >;
 
-type Pending<C, R> = Applied<C, R> & { repeat: boolean; resolve: (r: R) => void; reject: (e: unknown) => void };
+type Pending<C, R> = Applied<C, R> & { resolve: (r: R) => void; reject: (e: unknown) => void };
 
 /** Journal rows read per query at start-up (keyset pages: WHERE seq > last ORDER BY seq LIMIT n). */
 export const JOURNAL_PAGE = 10_000;
@@ -292,6 +297,18 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
     // The journal's end, so that replay() can be told how many commands follow each one.
     const [end] = await db.query<{ last: number | null }>('SELECT MAX(seq) AS last FROM engine_journal');
     const last = Number(end?.last ?? 0);
+    // Every snapshot and checkpoint describes a journaled seq: one past the journal's end means the
+    // journal lost its tail (acknowledged commands). Starting anyway would hand their seqs to new commands.
+    const [marks] = await db.query<{ snapshot: number | null; checkpoint: number | null }>(
+      'SELECT (SELECT MAX(seq) FROM engine_snapshots) AS snapshot, (SELECT MAX(seq) FROM engine_checkpoints) AS checkpoint',
+    );
+    const recorded = Math.max(Number(marks?.snapshot ?? 0), Number(marks?.checkpoint ?? 0));
+    if (recorded > last) {
+      throw new Error(
+        `the engine journal ends at seq ${last}, but a snapshot or checkpoint was recorded at ${recorded}: ` +
+          'journaled commands are missing; restore the database from a backup',
+      );
+    }
     /** Restores the snapshot at `snapshotSeq` (0: none), replays the journal after it, checks the hashes. */
     const startFrom = async (snapshotSeq: number) => {
       const snap = snapshotSeq === 0 ? undefined : (await db.query<SnapshotRow>(SNAPSHOT_ROW, [snapshotSeq]))[0];
@@ -475,7 +492,16 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
   apply(command: C): { result: R | undefined; committed: Promise<R> } {
     if (this.#failed) return { result: undefined, committed: Promise.reject(this.#failed) };
     if (this.#closed) return { result: undefined, committed: Promise.reject(new Error('engine host is closed')) };
-    const result = this.engine.apply(command);
+    let result: R;
+    try {
+      result = this.engine.apply(command);
+    } catch (error) {
+      // The engine answers every expected failure with a rejection; a throw is a broken invariant, part
+      // way through a command that will never be journaled. The state in memory can no longer be trusted
+      // to be the journal's: stop, as for a failed commit, and restart from the journal.
+      this.#fail(error, []);
+      return { result: undefined, committed: Promise.reject(error) };
+    }
     const repeat = this.engine.lastApplyWasRepeat === true;
     const seq = ++this.#seq;
     const committed = new Promise<R>((resolve, reject) => {

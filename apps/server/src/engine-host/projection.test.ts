@@ -154,51 +154,56 @@ describe.each(dbs)('projection on $dialect', ({ open }) => {
     }
   });
 
-  it('does not rewind an order when a retry answers its first result again', async () => {
-    const t = await setUp();
-    try {
-      await t.ok(
-        t.engine.submit({
+  // The retry stamped later, in the same millisecond as the first command, or after the clock stepped
+  // back: the host's own repeat flag says it is a repeat, whatever the times.
+  it.each([1_000, 0, -5_000])(
+    'does not rewind an order when a retry answers its first result again (clock %i ms)',
+    async (step) => {
+      const t = await setUp();
+      try {
+        await t.ok(
+          t.engine.submit({
+            type: 'place_order',
+            id: 'maker',
+            userId: 'b',
+            instrumentId: SPEC.id,
+            side: 'sell',
+            orderType: 'limit',
+            priceTicks: 5_000_000,
+            qtyLots: 2,
+          }),
+        );
+        t.clock.advance(1_000);
+        const buy = {
           type: 'place_order',
-          id: 'maker',
-          userId: 'b',
+          id: 'buy-1',
+          userId: 'a',
           instrumentId: SPEC.id,
-          side: 'sell',
+          side: 'buy',
           orderType: 'limit',
           priceTicks: 5_000_000,
-          qtyLots: 2,
-        }),
-      );
-      t.clock.advance(1_000);
-      const buy = {
-        type: 'place_order',
-        id: 'buy-1',
-        userId: 'a',
-        instrumentId: SPEC.id,
-        side: 'buy',
-        orderType: 'limit',
-        priceTicks: 5_000_000,
-        qtyLots: 5,
-      } as const;
-      const first = await t.ok(t.engine.submit(buy));
-      const placed = first.events.find((e) => e.type === 'order_placed');
-      const orderId = placed?.type === 'order_placed' ? placed.orderId : 0;
-      expect((await t.rows()).find((r) => r.id === orderId)).toMatchObject({ status: 'partial', filled_lots: 2 });
-      t.clock.advance(1_000);
-      await t.ok(t.engine.submit({ type: 'cancel_order', id: 'cancel-1', userId: 'a', orderId }));
-      t.clock.advance(1_000);
-      const again = await t.ok(t.engine.submit(buy)); // the client retries with the same id and body
-      expect(again.events.map((e) => e.type)).toEqual(first.events.map((e) => e.type));
-      expect((await t.rows()).find((r) => r.id === orderId)).toMatchObject({ status: 'cancelled', filled_lots: 2 });
-    } finally {
-      await t.close();
-    }
-  });
+          qtyLots: 5,
+        } as const;
+        const first = await t.ok(t.engine.submit(buy));
+        const placed = first.events.find((e) => e.type === 'order_placed');
+        const orderId = placed?.type === 'order_placed' ? placed.orderId : 0;
+        expect((await t.rows()).find((r) => r.id === orderId)).toMatchObject({ status: 'partial', filled_lots: 2 });
+        // Cancelled in the same millisecond; the retry `step` ms after both.
+        await t.ok(t.engine.submit({ type: 'cancel_order', id: 'cancel-1', userId: 'a', orderId }));
+        t.clock.advance(step);
+        const again = await t.ok(t.engine.submit(buy)); // the client retries with the same id and body
+        expect(again.events.map((e) => e.type)).toEqual(first.events.map((e) => e.type));
+        expect((await t.rows()).find((r) => r.id === orderId)).toMatchObject({ status: 'cancelled', filled_lots: 2 });
+      } finally {
+        await t.close();
+      }
+    },
+  );
 });
 
 describe('projection rows', () => {
   /** The statements projectBatch runs for a batch, with their parameters, on a recording SQLite stand-in. */
-  async function statementsFor(batch: { seq: number; command: Command; result: ApplyResult }[]) {
+  async function statementsFor(batch: { seq: number; command: Command; result: ApplyResult; repeat: boolean }[]) {
     const ran: [string, readonly Param[] | undefined][] = [];
     const tx: Sql = {
       dialect: 'sqlite',
@@ -241,7 +246,10 @@ describe('projection rows', () => {
             : f.limit(user, side, 1_000 + random.int(-5, 5), random.int(1, 9));
       commands.push(f === e ? { ...command, id: `e-${command.id}` } : command);
     }
-    const batch = commands.map((command, i) => ({ seq: i + 1, command, result: engine.apply(command) }));
+    const batch = commands.map((command, i) => {
+      const result = engine.apply(command);
+      return { seq: i + 1, command, result, repeat: engine.lastApplyWasRepeat };
+    });
     const logged = batch.filter((b) => b.result instanceof LoggedResult).length;
     expect(logged).toBeGreaterThan(250);
     const inPlace = await statementsFor(batch);

@@ -17,7 +17,6 @@ import {
   type ApplyResult,
   type Command,
   EventReader,
-  LoggedResult,
   minorText,
   type OrderPlaced,
   type OrderUpdated,
@@ -31,18 +30,6 @@ import {
   type Trade,
 } from '@bourse/engine';
 import type { Applied } from './engine-host.ts';
-
-/**
- * True when the result is the engine's remembered answer to an earlier command with the same id: a
- * fresh result's events all carry the command's own time; a remembered one's carry the first command's,
- * which is earlier. (A retry within the same millisecond is written again, which the keys make harmless
- * for inserts; its order updates are then no newer than the first ones.) A LoggedResult is always a
- * fresh one (the engine rebuilds remembered answers as plain objects), and is not made into events here.
- */
-export function isRemembered(command: Command, result: ApplyResult): boolean {
-  if (!result.ok || result instanceof LoggedResult) return false;
-  return result.events.length > 0 && result.events[0]!.timeMs < command.timeMs;
-}
 
 /** Reads each result's events in place (the engine's compact form), one batch at a time. */
 const reader = new EventReader();
@@ -168,8 +155,9 @@ export async function projectBatch(
       link,
     ]);
   };
-  for (const { seq, command, result } of batch) {
-    if (!result.ok || isRemembered(command, result)) continue;
+  for (const { seq, result, repeat } of batch) {
+    // A repeat's events are its first command's, already projected (the rows would go back to then).
+    if (!result.ok || repeat) continue;
     reader.read(result);
     while (reader.next()) {
       const kind = reader.kind;
