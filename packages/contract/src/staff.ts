@@ -28,11 +28,23 @@ export const staffCreateBody = z.object({
 
 const reason = () => z.string({ error: 'reason_required' }).trim().min(3, { error: 'reason_required' }).max(500);
 
-export const staffDisableBody = z.object({ id: z.coerce.number().int().positive(), reason: reason() });
+/**
+ * A record's id: a JSON integer or a form field's digits. Not z.coerce: it made null, "", false and []
+ * the number 0 and true or [1] the id 1, so a mistyped body blocked a customer.
+ */
+const recordId = () =>
+  z.union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^[1-9]\d{0,14}$/)], {
+    error: 'field_invalid',
+  });
+
+export const staffDisableBody = z.object({ id: recordId().transform(Number), reason: reason() });
 
 export const userStatusBody = z.object({
-  userId: z.coerce.number({ error: 'field_invalid' }).int().positive(),
-  status: z.coerce.number({ error: 'field_invalid' }).int().min(0).max(1),
+  userId: recordId().transform(Number),
+  /** 0 blocks, 1 unblocks; as a number or a form field's digit, nothing else. */
+  status: z
+    .union([z.literal(0), z.literal(1), z.literal('0'), z.literal('1')], { error: 'field_invalid' })
+    .transform((v) => Number(v) as 0 | 1),
   reason: reason(),
 });
 

@@ -403,6 +403,16 @@ export const MIGRATIONS: Migration[] = [
     name: 'orders: drop the after-market index',
     sql: () => `DROP INDEX orders_after_market;`,
   },
+  {
+    version: 12,
+    // The last time step whose TOTP code signed each staff member or customer in: a code is good once
+    // (RFC 6238 §5.2), not for the ~90 s its window of three steps would otherwise accept it.
+    name: 'staff and users: last TOTP step used',
+    sql: () => `
+      ALTER TABLE staff ADD COLUMN totp_last_step BIGINT NOT NULL DEFAULT 0;
+      ALTER TABLE users ADD COLUMN totp_last_step BIGINT NOT NULL DEFAULT 0;
+    `,
+  },
 ];
 
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {

@@ -16,8 +16,17 @@ export function totpUrl(secret: string, label: string, issuer: string): string {
 }
 
 export function checkTotp(secret: string, code: string, nowMs: number): boolean {
-  if (!/^\d{6}$/.test(code)) return false;
-  return totpFor(secret, 'x', 'x').validate({ token: code, timestamp: nowMs, window: 1 }) !== null;
+  return totpStepOf(secret, code, nowMs) !== null;
+}
+
+/**
+ * The time step (the 30-second counter) of a valid code, one step either side of now; null if the code
+ * is not valid. Signing in keeps the last step used, so that each code signs in once (RFC 6238 §5.2).
+ */
+export function totpStepOf(secret: string, code: string, nowMs: number): number | null {
+  if (!/^\d{6}$/.test(code)) return null;
+  const delta = totpFor(secret, 'x', 'x').validate({ token: code, timestamp: nowMs, window: 1 });
+  return delta === null ? null : Math.floor(nowMs / 30_000) + delta;
 }
 
 export function totpNow(secret: string, nowMs: number): string {

@@ -274,9 +274,32 @@ describe.each(dbs)('accounts on $dialect', ({ open }) => {
     ).toBe(0);
     const creds = { areaCode: '91', phone: '9000000011', password: 'secret12' };
     expect((await t.call('POST', '/user/login', { body: creds })).body.error).toBe('totp_required');
-    const ok = await t.call('POST', '/user/login', {
-      body: { ...creds, totpCode: totpNow(setup.secret, t.clock.now()) },
-    });
+    const code = totpNow(setup.secret, t.clock.now());
+    const ok = await t.call('POST', '/user/login', { body: { ...creds, totpCode: code } });
     expect(ok.body.code).toBe(0);
+    // Each code signs in once: seen over a shoulder, it must not sign in again within its window.
+    t.clock.advance(5_000);
+    expect((await t.call('POST', '/user/login', { body: { ...creds, totpCode: code } })).body.error).toBe(
+      'totp_incorrect',
+    );
+    t.clock.advance(30_000);
+    const next = totpNow(setup.secret, t.clock.now());
+    expect((await t.call('POST', '/user/login', { body: { ...creds, totpCode: next } })).body.code).toBe(0);
+  });
+
+  it('forgets wrong passwords once the right one is given, so they do not add up to a lockout', async () => {
+    await start();
+    const token = (await t.register('9000000012')).body.data.token as string;
+    const pin = (loginPassword: string) =>
+      t.call('POST', '/user/update/tradePassword', {
+        token,
+        body: { password: '123456', confirmPassword: '123456', loginPassword },
+      });
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 4; i++) expect((await pin('wrong-one')).body.error).toBe('password_incorrect');
+      expect((await pin('secret12')).body.code).toBe(0);
+    }
+    // Twelve wrong in all, never five in a row: the next wrong one is just wrong.
+    expect((await pin('wrong-one')).body.error).toBe('password_incorrect');
   });
 });

@@ -13,6 +13,8 @@ export type UserRow = {
   email: string | null;
   totp_secret: string | null;
   totp_pending_secret: string | null;
+  /** The time step of the last TOTP code that signed in (migration 12). */
+  totp_last_step: number;
   status: number;
   id_status: 'none' | 'pending' | 'succ' | 'fail';
   invite_code: string;

@@ -22,7 +22,7 @@ import {
   verifyDecoy,
   verifyPassword,
 } from '../../platform/secrets.ts';
-import { checkTotp, newTotpSecret, totpUrl } from '../../platform/totp.ts';
+import { checkTotp, newTotpSecret, totpStepOf, totpUrl } from '../../platform/totp.ts';
 import type { Captchas } from '../common/captcha.ts';
 import * as repo from './repo.ts';
 import type { SessionCache } from './session-cache.ts';
@@ -132,15 +132,29 @@ export class Accounts {
       throw new AppError('login_failed');
     }
     if (user.status === 0) throw new AppError('account_blocked');
+    let step: number | null = null;
     if (user.totp_secret) {
       if (!input.totpCode) throw fieldError('totpCode', 'totp_required');
-      if (!checkTotp(user.totp_secret, input.totpCode, now)) {
+      step = totpStepOf(user.totp_secret, input.totpCode, now);
+      // A code already used (or an older one) is refused like a wrong one: each code signs in once.
+      if (step === null || step <= Number(user.totp_last_step)) {
         await recordLoginFailure(this.#db, phone, now);
         throw fieldError('totpCode', 'totp_incorrect');
       }
     }
     await clearLoginFailures(this.#db, phone);
-    const token = await this.#db.transaction((tx) => this.#startSession(tx, user.id, meta, now));
+    const token = await this.#db.transaction(async (tx) => {
+      // Claimed in the transaction, so that of two sign-ins with one code only the first gets a session.
+      if (
+        step !== null &&
+        (await tx.run('UPDATE users SET totp_last_step = $2 WHERE id = $1 AND totp_last_step < $2', [
+          user.id,
+          step,
+        ])) === 0
+      )
+        throw fieldError('totpCode', 'totp_incorrect');
+      return this.#startSession(tx, user.id, meta, now);
+    });
     return { token, user: toUserView(user) };
   }
 
@@ -331,6 +345,8 @@ export class Accounts {
       await recordLoginFailure(this.#db, subject, now);
       throw fieldError(field, 'password_incorrect');
     }
+    // Right at last: the wrong tries before it no longer count toward a lockout.
+    await clearLoginFailures(this.#db, subject);
   }
 
   async #startSession(tx: import('@bourse/db').Sql, userId: number, meta: ClientMeta, now: number): Promise<string> {

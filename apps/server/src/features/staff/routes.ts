@@ -56,12 +56,7 @@ export function staffRoutes(app: FastifyInstance, staff: Staff, config: Config) 
     return ok(await staff.users(req.query));
   });
   r.post('/admin/users/status', { schema: { tags, body: userStatusBody } }, async (req) => {
-    await staff.setUserStatus(
-      await as(req, 'users.status'),
-      req.body.userId,
-      req.body.status as 0 | 1,
-      req.body.reason,
-    );
+    await staff.setUserStatus(await as(req, 'users.status'), req.body.userId, req.body.status, req.body.reason);
     return ok({ done: true }, 'modified');
   });
 }

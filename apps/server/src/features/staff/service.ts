@@ -8,7 +8,7 @@ import { AppError, fieldError } from '../../http/app-error.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { checkLoginAllowed, clearLoginFailures, recordLoginFailure } from '../../platform/login-throttle.ts';
 import { hashPassword, newId, newToken, sha256, verifyDecoy, verifyPassword } from '../../platform/secrets.ts';
-import { checkTotp, newTotpSecret, totpUrl } from '../../platform/totp.ts';
+import { newTotpSecret, totpStepOf, totpUrl } from '../../platform/totp.ts';
 import * as accountsRepo from '../accounts/repo.ts';
 import type { SessionCache } from '../accounts/session-cache.ts';
 import { appendAudit, listAudit } from './audit.ts';
@@ -20,6 +20,8 @@ type StaffRow = {
   username: string;
   password_hash: string;
   totp_secret: string;
+  /** The time step of the last TOTP code that signed in (migration 12). */
+  totp_last_step: number;
   role: StaffRole;
   status: number;
   created_at: number;
@@ -48,13 +50,23 @@ export class Staff {
       await this.#db.query<StaffRow>('SELECT * FROM staff WHERE username = $1', [username.toLowerCase()])
     )[0];
     const passwordOk = staff ? await verifyPassword(staff.password_hash, password) : await verifyDecoy(password);
-    if (!staff || !passwordOk || staff.status !== 1 || !checkTotp(staff.totp_secret, totpCode, now)) {
+    const step = staff && passwordOk && staff.status === 1 ? totpStepOf(staff.totp_secret, totpCode, now) : null;
+    // A code already used (or an older one) is refused like a wrong one: seen once, it must not sign in again.
+    if (!staff || step === null || step <= Number(staff.totp_last_step)) {
       await recordLoginFailure(this.#db, subject, now);
       throw new AppError('staff_login_failed');
     }
     await clearLoginFailures(this.#db, subject);
     const token = newToken();
     await this.#db.transaction(async (tx) => {
+      // Claimed in the transaction, so that of two sign-ins with one code only the first gets a session.
+      if (
+        (await tx.run('UPDATE staff SET totp_last_step = $2 WHERE id = $1 AND totp_last_step < $2', [
+          staff.id,
+          step,
+        ])) === 0
+      )
+        throw new AppError('staff_login_failed');
       await tx.run(
         `INSERT INTO staff_sessions (id, staff_id, token_hash, created_at, last_seen_at, expires_at)
          VALUES ($1, $2, $3, $4, $4, $5)`,
@@ -99,10 +111,16 @@ export class Staff {
   }
 
   async changePassword(auth: StaffAuth, oldPassword: string, password: string) {
-    if (!(await verifyPassword(auth.staff.password_hash, oldPassword)))
-      throw fieldError('oldPassword', 'password_incorrect');
-    const hash = await hashPassword(password);
     const now = this.#clock.now();
+    // The same back-off as signing in: a session must not become a way to guess the password.
+    const subject = `staff-password:${auth.staff.id}`;
+    await checkLoginAllowed(this.#db, subject, now);
+    if (!(await verifyPassword(auth.staff.password_hash, oldPassword))) {
+      await recordLoginFailure(this.#db, subject, now);
+      throw fieldError('oldPassword', 'password_incorrect');
+    }
+    await clearLoginFailures(this.#db, subject);
+    const hash = await hashPassword(password);
     await this.#db.transaction(async (tx) => {
       await tx.run('UPDATE staff SET password_hash = $2 WHERE id = $1', [auth.staff.id, hash]);
       await tx.run(
@@ -170,8 +188,17 @@ export class Staff {
     if (id === auth.staff.id) throw new AppError('forbidden');
     const now = this.#clock.now();
     await this.#db.transaction(async (tx) => {
+      // Never the last active administrator: two disabling each other at once would leave none. The
+      // active administrators are locked first (PostgreSQL; SQLite runs one writing transaction at a
+      // time), so the second of two such disables waits for the first and then counts what it left.
+      if (tx.dialect === 'postgres')
+        await tx.query(`SELECT id FROM staff WHERE role = 'admin' AND status = 1 FOR UPDATE`);
       if ((await tx.run('UPDATE staff SET status = 0 WHERE id = $1 AND status = 1', [id])) === 0)
         throw new AppError('not_found');
+      const [admins] = await tx.query<{ n: number }>(
+        `SELECT COUNT(*) AS n FROM staff WHERE role = 'admin' AND status = 1`,
+      );
+      if (Number(admins?.n ?? 0) === 0) throw new AppError('forbidden');
       await tx.run('UPDATE staff_sessions SET revoked_at = $2 WHERE staff_id = $1 AND revoked_at IS NULL', [id, now]);
       await appendAudit(
         tx,
@@ -208,7 +235,10 @@ export class Staff {
     };
   }
 
-  /** Blocks (0) or unblocks (1) a customer; a blocked customer's next call signs every session out. */
+  /**
+   * Blocks (0) or unblocks (1) a customer. Every session from before the unblock ends with it. Setting the
+   * status the customer already has changes nothing and is not audited.
+   */
   async setUserStatus(auth: StaffAuth, userId: number, status: 0 | 1, reason: string) {
     const now = this.#clock.now();
     try {
@@ -222,7 +252,11 @@ export class Staff {
     await this.#db.transaction(async (tx) => {
       const user = await accountsRepo.findUserById(tx, userId);
       if (!user) throw new AppError('not_found');
+      if (user.status === status) return;
       await accountsRepo.updateUser(tx, userId, 'status', status, now);
+      // A blocked customer's sessions answer account_blocked until used (then they end); unblocking ends any
+      // still left, so that a token taken before the block (an account takeover) does not work again.
+      if (status === 1) await accountsRepo.revokeAllSessions(tx, userId, now);
       await appendAudit(
         tx,
         {

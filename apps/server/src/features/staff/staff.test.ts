@@ -82,6 +82,92 @@ describe.each(dbs)('staff console on $dialect', ({ open }) => {
     expect(await verifyChain(db)).toBeNull();
   });
 
+  it('refuses mistyped bodies, ends pre-block sessions at the unblock, and keeps the last administrator', async () => {
+    await start();
+    const admin = (await signIn()).body.data.token as string;
+    const user = (await t.register('9000000022')).body.data;
+    const audits = async () => (await t.call('GET', '/admin/audit', { token: admin })).body.data.total as number;
+    const before = await audits();
+    // null, "", [] and false were read as status 0 (a block); true and [1] as the user id 1.
+    for (const status of [null, '', [], false, true, 2, '00']) {
+      const bad = await t.call('POST', '/admin/users/status', {
+        token: admin,
+        json: { userId: user.user.id, status, reason: 'type probe' },
+      });
+      expect(bad.body.fields, JSON.stringify(status)).toHaveProperty('status');
+    }
+    for (const userId of [true, [1], '', '0x1', 0, -3]) {
+      const bad = await t.call('POST', '/admin/users/status', {
+        token: admin,
+        json: { userId, status: 0, reason: 'type probe' },
+      });
+      expect(bad.body.fields, JSON.stringify(userId)).toHaveProperty('userId');
+    }
+    expect((await t.call('GET', '/user/login/info', { token: user.token })).body.code).toBe(0);
+    // Unblocking a customer who is not blocked changes nothing and writes nothing.
+    const unblock = { userId: user.user.id, status: 1, reason: 'checked with the customer' };
+    expect((await t.call('POST', '/admin/users/status', { token: admin, json: unblock })).body.code).toBe(0);
+    expect(await audits()).toBe(before);
+    // A token from before a block does not work after the unblock, even if it was not used in between.
+    const block = { userId: String(user.user.id), status: '0', reason: 'suspected account takeover' };
+    expect((await t.call('POST', '/admin/users/status', { token: admin, json: block })).body.code).toBe(0);
+    expect((await t.call('POST', '/admin/users/status', { token: admin, json: unblock })).body.code).toBe(0);
+    expect((await t.call('GET', '/user/login/info', { token: user.token })).body.error).toBe('session_invalid');
+    expect(await audits()).toBe(before + 2);
+
+    // Two administrators disabling each other at once leave one.
+    const created = await t.call('POST', '/admin/staff/create', {
+      token: admin,
+      json: { username: 'ada', role: 'admin' },
+    });
+    t.clock.advance(30_000); // a new TOTP step: each code signs in once
+    const other = (await signIn('ada', created.body.data.initialPassword, created.body.data.totpSecret)).body.data
+      .token as string;
+    const me = (await t.call('GET', '/admin/auth/me', { token: admin })).body.data.staff.id as number;
+    // Both signed in before either acts (requests in flight together): each disables the other.
+    const [mine, theirs] = await Promise.all([t.app.staff.authenticate(admin), t.app.staff.authenticate(other)]);
+    const results = await Promise.allSettled([
+      t.app.staff.disable(mine, created.body.data.id, 'mutual test'),
+      t.app.staff.disable(theirs, me, 'mutual test'),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const admins = await db.query<{ n: number }>(`SELECT COUNT(*) AS n FROM staff WHERE role = 'admin' AND status = 1`);
+    expect(Number(admins[0]?.n)).toBe(1);
+  });
+
+  it('takes each TOTP code once, and throttles guesses of the old password', async () => {
+    await start();
+    const code = totpNow(DEMO_STAFF.totpSecret, t.clock.now());
+    const login = () =>
+      t.call('POST', '/admin/auth/login', {
+        json: { username: DEMO_STAFF.username, password: DEMO_STAFF.password, totpCode: code },
+      });
+    const first = await login();
+    expect(first.body.code).toBe(0);
+    // The same code, seconds later (it would still be inside its window): refused.
+    t.clock.advance(5_000);
+    expect((await login()).body.error).toBe('staff_login_failed');
+    // So is the previous step's code once a newer one was used.
+    t.clock.advance(30_000);
+    expect((await signIn()).body.code).toBe(0);
+    const older = totpNow(DEMO_STAFF.totpSecret, t.clock.now() - 30_000);
+    const stale = await t.call('POST', '/admin/auth/login', {
+      json: { username: DEMO_STAFF.username, password: DEMO_STAFF.password, totpCode: older },
+    });
+    expect(stale.body.error).toBe('staff_login_failed');
+
+    const token = first.body.data.token as string;
+    const change = (oldPassword: string) =>
+      t.call('POST', '/admin/auth/password', {
+        token,
+        json: { oldPassword, password: 'newpass-1' },
+      });
+    const answers: string[] = [];
+    for (let i = 0; i < 7; i++) answers.push((await change('not-the-password')).body.error as string);
+    expect(answers.slice(0, 5)).toEqual(Array(5).fill('password_incorrect'));
+    expect(answers.slice(5)).toEqual(['too_many_attempts', 'too_many_attempts']);
+  });
+
   it('detects an audit entry rewritten behind the console', async () => {
     await start();
     await signIn();
