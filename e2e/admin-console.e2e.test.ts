@@ -6,6 +6,7 @@ import { errorMessage, type Lang } from '@bourse/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  currentStaffTotp,
   DEMO_CUSTOMER,
   DEMO_STAFF,
   shot as harnessShot,
@@ -66,7 +67,7 @@ async function signIn(page: Page, username: string, password: string, totpSecret
   await page.goto(`${server.baseUrl}/admin/sign-in`);
   await page.getByTestId('sign-in-username').fill(username);
   await page.getByTestId('sign-in-password').fill(password);
-  await page.getByTestId('sign-in-totp').fill(staffTotp(totpSecret));
+  await page.getByTestId('sign-in-totp').fill(await staffTotp(totpSecret));
   await page.getByTestId('sign-in-submit').click();
   await page.getByTestId('mode-banner').waitFor();
 }
@@ -95,7 +96,7 @@ describe('staff console', () => {
       await page.goto(`${server.baseUrl}/admin/`);
       await page.getByTestId('sign-in-username').fill(DEMO_STAFF.username);
       await page.getByTestId('sign-in-password').fill(DEMO_STAFF.password);
-      const code = staffTotp();
+      const code = currentStaffTotp();
       const wrongCode = String((Number(code) + 500_000) % 1_000_000).padStart(6, '0');
       await page.getByTestId('sign-in-totp').fill(wrongCode);
       await page.getByTestId('sign-in-submit').click();
@@ -104,7 +105,7 @@ describe('staff console', () => {
       expect(await refusal.textContent()).toContain(errorMessage('staff_login_failed', lang));
       await shot(page, `admin-${lang}-1-sign-in-refused`);
 
-      await page.getByTestId('sign-in-totp').fill(staffTotp());
+      await page.getByTestId('sign-in-totp').fill(await staffTotp());
       await page.getByTestId('sign-in-submit').click();
       const banner = page.getByTestId('mode-banner');
       await banner.waitFor();

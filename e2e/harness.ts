@@ -5,15 +5,15 @@
 // Captchas: the page fetches GET /ipor-api/common/captcha; wait for that response
 // (page.waitForResponse(r => r.url().includes('/common/captcha'))), read data.captchaId from its JSON,
 // then `await captchaAnswer(server, captchaId)`. SMS codes: `await smsCode(server, '9xxxxxxxxx')`.
-// Staff sign-in: `staffTotp()` gives the current code of the seeded admin.
+// Staff sign-in: `await staffTotp()` gives a code of the seeded admin that has not signed in yet.
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import * as OTPAuth from 'otpauth';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 export const ROOT = new URL('../', import.meta.url).pathname;
 export const SCREENS = join(ROOT, 'test-results', 'screens');
@@ -128,8 +128,30 @@ export async function smsCode(server: Server, phone: string, areaCode = '91'): P
   return ((await res.json()) as { data: { code: string } }).data.code;
 }
 
-export function staffTotp(secret = DEMO_STAFF.totpSecret): string {
+/** The current code without using it (to make a wrong one from). */
+export function currentStaffTotp(secret = DEMO_STAFF.totpSecret): string {
   return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
+}
+
+/** The last TOTP time step each secret signed in with in this test run. */
+const usedSteps = new Map<string, number>();
+
+/**
+ * A code that has not signed in yet: the server takes each code once (and the next step's code a step
+ * early), so a second sign-in within 30 s uses the next step's code, and a third waits for a new step.
+ */
+export async function staffTotp(secret = DEMO_STAFF.totpSecret): Promise<string> {
+  const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 });
+  for (;;) {
+    const now = Date.now();
+    const current = Math.floor(now / 30_000);
+    const step = Math.max(current, (usedSteps.get(secret) ?? -1) + 1);
+    if (step <= current + 1) {
+      usedSteps.set(secret, step);
+      return totp.generate({ timestamp: step * 30_000 });
+    }
+    await new Promise((resolve) => setTimeout(resolve, (current + 1) * 30_000 - now + 50));
+  }
 }
 
 export async function shot(page: Page, name: string): Promise<string> {

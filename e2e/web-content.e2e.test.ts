@@ -83,7 +83,7 @@ async function consolePage(lang: Lang): Promise<Page> {
   await page.goto(`${server.baseUrl}/admin/sign-in`);
   await page.getByTestId('sign-in-username').fill(DEMO_STAFF.username);
   await page.getByTestId('sign-in-password').fill(DEMO_STAFF.password);
-  await page.getByTestId('sign-in-totp').fill(staffTotp());
+  await page.getByTestId('sign-in-totp').fill(await staffTotp());
   await page.getByTestId('sign-in-submit').click();
   await page.getByTestId('mode-banner').waitFor();
   return page;
