@@ -180,6 +180,21 @@ export const ERRORS = {
     en: 'Please write the reason for this action',
     pt: 'Escreva o motivo desta ação',
   },
+  reason_too_long: {
+    status: 400,
+    en: 'The reason is too long (500 characters at most)',
+    pt: 'O motivo é longo demais (no máximo 500 caracteres)',
+  },
+  staff_cannot_disable_self: {
+    status: 400,
+    en: 'You cannot disable your own account',
+    pt: 'Você não pode desativar a sua própria conta',
+  },
+  last_admin: {
+    status: 409,
+    en: 'At least one administrator must stay active',
+    pt: 'Pelo menos um administrador precisa continuar ativo',
+  },
   // --- news, notices, ads and messages ---
   content_title_required: {
     status: 400,

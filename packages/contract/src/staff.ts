@@ -26,7 +26,12 @@ export const staffCreateBody = z.object({
   role: z.enum(STAFF_ROLES, { error: 'field_invalid' }),
 });
 
-const reason = () => z.string({ error: 'reason_required' }).trim().min(3, { error: 'reason_required' }).max(500);
+const reason = () =>
+  z
+    .string({ error: 'reason_required' })
+    .trim()
+    .min(3, { error: 'reason_required' })
+    .max(500, { error: 'reason_too_long' });
 
 /**
  * A record's id: a JSON integer or a form field's digits. Not z.coerce: it made null, "", false and []

@@ -185,7 +185,7 @@ export class Staff {
   }
 
   async disable(auth: StaffAuth, id: number, reason: string) {
-    if (id === auth.staff.id) throw new AppError('forbidden');
+    if (id === auth.staff.id) throw new AppError('staff_cannot_disable_self');
     const now = this.#clock.now();
     await this.#db.transaction(async (tx) => {
       // Never the last active administrator: two disabling each other at once would leave none. The
@@ -198,7 +198,7 @@ export class Staff {
       const [admins] = await tx.query<{ n: number }>(
         `SELECT COUNT(*) AS n FROM staff WHERE role = 'admin' AND status = 1`,
       );
-      if (Number(admins?.n ?? 0) === 0) throw new AppError('forbidden');
+      if (Number(admins?.n ?? 0) === 0) throw new AppError('last_admin');
       await tx.run('UPDATE staff_sessions SET revoked_at = $2 WHERE staff_id = $1 AND revoked_at IS NULL', [id, now]);
       await appendAudit(
         tx,

@@ -114,6 +114,23 @@ describe.each(dbs)('staff console on $dialect', ({ open }) => {
     expect((await t.call('POST', '/admin/users/status', { token: admin, json: unblock })).body.code).toBe(0);
     expect((await t.call('GET', '/user/login/info', { token: user.token })).body.error).toBe('session_invalid');
     expect(await audits()).toBe(before + 2);
+    // Said plainly, in both languages: disabling yourself, and a reason past its 500 characters.
+    const me0 = (await t.call('GET', '/admin/auth/me', { token: admin })).body.data.staff.id as number;
+    const self = await t.call('POST', '/admin/staff/disable', {
+      token: admin,
+      lang: 'pt-BR',
+      json: { id: me0, reason: 'testing myself' },
+    });
+    expect(self.body).toMatchObject({
+      error: 'staff_cannot_disable_self',
+      msg: 'Você não pode desativar a sua própria conta',
+    });
+    const long = await t.call('POST', '/admin/users/status', {
+      token: admin,
+      json: { ...block, reason: 'x'.repeat(501) },
+    });
+    expect(long.body.fields).toEqual({ reason: 'The reason is too long (500 characters at most)' });
+    expect(await audits()).toBe(before + 2);
 
     // Two administrators disabling each other at once leave one.
     const created = await t.call('POST', '/admin/staff/create', {
@@ -131,6 +148,8 @@ describe.each(dbs)('staff console on $dialect', ({ open }) => {
       t.app.staff.disable(theirs, me, 'mutual test'),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect((refused.reason as { code: string }).code).toBe('last_admin');
     const admins = await db.query<{ n: number }>(`SELECT COUNT(*) AS n FROM staff WHERE role = 'admin' AND status = 1`);
     expect(Number(admins[0]?.n)).toBe(1);
   });
