@@ -128,9 +128,12 @@ export async function smsCode(server: Server, phone: string, areaCode = '91'): P
   return ((await res.json()) as { data: { code: string } }).data.code;
 }
 
+const totpOf = (secret: string) =>
+  new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 });
+
 /** The current code without using it (to make a wrong one from). */
 export function currentStaffTotp(secret = DEMO_STAFF.totpSecret): string {
-  return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
+  return totpOf(secret).generate();
 }
 
 /** The last TOTP time step each secret signed in with in this test run. */
@@ -141,7 +144,7 @@ const usedSteps = new Map<string, number>();
  * early), so a second sign-in within 30 s uses the next step's code, and a third waits for a new step.
  */
 export async function staffTotp(secret = DEMO_STAFF.totpSecret): Promise<string> {
-  const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 });
+  const totp = totpOf(secret);
   for (;;) {
     const now = Date.now();
     const current = Math.floor(now / 30_000);

@@ -167,11 +167,8 @@ export function holdFunds(state: EngineState, command: HoldFunds): ApplyResult {
 export function postHold(state: EngineState, command: PostHold): ApplyResult {
   if (isEngineOwnedId(command.id)) return { ok: false, code: 'invalid_command' };
   const fingerprint = `post:${command.holdId}>${command.to}:${command.amount ?? 'rest'}`;
-  const used = state.ledger.usedIds.get(command.id);
-  if (used !== undefined) {
-    if (used.fingerprint !== fingerprint || used.posted === null) return { ok: false, code: 'transfer_id_reused' };
-    return { ok: true, events: [used.posted] };
-  }
+  const used = state.ledger.usedTransfer(command.id, fingerprint);
+  if (used !== undefined) return answerOf(used);
   const hold = state.ledger.holds.get(command.holdId);
   if (hold === undefined || hold.kind !== 'funds') return { ok: false, code: 'hold_not_found' };
   if (!isPlatformAccountName(command.to)) return { ok: false, code: 'invalid_command' };

@@ -116,3 +116,4 @@ export {
 } from './result-log.ts';
 export { type EngineSnapshot, type EngineSnapshotV1, SNAPSHOT_VERSION } from './snapshot.ts';
 export { hashSnapshot, STATE_HASH_V2, STATE_HASH_V3, STATE_HASH_V4 } from './state-hash.ts';
+export { isOutsideBand } from './trading.ts';

@@ -40,7 +40,11 @@ function reject(code: EngineRejection): ApplyResult {
   return rejected(code);
 }
 
-export function isOutsideBand(instrument: InstrumentState, ticks: number): boolean {
+/** Whether `ticks` is outside the day's band (an instrument's state, or its MarketView). */
+export function isOutsideBand(
+  instrument: { bandLoTicks: number | null; bandHiTicks: number | null },
+  ticks: number,
+): boolean {
   return (
     (instrument.bandLoTicks !== null && ticks < instrument.bandLoTicks) ||
     (instrument.bandHiTicks !== null && ticks > instrument.bandHiTicks)

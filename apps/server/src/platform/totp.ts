@@ -20,10 +20,17 @@ export function checkTotp(secret: string, code: string, nowMs: number): boolean 
 }
 
 /**
- * The time step (the 30-second counter) of a valid code, one step either side of now; null if the code
- * is not valid. Signing in keeps the last step used, so that each code signs in once (RFC 6238 §5.2).
+ * The time step (the 30-second counter) of a valid code that is newer than `lastStep`, the step of the
+ * last code that signed in; null otherwise. Signing in keeps that step, so that each code signs in once
+ * (RFC 6238 §5.2): the claim is `UPDATE … SET totp_last_step = step WHERE … AND totp_last_step < step`.
  */
-export function totpStepOf(secret: string, code: string, nowMs: number): number | null {
+export function freshTotpStep(secret: string, code: string, nowMs: number, lastStep: number): number | null {
+  const step = totpStepOf(secret, code, nowMs);
+  return step !== null && step > lastStep ? step : null;
+}
+
+/** The time step of a valid code, one step either side of now; null if the code is not valid. */
+function totpStepOf(secret: string, code: string, nowMs: number): number | null {
   if (!/^\d{6}$/.test(code)) return null;
   const delta = totpFor(secret, 'x', 'x').validate({ token: code, timestamp: nowMs, window: 1 });
   return delta === null ? null : Math.floor(nowMs / 30_000) + delta;

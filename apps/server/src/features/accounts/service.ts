@@ -22,7 +22,7 @@ import {
   verifyDecoy,
   verifyPassword,
 } from '../../platform/secrets.ts';
-import { checkTotp, newTotpSecret, totpStepOf, totpUrl } from '../../platform/totp.ts';
+import { checkTotp, freshTotpStep, newTotpSecret, totpUrl } from '../../platform/totp.ts';
 import type { Captchas } from '../common/captcha.ts';
 import * as repo from './repo.ts';
 import type { SessionCache } from './session-cache.ts';
@@ -135,9 +135,9 @@ export class Accounts {
     let step: number | null = null;
     if (user.totp_secret) {
       if (!input.totpCode) throw fieldError('totpCode', 'totp_required');
-      step = totpStepOf(user.totp_secret, input.totpCode, now);
       // A code already used (or an older one) is refused like a wrong one: each code signs in once.
-      if (step === null || step <= Number(user.totp_last_step)) {
+      step = freshTotpStep(user.totp_secret, input.totpCode, now, Number(user.totp_last_step));
+      if (step === null) {
         await recordLoginFailure(this.#db, phone, now);
         throw fieldError('totpCode', 'totp_incorrect');
       }

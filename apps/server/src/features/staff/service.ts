@@ -8,7 +8,7 @@ import { AppError, fieldError } from '../../http/app-error.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { checkLoginAllowed, clearLoginFailures, recordLoginFailure } from '../../platform/login-throttle.ts';
 import { hashPassword, newId, newToken, sha256, verifyDecoy, verifyPassword } from '../../platform/secrets.ts';
-import { newTotpSecret, totpStepOf, totpUrl } from '../../platform/totp.ts';
+import { freshTotpStep, newTotpSecret, totpUrl } from '../../platform/totp.ts';
 import * as accountsRepo from '../accounts/repo.ts';
 import type { SessionCache } from '../accounts/session-cache.ts';
 import { appendAudit, listAudit } from './audit.ts';
@@ -50,9 +50,12 @@ export class Staff {
       await this.#db.query<StaffRow>('SELECT * FROM staff WHERE username = $1', [username.toLowerCase()])
     )[0];
     const passwordOk = staff ? await verifyPassword(staff.password_hash, password) : await verifyDecoy(password);
-    const step = staff && passwordOk && staff.status === 1 ? totpStepOf(staff.totp_secret, totpCode, now) : null;
     // A code already used (or an older one) is refused like a wrong one: seen once, it must not sign in again.
-    if (!staff || step === null || step <= Number(staff.totp_last_step)) {
+    const step =
+      staff && passwordOk && staff.status === 1
+        ? freshTotpStep(staff.totp_secret, totpCode, now, Number(staff.totp_last_step))
+        : null;
+    if (!staff || step === null) {
       await recordLoginFailure(this.#db, subject, now);
       throw new AppError('staff_login_failed');
     }

@@ -10,6 +10,7 @@ import {
   type EngineEvent,
   type Instrument as EngineInstrument,
   feeOf,
+  isOutsideBand,
   type OrderPlaced,
   type OrderStatus,
   type OrderUpdated,
@@ -72,12 +73,6 @@ export type Checked = {
 };
 
 /** Engine status and reason → SPEC §4's states. */
-function isOutsideBandOf(view: { bandLoTicks: number | null; bandHiTicks: number | null }, ticks: number): boolean {
-  return (
-    (view.bandLoTicks !== null && ticks < view.bandLoTicks) || (view.bandHiTicks !== null && ticks > view.bandHiTicks)
-  );
-}
-
 export function customerStatus(status: OrderStatus, reason: string): StockOrderView['status'] {
   switch (status) {
     case 'pending':
@@ -156,8 +151,7 @@ export class StockOrders {
     const afterMarket = !isOpen(instrument.exchange, this.#clock.now());
     const view = this.#engine.state.market(instrument.id);
     // The engine's band (the day's, as the venue set it) refuses the order on placing: the preview too.
-    if (limitTicks !== null && view && isOutsideBandOf(view, limitTicks))
-      throw fieldError('price', 'price_outside_band');
+    if (limitTicks !== null && view && isOutsideBand(view, limitTicks)) throw fieldError('price', 'price_outside_band');
     // A market order is estimated at the best opposite quote while the market is open, else at the last price.
     const opposite = side === 'buy' ? view?.bestAskTicks : view?.bestBidTicks;
     const priceTicks = limitTicks ?? (!afterMarket && opposite != null ? opposite : lastTicks);
@@ -274,9 +268,11 @@ export class StockOrders {
    * answered with that refusal once the user's order with that id exists.
    */
   async cancel(userId: number, orderId: number): Promise<StockOrderView> {
-    // Whether the order is live is read and the cancel applied in one synchronous step below; the read
-    // model is asked only when the engine does not know a live order of the user's by this id.
-    if (!this.#isLiveOrderOf(userId, orderId)) {
+    const live = this.#engine.state.order(orderId);
+    const mine = live?.userId === String(userId) ? live : undefined;
+    // The read model is asked only when the engine knows no live order of the user's by this id (then the
+    // answer is read back below); otherwise the read above and the cancel are one synchronous step.
+    if (mine === undefined) {
       const view = await this.info(userId, orderId);
       if (!view) throw new AppError('order_not_found');
       // A repeat of the cancel that ended it: the order as it now stands.
@@ -286,11 +282,9 @@ export class StockOrders {
       // Still open in the read model while its end is being committed: the engine answers.
     }
     // An order with no fills is fully described by the engine's live order (after-market mark included)
-    // and the cancel's own update, so it is answered without reading it back (the read and the cancel
-    // happen in one synchronous step: nothing can change the order in between). One with fills needs its
+    // and the cancel's own update, so it is answered without reading it back. One with fills needs its
     // trades: read below.
-    const live = this.#engine.state.order(orderId);
-    const unfilled = live && live.userId === String(userId) && live.filledLots === 0 ? live : undefined;
+    const unfilled = mine !== undefined && mine.filledLots === 0 ? mine : undefined;
     const result = await this.#engine.submit({
       type: 'cancel_order',
       id: `cancel:${userId}:${orderId}`,
@@ -322,10 +316,6 @@ export class StockOrders {
     const view = await this.info(userId, orderId);
     if (!view) throw new AppError('order_not_found');
     return view;
-  }
-
-  #isLiveOrderOf(userId: number, orderId: number): boolean {
-    return this.#engine.state.order(orderId)?.userId === String(userId);
   }
 
   async info(userId: number, orderId: number): Promise<StockOrderView | null> {
