@@ -6,6 +6,7 @@
 // (steppers, fee preview, confirmation sheet, 6-digit password on the NumberKeyboard, idempotency key,
 // success → order list), the order list tabs with status chips, and the stock funds detail.
 // Screenshots: test-results/screens/web-trading-*.png.
+import { errorMessage, type Lang } from '@bourse/contract';
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -67,7 +68,7 @@ interface Placed {
   idempotencyKey: string | undefined;
 }
 
-async function mockTrading(page: Page, placed: Placed[]) {
+async function mockTrading(page: Page, placed: Placed[], lang: Lang) {
   let refusedOnce = false;
   const form = (request: Request) => Object.fromEntries(new URLSearchParams(request.postData() ?? ''));
   await page.route('**/ipor-api/**', async (route) => {
@@ -111,7 +112,7 @@ async function mockTrading(page: Page, placed: Placed[]) {
             contentType: 'application/json',
             body: JSON.stringify({
               code: -1001,
-              msg: 'Insufficient balance',
+              msg: errorMessage('insufficient_balance', lang),
               data: null,
               error: 'insufficient_balance',
             }),
@@ -144,7 +145,7 @@ describe('customer app trading screens (mocked trading calls)', () => {
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(error.message));
       const placed: Placed[] = [];
-      await mockTrading(page, placed);
+      await mockTrading(page, placed, lang);
       try {
         await page.goto(`${server.baseUrl}/pages/tabbar/trade`);
         await page.getByTestId('account-summary').waitFor();
@@ -181,7 +182,8 @@ describe('customer app trading screens (mocked trading calls)', () => {
         await typePasscode();
         // Refused: the sheet says why and stays open; the next attempt is a new order with a new key
         // (the server would answer the refused key with the same refusal).
-        await page.getByTestId('confirm-sheet').getByText('Insufficient balance').waitFor();
+        await page.getByTestId('confirm-sheet').getByText(errorMessage('insufficient_balance', lang)).waitFor();
+        await shot(page, `web-trading-confirm-refused-${lang}`);
         expect(placed).toHaveLength(1);
         await typePasscode();
         await page.waitForURL(/\/pages\/stock\/list/);
