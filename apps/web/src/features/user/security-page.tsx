@@ -80,42 +80,40 @@ export function ChangeLoginPasswordForm({ onDone }: { onDone: () => void }) {
     onError: (error) => setBanner(applyServerErrors(form, error, ['oldPassword', 'password', 'confirmPassword'])),
   });
   return (
-    <>
-      <ServerForm
-        form={form}
-        banner={banner}
-        onSubmit={(values) => {
-          setBanner(null);
-          mutation.mutate(values);
-        }}
-        isPending={mutation.isPending}
-        submitText={t('common.save')}
+    <ServerForm
+      form={form}
+      banner={banner}
+      onSubmit={(values) => {
+        setBanner(null);
+        mutation.mutate(values);
+      }}
+      isPending={mutation.isPending}
+      submitText={t('common.save')}
+    >
+      <Form.Item
+        name="oldPassword"
+        label={t('security.oldPassword')}
+        rules={[{ required: true, message: t('auth.errors.passwordRequired') }]}
       >
-        <Form.Item
-          name="oldPassword"
-          label={t('security.oldPassword')}
-          rules={[{ required: true, message: t('auth.errors.passwordRequired') }]}
-        >
-          <Input type="password" autoComplete="current-password" maxLength={passwordLengthMax} />
-        </Form.Item>
-        <Form.Item name="password" label={t('security.newPassword')} rules={passwordRules(t)}>
-          <Input
-            type="password"
-            autoComplete="new-password"
-            placeholder={t('auth.passwordPlaceholder')}
-            maxLength={passwordLengthMax}
-          />
-        </Form.Item>
-        <Form.Item
-          name="confirmPassword"
-          label={t('auth.confirmPassword')}
-          dependencies={['password']}
-          rules={confirmPasswordRules(t)}
-        >
-          <Input type="password" autoComplete="new-password" maxLength={passwordLengthMax} />
-        </Form.Item>
-      </ServerForm>
-    </>
+        <Input type="password" autoComplete="current-password" maxLength={passwordLengthMax} />
+      </Form.Item>
+      <Form.Item name="password" label={t('security.newPassword')} rules={passwordRules(t)}>
+        <Input
+          type="password"
+          autoComplete="new-password"
+          placeholder={t('auth.passwordPlaceholder')}
+          maxLength={passwordLengthMax}
+        />
+      </Form.Item>
+      <Form.Item
+        name="confirmPassword"
+        label={t('auth.confirmPassword')}
+        dependencies={['password']}
+        rules={confirmPasswordRules(t)}
+      >
+        <Input type="password" autoComplete="new-password" maxLength={passwordLengthMax} />
+      </Form.Item>
+    </ServerForm>
   );
 }
 
@@ -242,37 +240,35 @@ function EmailForm({ currentEmail, onDone }: { currentEmail: string; onDone: () 
     onError: (error) => setBanner(applyServerErrors(form, error, ['email', 'loginPassword'])),
   });
   return (
-    <>
-      <ServerForm
-        form={form}
-        banner={banner}
-        initialValues={{ email: currentEmail }}
-        onSubmit={(values) => {
-          setBanner(null);
-          mutation.mutate(values);
-        }}
-        isPending={mutation.isPending}
-        submitText={t('common.save')}
+    <ServerForm
+      form={form}
+      banner={banner}
+      initialValues={{ email: currentEmail }}
+      onSubmit={(values) => {
+        setBanner(null);
+        mutation.mutate(values);
+      }}
+      isPending={mutation.isPending}
+      submitText={t('common.save')}
+    >
+      <Form.Item
+        name="email"
+        label={t('security.email')}
+        rules={[
+          { required: true, message: t('auth.errors.emailInvalid') },
+          { type: 'email', message: t('auth.errors.emailInvalid') },
+        ]}
       >
-        <Form.Item
-          name="email"
-          label={t('security.email')}
-          rules={[
-            { required: true, message: t('auth.errors.emailInvalid') },
-            { type: 'email', message: t('auth.errors.emailInvalid') },
-          ]}
-        >
-          <Input type="email" autoComplete="email" placeholder={t('security.emailPlaceholder')} maxLength={254} />
-        </Form.Item>
-        <Form.Item
-          name="loginPassword"
-          label={t('security.loginPasswordToConfirm')}
-          rules={[{ required: true, message: t('auth.errors.passwordRequired') }]}
-        >
-          <Input type="password" autoComplete="current-password" maxLength={passwordLengthMax} />
-        </Form.Item>
-      </ServerForm>
-    </>
+        <Input type="email" autoComplete="email" placeholder={t('security.emailPlaceholder')} maxLength={254} />
+      </Form.Item>
+      <Form.Item
+        name="loginPassword"
+        label={t('security.loginPasswordToConfirm')}
+        rules={[{ required: true, message: t('auth.errors.passwordRequired') }]}
+      >
+        <Input type="password" autoComplete="current-password" maxLength={passwordLengthMax} />
+      </Form.Item>
+    </ServerForm>
   );
 }
 
@@ -341,28 +337,26 @@ function TwoFactorPanel({ isEnabled, onDone }: { isEnabled: boolean; onDone: () 
 
   if (isEnabled) {
     return (
-      <>
-        <ServerForm
-          form={form}
-          banner={banner}
-          onSubmit={(values) => {
-            setBanner(null);
-            disable.mutate(values);
-          }}
-          color="danger"
-          isPending={disable.isPending}
-          submitText={t('security.disable')}
+      <ServerForm
+        form={form}
+        banner={banner}
+        onSubmit={(values) => {
+          setBanner(null);
+          disable.mutate(values);
+        }}
+        color="danger"
+        isPending={disable.isPending}
+        submitText={t('security.disable')}
+      >
+        {codeItem}
+        <Form.Item
+          name="loginPassword"
+          label={t('security.loginPasswordToConfirm')}
+          rules={[{ required: true, message: t('auth.errors.passwordRequired') }]}
         >
-          {codeItem}
-          <Form.Item
-            name="loginPassword"
-            label={t('security.loginPasswordToConfirm')}
-            rules={[{ required: true, message: t('auth.errors.passwordRequired') }]}
-          >
-            <Input type="password" autoComplete="current-password" maxLength={passwordLengthMax} />
-          </Form.Item>
-        </ServerForm>
-      </>
+          <Input type="password" autoComplete="current-password" maxLength={passwordLengthMax} />
+        </Form.Item>
+      </ServerForm>
     );
   }
   return (
