@@ -5,7 +5,7 @@
 
 import { z } from 'zod';
 import type { ErrorCode } from './errors.ts';
-import { pageQuery } from './fields.ts';
+import { pageQuery, recordId, wholeNumber } from './fields.ts';
 
 export const CONTENT_KINDS = ['ad', 'notice', 'news'] as const;
 export type ContentKind = (typeof CONTENT_KINDS)[number];
@@ -68,22 +68,20 @@ export type MessageCentre = z.infer<typeof messageCentre>;
 
 // --- customer queries ----------------------------------------------------------------------------
 
-const positiveId = () => z.coerce.number({ error: 'field_invalid' }).int().positive().max(Number.MAX_SAFE_INTEGER);
-
-export const idQuery = z.object({ id: positiveId() });
+export const idQuery = z.object({ id: recordId() });
 export const noticeListQuery = z.object({
-  limit: z.coerce.number({ error: 'field_invalid' }).int().min(1).max(CONTENT_LIMITS.noticesShownMax).default(10),
+  limit: wholeNumber(1, CONTENT_LIMITS.noticesShownMax).default(10),
 });
 export const newsQuery = pageQuery.extend({
-  limit: z.coerce.number({ error: 'field_invalid' }).int().min(1).max(CONTENT_LIMITS.newsPageMax).default(20),
+  limit: wholeNumber(1, CONTENT_LIMITS.newsPageMax).default(20),
 });
 export const messageCentreQuery = pageQuery.extend({
-  limit: z.coerce.number({ error: 'field_invalid' }).int().min(1).max(CONTENT_LIMITS.messagesPageMax).default(20),
+  limit: wholeNumber(1, CONTENT_LIMITS.messagesPageMax).default(20),
   kind: z.enum(MESSAGE_KINDS, { error: 'field_invalid' }).optional(),
 });
 export const messageInfoQuery = z.object({
   kind: z.enum(MESSAGE_KINDS, { error: 'field_invalid' }).default('notice'),
-  id: positiveId(),
+  id: recordId(),
 });
 
 /** A checkbox or flag as forms and JSON send it. */
@@ -98,7 +96,7 @@ export const messageReadBody = z
   .object({
     all: flag(),
     kind: z.enum(MESSAGE_KINDS, { error: 'field_invalid' }).optional(),
-    id: positiveId().optional(),
+    id: recordId().optional(),
   })
   .superRefine((value, ctx) => {
     if (value.all) return;
@@ -152,11 +150,11 @@ export const contentCreateBody = contentFields.extend({
   /** Publish at once instead of keeping a draft. */
   publish: flag(),
 });
-export const contentUpdateBody = contentFields.extend({ id: positiveId() });
-export const contentIdBody = z.object({ id: positiveId() });
+export const contentUpdateBody = contentFields.extend({ id: recordId() });
+export const contentIdBody = z.object({ id: recordId() });
 
 const reason = () => z.string({ error: 'reason_required' }).trim().min(3, { error: 'reason_required' }).max(500);
-export const contentUnpublishBody = z.object({ id: positiveId(), reason: reason() });
+export const contentUnpublishBody = z.object({ id: recordId(), reason: reason() });
 
 export const contentListQuery = pageQuery.extend({
   kind: z.enum(CONTENT_KINDS, { error: 'field_invalid' }).optional(),
@@ -164,7 +162,7 @@ export const contentListQuery = pageQuery.extend({
 });
 
 export const messageSendBody = z.object({
-  userId: positiveId(),
+  userId: recordId(),
   titleEn: optional(CONTENT_LIMITS.titleChars),
   titlePt: optional(CONTENT_LIMITS.titleChars),
   bodyEn: optional(CONTENT_LIMITS.bodyChars),
@@ -172,7 +170,7 @@ export const messageSendBody = z.object({
 });
 export type MessageSendBody = z.output<typeof messageSendBody>;
 
-export const sentMessagesQuery = pageQuery.extend({ userId: positiveId().optional() });
+export const sentMessagesQuery = pageQuery.extend({ userId: recordId().optional() });
 
 /** An item as the staff console sees it: both languages, its state and who wrote it. Times are ISO. */
 export const adminContentView = z.object({

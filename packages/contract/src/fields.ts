@@ -68,7 +68,30 @@ export function checkConfirmation(value: { password: string; confirmPassword: st
   }
 }
 
+/**
+ * A whole number as JSON or a form field sends it: a JSON integer, or a string of decimal digits
+ * without leading zeros, from `min` to `max`; anything else is field_invalid. Not z.coerce: it read
+ * null, "", false and [] as 0, true and [1] as 1, and "1e3", "0x10", " 12 " and "1.0" as numbers, so a
+ * mistyped request named a record, a page or a limit that nobody wrote.
+ */
+export const wholeNumber = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .union(
+      [
+        z.number().int({ error: 'field_invalid' }),
+        z
+          .string()
+          .regex(/^(0|[1-9]\d{0,15})$/)
+          .transform(Number),
+      ],
+      { error: 'field_invalid' },
+    )
+    .pipe(z.number().min(min, { error: 'field_invalid' }).max(max, { error: 'field_invalid' }));
+
+/** A stored record's id (a user, an order, a content item): a whole number from 1. */
+export const recordId = () => wholeNumber(1);
+
 export const pageQuery = z.object({
-  page: z.coerce.number({ error: 'field_invalid' }).int().min(1).max(10_000).default(1),
-  limit: z.coerce.number({ error: 'field_invalid' }).int().min(1).max(100).default(20),
+  page: wholeNumber(1, 10_000).default(1),
+  limit: wholeNumber(1, 100).default(20),
 });

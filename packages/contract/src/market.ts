@@ -2,7 +2,7 @@
 // decimal strings; times are epoch milliseconds (candles: seconds, as charting libraries expect).
 
 import { z } from 'zod';
-import { pageQuery } from './fields.ts';
+import { pageQuery, wholeNumber } from './fields.ts';
 
 export const COUNTRIES = ['IN', 'US', 'BR'] as const;
 export const CANDLE_INTERVALS = ['1m', '5m', '15m', '1h', '1d', '1w'] as const;
@@ -70,7 +70,7 @@ export const searchQuery = z.object({ keyword: z.string({ error: 'field_required
 export const candlesBody = z.object({
   symbol: z.string({ error: 'field_required' }).trim().min(1).max(40),
   interval: z.enum(CANDLE_INTERVALS, { error: 'field_invalid' }).default('1d'),
-  limit: z.coerce.number().int().min(1).max(1000).default(300),
+  limit: wholeNumber(1, 1000).default(300),
   /** Candles strictly before this time (seconds), for paging back. */
-  before: z.coerce.number().int().optional(),
+  before: wholeNumber(0).optional(),
 });

@@ -2,7 +2,7 @@
 // and the audit log. Every staff action that changes something carries a written reason.
 
 import { z } from 'zod';
-import { loginPassword, pageQuery, text, totpCode } from './fields.ts';
+import { loginPassword, pageQuery, recordId, text, totpCode } from './fields.ts';
 
 export const STAFF_ROLES = ['support', 'compliance', 'finance', 'admin'] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
@@ -33,19 +33,10 @@ const reason = () =>
     .min(3, { error: 'reason_required' })
     .max(500, { error: 'reason_too_long' });
 
-/**
- * A record's id: a JSON integer or a form field's digits. Not z.coerce: it made null, "", false and []
- * the number 0 and true or [1] the id 1, so a mistyped body blocked a customer.
- */
-const recordId = () =>
-  z.union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^[1-9]\d{0,14}$/)], {
-    error: 'field_invalid',
-  });
-
-export const staffDisableBody = z.object({ id: recordId().transform(Number), reason: reason() });
+export const staffDisableBody = z.object({ id: recordId(), reason: reason() });
 
 export const userStatusBody = z.object({
-  userId: recordId().transform(Number),
+  userId: recordId(),
   /** 0 blocks, 1 unblocks; as a number or a form field's digit, nothing else. */
   status: z
     .union([z.literal(0), z.literal(1), z.literal('0'), z.literal('1')], { error: 'field_invalid' })
@@ -55,7 +46,7 @@ export const userStatusBody = z.object({
 
 export const auditQuery = pageQuery.extend({
   action: z.string().max(64).optional(),
-  staffId: z.coerce.number().int().positive().optional(),
+  staffId: recordId().optional(),
 });
 
 export const usersQuery = pageQuery.extend({ keyword: z.string().trim().max(64).optional() });

@@ -2,7 +2,7 @@
 // /user/assets, /user/tx/record). Money and quantities are decimal strings at this edge.
 
 import { z } from 'zod';
-import { pageQuery, pin } from './fields.ts';
+import { pageQuery, pin, recordId } from './fields.ts';
 
 export const STOCK_ORDER_STATUSES = [
   'pending',
@@ -88,7 +88,7 @@ export const holdingView = z.object({
 export type HoldingView = z.infer<typeof holdingView>;
 
 export const orderListQuery = pageQuery.extend({ status: z.enum(['open', 'history', 'all']).default('all') });
-export const orderIdQuery = z.object({ id: z.coerce.number({ error: 'field_invalid' }).int().positive() });
+export const orderIdQuery = z.object({ id: recordId() });
 
 export const balanceView = z.object({
   wallet: z.string(),

@@ -174,6 +174,30 @@ describe.each(dbs)('stock trading on $dialect', ({ open }) => {
       const price = (Number(quote.price) * 0.97).toFixed(1);
       const limit = { symbol: 'NSE:TCS', orderType: 'limit', price, quantity: '1' };
       const first = (await order(t, token, 'buy', limit)).body.data.order.id as number;
+      // An id or a page spelt other than in plain digits names nothing: z.coerce read each of these as
+      // `first` (and cancelled it) or as a page.
+      for (const [url, field] of [
+        ...[`0x${first.toString(16)}`, `${first}e0`, `${first}.0`, `%20${first}%20`, `0${first}`].map(
+          (id) => [`/stock/order/cancel?id=${id}`, 'id'] as const,
+        ),
+        [`/stock/order/info?id=${first}.0`, 'id'],
+        ['/stock/order/list?page=1e0', 'page'],
+        ['/stock/order/list?limit=0x10', 'limit'],
+      ] as const) {
+        for (const [lang, message] of [
+          ['en-US', 'This value is not valid'],
+          ['pt-BR', 'Este valor não é válido'],
+        ] as const) {
+          const bad = await t.call('GET', url, { token, lang });
+          expect(bad.status, url).toBe(400);
+          expect(bad.body, url).toMatchObject({
+            code: -1001,
+            error: 'validation_failed',
+            fields: { [field]: message },
+          });
+        }
+      }
+      expect((await t.call('GET', `/stock/order/info?id=${first}`, { token })).body.data.status).toBe('pending');
       // The next ids are not orders yet: refused, and (not reaching the engine) not remembered as refused.
       for (let id = first + 1; id <= first + 20; id++) {
         const early = await t.call('GET', `/stock/order/cancel?id=${id}`, { token, lang: 'pt-BR' });
