@@ -181,6 +181,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await http.register(
     async (api) => {
       await api.register(formbody);
+      // Every call takes a form or JSON (SPEC §7): a text/plain body is refused as such
+      // (unsupported_media_type), not handed to the schemas as one string.
+      api.removeContentTypeParser('text/plain');
       registerEnvelope(api);
       commonRoutes(api, { config, captchas, sandboxSms: config.testHooks ? sandboxSms : null });
       accountRoutes(api, accounts);

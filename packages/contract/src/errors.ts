@@ -38,6 +38,17 @@ export const ERRORS = {
   },
   field_required: { status: 400, en: 'This field is required', pt: 'Este campo é obrigatório' },
   field_invalid: { status: 400, en: 'This value is not valid', pt: 'Este valor não é válido' },
+  payload_too_large: { status: 413, en: 'The request is too large', pt: 'A solicitação é grande demais' },
+  unsupported_media_type: {
+    status: 415,
+    en: 'The request must be sent as a form or as JSON',
+    pt: 'A solicitação deve ser enviada como formulário ou como JSON',
+  },
+  malformed_body: {
+    status: 400,
+    en: 'The request could not be read: its content is malformed',
+    pt: 'Não foi possível ler a solicitação: o conteúdo está malformado',
+  },
   idempotency_key_reused: {
     status: 409,
     en: 'This request was already sent with different content',

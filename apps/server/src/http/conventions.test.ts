@@ -40,6 +40,69 @@ describe('HTTP conventions', () => {
     });
   });
 
+  it('refuses a body over 1 MiB with 413, and an unsupported or unreadable body with its own code, in both languages', async () => {
+    const big = 'x'.repeat(2 * 1024 * 1024);
+    const cases: [string, string, string, number, string, string, string][] = [
+      [
+        'a 2 MiB JSON body',
+        'application/json',
+        JSON.stringify({ areaCode: '91', phone: big, password: 'secret12' }),
+        413,
+        'payload_too_large',
+        'The request is too large',
+        'A solicitação é grande demais',
+      ],
+      [
+        'a 2 MiB form',
+        'application/x-www-form-urlencoded',
+        `areaCode=91&password=secret12&phone=${big}`,
+        413,
+        'payload_too_large',
+        'The request is too large',
+        'A solicitação é grande demais',
+      ],
+      ...['application/xml', 'text/plain', 'multipart/form-data; boundary=x'].map(
+        (type) =>
+          [
+            type,
+            type,
+            'phone=9876543210',
+            415,
+            'unsupported_media_type',
+            'The request must be sent as a form or as JSON',
+            'A solicitação deve ser enviada como formulário ou como JSON',
+          ] as [string, string, string, number, string, string, string],
+      ),
+      ...['{"phone":', '', '{"__proto__":{"admin":true}}'].map(
+        (payload) =>
+          [
+            `the JSON ${JSON.stringify(payload)}`,
+            'application/json',
+            payload,
+            400,
+            'malformed_body',
+            'The request could not be read: its content is malformed',
+            'Não foi possível ler a solicitação: o conteúdo está malformado',
+          ] as [string, string, string, number, string, string, string],
+      ),
+    ];
+    for (const [name, type, payload, status, error, en, pt] of cases) {
+      for (const [lang, msg] of [
+        ['en-US', en],
+        ['pt-BR', pt],
+      ] as const) {
+        const res = await t.app.http.inject({
+          method: 'POST',
+          url: '/ipor-api/user/login',
+          headers: { 'content-type': type, lang },
+          payload,
+        });
+        expect(res.statusCode, name).toBe(status);
+        expect(res.json(), name).toEqual({ code: -1001, msg, data: null, error });
+      }
+    }
+  });
+
   it('answers unknown API paths with a not_found envelope', async () => {
     const res = await t.call('GET', '/no/such/call');
     expect(res.status).toBe(404);

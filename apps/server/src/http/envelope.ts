@@ -25,6 +25,18 @@ declare module 'fastify' {
 
 const SESSION_CODES: ReadonlySet<ErrorCode> = new Set(['session_invalid', 'not_logged_in', 'account_blocked']);
 
+/**
+ * Fastify's refusals of a request body before any schema reads it, each with its own code: as a
+ * generic field_invalid they named no field, and a client could not tell a body too large from a typo.
+ */
+const BODY_REFUSALS: Readonly<Record<string, ErrorCode>> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'malformed_body',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'malformed_body',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'malformed_body',
+};
+
 /** The response schema of a successful call: SPEC's envelope around `data`, for validation and OpenAPI. */
 export const okEnvelope = <T extends z.ZodType>(data: T) => z.object({ code: z.literal(0), msg: z.string(), data });
 
@@ -88,6 +100,10 @@ export function registerEnvelope(app: FastifyInstance): void {
       );
     }
     if (error.statusCode === 429) return sendError(reply, request, 'too_many_requests');
+    if (error.code && Object.hasOwn(BODY_REFUSALS, error.code)) {
+      request.log.info({ err: error }, 'client error');
+      return sendError(reply, request, BODY_REFUSALS[error.code]!);
+    }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       request.log.info({ err: error }, 'client error');
       return sendError(reply, request, error.statusCode === 404 ? 'not_found' : 'field_invalid');
