@@ -16,6 +16,7 @@ export const STOCK_ORDER_STATUSES = [
 export const placeStockOrderBody = z.object({
   symbol: z.string({ error: 'field_required' }).trim().min(1).max(40),
   orderType: z.enum(['market', 'limit'], { error: 'field_invalid' }).default('market'),
+  /** A limit order's price. A market order takes none: the server refuses one (field_invalid). */
   price: z.string().trim().max(24).optional(),
   quantity: z
     .string({ error: (issue) => (issue.input === undefined ? 'quantity_required' : 'field_invalid') })

@@ -141,6 +141,10 @@ export class StockOrders {
       const ticks = priceToTicks(spec, input.price.trim());
       if (!ticks.ok) throw fieldError('price', ticks.code);
       limitTicks = ticks.value;
+    } else if (input.price?.trim()) {
+      // A market order trades at the book's prices: a price sent with it would be silently ignored,
+      // so the customer is told instead (an empty form field is no price).
+      throw fieldError('price', 'field_invalid');
     }
     const shares = BigInt(lots.value) * spec.lotMinor;
     if (shares < BigInt(this.#settings.minShares)) throw fieldError('quantity', 'quantity_below_minimum');

@@ -418,6 +418,17 @@ describe.each(dbs)('stock trading on $dialect', ({ open }) => {
           'Please enter the quantity',
           'Informe a quantidade',
         ],
+        ...(['buy', 'sell'] as const).map(
+          (side) =>
+            [
+              `a price on a market ${side}`,
+              side,
+              { symbol: 'NSE:RELIANCE', quantity: '5', price: '1500.00' },
+              'field_invalid',
+              'This value is not valid',
+              'Este valor não é válido',
+            ] as [string, 'buy' | 'sell', Record<string, string | undefined>, string, string, string],
+        ),
         [
           'off tick',
           'buy',
@@ -584,6 +595,23 @@ describe.each(dbs)('stock trading on $dialect', ({ open }) => {
         error: 'price_outside_band',
         fields: { price: 'O preço está fora da banda de preço de hoje' },
       });
+      // A market order's preview refuses a price too, naming the field; an empty price field is no price.
+      for (const [lang, message] of [
+        ['en-US', 'This value is not valid'],
+        ['pt-BR', 'Este valor não é válido'],
+      ] as const) {
+        const priced = await t.call('POST', '/stock/order/preview', {
+          token,
+          lang,
+          body: { symbol: 'NSE:RELIANCE', side: 'sell', orderType: 'market', price: '1500.00', quantity: '5' },
+        });
+        expect(priced.body).toMatchObject({ error: 'field_invalid', msg: message, fields: { price: message } });
+      }
+      const blank = await t.call('POST', '/stock/order/preview', {
+        token,
+        body: { symbol: 'NSE:RELIANCE', side: 'buy', orderType: 'market', price: '', quantity: '5' },
+      });
+      expect(blank.body.code, JSON.stringify(blank.body)).toBe(0);
       // A call that does not exist answers in the language asked for.
       const missing = await t.call('POST', '/stock/order/amend', { token, lang: 'pt-BR', body: {} });
       const missingEn = await t.call('POST', '/stock/order/amend', { token, body: {} });
