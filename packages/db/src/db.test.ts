@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { TEST_DATABASE_URL, testDatabases } from './testing.ts';
-import type { Sql } from './types.ts';
+import type { Db, Sql } from './types.ts';
 
 const dbs = await testDatabases();
 
@@ -63,7 +63,7 @@ describe.each(dbs)('database on $dialect', ({ open, dialect }) => {
     }
   });
 
-  it('commits early transactions in call order, and fails every later one after a failure', async () => {
+  it('commits early transactions in call order; a failing statement rejects at once and writes nothing', async () => {
     const db = await open();
     const insert = (phone: string) =>
       db.transactionEarly!(async (tx) => {
@@ -89,6 +89,73 @@ describe.each(dbs)('database on $dialect', ({ open, dialect }) => {
     } finally {
       await db.close();
     }
+  });
+
+  describe('after an early transaction fails, every later one fails, naming the first failure', () => {
+    const insertUser = (tx: Sql, phone: string) =>
+      tx.run(
+        `INSERT INTO users (phone, area_code, national_number, password_hash, invite_code, created_at, updated_at)
+         VALUES ($1, '91', $1, 'h', $1, 1, 1)`,
+        [phone],
+      );
+    const phones = async (db: Db) =>
+      (await db.query<{ phone: string }>('SELECT phone FROM users ORDER BY phone')).map((r) => r.phone);
+    /** An early transaction to its end: the call, then its reaching the disk (where each may fail). */
+    const settled = async (call: Promise<{ durable: Promise<void> }>) => (await call).durable;
+
+    it('one that throws: the ones queued behind it and every one called after it reject', async () => {
+      const db = await open();
+      const early = (phone: string) => db.transactionEarly!((tx) => insertUser(tx, phone));
+      try {
+        const before = await early('+9301');
+        const boom = new Error('boom');
+        let openGate!: () => void;
+        const gate = new Promise<void>((resolve) => {
+          openGate = resolve;
+        });
+        const failing = db.transactionEarly!(async (tx) => {
+          await insertUser(tx, '+9302');
+          await gate;
+          throw boom;
+        });
+        const queued = early('+9303'); // called before the failure is known
+        // On PostgreSQL its statements have run, beside the failing one's, and the call has resolved;
+        // on SQLite it waits in the queue.
+        if (dialect === 'postgres') await queued;
+        openGate();
+        await expect(settled(failing)).rejects.toBe(boom);
+        await expect(settled(queued)).rejects.toThrow(/earlier transactionEarly failed.*: boom$/);
+        const later = await early('+9304').catch((error: unknown) => error);
+        expect(later).toBeInstanceOf(Error);
+        expect((later as Error).message).toMatch(/earlier transactionEarly failed.*: boom$/);
+        expect((later as Error).cause).toBe(boom);
+        await before.durable;
+        expect(await phones(db)).toEqual(['+9301']);
+      } finally {
+        await db.close();
+      }
+    });
+
+    it('a constraint violated at COMMIT: the ones after it reject and write nothing', async () => {
+      const db = await open();
+      const early = (phone: string) => db.transactionEarly!((tx) => insertUser(tx, phone));
+      try {
+        await db.run('CREATE TABLE early_parent (id INTEGER PRIMARY KEY)');
+        // Checked at COMMIT, not at the INSERT: the statements succeed and the COMMIT fails.
+        await db.run(
+          'CREATE TABLE early_child (parent INTEGER REFERENCES early_parent (id) DEFERRABLE INITIALLY DEFERRED)',
+        );
+        const orphan = db.transactionEarly!((tx) => tx.run('INSERT INTO early_child (parent) VALUES (1)'));
+        const queued = early('+9401');
+        await expect(settled(orphan)).rejects.toThrow(/foreign key/i);
+        await expect(settled(queued)).rejects.toThrow(/earlier transactionEarly failed.*foreign key/i);
+        await expect(early('+9402')).rejects.toThrow(/earlier transactionEarly failed.*foreign key/i);
+        expect(await db.query('SELECT parent FROM early_child')).toEqual([]);
+        expect(await phones(db)).toEqual([]);
+      } finally {
+        await db.close();
+      }
+    });
   });
 
   it.runIf(dialect === 'postgres')(

@@ -2,6 +2,7 @@
 // are read as numbers; NUMERIC money stays a string so no float ever touches it.
 
 import pg from 'pg';
+import { failedBefore } from './early-failure.ts';
 import { scanPagesOffThread } from './page-scan.ts';
 import type { ReadSource } from './reader.ts';
 import { isRead, toPgValue } from './sql-text.ts';
@@ -66,6 +67,8 @@ export async function openPostgres(url: string, options: { schema?: string; max?
   };
   /** The last transactionEarly's commit: the next one commits after it, and fails if it failed. */
   let lastCommit: Promise<void> = Promise.resolve();
+  /** The first transactionEarly that failed, to its connection, its statements or its COMMIT. */
+  let earlyFailure: unknown = null;
   /** Where another thread opens its own connection (the journal scan, the snapshot worker). */
   const source: ReadSource = { dialect: 'postgres', url, ...(options.schema ? { schema: options.schema } : {}) };
   return {
@@ -94,41 +97,58 @@ export async function openPostgres(url: string, options: { schema?: string; max?
       return result;
     },
     async transactionEarly(fn) {
+      if (earlyFailure) throw failedBefore(earlyFailure);
       // The statements run now, beside the previous transaction whose COMMIT may still be in flight;
       // this one's COMMIT is sent only once that one has committed. The place in line is taken at
-      // the call, so commits keep call order; a failed COMMIT fails every later one.
+      // the call, so commits keep call order; a failure anywhere fails this place and so every later one.
       const previous = lastCommit;
       let settle!: (outcome: Promise<void>) => void;
       lastCommit = new Promise<void>((resolve) => {
         settle = resolve;
       });
       lastCommit.catch(() => undefined);
+      const fail = (error: unknown) => {
+        earlyFailure ??= error;
+        settle(Promise.reject(error));
+      };
       let client: pg.PoolClient;
       let result: Awaited<ReturnType<typeof fn>>;
       try {
         client = await checkOut();
       } catch (error) {
-        settle(previous); // nothing of this one to commit: the next waits for the one before
+        fail(error);
         throw error;
       }
       try {
         await client.query('BEGIN');
         result = await fn(on(client), previous);
+        // One before this failed while these statements ran: refused now rather than at COMMIT (below).
+        if (earlyFailure) throw earlyFailure;
       } catch (error) {
         await rollBack(client, error);
-        settle(previous);
-        throw error;
+        // After an earlier failure, that one is the cause (fn may have failed awaiting previousCommitted).
+        const reason = earlyFailure ? failedBefore(earlyFailure) : error;
+        fail(reason);
+        throw reason;
       }
       const durable = (async () => {
+        const before = await previous.then(
+          () => null,
+          () => failedBefore(earlyFailure),
+        );
+        if (before) {
+          await rollBack(client, before);
+          throw before;
+        }
         try {
-          await previous;
           await client.query('COMMIT');
-          client.release();
         } catch (error) {
+          earlyFailure ??= error;
           await client.query('ROLLBACK').catch(() => undefined);
           client.release(error instanceof Error ? error : true); // a failed COMMIT's connection is not reused
           throw error;
         }
+        client.release();
       })();
       settle(durable);
       durable.catch(() => undefined); // reported to whoever awaits `durable`

@@ -9,6 +9,7 @@ import { closeSync, fdatasync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
+import { failedBefore } from './early-failure.ts';
 import { pageOf, scanPagesHere, scanPagesOffThread } from './page-scan.ts';
 import type { ReadSource } from './reader.ts';
 import { isRead, toSqliteParams } from './sql-text.ts';
@@ -107,6 +108,9 @@ export function openSqlite(dataDir: string | null): Db {
       }
     });
 
+  /** The first early transaction that failed, to its statements, its COMMIT or its sync. */
+  let earlyFailure: unknown = null;
+
   /** Where another thread opens its own read connection; none reaches a database in memory. */
   const source: ReadSource | undefined = path === ':memory:' ? undefined : { dialect: 'sqlite', path };
   let closed = false;
@@ -142,9 +146,24 @@ export function openSqlite(dataDir: string | null): Db {
       return result;
     },
     transactionEarly: async (fn) => {
-      const result = await committed((tx) => fn(tx, COMMITTED));
+      let result: Awaited<ReturnType<typeof fn>>;
+      try {
+        result = await committed((tx) => {
+          // Checked at its turn in the queue, so the ones queued behind a failure fail too (below).
+          if (earlyFailure) throw earlyFailure;
+          return fn(tx, COMMITTED);
+        });
+      } catch (error) {
+        // After an earlier failure (a sync may fail while fn runs), that one is the cause.
+        const reason = earlyFailure ? failedBefore(earlyFailure) : error;
+        earlyFailure ??= error;
+        throw reason;
+      }
       const synced = durable.sync();
-      synced.catch(() => undefined); // reported to whoever awaits `durable`
+      // Reported to whoever awaits `durable`; every later one fails with it.
+      synced.catch((error) => {
+        earlyFailure ??= error;
+      });
       return { result, durable: synced };
     },
     async close() {

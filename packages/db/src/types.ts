@@ -59,7 +59,10 @@ export interface Db extends Sql {
    * same transaction, resolved once its statements have run (SQLite: once committed, the sync to
    * follow; PostgreSQL: before COMMIT, which waits for the previous transactionEarly to commit), with
    * `durable` settling when it is committed and on disk. Commits happen and reach the disk in call
-   * order, and a failed one fails every later one; callers must be told nothing before `durable`.
+   * order, and a failed one (its statements, its COMMIT or its sync) fails every later one, queued ones
+   * included: the call rejects (or, where it had already resolved, its `durable`) with an error naming
+   * the first failure (its `cause`); only a new Db writes early again. Callers must be told nothing
+   * before `durable`.
    * `fn` gets `previousCommitted`: on PostgreSQL the statements run while the previous transaction is
    * still uncommitted, so rows it wrote are invisible until then (an UPDATE would find none of them);
    * await it before touching them. On SQLite it is already settled.
