@@ -1,6 +1,7 @@
 // Proves the staff console's main path against the real server, in both languages: TOTP sign-in (a
 // wrong code is refused with the server's translated message), blocking a customer with a written
-// reason, and finding that action, with its reason, in the append-only audit log.
+// reason, and finding that action, with its reason, in the append-only audit log; creating a staff
+// member asks for a reason too, and the audit log shows it.
 
 import { errorMessage, type Lang } from '@bourse/contract';
 import type { Browser, Page } from 'playwright-core';
@@ -26,6 +27,9 @@ const TEXT = {
     auditMenu: 'Audit log',
     appendOnly: 'Append-only',
     reason: 'Suspected account takeover (e2e)',
+    reasonRequired: 'Write a reason of at least 3 characters.',
+    createdAction: 'Staff member created',
+    supportRole: 'Support',
   },
   'pt-BR': {
     paper: 'Modo simulado: dinheiro virtual',
@@ -34,6 +38,9 @@ const TEXT = {
     auditMenu: 'Log de auditoria',
     appendOnly: 'Somente inclusão',
     reason: 'Suspeita de invasão de conta (e2e)',
+    reasonRequired: 'Escreva um motivo com pelo menos 3 caracteres.',
+    createdAction: 'Membro da equipe criado',
+    supportRole: 'Suporte',
   },
 } as const satisfies Record<Lang, Record<string, string>>;
 
@@ -83,6 +90,42 @@ async function confirmWithReason(page: Page, reason: string) {
   await page.getByTestId('reason-input').fill(reason);
   await page.getByTestId('reason-confirm').click();
   await page.getByTestId('reason-input').waitFor({ state: 'detached' });
+}
+
+/**
+ * Opens the create-staff dialog, submits it empty (each field, the reason too, says what it needs),
+ * then fills it in and submits; photographs both states. Returns the shown password and secret.
+ */
+async function createStaff(page: Page, lang: Lang, username: string, reason: string) {
+  const text = TEXT[lang];
+  await page.goto(`${server.baseUrl}/admin/staff`);
+  await page.getByTestId('staff-add').click();
+  await page.getByTestId('staff-create-submit').click();
+  await page.getByText(text.reasonRequired).waitFor();
+  await shot(page, `admin-${lang}-6a-staff-create-required`);
+  await page.getByTestId('staff-create-username').fill(username);
+  await page.getByTestId('staff-create-role').click();
+  await page.locator('.ant-select-item-option', { hasText: text.supportRole }).first().click();
+  await page.getByTestId('reason-input').fill(reason);
+  await expect.poll(() => page.getByText(text.reasonRequired).count()).toBe(0);
+  await shot(page, `admin-${lang}-6b-staff-create-filled`);
+  await page.getByTestId('staff-create-submit').click();
+  await page.getByTestId('staff-created').waitFor();
+  const password = (await page.getByTestId('staff-created-password').locator('code').textContent()) ?? '';
+  const secret = (await page.getByTestId('staff-created-secret').locator('code').textContent()) ?? '';
+  expect(password.length).toBeGreaterThanOrEqual(6);
+  expect(secret).toMatch(/^[A-Z2-7]+=*$/);
+  await shot(page, `admin-${lang}-6c-staff-created`);
+  await page.getByTestId('staff-created-done').click();
+  return { password, secret };
+}
+
+/** The audit log's newest staff creation shows the reason it was given. */
+async function expectCreationAudited(page: Page, lang: Lang, reason: string) {
+  await page.goto(`${server.baseUrl}/admin/audit?action=staff.created`);
+  const row = page.getByTestId('audit-table').locator('tbody tr.ant-table-row', { hasText: reason });
+  await row.waitFor();
+  expect(await row.textContent()).toContain(TEXT[lang].createdAction);
 }
 
 describe('staff console', () => {
@@ -159,19 +202,8 @@ describe('staff console', () => {
     const page = await consolePage('en-US');
     await signIn(page, DEMO_STAFF.username, DEMO_STAFF.password, DEMO_STAFF.totpSecret);
 
-    await page.goto(`${server.baseUrl}/admin/staff`);
-    await page.getByTestId('staff-add').click();
-    await page.getByTestId('staff-create-username').fill('sam.support');
-    await page.getByTestId('staff-create-role').click();
-    await page.locator('.ant-select-item-option', { hasText: 'Support' }).first().click();
-    await page.getByTestId('staff-create-submit').click();
-    await page.getByTestId('staff-created').waitFor();
-    const password = (await page.getByTestId('staff-created-password').locator('code').textContent()) ?? '';
-    const secret = (await page.getByTestId('staff-created-secret').locator('code').textContent()) ?? '';
-    expect(password.length).toBeGreaterThanOrEqual(6);
-    expect(secret).toMatch(/^[A-Z2-7]+=*$/);
-    await shot(page, 'admin-en-US-6-staff-created');
-    await page.getByTestId('staff-created-done').click();
+    const { password, secret } = await createStaff(page, 'en-US', 'sam.support', 'Covers the support queue (e2e)');
+    await expectCreationAudited(page, 'en-US', 'Covers the support queue (e2e)');
     await signOut(page);
 
     // The new member signs in with the shown password and secret; support has no audit log.
@@ -200,6 +232,14 @@ describe('staff console', () => {
     await page.goto(`${server.baseUrl}/admin/audit`);
     await page.getByTestId('audit-table').getByText('Staff member created').first().waitFor();
     await shot(page, 'admin-en-US-8-audit-staff');
+    await page.context().close();
+  });
+
+  it('pt-BR: creating a staff member asks for a reason, in Portuguese, and the audit log keeps it', async () => {
+    const page = await consolePage('pt-BR');
+    await signIn(page, DEMO_STAFF.username, DEMO_STAFF.password, DEMO_STAFF.totpSecret);
+    await createStaff(page, 'pt-BR', 'ana.suporte', 'Reforço no atendimento (e2e)');
+    await expectCreationAudited(page, 'pt-BR', 'Reforço no atendimento (e2e)');
     await page.context().close();
   });
 });

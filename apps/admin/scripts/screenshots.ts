@@ -49,7 +49,7 @@ const audit = [
     action: 'staff.created',
     targetType: 'staff',
     targetId: 2,
-    reason: null,
+    reason: 'Compliance officer hired in March',
     detail: { username: 'carla', role: 'compliance' },
   },
   {
@@ -192,6 +192,7 @@ for (const lang of ['en-US', 'pt-BR'] as const) {
     await page.waitForTimeout(300);
     await shot(page, `${lang}-06-staff-create`);
     await page.locator('.ant-select-item-option').first().click();
+    await page.getByTestId('reason-input').fill('Covers the night shift');
     await page.getByTestId('staff-create-submit').click();
     await page.getByTestId('staff-created').waitFor();
     await page.waitForTimeout(400);

@@ -18,22 +18,24 @@ export const staffPasswordBody = z.object({
   password: loginPassword(),
 });
 
-export const staffCreateBody = z.object({
-  username: z
-    .string({ error: 'field_required' })
-    .trim()
-    .regex(/^[a-z][a-z0-9._-]{2,31}$/, { error: 'field_invalid' }),
-  role: z.enum(STAFF_ROLES, { error: 'field_invalid' }),
-});
-
-const reason = () =>
+/** The written reason of a staff action, kept in its audit row: 3 to 500 characters after trimming. */
+export const actionReason = () =>
   z
     .string({ error: 'reason_required' })
     .trim()
     .min(3, { error: 'reason_required' })
     .max(500, { error: 'reason_too_long' });
 
-export const staffDisableBody = z.object({ id: recordId(), reason: reason() });
+export const staffCreateBody = z.object({
+  username: z
+    .string({ error: 'field_required' })
+    .trim()
+    .regex(/^[a-z][a-z0-9._-]{2,31}$/, { error: 'field_invalid' }),
+  role: z.enum(STAFF_ROLES, { error: 'field_invalid' }),
+  reason: actionReason(),
+});
+
+export const staffDisableBody = z.object({ id: recordId(), reason: actionReason() });
 
 export const userStatusBody = z.object({
   userId: recordId(),
@@ -41,7 +43,7 @@ export const userStatusBody = z.object({
   status: z
     .union([z.literal(0), z.literal(1), z.literal('0'), z.literal('1')], { error: 'field_invalid' })
     .transform((v) => Number(v) as 0 | 1),
-  reason: reason(),
+  reason: actionReason(),
 });
 
 export const auditQuery = pageQuery.extend({

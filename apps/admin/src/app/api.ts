@@ -154,7 +154,8 @@ export const adminApi = {
   audit: (query: { page: number; limit: number; action?: string; staffId?: string }) =>
     client.get<Page<AuditEntry>>('/admin/audit', query),
   staff: () => client.get<{ items: StaffMember[] }>('/admin/staff'),
-  createStaff: (body: { username: string; role: StaffRole }) => client.post<CreatedStaff>('/admin/staff/create', body),
+  createStaff: (body: { username: string; role: StaffRole; reason: string }) =>
+    client.post<CreatedStaff>('/admin/staff/create', body),
   disableStaff: (body: { id: Id; reason: string }) => client.post<unknown>('/admin/staff/disable', body),
   users: (query: { keyword?: string; page: number; limit: number }) =>
     client.get<Page<CustomerUser>>('/admin/users', query),

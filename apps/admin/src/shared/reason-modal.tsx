@@ -1,6 +1,7 @@
 // The confirmation dialog of every staff action that changes something for someone else (block a
 // user, disable a staff member): it says what will happen and asks for a written reason, which
-// the server stores in the audit log. A refusal from the server is shown inside the dialog.
+// the server stores in the audit log. A refusal from the server is shown inside the dialog. Its
+// reason field also serves forms that ask for more than a reason (creating a staff member).
 import { Alert, Form, Input, Modal } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +10,35 @@ import { isApiError } from '../app/request.ts';
 // The contract's reason(): 3 to 500 characters after trimming.
 export const REASON_LENGTH_MIN = 3;
 export const REASON_LENGTH_MAX = 500;
+
+/** The reason's field, named `reason`, for this dialog and for forms whose action needs a reason too. */
+export function ReasonField({ autoFocus = false }: { autoFocus?: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <Form.Item
+      name="reason"
+      label={t('reason.label')}
+      rules={[
+        {
+          validator: async (_rule, value: string | undefined) => {
+            if ((value ?? '').trim().length < REASON_LENGTH_MIN) {
+              throw new Error(t('reason.required', { min: REASON_LENGTH_MIN }));
+            }
+          },
+        },
+      ]}
+    >
+      <Input.TextArea
+        data-testid="reason-input"
+        autoFocus={autoFocus}
+        rows={3}
+        maxLength={REASON_LENGTH_MAX}
+        showCount
+        placeholder={t('reason.placeholder')}
+      />
+    </Form.Item>
+  );
+}
 
 interface ReasonModalProps {
   open: boolean;
@@ -58,28 +88,7 @@ export function ReasonModal({ open, title, body, okText, isDanger = false, onCan
     >
       <div style={{ marginBottom: 16 }}>{body}</div>
       <Form form={form} layout="vertical" requiredMark={false} preserve={false}>
-        <Form.Item
-          name="reason"
-          label={t('reason.label')}
-          rules={[
-            {
-              validator: async (_rule, value: string | undefined) => {
-                if ((value ?? '').trim().length < REASON_LENGTH_MIN) {
-                  throw new Error(t('reason.required', { min: REASON_LENGTH_MIN }));
-                }
-              },
-            },
-          ]}
-        >
-          <Input.TextArea
-            data-testid="reason-input"
-            autoFocus
-            rows={3}
-            maxLength={REASON_LENGTH_MAX}
-            showCount
-            placeholder={t('reason.placeholder')}
-          />
-        </Form.Item>
+        <ReasonField autoFocus />
       </Form>
       {error !== null && <Alert type="error" showIcon title={error} data-testid="reason-error" />}
     </Modal>

@@ -1,4 +1,4 @@
-// Staff accounts (admin only): list, create with a role, disable with a reason. A new account's
+// Staff accounts (admin only): list, create with a role and a reason, disable with a reason. A new account's
 // initial password and TOTP secret are shown exactly once, in a dialog that only closes by
 // confirming they were handed over; the console keeps no copy.
 import { PlusOutlined, StopOutlined } from '@ant-design/icons';
@@ -28,7 +28,7 @@ import { formatDateTime, isStaffDisabled } from '../../app/format.ts';
 import { isApiError } from '../../app/request.ts';
 import { STAFF_ROLES, type StaffRole } from '../../app/roles.ts';
 import { PageTitle } from '../../shared/page-title.tsx';
-import { ReasonModal } from '../../shared/reason-modal.tsx';
+import { ReasonField, ReasonModal } from '../../shared/reason-modal.tsx';
 
 // The contract's staffCreateBody username rule.
 const STAFF_USERNAME_PATTERN = /^[a-z][a-z0-9._-]{2,31}$/;
@@ -36,6 +36,7 @@ const STAFF_USERNAME_PATTERN = /^[a-z][a-z0-9._-]{2,31}$/;
 interface CreateValues {
   username: string;
   role: StaffRole;
+  reason: string;
 }
 
 function CreateStaffModal({
@@ -50,7 +51,8 @@ function CreateStaffModal({
   const { t } = useTranslation();
   const [form] = Form.useForm<CreateValues>();
   const create = useMutation({
-    mutationFn: (values: CreateValues) => adminApi.createStaff({ username: values.username.trim(), role: values.role }),
+    mutationFn: (values: CreateValues) =>
+      adminApi.createStaff({ username: values.username.trim(), role: values.role, reason: values.reason.trim() }),
     onSuccess: (created) => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.staff });
       void queryClient.invalidateQueries({ queryKey: ['audit'] });
@@ -60,7 +62,7 @@ function CreateStaffModal({
       if (!isApiError(error)) return;
       form.setFields(
         Object.entries(error.fields)
-          .filter(([name]) => name === 'username' || name === 'role')
+          .filter(([name]) => name === 'username' || name === 'role' || name === 'reason')
           .map(([name, message]) => ({ name: name as keyof CreateValues, errors: [message] })),
       );
     },
@@ -114,6 +116,7 @@ function CreateStaffModal({
             labelRender={({ value }) => t(`roles.${String(value)}`)}
           />
         </Form.Item>
+        <ReasonField />
       </Form>
       {create.isError && <Alert type="error" showIcon title={create.error.message} />}
     </Modal>

@@ -47,7 +47,9 @@ describe.each(dbs)('content on $dialect', ({ open }) => {
       })
     ).body.data.token as string;
   const newStaff = async (admin: string, username: string, role: string) => {
-    const created = (await t.call('POST', '/admin/staff/create', { token: admin, json: { username, role } })).body.data;
+    const created = (
+      await t.call('POST', '/admin/staff/create', { token: admin, json: { username, role, reason: 'content tests' } })
+    ).body.data;
     return staffToken(username, created.initialPassword, created.totpSecret);
   };
   const demoToken = async () =>

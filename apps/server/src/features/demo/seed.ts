@@ -51,12 +51,21 @@ export async function seed(deps: {
       }));
     // Idempotent: the grant's command ids are fixed per user and asset.
     await deps.onUserCreated?.(demoId);
-    if (Number(staffCount) === 0) await staff.create(SYSTEM, DEMO_STAFF.username, 'admin', DEMO_STAFF);
+    if (Number(staffCount) === 0)
+      await staff.create(
+        SYSTEM,
+        { username: DEMO_STAFF.username, role: 'admin', reason: 'Paper mode: the demo administrator' },
+        DEMO_STAFF,
+      );
     if (deps.content) await seedDemoContent(deps.content, { now: clock.now(), config, demoUserId: demoId });
     return;
   }
   if (Number(staffCount) === 0) {
-    const created = await staff.create(SYSTEM, 'admin', 'admin');
+    const created = await staff.create(SYSTEM, {
+      username: 'admin',
+      role: 'admin',
+      reason: 'First start: the first administrator',
+    });
     deps.log(
       `First start: staff administrator "admin" created. Initial password: ${created.initialPassword} ` +
         `TOTP secret: ${created.totpSecret} (${created.otpauthUrl}). Shown once: store them now and change the password.`,

@@ -45,7 +45,7 @@ export function staffRoutes(app: FastifyInstance, staff: Staff, config: Config) 
     return ok({ items: await staff.list() });
   });
   r.post('/admin/staff/create', { schema: { tags, body: staffCreateBody } }, async (req) =>
-    ok(await staff.create(await as(req, 'staff.manage'), req.body.username, req.body.role)),
+    ok(await staff.create(await as(req, 'staff.manage'), req.body)),
   );
   r.post('/admin/staff/disable', { schema: { tags, body: staffDisableBody } }, async (req) => {
     await staff.disable(await as(req, 'staff.manage'), req.body.id, req.body.reason);

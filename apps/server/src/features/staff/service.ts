@@ -150,8 +150,16 @@ export class Staff {
     return rows.map((s) => ({ ...view(s), status: s.status, createdAt: new Date(s.created_at).toISOString() }));
   }
 
-  /** Creates a staff member; the initial password and TOTP secret are shown once and never again. */
-  async create(auth: StaffAuth, username: string, role: StaffRole, fixed?: { password: string; totpSecret: string }) {
+  /**
+   * Creates a staff member, with the written reason in its audit row; the initial password and TOTP
+   * secret are shown once and never again.
+   */
+  async create(
+    auth: StaffAuth,
+    account: { username: string; role: StaffRole; reason: string },
+    fixed?: { password: string; totpSecret: string },
+  ) {
+    const { username, role, reason } = account;
     const initialPassword = fixed?.password ?? newToken().slice(0, 16);
     const totpSecret = fixed?.totpSecret ?? newTotpSecret();
     const hash = await hashPassword(initialPassword);
@@ -170,7 +178,7 @@ export class Staff {
           action: 'staff.created',
           targetType: 'staff',
           targetId: String(row!.id),
-          reason: '',
+          reason,
           detail: { username, role },
         },
         now,

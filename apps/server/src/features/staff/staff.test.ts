@@ -52,7 +52,7 @@ describe.each(dbs)('staff console on $dialect', ({ open }) => {
     const admin = (await signIn()).body.data.token as string;
     const created = await t.call('POST', '/admin/staff/create', {
       token: admin,
-      json: { username: 'sam', role: 'support' },
+      json: { username: 'sam', role: 'support', reason: 'new support hire' },
     });
     expect(created.body.data).toMatchObject({ username: 'sam', role: 'support' });
     const support = (await signIn('sam', created.body.data.initialPassword, created.body.data.totpSecret)).body.data
@@ -135,7 +135,7 @@ describe.each(dbs)('staff console on $dialect', ({ open }) => {
     // Two administrators disabling each other at once leave one.
     const created = await t.call('POST', '/admin/staff/create', {
       token: admin,
-      json: { username: 'ada', role: 'admin' },
+      json: { username: 'ada', role: 'admin', reason: 'second administrator' },
     });
     t.clock.advance(30_000); // a new TOTP step: each code signs in once
     const other = (await signIn('ada', created.body.data.initialPassword, created.body.data.totpSecret)).body.data
@@ -152,6 +152,47 @@ describe.each(dbs)('staff console on $dialect', ({ open }) => {
     expect((refused.reason as { code: string }).code).toBe('last_admin');
     const admins = await db.query<{ n: number }>(`SELECT COUNT(*) AS n FROM staff WHERE role = 'admin' AND status = 1`);
     expect(Number(admins[0]?.n)).toBe(1);
+  });
+
+  it('creates a staff member only with a written reason, kept in the audit row; a refused create writes nothing', async () => {
+    await start();
+    const admin = (await signIn()).body.data.token as string;
+    const counts = async () => [
+      Number((await db.query<{ n: number }>('SELECT COUNT(*) AS n FROM staff'))[0]?.n),
+      Number((await db.query<{ n: number }>('SELECT COUNT(*) AS n FROM audit_log'))[0]?.n),
+    ];
+    const before = await counts();
+    const create = (json: Record<string, unknown>, lang = 'en-US') =>
+      t.call('POST', '/admin/staff/create', { token: admin, json, lang });
+    const account = { username: 'rita', role: 'support' };
+
+    const missing = await create(account, 'pt-BR');
+    expect(missing.status).toBe(400);
+    expect(missing.body).toMatchObject({ error: 'reason_required', msg: 'Escreva o motivo desta ação' });
+    expect(missing.body.fields).toEqual({ reason: 'Escreva o motivo desta ação' });
+    expect((await create({ ...account, reason: '  ab  ' })).body.error).toBe('reason_required');
+    expect((await create({ ...account, reason: 42 })).body.error).toBe('reason_required');
+    const long = await create({ ...account, reason: 'x'.repeat(501) }, 'pt-BR');
+    expect(long.body).toMatchObject({
+      error: 'reason_too_long',
+      fields: { reason: 'O motivo é longo demais (no máximo 500 caracteres)' },
+    });
+    expect(await counts()).toEqual(before);
+
+    const created = await create({ ...account, reason: '  covers the night shift  ' });
+    expect(created.body.data).toMatchObject({ username: 'rita', role: 'support' });
+    // A second create of the same username is refused and writes nothing either.
+    expect((await create({ ...account, reason: 'again' })).body.error).toBe('staff_username_taken');
+    expect(await counts()).toEqual([before[0]! + 1, before[1]! + 1]);
+    const audit = (await t.call('GET', '/admin/audit?action=staff.created', { token: admin })).body.data.items;
+    expect(audit[0]).toMatchObject({
+      staffUsername: 'admin',
+      targetType: 'staff',
+      targetId: String(created.body.data.id),
+      reason: 'covers the night shift',
+      detail: { username: 'rita', role: 'support' },
+    });
+    expect(await verifyChain(db)).toBeNull();
   });
 
   it('takes each TOTP code once, and throttles guesses of the old password', async () => {
