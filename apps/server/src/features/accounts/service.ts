@@ -25,7 +25,7 @@ import {
 import { checkTotp, freshTotpStep, newTotpSecret, totpUrl } from '../../platform/totp.ts';
 import type { Captchas } from '../common/captcha.ts';
 import * as repo from './repo.ts';
-import type { SessionCache } from './session-cache.ts';
+import type { CachedSession, SessionCache } from './session-cache.ts';
 
 export const SESSION_TTL_MS = 30 * 24 * 3_600_000;
 const TOUCH_EVERY_MS = 60_000;
@@ -161,22 +161,8 @@ export class Accounts {
   async authenticate(token: string | undefined): Promise<Authenticated> {
     if (!token) throw new AppError('not_logged_in');
     const now = this.#clock.now();
-    const tokenHash = sha256(token);
-    let entry = this.#sessions.get(tokenHash, now);
-    if (!entry) {
-      const generation = this.#sessions.generation;
-      const row = await repo.findSessionUser(this.#db, tokenHash, now);
-      if (!row) throw new AppError('session_invalid');
-      const { session_id, session_last_seen_at, session_expires_at, ...user } = row;
-      entry = {
-        user,
-        sessionId: session_id,
-        expiresAt: Number(session_expires_at),
-        lastSeenAt: Number(session_last_seen_at),
-        cachedAt: now,
-      };
-      if (user.status !== 0) this.#sessions.set(tokenHash, entry, generation);
-    }
+    const entry = await this.#liveSession(token, now);
+    if (!entry) throw new AppError('session_invalid');
     const { user, sessionId } = entry;
     if (user.status === 0) {
       await this.#changing(user.id, () => repo.revokeAllSessions(this.#db, user.id, now));
@@ -187,6 +173,42 @@ export class Accounts {
       await repo.touchSession(this.#db, sessionId, now);
     }
     return { user, sessionId };
+  }
+
+  /**
+   * Who a session token signs in, for a connection that outlives one request (the stream's account
+   * channel), or why it does not. Unlike authenticate it changes nothing: no last-seen touch, and a
+   * blocked customer's sessions are left for their next request, which still answers account_blocked.
+   */
+  async sessionUser(token: string): Promise<{ userId: number } | { refused: 'session_invalid' | 'account_blocked' }> {
+    const entry = await this.#liveSession(token, this.#clock.now());
+    if (!entry) return { refused: 'session_invalid' };
+    return entry.user.status === 0 ? { refused: 'account_blocked' } : { userId: entry.user.id };
+  }
+
+  /** Called with a user's id after each committed change to that user or their sessions. */
+  onSessionsChanged(listener: (userId: number) => void): () => void {
+    return this.#sessions.onForget(listener);
+  }
+
+  /** The session a token belongs to and its user, from the cache or the database; null if none is live. */
+  async #liveSession(token: string, now: number): Promise<CachedSession | null> {
+    const tokenHash = sha256(token);
+    const cached = this.#sessions.get(tokenHash, now);
+    if (cached) return cached;
+    const generation = this.#sessions.generation;
+    const row = await repo.findSessionUser(this.#db, tokenHash, now);
+    if (!row) return null;
+    const { session_id, session_last_seen_at, session_expires_at, ...user } = row;
+    const entry = {
+      user,
+      sessionId: session_id,
+      expiresAt: Number(session_expires_at),
+      lastSeenAt: Number(session_last_seen_at),
+      cachedAt: now,
+    };
+    if (user.status !== 0) this.#sessions.set(tokenHash, entry, generation);
+    return entry;
   }
 
   /** Runs a write to a user or their sessions, then drops that user's cached sessions. */

@@ -1,3 +1,5 @@
+// The in-memory session cache: what it answers, when it forgets, and whom it tells.
+
 import { expect, it } from 'vitest';
 import type { UserRow } from './repo.ts';
 import { type CachedSession, SessionCache } from './session-cache.ts';
@@ -30,4 +32,15 @@ it('does not store a read that raced with a change', () => {
   expect(cache.get('t', 1_001)).toBeUndefined();
   cache.set('t', entry(7, 1_000), cache.generation);
   expect(cache.get('t', 1_001)?.user.id).toBe(7);
+});
+
+it('tells its listeners which user changed, after forgetting them, until they stop listening', () => {
+  const cache = new SessionCache();
+  cache.set('a', entry(3, 1_000), cache.generation);
+  const heard: [number, boolean][] = [];
+  const stop = cache.onForget((userId) => heard.push([userId, cache.get('a', 1_001) === undefined]));
+  cache.forgetUser(3);
+  stop();
+  cache.forgetUser(4);
+  expect(heard).toEqual([[3, true]]);
 });

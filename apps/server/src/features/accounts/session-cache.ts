@@ -22,6 +22,7 @@ export type CachedSession = {
 
 export class SessionCache {
   readonly #byToken = new Map<string, CachedSession>();
+  readonly #forgetListeners = new Set<(userId: number) => void>();
   #generation = 0;
 
   /** The cached session for a token hash, if fresh and not expired at `now`. */
@@ -50,5 +51,15 @@ export class SessionCache {
   forgetUser(userId: number): void {
     this.#generation++;
     for (const [token, entry] of this.#byToken) if (entry.user.id === userId) this.#byToken.delete(token);
+    for (const listener of this.#forgetListeners) listener(userId);
+  }
+
+  /**
+   * Tells what outlives a request (the stream's account channels) that a user or their sessions
+   * changed, so it checks them again instead of trusting what it checked when it began.
+   */
+  onForget(listener: (userId: number) => void): () => void {
+    this.#forgetListeners.add(listener);
+    return () => this.#forgetListeners.delete(listener);
   }
 }

@@ -1,9 +1,14 @@
 // The WebSocket stream: a client subscribes to channels and receives {channel, seq, data} messages
-// with consecutive sequence numbers as the market moves; unknown channels are refused.
+// with consecutive sequence numbers as the market moves; unknown channels are refused. A customer's
+// own account channel lasts only as long as their session: blocked, signed out, revoked or expired,
+// it is dropped with the reason, on SQLite and PostgreSQL.
 
-import { openDb } from '@bourse/db';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type Db, openDb, testDatabases } from '@bourse/db';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { totpNow } from '../../platform/totp.ts';
 import { testApp } from '../../testing.ts';
+import { SESSION_TTL_MS } from '../accounts/service.ts';
+import { DEMO_STAFF } from '../demo/seed.ts';
 
 let t: Awaited<ReturnType<typeof testApp>>;
 beforeAll(async () => {
@@ -65,4 +70,133 @@ it("tells a signed-in user's own account channel when an order changes their acc
   expect(gotOther.filter((m) => m.channel?.startsWith('account:'))).toEqual([]);
   mine.terminate();
   theirs.terminate();
+});
+
+describe.each(await testDatabases())('account channel after the session ends, on $dialect', ({ open }) => {
+  let app: Awaited<ReturnType<typeof testApp>>;
+  let db: Db;
+  afterEach(async () => {
+    await app.close();
+    await db.close();
+  });
+
+  type Message = { op?: string; channel?: string; channels?: string[]; refused?: string[]; error?: string };
+  /** A socket subscribed to this session's account channel and to a ticker, with what it received. */
+  const subscribed = async (token: string) => {
+    const ws = await app.app.http.injectWS('/ipor-api/ws');
+    const got: Message[] = [];
+    ws.on('message', (raw) => got.push(JSON.parse(String(raw))));
+    ws.send(JSON.stringify({ op: 'subscribe', channels: [`account:${token}`, 'ticker:NSE:INFY'] }));
+    await expect.poll(() => got.find((m) => m.op === 'subscribed')?.channels).toEqual(['account', 'ticker:NSE:INFY']);
+    return { ws, got, account: () => got.filter((m) => m.channel === `account:${token}`) };
+  };
+  let deposits = 0;
+  /** A ledger transfer to the user: an account event, as a fill or a deposit would be. */
+  const deposit = async (userId: number) => {
+    const result = await app.app.engine.submit({
+      type: 'deposit',
+      id: `stream-test-deposit:${++deposits}`,
+      userId: String(userId),
+      wallet: 'stock',
+      asset: 'INR',
+      amount: '1.00',
+      from: 'faucet',
+      cause: 'paper_grant',
+      link: `user:${userId}`,
+    });
+    expect(result.ok).toBe(true);
+    // Past the stream's batching (one event-loop turn) and its session check.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  };
+  const customer = async (phone: string) => {
+    const { token, user } = (await app.register(phone)).body.data;
+    await new Promise((resolve) => setImmediate(resolve)); // the sign-up grants' notifications go out first
+    return { token: token as string, userId: user.id as number };
+  };
+
+  it('drops a blocked customer’s account channel at once, says why, and keeps their market channels', async () => {
+    db = await open();
+    app = await testApp(db);
+    const { token, userId } = await customer('9000000311');
+    const socket = await subscribed(token);
+    await deposit(userId);
+    expect(socket.account()).toHaveLength(1);
+
+    const staff = (
+      await app.call('POST', '/admin/auth/login', {
+        json: {
+          username: DEMO_STAFF.username,
+          password: DEMO_STAFF.password,
+          totpCode: totpNow(DEMO_STAFF.totpSecret, app.clock.now()),
+        },
+      })
+    ).body.data.token as string;
+    const block = { userId, status: 0, reason: 'stream test' };
+    expect((await app.call('POST', '/admin/users/status', { token: staff, json: block })).body.code).toBe(0);
+    await expect
+      .poll(() => socket.got.find((m) => m.op === 'unsubscribed'))
+      .toEqual({ op: 'unsubscribed', channels: ['account'], error: 'account_blocked' });
+    await deposit(userId);
+    expect(socket.account()).toHaveLength(1);
+    // Subscribing again with that session is refused.
+    const again = await app.app.http.injectWS('/ipor-api/ws');
+    const answers: Message[] = [];
+    again.on('message', (raw) => answers.push(JSON.parse(String(raw))));
+    again.send(JSON.stringify({ op: 'subscribe', channels: [`account:${token}`] }));
+    await expect.poll(() => answers.find((m) => m.op === 'subscribed')?.refused).toEqual(['account']);
+    // The check has no effect of its own: the customer's next request still says the account is blocked.
+    expect((await app.call('GET', '/user/login/info', { token })).body.error).toBe('account_blocked');
+    // Public market data goes on, as it does for anyone without a session.
+    const tickers = socket.got.filter((m) => m.channel === 'ticker:NSE:INFY').length;
+    await app.advance(2_000);
+    await expect.poll(() => socket.got.filter((m) => m.channel === 'ticker:NSE:INFY').length).toBeGreaterThan(tickers);
+    socket.ws.terminate();
+    again.terminate();
+  });
+
+  it('drops the account channel of a session signed out or revoked, and of one that has expired', async () => {
+    db = await open();
+    app = await testApp(db);
+    const signedOut = await customer('9000000312');
+    const revoked = await customer('9000000313');
+    const expired = await customer('9000000314');
+    const sockets = [
+      await subscribed(signedOut.token),
+      await subscribed(revoked.token),
+      await subscribed(expired.token),
+    ];
+    const [outSocket, revokedSocket, expiredSocket] = sockets as [
+      Awaited<ReturnType<typeof subscribed>>,
+      Awaited<ReturnType<typeof subscribed>>,
+      Awaited<ReturnType<typeof subscribed>>,
+    ];
+    const dropped = { op: 'unsubscribed', channels: ['account'], error: 'session_invalid' };
+
+    expect((await app.call('POST', '/user/logout', { token: signedOut.token })).body.code).toBe(0);
+    await expect.poll(() => outSocket.got.find((m) => m.op === 'unsubscribed')).toEqual(dropped);
+
+    // Revoked from another device of the same customer.
+    const other = (
+      await app.call('POST', '/user/login', { body: { areaCode: '91', phone: '9000000313', password: 'secret12' } })
+    ).body.data.token as string;
+    const list = (await app.call('GET', '/user/sessions', { token: other })).body.data.items as {
+      id: string;
+      current: boolean;
+    }[];
+    const first = list.find((s) => !s.current)!;
+    expect((await app.call('POST', '/user/sessions/revoke', { token: other, body: { id: first.id } })).body.code).toBe(
+      0,
+    );
+    await expect.poll(() => revokedSocket.got.find((m) => m.op === 'unsubscribed')).toEqual(dropped);
+
+    // A session past its 30 days ends without any change to tell about: its next event finds it ended.
+    app.clock.advance(SESSION_TTL_MS + 1);
+    await deposit(expired.userId);
+    expect(expiredSocket.got.find((m) => m.op === 'unsubscribed')).toEqual(dropped);
+
+    await deposit(signedOut.userId);
+    await deposit(revoked.userId);
+    for (const socket of sockets) expect(socket.account()).toEqual([]);
+    for (const socket of sockets) socket.ws.terminate();
+  });
 });

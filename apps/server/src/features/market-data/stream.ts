@@ -3,8 +3,14 @@
 // message is {channel, seq, data} with a per-channel sequence number, so a client that sees a gap (or
 // reconnects) refetches over HTTP. The account channel says only *that* the user's orders, holdings or
 // balances changed (after the engine's commit); the client refetches them over HTTP.
+// The account channel lasts as long as its session: it is checked again when the user or their sessions
+// change (a block, a sign-out, a revoked session) and before each message (an expired session, or a
+// change made by another server process). Once the session no longer signs in, the channel is dropped
+// and the client told {op: 'unsubscribed', channels: ['account'], error: 'account_blocked' or
+// 'session_invalid'}; the market channels, open to anyone, go on.
 // Limits: 100 channels per connection, 64 KiB messages; a slow client's backlog is dropped, not queued.
 
+import type { ErrorCode } from '@bourse/contract';
 import { type Instrument, isInterval } from '@bourse/market';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
@@ -16,8 +22,11 @@ const MAX_BUFFERED_BYTES = 1_048_576;
 
 /** The signed-in user's own channel: who a session token belongs to, and whose accounts changed. */
 export type AccountChannels = {
-  userOf(token: string): Promise<string | null>;
+  /** The user a session token signs in, or why it does not; changes nothing. */
+  userOf(token: string): Promise<{ userId: string } | { refused: ErrorCode }>;
   onChange(listener: (userIds: ReadonlySet<string>) => void): () => void;
+  /** A user, or one of their sessions, changed (blocked, signed out, revoked): their channels are checked again. */
+  onSessionsChanged(listener: (userId: string) => void): () => void;
 };
 
 export function marketStream(
@@ -28,8 +37,11 @@ export function marketStream(
 ) {
   const subscribers = new Map<string, Set<WebSocket>>();
   const seqs = new Map<string, number>();
-  /** user id → the account channels (one per session token) subscribed to it. */
+  /** Each open socket's channels. */
+  const channelsOf = new Map<WebSocket, Set<string>>();
+  /** user id → the account channels (one per session token) subscribed to it, and back. */
   const accountChannels = new Map<string, Set<string>>();
+  const accountUser = new Map<string, string>();
 
   const publish = (channel: string, data: unknown) => {
     const sockets = subscribers.get(channel);
@@ -61,12 +73,58 @@ export function marketStream(
     }
   });
   app.addHook('onClose', async () => unsubscribeAll());
+
+  /** Takes a socket off a channel; an account channel nobody listens to any more is forgotten (it names a token). */
+  const leave = (socket: WebSocket, channel: string) => {
+    channelsOf.get(socket)?.delete(channel);
+    const sockets = subscribers.get(channel);
+    sockets?.delete(socket);
+    if (sockets?.size !== 0 || !channel.startsWith('account:')) return;
+    subscribers.delete(channel);
+    seqs.delete(channel);
+    const userId = accountUser.get(channel);
+    accountUser.delete(channel);
+    const names = userId === undefined ? undefined : accountChannels.get(userId);
+    names?.delete(channel);
+    if (userId !== undefined && names?.size === 0) accountChannels.delete(userId);
+  };
+
+  /** Whether an account channel's session still signs its user in; if not, every socket on it is told and dropped. */
+  const isStillSignedIn = async (channel: string): Promise<boolean> => {
+    if (!accounts) return false;
+    const answer = await accounts.userOf(channel.slice('account:'.length));
+    if ('userId' in answer && answer.userId === accountUser.get(channel)) return true;
+    const error = 'refused' in answer ? answer.refused : 'session_invalid';
+    for (const socket of [...(subscribers.get(channel) ?? [])]) {
+      leave(socket, channel);
+      socket.send(JSON.stringify({ op: 'unsubscribed', channels: ['account'], error }));
+    }
+    return false;
+  };
+  /** A check that could not be made (the database failed) ends the sockets on that channel rather than trust it. */
+  const closeOnFailure = (channel: string) => (error: unknown) => {
+    app.log.error({ err: error }, 'account channel: the session check failed');
+    for (const socket of subscribers.get(channel) ?? []) socket.close(1011);
+  };
+
   const stopAccounts = accounts?.onChange((userIds) => {
     for (const userId of userIds) {
-      for (const channel of accountChannels.get(userId) ?? []) publish(channel, { changed: true });
+      for (const channel of accountChannels.get(userId) ?? []) {
+        void isStillSignedIn(channel)
+          .then((isSignedIn) => {
+            if (isSignedIn) publish(channel, { changed: true });
+          })
+          .catch(closeOnFailure(channel));
+      }
     }
   });
   if (stopAccounts) app.addHook('onClose', async () => stopAccounts());
+  const stopSessions = accounts?.onSessionsChanged((userId) => {
+    for (const channel of [...(accountChannels.get(userId) ?? [])]) {
+      void isStillSignedIn(channel).catch(closeOnFailure(channel));
+    }
+  });
+  if (stopSessions) app.addHook('onClose', async () => stopSessions());
 
   const validChannel = (channel: string): boolean => {
     if (channel.startsWith('candles:')) {
@@ -80,6 +138,7 @@ export function marketStream(
 
   app.get('/ws', { websocket: true, schema: { hide: true } }, (socket: WebSocket) => {
     const mine = new Set<string>();
+    channelsOf.set(socket, mine);
     socket.on('message', (raw) => {
       let msg: { op?: unknown; channels?: unknown };
       try {
@@ -94,10 +153,7 @@ export function marketStream(
       if (msg.op === 'subscribe') {
         void subscribe(channels).catch(() => socket.close());
       } else if (msg.op === 'unsubscribe') {
-        for (const channel of channels) {
-          mine.delete(channel);
-          subscribers.get(channel)?.delete(socket);
-        }
+        for (const channel of channels) leave(socket, channel);
       } else if (msg.op === 'ping') {
         socket.send(JSON.stringify({ op: 'pong' }));
       }
@@ -113,12 +169,15 @@ export function marketStream(
       for (const channel of channels) {
         if (mine.size >= MAX_CHANNELS) refused.push(channel);
         else if (channel.startsWith('account:')) {
-          const userId = accounts ? await accounts.userOf(channel.slice('account:'.length)) : null;
-          if (!userId) refused.push(channel);
+          const answer = accounts ? await accounts.userOf(channel.slice('account:'.length)) : null;
+          // Closed while its session was checked: joining now would keep a dead socket subscribed.
+          if (socket.readyState !== socket.OPEN) return;
+          if (!answer || !('userId' in answer)) refused.push(channel);
           else {
             join(channel);
-            const set = accountChannels.get(userId) ?? new Set<string>();
-            accountChannels.set(userId, set);
+            accountUser.set(channel, answer.userId);
+            const set = accountChannels.get(answer.userId) ?? new Set<string>();
+            accountChannels.set(answer.userId, set);
             set.add(channel);
           }
         } else if (validChannel(channel)) join(channel);
@@ -129,17 +188,8 @@ export function marketStream(
       socket.send(JSON.stringify({ op: 'subscribed', channels: shown([...mine]), refused: shown(refused) }));
     };
     socket.on('close', () => {
-      for (const channel of mine) {
-        const set = subscribers.get(channel);
-        set?.delete(socket);
-        if (channel.startsWith('account:') && set?.size === 0) {
-          subscribers.delete(channel);
-          for (const [userId, names] of accountChannels) {
-            names.delete(channel);
-            if (names.size === 0) accountChannels.delete(userId);
-          }
-        }
-      }
+      for (const channel of [...mine]) leave(socket, channel);
+      channelsOf.delete(socket);
     });
   });
 }

@@ -29,12 +29,10 @@ export function customersIn(events: readonly EngineEvent[]): Set<string> {
 export function accountChannels(engine: TradingEngine, accounts: Accounts): AccountChannels {
   return {
     userOf: async (token) => {
-      try {
-        return String((await accounts.authenticate(token)).user.id);
-      } catch {
-        return null;
-      }
+      const answer = await accounts.sessionUser(token);
+      return 'userId' in answer ? { userId: String(answer.userId) } : answer;
     },
+    onSessionsChanged: (listener) => accounts.onSessionsChanged((userId) => listener(String(userId))),
     onChange: (listener) => {
       let pending: Set<string> | null = null;
       return engine.onCommitted((events) => {
