@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { ErrorCode } from './errors.ts';
 import { pageQuery, recordId, wholeNumber } from './fields.ts';
+import { actionReason, isPlainText } from './staff.ts';
 
 export const CONTENT_KINDS = ['ad', 'notice', 'news'] as const;
 export type ContentKind = (typeof CONTENT_KINDS)[number];
@@ -84,10 +85,10 @@ export const messageInfoQuery = z.object({
   id: recordId(),
 });
 
-/** A checkbox or flag as forms and JSON send it. */
+/** A checkbox or flag as forms and JSON send it; anything else is refused, not read as "no". */
 const flag = () =>
   z
-    .union([z.boolean(), z.string()], { error: 'field_invalid' })
+    .union([z.boolean(), z.enum(['1', '0', 'true', 'false', 'on', 'off'])], { error: 'field_invalid' })
     .optional()
     .transform((v) => v === true || v === '1' || v === 'true' || v === 'on');
 
@@ -110,19 +111,26 @@ const optional = (max: number) =>
   z
     .string({ error: 'field_invalid' })
     .trim()
-    .max(max, { error: 'field_invalid' })
+    .max(max, { error: 'text_too_long' })
+    .refine(isPlainText, { error: 'field_invalid' })
     .optional()
     .transform((v) => v ?? '');
 
-/** An inline picture (data:image/…) or a path on this site: the app's CSP loads nothing else. */
-const IMAGE_PATTERN = /^(data:image\/(png|jpeg|gif|webp|svg\+xml)[;,]|\/(?!\/))/;
+/**
+ * An inline picture (data:image/…) or a path on this site: the app's CSP loads nothing else. A path
+ * has no backslash or white space: browsers read "/\\host" and "/<tab>/host" as "//host", another site.
+ */
+const IMAGE_PATTERN = /^(data:image\/(png|jpeg|gif|webp|svg\+xml)[;,]|\/(?![/\\])[^\s\\]*$)/;
 const image = () =>
   optional(CONTENT_LIMITS.imageChars).refine((v) => v === '' || IMAGE_PATTERN.test(v), {
     error: 'content_image_invalid',
   });
 
-/** An app page (/pages/…) or an https:// address: never javascript: or another scheme. */
-const LINK_PATTERN = /^(\/pages\/[\w/?=&%.-]*|https:\/\/[^\s"'<>]+)$/;
+/**
+ * An app page (/pages/…, never climbing out of it with "..") or an https:// address: never
+ * javascript: or another scheme.
+ */
+const LINK_PATTERN = /^(\/pages\/(?!.*\.\.)[\w/?=&%.-]*|https:\/\/[^\s"'<>]+)$/;
 const link = () =>
   optional(CONTENT_LIMITS.linkChars).refine((v) => v === '' || LINK_PATTERN.test(v), {
     error: 'content_link_invalid',
@@ -146,15 +154,14 @@ export const contentFields = z.object(translatedFields);
 export type ContentFields = z.output<typeof contentFields>;
 
 export const contentCreateBody = contentFields.extend({
-  kind: z.enum(CONTENT_KINDS, { error: 'field_required' }),
+  kind: z.enum(CONTENT_KINDS, { error: (issue) => (issue.input === undefined ? 'field_required' : 'field_invalid') }),
   /** Publish at once instead of keeping a draft. */
   publish: flag(),
 });
 export const contentUpdateBody = contentFields.extend({ id: recordId() });
 export const contentIdBody = z.object({ id: recordId() });
 
-const reason = () => z.string({ error: 'reason_required' }).trim().min(3, { error: 'reason_required' }).max(500);
-export const contentUnpublishBody = z.object({ id: recordId(), reason: reason() });
+export const contentUnpublishBody = z.object({ id: recordId(), reason: actionReason() });
 
 export const contentListQuery = pageQuery.extend({
   kind: z.enum(CONTENT_KINDS, { error: 'field_invalid' }).optional(),

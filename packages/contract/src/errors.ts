@@ -49,6 +49,7 @@ export const ERRORS = {
     en: 'The request could not be read: its content is malformed',
     pt: 'Não foi possível ler a solicitação: o conteúdo está malformado',
   },
+  text_too_long: { status: 400, en: 'This text is too long', pt: 'Este texto é longo demais' },
   idempotency_key_reused: {
     status: 409,
     en: 'This request was already sent with different content',

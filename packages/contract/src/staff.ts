@@ -7,8 +7,16 @@ import { loginPassword, pageQuery, recordId, text, totpCode } from './fields.ts'
 export const STAFF_ROLES = ['support', 'compliance', 'finance', 'admin'] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
 
+/**
+ * Control characters other than tab and line breaks: invisible on screen, able to rewrite a terminal
+ * that shows the logs, and PostgreSQL refuses NUL (a text holding one failed with internal_error).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+export const isPlainText = (v: string) => !CONTROL_CHARACTERS.test(v);
+
 export const staffLoginBody = z.object({
-  username: text(64),
+  username: text(64).refine(isPlainText, { error: 'field_invalid' }),
   password: z.string({ error: 'field_required' }).min(1, { error: 'field_required' }).max(128),
   totpCode: totpCode(),
 });
@@ -24,7 +32,8 @@ export const actionReason = () =>
     .string({ error: 'reason_required' })
     .trim()
     .min(3, { error: 'reason_required' })
-    .max(500, { error: 'reason_too_long' });
+    .max(500, { error: 'reason_too_long' })
+    .refine(isPlainText, { error: 'field_invalid' });
 
 export const staffCreateBody = z.object({
   username: z
@@ -47,11 +56,13 @@ export const userStatusBody = z.object({
 });
 
 export const auditQuery = pageQuery.extend({
-  action: z.string().max(64).optional(),
+  action: z.string().max(64).refine(isPlainText, { error: 'field_invalid' }).optional(),
   staffId: recordId().optional(),
 });
 
-export const usersQuery = pageQuery.extend({ keyword: z.string().trim().max(64).optional() });
+export const usersQuery = pageQuery.extend({
+  keyword: z.string().trim().max(64).refine(isPlainText, { error: 'field_invalid' }).optional(),
+});
 
 /** What each staff role may do. The server enforces it; the console uses it to show its menu. */
 export const STAFF_PERMISSIONS = {

@@ -290,6 +290,95 @@ describe.each(dbs)('content on $dialect', ({ open }) => {
     expect(await count('user_messages')).toBe(1); // the seeded welcome message only
   });
 
+  it('refuses mistyped ids and flags, control characters, paths to other sites and over-long text, changing nothing', async () => {
+    await start();
+    const admin = await staffToken();
+    const published = (
+      await t.call('POST', '/admin/content/create', {
+        token: admin,
+        json: { kind: 'notice', titleEn: 'Stays published', publish: true },
+      })
+    ).body.data.id as number;
+    const tables = async () => [
+      await count('content_items'),
+      await count('user_messages'),
+      await count('audit_log'),
+      await count("content_items WHERE status = 'published'"),
+    ];
+    const before = await tables();
+    const post = (path: string, json: Record<string, unknown>, lang = 'en-US') =>
+      t.call('POST', path, { token: admin, json, lang });
+    const fieldsOf = async (path: string, json: Record<string, unknown>) => (await post(path, json)).body.fields;
+
+    // true and [1] were read as the id 1 (a seeded banner: unpublished by `{id: true}`), "0x10" as 16,
+    // " 5 " as 5 (fields.ts recordId now refuses them everywhere); here through each content write.
+    for (const id of [true, [1], `0x${published.toString(16)}`, ` ${published} `, '1e0', 0, -1, 1.5, 2 ** 60]) {
+      const why = JSON.stringify(id);
+      expect(await fieldsOf('/admin/content/unpublish', { id, reason: 'type probe' }), why).toEqual({
+        id: 'This value is not valid',
+      });
+      expect(await fieldsOf('/admin/content/publish', { id }), why).toHaveProperty('id');
+      expect(await fieldsOf('/admin/content/update', { id, titleEn: 'Retitled' }), why).toHaveProperty('id');
+      expect(
+        await fieldsOf('/admin/messages/send', { userId: id, titleEn: 'Hi', bodyEn: 'Hello' }),
+        why,
+      ).toHaveProperty('userId');
+    }
+    // An unknown kind is invalid, not missing; a flag is a boolean or a form's 1/0/true/false/on/off.
+    expect(await fieldsOf('/admin/content/create', { kind: 'popup', titleEn: 'x' })).toEqual({
+      kind: 'This value is not valid',
+    });
+    expect(await fieldsOf('/admin/content/create', { kind: 'notice', titleEn: 'x', publish: 'yes' })).toEqual({
+      publish: 'This value is not valid',
+    });
+    // NUL failed on PostgreSQL with internal_error (and was stored on SQLite); other control characters too.
+    for (const titleEn of ['a\u0000b', 'a\u001b[31mb', 'a\u007f']) {
+      expect(await fieldsOf('/admin/content/create', { kind: 'notice', titleEn }), titleEn).toEqual({
+        titleEn: 'This value is not valid',
+      });
+      expect(await fieldsOf('/admin/messages/send', { userId: 1, titleEn, bodyEn: 'Hello' }), titleEn).toHaveProperty(
+        'titleEn',
+      );
+    }
+    expect(
+      (await post('/admin/content/create', { kind: 'notice', titleEn: 'Two lines', bodyEn: 'one\n\ttwo' })).body.code,
+    ).toBe(0);
+    // Browsers read "/\\host" and "/<tab>/host" as "//host": not a path on this site.
+    for (const imageEn of ['/\\tracker.example/p.png', '/\t/tracker.example/p.png', '/ /tracker.example/p.png']) {
+      expect(
+        (await post('/admin/content/create', { kind: 'ad', titleEn: 'Banner', imageEn })).body.error,
+        imageEn,
+      ).toBe('content_image_invalid');
+    }
+    const climbing = await post('/admin/content/create', {
+      kind: 'ad',
+      titleEn: 'Banner',
+      imageEn: '/banner.png',
+      link: '/pages/../admin',
+    });
+    expect(climbing.body.error).toBe('content_link_invalid');
+    // Too long says so, in both languages; so does an unpublishing reason past its 500 characters.
+    const long = await post('/admin/content/create', { kind: 'notice', titleEn: 'x'.repeat(201) }, 'pt-BR');
+    expect(long.body).toMatchObject({
+      error: 'text_too_long',
+      msg: 'Este texto é longo demais',
+      fields: { titleEn: 'Este texto é longo demais' },
+    });
+    expect(await fieldsOf('/admin/messages/send', { userId: 1, titleEn: 'Hi', bodyEn: 'x'.repeat(20_001) })).toEqual({
+      bodyEn: 'This text is too long',
+    });
+    const longReason = await post('/admin/content/unpublish', { id: published, reason: 'x'.repeat(501) }, 'pt-BR');
+    expect(longReason.body).toMatchObject({
+      error: 'reason_too_long',
+      msg: 'O motivo é longo demais (no máximo 500 caracteres)',
+    });
+
+    // Only the two-line notice was written, with its one audit row; the published items are as they were.
+    const [items, messages, audits, live] = await tables();
+    expect([items, messages, audits, live]).toEqual([before[0]! + 1, before[1], before[2]! + 1, before[3]]);
+    expect(await verifyChain(db)).toBeNull();
+  });
+
   it('keeps the message centre and its read state per user', async () => {
     await start();
     const admin = await staffToken();

@@ -195,6 +195,29 @@ describe.each(dbs)('staff console on $dialect', ({ open }) => {
     expect(await verifyChain(db)).toBeNull();
   });
 
+  it('refuses control characters in staff fields with field_invalid (PostgreSQL failed on NUL), writing nothing', async () => {
+    await start();
+    const admin = (await signIn()).body.data.token as string;
+    const user = (await t.register('9000000023')).body.data;
+    const audits = async () => Number((await db.query<{ n: number }>('SELECT COUNT(*) AS n FROM audit_log'))[0]?.n);
+    const before = await audits();
+    const block = { userId: user.user.id, status: 0, reason: 'takeover\u0000suspected' };
+    const refused = await t.call('POST', '/admin/users/status', { token: admin, json: block, lang: 'pt-BR' });
+    expect(refused.body).toMatchObject({ error: 'validation_failed', fields: { reason: 'Este valor não é válido' } });
+    expect((await t.call('GET', '/user/login/info', { token: user.token })).body.code).toBe(0);
+    const terminalEscape = { ...block, reason: 'takeover \u001b[2J suspected' };
+    expect(
+      (await t.call('POST', '/admin/users/status', { token: admin, json: terminalEscape })).body.fields,
+    ).toHaveProperty('reason');
+    expect((await t.call('GET', '/admin/users?keyword=98%00', { token: admin })).body.fields).toHaveProperty('keyword');
+    expect((await t.call('GET', '/admin/audit?action=user%00', { token: admin })).body.fields).toHaveProperty('action');
+    const login = await t.call('POST', '/admin/auth/login', {
+      json: { username: 'ad\u0000min', password: DEMO_STAFF.password, totpCode: '123456' },
+    });
+    expect(login.body.fields).toHaveProperty('username');
+    expect(await audits()).toBe(before);
+  });
+
   it('takes each TOTP code once, and throttles guesses of the old password', async () => {
     await start();
     const code = totpNow(DEMO_STAFF.totpSecret, t.clock.now());
