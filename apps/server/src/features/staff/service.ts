@@ -100,7 +100,7 @@ export class Staff {
       [sha256(token), now],
     );
     const row = rows[0];
-    if (!row || row.status !== 1) throw new AppError('session_invalid');
+    if (row?.status !== 1) throw new AppError('session_invalid');
     if (permission && !staffCan(row.role, permission)) throw new AppError('forbidden');
     return { staff: row, sessionId: row.session_id };
   }
