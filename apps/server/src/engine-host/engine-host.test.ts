@@ -250,6 +250,39 @@ describe('engine host on a database that syncs after COMMIT', () => {
     await db.close();
   });
 
+  it('tells a reader when every command through a seq is on disk, and only then', async () => {
+    const { db, disk, syncs } = await manualDisk();
+    const host = await open(disk, { onFatal: () => {} });
+    expect(() => host.committed(1)).toThrow(RangeError); // nothing applied yet
+    await expect(host.committed(0)).resolves.toBeUndefined();
+    const done: number[] = [];
+    const first = host.submit({ key: 'a', add: 1 });
+    host.committed(1).then(() => done.push(1));
+    await settle();
+    const second = host.submit({ key: 'a', add: 1 });
+    host.committed(2).then(() => done.push(2));
+    await settle();
+    expect(syncs.length).toBe(2); // both batches committed, neither on disk
+    expect(done).toEqual([]);
+    syncs[0]!.resolve();
+    await first;
+    await settle();
+    expect(done).toEqual([1]);
+    syncs[1]!.resolve();
+    await second;
+    await settle();
+    expect(done).toEqual([1, 2]);
+    await expect(host.committed(2)).resolves.toBeUndefined();
+    // A failed host tells its waiting readers so.
+    const third = host.submit({ key: 'a', add: 1 });
+    const waiting = host.committed(3);
+    await settle();
+    syncs[2]!.reject(new Error('EIO'));
+    await expect(third).rejects.toThrow('EIO');
+    await expect(waiting).rejects.toThrow('EIO');
+    await db.close();
+  });
+
   it('rejects the failed batch and every later one, answering none of them, when a sync fails', async () => {
     const { db, disk, syncs } = await manualDisk();
     let fatal: unknown = null;

@@ -242,6 +242,10 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
   #closed = false;
   /** Settles when the last committed batch is on disk and its callers have been answered. */
   #durable: Promise<void> = DURABLE;
+  /** The last seq whose batch is committed and on disk. */
+  #durableSeq: number;
+  /** Callers of committed() waiting for a seq to be durable (few at a time: a scan of them is cheap). */
+  #durableWaiters: { seq: number; resolve: () => void; reject: (error: unknown) => void }[] = [];
   /** The snapshot worker while it runs; null: the writer makes the snapshots. */
   #snapshots: Worker | null = null;
   /** Settles when the snapshots the worker has sent so far are stored. */
@@ -266,6 +270,7 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
   ) {
     this.engine = engine;
     this.#seq = seq;
+    this.#durableSeq = seq;
     this.#startSeq = seq;
     this.#lastSnapshotSeq = lastSnapshotSeq;
     this.#o = options;
@@ -479,6 +484,18 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
     return this.#workerCheck;
   }
 
+  /**
+   * Settles once every command through `seq` (one already applied) is committed and on disk, so that
+   * another connection sees its read-model rows: for a reader that must not run ahead of the engine
+   * state it compares them with (reconciliation). Rejects once the host has failed.
+   */
+  committed(seq: number): Promise<void> {
+    if (seq > this.#seq) throw new RangeError(`seq ${seq} has not been applied (the last is ${this.#seq})`);
+    if (this.#failed) return Promise.reject(this.#failed);
+    if (seq <= this.#durableSeq) return DURABLE;
+    return new Promise((resolve, reject) => this.#durableWaiters.push({ seq, resolve, reject }));
+  }
+
   /** Applies the command now and answers once its batch is durably committed. */
   submit(command: C): Promise<R> {
     return this.apply(command).committed;
@@ -553,6 +570,12 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
               }
               p.resolve(p.result);
             }
+            this.#durableSeq = batch[batch.length - 1]!.seq;
+            if (this.#durableWaiters.length > 0) {
+              const waiting = this.#durableWaiters;
+              this.#durableWaiters = waiting.filter((w) => w.seq > this.#durableSeq);
+              for (const w of waiting) if (w.seq <= this.#durableSeq) w.resolve();
+            }
           }
         },
         (error) => this.#fail(error, batch),
@@ -576,6 +599,7 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
     this.#waitingSeq.fill(0);
     void this.#snapshots?.terminate();
     for (const p of [...batch, ...this.#queue.splice(0)]) p.reject(error);
+    for (const w of this.#durableWaiters.splice(0)) w.reject(error);
     this.#flushing = null;
     this.#o.onFatal(error);
   }

@@ -92,6 +92,11 @@ export class TradingEngine {
     return this.#host.seq;
   }
 
+  /** Settles once every command through `seq` is committed, its read-model rows visible (EngineHost.committed). */
+  committed(seq: number): Promise<void> {
+    return this.#host.committed(seq);
+  }
+
   submit(command: CommandInput): Promise<ApplyResult> {
     return this.apply(command).committed;
   }
