@@ -28,6 +28,8 @@ import { seed } from './features/demo/seed.ts';
 import { MarketData } from './features/market-data/market-data.ts';
 import { bookView, marketDataRoutes } from './features/market-data/routes.ts';
 import { marketStream } from './features/market-data/stream.ts';
+import { reconciliationRoutes } from './features/reconciliation/routes.ts';
+import { Reconciliation } from './features/reconciliation/service.ts';
 import { staffRoutes } from './features/staff/routes.ts';
 import { Staff } from './features/staff/service.ts';
 import { accountChannels } from './features/stocks/account-changes.ts';
@@ -60,6 +62,7 @@ export type App = {
   accounts: Accounts;
   staff: Staff;
   engine: TradingEngine;
+  reconciliation: Reconciliation;
   market: MarketData;
   venue: PaperVenue;
   sandboxSms: SandboxSms | null;
@@ -177,6 +180,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }
   const staff = new Staff({ db, clock, issuer: config.platformName, sessions });
   const content = new Content({ db, clock });
+  const reconciliation = new Reconciliation({ db, engine, clock, log: http.log, everyMin: config.reconcileEveryMin });
+  // A run in progress reads the engine and the database: closing waits for it.
+  http.addHook('onClose', () => reconciliation.stop());
 
   await http.register(
     async (api) => {
@@ -188,6 +194,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       commonRoutes(api, { config, captchas, sandboxSms: config.testHooks ? sandboxSms : null });
       accountRoutes(api, accounts);
       staffRoutes(api, staff, config);
+      reconciliationRoutes(api, { reconciliation, staff });
       walletRoutes(api, accounts, wallets);
       marketDataRoutes(api, market, engine, (id) => venue.watch(id));
       stockRoutes(api, { accounts, orders: stockOrders, holdings, watchlist: new Watchlist(db), market, clock });
@@ -212,7 +219,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   serveFrontEnds(http, config);
   await seed({ db, clock, config, staff, onUserCreated, log: (m) => http.log.warn(m), content });
-  return { http, accounts, staff, engine, market, venue, sandboxSms, clock };
+  reconciliation.start();
+  return { http, accounts, staff, engine, reconciliation, market, venue, sandboxSms, clock };
 }
 
 /** The customer app at /, the staff console at /admin, each falling back to its index.html (SPA routes). */

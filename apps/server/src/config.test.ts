@@ -1,4 +1,5 @@
-// Settings read from the environment: the engine's snapshot settings and their refusals.
+// Settings read from the environment: the engine's snapshot and the reconciliation's settings, and their
+// refusals.
 
 import { expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
@@ -21,4 +22,17 @@ it('refuses a snapshot interval that is not a positive integer', () => {
 it('refuses a snapshot taker it does not know', () => {
   expect(loadConfig({ ENGINE_SNAPSHOTS: 'Writer' }).engineSnapshots).toBe('writer');
   expect(() => loadConfig({ ENGINE_SNAPSHOTS: 'thread' })).toThrow(/ENGINE_SNAPSHOTS must be worker or writer/);
+});
+
+it('reconciles every 60 minutes unless told otherwise, and 0 turns the scheduled runs off', () => {
+  expect(loadConfig({}).reconcileEveryMin).toBe(60);
+  expect(loadConfig({ RECONCILE_EVERY_MIN: '15' }).reconcileEveryMin).toBe(15);
+  expect(loadConfig({ RECONCILE_EVERY_MIN: '0' }).reconcileEveryMin).toBe(0);
+});
+
+it('refuses a reconciliation interval that is not whole minutes from 0 to a week', () => {
+  for (const bad of ['-1', '1.5', 'hourly', '10081'])
+    expect(() => loadConfig({ RECONCILE_EVERY_MIN: bad })).toThrow(
+      /RECONCILE_EVERY_MIN must be a whole number of minutes from 0 to 10080/,
+    );
 });

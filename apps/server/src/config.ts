@@ -33,6 +33,8 @@ export type Config = {
    * memory; the writer never pauses), where the database is on disk; or 'writer', the writer itself.
    */
   engineSnapshots: 'worker' | 'writer';
+  /** Minutes between reconciliation runs (the first comes shortly after start-up); 0: only on request. */
+  reconcileEveryMin: number;
   stocks: StockSettings;
 };
 
@@ -108,6 +110,19 @@ function positiveInteger(name: string, raw: string | undefined, fallback: number
   return value;
 }
 
+/** A week: longer than any sensible interval, and well within what a timer can wait. */
+const RECONCILE_EVERY_MIN_MAX = 10_080;
+
+function reconcileEvery(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 60;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 0 || value > RECONCILE_EVERY_MIN_MAX)
+    throw new Error(
+      `RECONCILE_EVERY_MIN must be a whole number of minutes from 0 to ${RECONCILE_EVERY_MIN_MAX}, not "${raw}"`,
+    );
+  return value;
+}
+
 export function loadConfig(env: Record<string, string | undefined>, defaults: Partial<Config> = {}): Config {
   const mode: Mode = env.MODE === 'live' ? 'live' : 'paper';
   const testHooks = flag(env.BOURSE_TEST_HOOKS, false);
@@ -133,6 +148,7 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: Pa
     logLevel: env.LOG_LEVEL ?? 'info',
     engineSnapshotEvery: positiveInteger('ENGINE_SNAPSHOT_EVERY', env.ENGINE_SNAPSHOT_EVERY, 100_000),
     engineSnapshots: oneOf('ENGINE_SNAPSHOTS', env.ENGINE_SNAPSHOTS, ['worker', 'writer'] as const),
+    reconcileEveryMin: reconcileEvery(env.RECONCILE_EVERY_MIN),
     stocks: defaults.stocks ?? loadStockSettings(env),
   };
 }

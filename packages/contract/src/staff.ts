@@ -72,6 +72,8 @@ export const STAFF_PERMISSIONS = {
   'staff.manage': ['admin'],
   /** News, notices, ads and personal messages to customers. */
   'content.manage': ['support', 'admin'],
+  /** Ledger totals per asset and the checks of the read tables and the audit chain against them. */
+  'reconciliation.read': ['finance', 'admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffPermission = keyof typeof STAFF_PERMISSIONS;
 

@@ -1,0 +1,98 @@
+// The stored tables' checks on their own, on SQLite and PostgreSQL: transfers summed exactly past 2^63
+// (SQLite's SUM is not), only up to the run's seq; lost trade and order rows found by the gaps in their
+// ids; and of many discrepancies the first 100 kept and all of them counted.
+
+import { type Db, testDatabases } from '@bourse/db';
+import { describe, expect, it } from 'vitest';
+import type { EngineFigures } from './engine-figures.ts';
+import { checkTables, DISCREPANCIES_KEPT } from './tables.ts';
+
+const dbs = await testDatabases();
+const NINE_ETH = 9_000_000_000_000_000_000n; // 9 ETH in wei: past 2^63 once three are added
+const FAUCET = 'platform:faucet/platform/ETH';
+const USER = 'u1/spot/ETH';
+const noPause = async () => {};
+
+const figures = (seq: number, balances: [bigint, bigint]): EngineFigures => ({
+  seq,
+  accountKeys: [FAUCET, USER],
+  balances,
+  scales: { ETH: 18 },
+  liveOrderIds: [],
+  liveStatuses: [],
+  liveFilledLots: [],
+});
+
+async function transfer(db: Db, seq: number, amount: bigint) {
+  await db.run(
+    `INSERT INTO ledger_transfers (transfer_id, seq, at, debit, credit, debit_owner, credit_owner, asset, amount, cause, link)
+     VALUES ($1, $2, 0, $3, $4, 'platform:faucet', 'u1', 'ETH', $5, 'paper_grant', 'user:1')`,
+    [`t${seq}`, seq, FAUCET, USER, String(amount)],
+  );
+}
+
+async function orderRow(db: Db, id: number, lastSeq: number) {
+  await db.run(
+    `INSERT INTO orders (id, command_id, user_id, instrument_id, side, order_type, time_in_force, price_ticks, qty_lots,
+       status, hold_asset, hold_amount, created_at, updated_at, last_seq)
+     VALUES ($1, $2, 'u1', 'NSE:TCS', 'buy', 'limit', 'gtc', 100, 1, 'cancelled', 'INR', '0', 0, 0, $3)`,
+    [id, `o${id}`, lastSeq],
+  );
+}
+
+async function tradeRow(db: Db, id: number, seq: number) {
+  await db.run(
+    `INSERT INTO trades (id, seq, instrument_id, price_ticks, qty_lots, taker_side, maker_order_id, taker_order_id,
+       maker_user_id, taker_user_id, notional, maker_fee, taker_fee, at)
+     VALUES ($1, $2, 'NSE:TCS', 100, 1, 'buy', 1, 1, 'u2', 'u1', '5', '0', '0', 0)`,
+    [id, seq],
+  );
+}
+
+describe.each(dbs)('stored tables on $dialect', ({ open }) => {
+  it('sums an account past 2^63 exactly, and only the transfers up to the seq', async () => {
+    const db = await open();
+    try {
+      for (const seq of [1, 2, 3]) await transfer(db, seq, NINE_ETH);
+      await transfer(db, 4, 1n); // after the run's seq
+      const total = 3n * NINE_ETH;
+      const sound = await checkTables(db, figures(3, [-total, total]), noPause);
+      expect(sound).toMatchObject({ discrepancies: [], discrepancyCount: 0, transfers: 3 });
+      const off = await checkTables(db, figures(3, [-total, total + 1n]), noPause);
+      expect(off.discrepancies).toEqual([
+        {
+          kind: 'balance_mismatch',
+          account: USER,
+          asset: 'ETH',
+          engine: '27.000000000000000001',
+          readModel: '27.000000000000000000',
+        },
+      ]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('finds lost trade and order rows by the gaps in their ids, keeping the first 100 of many', async () => {
+    const db = await open();
+    try {
+      for (const id of [1, 2, 4]) await tradeRow(db, id, id);
+      await tradeRow(db, 5, 9); // after the run's seq: its id proves nothing about the run's
+      for (const id of [1, 3, 250]) await orderRow(db, id, 1);
+      const found = await checkTables(db, figures(4, [0n, 0n]), noPause);
+      expect(found.trades).toBe(3);
+      expect(found.discrepancies[0]).toEqual({ kind: 'trade_row_missing', tradeId: 3 });
+      // Orders 2 and 4 … 249 were given out before order 250: 247 rows lost, the first 99 of them kept.
+      expect(found.discrepancyCount).toBe(1 + 247);
+      expect(found.discrepancies).toHaveLength(DISCREPANCIES_KEPT);
+      expect(found.discrepancies.slice(1, 4)).toEqual([
+        { kind: 'order_row_missing', orderId: 2 },
+        { kind: 'order_row_missing', orderId: 4 },
+        { kind: 'order_row_missing', orderId: 5 },
+      ]);
+      expect(found.discrepancies.at(-1)).toEqual({ kind: 'order_row_missing', orderId: 101 });
+    } finally {
+      await db.close();
+    }
+  });
+});

@@ -1,0 +1,304 @@
+// The reconciliation's reading of the stored tables against the engine's figures at seq S: each account's
+// transfers in ledger_transfers summed against its balance in the engine, the orders rows against the live
+// orders, the orders and trades rows against the ids given out by S, and the audit log's hash chain.
+// Must hold: only rows as they were at S are compared (seq <= S; an order row whose last_seq <= S, which
+// no command after S has touched), and it runs once every command through S is committed, so nothing
+// written during a run shows as a discrepancy. Sums are exact (bigint, or PostgreSQL's NUMERIC); memory is
+// bounded by the accounts and one page of rows.
+// Must not: write anything, or reach the engine (it runs on a worker thread where the database allows).
+
+import type { Discrepancy } from '@bourse/contract';
+import type { Dialect, Param, Row, Sql } from '@bourse/db';
+import { formatDecimal } from '@bourse/money';
+import { verifyChain } from '../staff/audit.ts';
+import type { EngineFigures } from './engine-figures.ts';
+
+/** What the checks read through: the server's own connection, or a reader's on a worker thread. */
+export type Tables = {
+  readonly dialect: Dialect;
+  query<T extends Row = Row>(text: string, params?: readonly Param[]): Promise<T[]>;
+};
+
+export type TableFindings = {
+  /** The first DISCREPANCIES_KEPT found; `discrepancyCount` counts them all. */
+  discrepancies: Discrepancy[];
+  discrepancyCount: number;
+  transfers: number;
+  trades: number;
+  auditChain: { ok: boolean; firstBrokenId: number | null };
+};
+
+export const DISCREPANCIES_KEPT = 100;
+/** Rows read per query where rows are paged through. */
+export const PAGE_ROWS = 5_000;
+/** Order ids per look-up of the live orders' rows. */
+const IDS_PER_QUERY = 500;
+const OPEN = ['pending', 'partial'];
+
+/** The first DISCREPANCIES_KEPT discrepancies, and how many there were. */
+class Found {
+  readonly kept: Discrepancy[] = [];
+  count = 0;
+
+  add(d: Discrepancy): void {
+    this.count += 1;
+    if (this.kept.length < DISCREPANCIES_KEPT) this.kept.push(d);
+  }
+
+  /** `n` discrepancies, of which only those that will be kept are made. */
+  addMany(n: number, make: (i: number) => Discrepancy): void {
+    for (let i = 0; i < n && this.kept.length < DISCREPANCIES_KEPT; i++) this.kept.push(make(i));
+    this.count += n;
+  }
+}
+
+/**
+ * Checks the tables against `figures`. `pause` runs between pages: on the server's own thread it lets
+ * other work in (node:sqlite answers synchronously), on a worker it does nothing.
+ */
+export async function checkTables(
+  tables: Tables,
+  figures: EngineFigures,
+  pause: () => Promise<void>,
+): Promise<TableFindings> {
+  const found = new Found();
+  const transfers = await checkBalances(tables, figures, found, pause);
+  const trades = await checkTrades(tables, figures.seq, found, pause);
+  await checkOrders(tables, figures, trades.topOrderId, found, pause);
+  // verifyChain only reads (Sql's run is never called).
+  const readOnly: Sql = {
+    dialect: tables.dialect,
+    query: (text, params) => tables.query(text, params),
+    run: () => Promise.reject(new Error('the reconciliation only reads')),
+  };
+  const firstBrokenId = await verifyChain(readOnly);
+  if (firstBrokenId !== null) found.add({ kind: 'audit_chain_broken', auditId: Number(firstBrokenId) });
+  return {
+    discrepancies: found.kept,
+    discrepancyCount: found.count,
+    transfers,
+    trades: trades.count,
+    auditChain: { ok: firstBrokenId === null, firstBrokenId: firstBrokenId === null ? null : Number(firstBrokenId) },
+  };
+}
+
+/** Every account's transfers up to S against its engine balance; returns how many transfers were summed. */
+async function checkBalances(
+  tables: Tables,
+  figures: EngineFigures,
+  found: Found,
+  pause: () => Promise<void>,
+): Promise<number> {
+  const sums = new Map<string, bigint>();
+  let transfers = 0;
+  if (tables.dialect === 'postgres') {
+    // NUMERIC sums exactly, and one row per account comes back.
+    const rows = await tables.query<{ account: string; total: string; n: string | number }>(
+      `SELECT account, SUM(delta)::text AS total, COUNT(*) AS n FROM (
+         SELECT credit AS account, amount AS delta FROM ledger_transfers WHERE seq <= $1
+         UNION ALL
+         SELECT debit, -amount FROM ledger_transfers WHERE seq <= $1
+       ) AS moves GROUP BY account`,
+      [figures.seq],
+    );
+    for (const row of rows) {
+      sums.set(row.account, BigInt(row.total));
+      transfers += Number(row.n);
+    }
+    transfers /= 2; // each transfer is a debit and a credit
+  } else {
+    // SQLite keeps amounts as text and its SUM leaves exact integers past 2^63: summed here, page by page.
+    let after = 0;
+    for (;;) {
+      const rows = await tables.query<{
+        r: number;
+        transfer_id: string;
+        debit: string;
+        credit: string;
+        amount: string;
+      }>(
+        `SELECT rowid AS r, transfer_id, debit, credit, amount FROM ledger_transfers
+         WHERE rowid > $1 AND seq <= $2 ORDER BY rowid LIMIT $3`,
+        [after, figures.seq, PAGE_ROWS],
+      );
+      for (const row of rows) {
+        const amount = String(row.amount);
+        if (!/^-?\d+$/.test(amount)) {
+          found.add({ kind: 'transfer_amount_invalid', transferId: row.transfer_id, amount });
+          continue;
+        }
+        const minor = BigInt(amount);
+        sums.set(row.debit, (sums.get(row.debit) ?? 0n) - minor);
+        sums.set(row.credit, (sums.get(row.credit) ?? 0n) + minor);
+      }
+      transfers += rows.length;
+      if (rows.length < PAGE_ROWS) break;
+      after = Number(rows[rows.length - 1]!.r);
+      await pause();
+    }
+  }
+  const scaleOf = (key: string) => {
+    const asset = assetOfKey(key);
+    return { asset, scale: figures.scales[asset] ?? 0 };
+  };
+  const mismatch = (key: string, engine: bigint, readModel: bigint) => {
+    const { asset, scale } = scaleOf(key);
+    found.add({
+      kind: 'balance_mismatch',
+      account: key,
+      asset,
+      engine: formatDecimal(engine, scale),
+      readModel: formatDecimal(readModel, scale),
+    });
+  };
+  const { accountKeys, balances } = figures;
+  for (let i = 0; i < accountKeys.length; i++) {
+    const key = accountKeys[i]!;
+    const readModel = sums.get(key) ?? 0n;
+    if (readModel !== balances[i]) mismatch(key, balances[i]!, readModel);
+    sums.delete(key);
+  }
+  // Accounts the transfers name that the engine does not have.
+  for (const [key, readModel] of sums) if (readModel !== 0n) mismatch(key, 0n, readModel);
+  return transfers;
+}
+
+/**
+ * Trade ids are given out in order, so the trades made by S are exactly 1 … the highest among them: a
+ * gap is a lost row. Also returns the highest order id the trades name (an order placed by S).
+ */
+async function checkTrades(
+  tables: Tables,
+  seq: number,
+  found: Found,
+  pause: () => Promise<void>,
+): Promise<{ count: number; topOrderId: number }> {
+  const [row] = await tables.query<{ n: unknown; top: unknown; maker: unknown; taker: unknown }>(
+    `SELECT COUNT(*) AS n, MAX(id) AS top, MAX(maker_order_id) AS maker, MAX(taker_order_id) AS taker
+     FROM trades WHERE seq <= $1`,
+    [seq],
+  );
+  const count = Number(row?.n ?? 0);
+  const top = Number(row?.top ?? 0);
+  if (count < top) {
+    await findGaps(
+      tables,
+      'SELECT id FROM trades WHERE seq <= $3 AND id > $1 AND id <= $2 ORDER BY id LIMIT $4',
+      top,
+      [seq],
+      found,
+      (tradeId) => ({ kind: 'trade_row_missing', tradeId }),
+      pause,
+    );
+  }
+  return { count, topOrderId: Math.max(Number(row?.maker ?? 0), Number(row?.taker ?? 0)) };
+}
+
+/**
+ * The orders rows against the engine's live orders at S: a live order's row, if no command after S has
+ * touched it, has its status and fill; a row open as of S is live; and every id given out by S (the
+ * highest a live order, a trade or a row as of S names) has a row.
+ */
+async function checkOrders(
+  tables: Tables,
+  figures: EngineFigures,
+  topTradeOrderId: number,
+  found: Found,
+  pause: () => Promise<void>,
+): Promise<void> {
+  const { seq, liveOrderIds, liveStatuses, liveFilledLots } = figures;
+  const live = new Map<number, number>(); // id → index in the figures
+  for (let i = 0; i < liveOrderIds.length; i++) live.set(liveOrderIds[i]!, i);
+
+  for (let from = 0; from < liveOrderIds.length; from += IDS_PER_QUERY) {
+    const ids = liveOrderIds.slice(from, from + IDS_PER_QUERY);
+    const rows = await tables.query<{ id: unknown; status: string; filled_lots: unknown; last_seq: unknown }>(
+      `SELECT id, status, filled_lots, last_seq FROM orders WHERE id IN (${ids.map((_, k) => `$${k + 1}`).join(', ')})`,
+      ids,
+    );
+    for (const row of rows) {
+      if (Number(row.last_seq) > seq) continue; // changed after S: its row no longer says how it was at S
+      const i = live.get(Number(row.id))!;
+      const status = liveStatuses[i]!;
+      const filled = liveFilledLots[i]!;
+      if (row.status !== status) {
+        found.add({ kind: 'order_status_mismatch', orderId: Number(row.id), readModel: row.status, engine: status });
+      } else if (Number(row.filled_lots) !== filled) {
+        found.add({
+          kind: 'order_status_mismatch',
+          orderId: Number(row.id),
+          readModel: `${row.status} (${row.filled_lots} filled)`,
+          engine: `${status} (${filled} filled)`,
+        });
+      }
+    }
+    await pause();
+  }
+
+  let after = 0;
+  for (;;) {
+    const rows = await tables.query<{ id: unknown; status: string }>(
+      `SELECT id, status FROM orders WHERE id > $1 AND last_seq <= $2 AND status IN ($3, $4) ORDER BY id LIMIT $5`,
+      [after, seq, ...OPEN, PAGE_ROWS],
+    );
+    for (const row of rows) {
+      const id = Number(row.id);
+      if (!live.has(id))
+        found.add({ kind: 'order_status_mismatch', orderId: id, readModel: row.status, engine: 'closed' });
+    }
+    if (rows.length < PAGE_ROWS) break;
+    after = Number(rows[rows.length - 1]!.id);
+    await pause();
+  }
+
+  // Order ids are given out in order: a row as of S, a live order or a trade at S proves every id below it
+  // was given out by S, and so has a row (written in the same transaction as the command).
+  const [newest] = await tables.query<{ top: unknown }>('SELECT MAX(id) AS top FROM orders WHERE last_seq <= $1', [
+    seq,
+  ]);
+  const top = Math.max(Number(newest?.top ?? 0), liveOrderIds.at(-1) ?? 0, topTradeOrderId);
+  const [rows] = await tables.query<{ n: unknown }>('SELECT COUNT(*) AS n FROM orders WHERE id <= $1', [top]);
+  if (Number(rows?.n ?? 0) < top) {
+    await findGaps(
+      tables,
+      'SELECT id FROM orders WHERE id > $1 AND id <= $2 ORDER BY id LIMIT $3',
+      top,
+      [],
+      found,
+      (orderId) => ({ kind: 'order_row_missing', orderId }),
+      pause,
+    );
+  }
+}
+
+/**
+ * The ids from 1 to `top` that `select` (ids > $1 and <= $2, ascending, `extra` as $3…, the page size
+ * last) does not return, each reported by `make`.
+ */
+async function findGaps(
+  tables: Tables,
+  select: string,
+  top: number,
+  extra: Param[],
+  found: Found,
+  make: (id: number) => Discrepancy,
+  pause: () => Promise<void>,
+): Promise<void> {
+  let expected = 1;
+  for (;;) {
+    const rows = await tables.query<{ id: unknown }>(select, [expected - 1, top, ...extra, PAGE_ROWS]);
+    for (const row of rows) {
+      const id = Number(row.id);
+      if (id > expected) found.addMany(id - expected, (k) => make(expected + k));
+      expected = id + 1;
+    }
+    if (rows.length < PAGE_ROWS) break;
+    await pause();
+  }
+  if (expected <= top) found.addMany(top - expected + 1, (k) => make(expected + k));
+}
+
+/** The asset of an account key `owner/wallet/asset` (owners and wallets never hold a "/"). */
+function assetOfKey(key: string): string {
+  return key.slice(key.indexOf('/', key.indexOf('/') + 1) + 1);
+}
