@@ -198,6 +198,26 @@ describe('engine scenarios', () => {
     expect(engine.findBrokenInvariant()).toBeUndefined();
   });
 
+  it('lists every live order: resting, partly filled, waiting for its trigger or queued while halted; none finished', () => {
+    const { engine, c } = btcMarket();
+    applyAll(engine, [c.deposit('alice', 'USDT', '100000'), c.deposit('bob', 'BTC', '1')]);
+    const resting = placedId(applyOk(engine, c.limit('alice', 'buy', P60000, 3)));
+    applyOk(engine, c.limit('bob', 'sell', P60000, 1)); // fills at once, and one lot of alice's buy
+    const cancelled = placedId(applyOk(engine, c.limit('bob', 'sell', P60500, 1)));
+    applyOk(engine, c.cancel('bob', cancelled));
+    const waiting = placedId(
+      applyOk(engine, c.market('alice', 'buy', 1, { kind: 'stop', priceTicks: P60500, by: 'last' })),
+    );
+    applyOk(engine, c.halt());
+    const queued = placedId(applyOk(engine, c.limit('bob', 'sell', P60500, 1)));
+    expect(engine.order(queued)?.queued).toBe(true);
+    expect(engine.liveOrders()).toEqual([
+      { orderId: resting, status: 'partial', filledLots: 1 },
+      { orderId: waiting, status: 'pending', filledLots: 0 },
+      { orderId: queued, status: 'pending', filledLots: 0 },
+    ]);
+  });
+
   it('refuses limit prices outside the band and orders beyond the open-order limit', () => {
     const engine = new Engine({ maxOpenOrdersPerUser: 2 });
     const c = new CommandFactory('BTC-USDT');

@@ -422,6 +422,17 @@ export class Engine {
     return locks.map((lock) => ({ tradeId: lock.tradeId, qtyLots: lock.qtyLots, timeMs: lock.timeMs }));
   }
 
+  /**
+   * Every live order (resting, waiting for its trigger, or queued while trading is halted) with its
+   * status and lots filled, in placement order: O(live orders), where openOrders() of every user would
+   * be O(users × live orders). For the reconciliation, which takes them in one pass.
+   */
+  liveOrders(): { orderId: number; status: OrderRecord['status']; filledLots: number }[] {
+    return this.state.orders
+      .values()
+      .map((order) => ({ orderId: order.id, status: order.status, filledLots: order.filledLots }));
+  }
+
   /** Resting order ids of one instrument in priority order: bids best first, then asks. */
   restingOrderIds(instrumentId: string): number[] {
     const ids: number[] = [];

@@ -17,7 +17,7 @@ export type EngineFigures = {
   balances: bigint[];
   /** Each asset's scale, to show amounts as decimals. */
   scales: Record<string, number>;
-  /** The live orders at seq, by ascending id: status (pending or partial) and lots filled. */
+  /** The live orders at seq: id, status (pending or partial) and lots filled. */
   liveOrderIds: number[];
   liveStatuses: string[];
   liveFilledLots: number[];
@@ -124,17 +124,15 @@ export function captureEngine(engine: Engine, seq: number): EngineCapture {
     const broken = engine.findBrokenInvariant();
     if (broken !== undefined) discrepancies.push({ kind: 'engine_invariant', detail: broken });
   }
-  // The engine lists no live orders by itself, but gives ids out one per accepted place_order command, so
-  // every order placed by `seq` has an id of at most `seq`: O(seq) look-ups, ~35-100 ns each (measured).
-  const liveOrderIds: number[] = [];
-  const liveStatuses: string[] = [];
-  const liveFilledLots: number[] = [];
-  for (let id = 1; id <= seq; id++) {
-    const order = engine.order(id);
-    if (order === undefined) continue;
-    liveOrderIds.push(id);
-    liveStatuses.push(order.status);
-    liveFilledLots.push(order.filledLots);
+  const live = engine.liveOrders();
+  const liveOrderIds: number[] = new Array(live.length);
+  const liveStatuses: string[] = new Array(live.length);
+  const liveFilledLots: number[] = new Array(live.length);
+  for (let i = 0; i < live.length; i++) {
+    const order = live[i]!;
+    liveOrderIds[i] = order.orderId;
+    liveStatuses[i] = order.status;
+    liveFilledLots[i] = order.filledLots;
   }
   return {
     figures: { seq, accountKeys, balances, scales, liveOrderIds, liveStatuses, liveFilledLots },

@@ -256,7 +256,8 @@ async function checkOrders(
   const [newest] = await tables.query<{ top: unknown }>('SELECT MAX(id) AS top FROM orders WHERE last_seq <= $1', [
     seq,
   ]);
-  const top = Math.max(Number(newest?.top ?? 0), liveOrderIds.at(-1) ?? 0, topTradeOrderId);
+  let top = Math.max(Number(newest?.top ?? 0), topTradeOrderId);
+  for (const id of liveOrderIds) if (id > top) top = id;
   const [rows] = await tables.query<{ n: unknown }>('SELECT COUNT(*) AS n FROM orders WHERE id <= $1', [top]);
   if (Number(rows?.n ?? 0) < top) {
     await findGaps(
