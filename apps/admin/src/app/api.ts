@@ -1,5 +1,7 @@
 // The server calls the console makes, typed. Each staff action here is audited by the server;
 // the console never writes the audit log itself.
+// Types only from the contract (erased from the bundle, so zod stays out of it).
+import type { ReconciliationReport, ReconciliationState } from '@bourse/contract';
 import { QueryClient } from '@tanstack/react-query';
 import { currentLanguage, i18n } from '../i18n/index.ts';
 import { createApiClient, isApiError } from './request.ts';
@@ -171,6 +173,8 @@ export const adminApi = {
   sentMessages: (query: { userId?: string; page: number; limit: number }) =>
     client.get<Page<SentMessage>>('/admin/messages', query),
   sendMessage: (body: MessageDraft) => client.post<{ id: number }>('/admin/messages/send', body),
+  reconciliation: () => client.get<ReconciliationState>('/admin/reconciliation'),
+  runReconciliation: () => client.post<ReconciliationReport>('/admin/reconciliation/run'),
 };
 
 export const queryKeys = {
@@ -180,4 +184,5 @@ export const queryKeys = {
   users: (query: object) => ['users', query] as const,
   content: (query: object) => ['content', query] as const,
   sentMessages: (query: object) => ['messages', query] as const,
+  reconciliation: ['reconciliation'] as const,
 };

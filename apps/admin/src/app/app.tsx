@@ -22,6 +22,7 @@ const AuditLogPage = lazy(() => import('../features/audit-log/audit-log-page.tsx
 const StaffPage = lazy(() => import('../features/staff/staff-page.tsx'));
 const UsersPage = lazy(() => import('../features/users/users-page.tsx'));
 const ContentPage = lazy(() => import('../features/content/content-page.tsx'));
+const ReconciliationPage = lazy(() => import('../features/reconciliation/reconciliation-page.tsx'));
 const ComingSoonPage = lazy(() => import('../features/coming-soon/coming-soon-page.tsx'));
 const NotFoundPage = lazy(() => import('../features/coming-soon/not-found-page.tsx'));
 
@@ -50,6 +51,7 @@ export function App() {
                     <Route path="audit" element={<AuditLogPage />} />
                     <Route path="staff" element={<StaffPage />} />
                     <Route path="content" element={<ContentPage />} />
+                    <Route path="reconciliation" element={<ReconciliationPage />} />
                     <Route path="password" element={<ChangePasswordPage />} />
                     {SECTIONS.filter((section) => !section.ready).map((section) => (
                       <Route

@@ -1,11 +1,31 @@
-// Display helpers for server values: dates in the chosen language, statuses whose wire shape may be
-// a number or a word, and the free-form `detail` object of an audit entry. Pure; no React.
+// Display helpers for server values: dates and exact decimal amounts in the chosen language, statuses
+// whose wire shape may be a number or a word, and the free-form `detail` object of an audit entry. Pure;
+// no React.
 
 export function formatDateTime(iso: string | null | undefined, language: string): string {
   if (iso === null || iso === undefined || iso === '') return '—';
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
   return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'medium' }).format(date);
+}
+
+/**
+ * A decimal string from the server ("-2000000.00") grouped and punctuated for `language` ("-2.000.000,00"
+ * in pt-BR), digit for digit: it never passes through a float. Anything else is shown as it came.
+ */
+export function formatDecimalText(text: string, language: string): string {
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+  if (match === null) return text;
+  const [, sign, whole, fraction] = match;
+  const format = new Intl.NumberFormat(language);
+  const decimal = format.formatToParts(0.5).find((part) => part.type === 'decimal')?.value ?? '.';
+  const grouped = format.format(BigInt(whole as string));
+  return `${sign}${grouped}${fraction === undefined ? '' : `${decimal}${fraction}`}`;
+}
+
+/** Whether a decimal string is zero ("0", "0.00", "-0.000"). */
+export function isZeroDecimal(text: string): boolean {
+  return /^-?0+(\.0+)?$/.test(text);
 }
 
 /** Customer status: 0 is blocked, anything else active (SPEC: user status 0 = blocked). */

@@ -56,7 +56,7 @@ export const SECTIONS: readonly ConsoleSection[] = [
   { key: 'deposits', path: '/deposits', permission: 'deposits.confirm', ready: false },
   { key: 'withdrawals', path: '/withdrawals', permission: 'withdrawals.review', ready: false },
   { key: 'loans', path: '/loans', permission: 'loans.review', ready: false },
-  { key: 'reconciliation', path: '/reconciliation', permission: 'reconciliation.read', ready: false },
+  { key: 'reconciliation', path: '/reconciliation', permission: 'reconciliation.read', ready: true },
   { key: 'listings', path: '/listings', permission: 'listings.manage', ready: false },
   { key: 'content', path: '/content', permission: 'content.manage', ready: true },
   { key: 'audit', path: '/audit', permission: 'audit.read', ready: true },

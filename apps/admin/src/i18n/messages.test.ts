@@ -1,3 +1,4 @@
+import { DISCREPANCY_KINDS, RECONCILIATION_TRIGGERS } from '@bourse/contract';
 import { describe, expect, it } from 'vitest';
 import { enUS } from './en-US.ts';
 import { resolveLanguage } from './language.ts';
@@ -21,6 +22,19 @@ describe('console messages', () => {
     const pt = leaves(ptBR);
     expect([...pt.keys()].sort()).toEqual([...en.keys()].sort());
     for (const [key, text] of en) expect(placeholders(pt.get(key) ?? ''), key).toEqual(placeholders(text));
+  });
+
+  it('name and explain every kind of discrepancy and every trigger of a reconciliation the server reports', () => {
+    for (const messages of [enUS, ptBR]) {
+      const kinds: Record<string, string> = messages.reconciliation.kinds;
+      const explanations: Record<string, string> = messages.reconciliation.explanations;
+      const triggers: Record<string, string> = messages.reconciliation.triggers;
+      for (const kind of DISCREPANCY_KINDS) {
+        expect(kinds[kind], kind).toBeTruthy();
+        expect(explanations[kind], kind).toBeTruthy();
+      }
+      for (const trigger of RECONCILIATION_TRIGGERS) expect(triggers[trigger], trigger).toBeTruthy();
+    }
   });
 
   it('leave no message empty', () => {

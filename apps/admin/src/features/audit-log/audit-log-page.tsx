@@ -41,6 +41,7 @@ export const KNOWN_AUDIT_ACTIONS = [
   'content.published',
   'content.unpublished',
   'message.sent',
+  'reconciliation.run',
 ] as const;
 
 export default function AuditLogPage() {
