@@ -282,8 +282,12 @@ describe.each(dbs)('reconciliation on $dialect', ({ dialect, open }) => {
     try {
       const staff = await admin(t);
       const member = async (username: string, role: string) => {
-        const created = (await t.call('POST', '/admin/staff/create', { token: staff, json: { username, role } })).body
-          .data;
+        const created = (
+          await t.call('POST', '/admin/staff/create', {
+            token: staff,
+            json: { username, role, reason: 'Reconciliation permission test' },
+          })
+        ).body.data;
         return signIn(t, username, created.initialPassword, created.totpSecret);
       };
       const support = await member('sam', 'support');
