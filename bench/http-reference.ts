@@ -1,7 +1,8 @@
 // The HTTP benchmark's reference (a child process): a bare Fastify server with the same two calls the
 // load uses, validating with the same zod schemas (placeStockOrderBody, orderIdQuery) and answering the
 // same envelope through the same serializer, echoing the request's x-request-id as the real server does,
-// and doing nothing else (no session, no PIN, no engine, no database, no request log). What the real
+// and doing nothing else; and GET /ipor-api/health answering what the real server's does (for
+// http-health-bench.ts) (no session, no PIN, no engine, no database, no request log). What the real
 // server does beyond this is the cost being measured.
 // Run by http-bench.ts: node bench/http-reference.ts PORT (prints "listening" when ready).
 
@@ -70,6 +71,9 @@ r.get(
     return { code: 0 as const, msg: 'success', data: { order: view(req.query.id, 'buy', 'cancelled', '0', '1') } };
   },
 );
+
+// What the real server's health route answers in paper mode, with no hooks, headers or log around it.
+app.get('/ipor-api/health', async () => ({ code: 0, msg: 'ok', data: { mode: 'paper' } }));
 
 await app.listen({ port: Number(process.argv[2]), host: '127.0.0.1' });
 process.stdout.write('listening\n');
