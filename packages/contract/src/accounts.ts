@@ -35,6 +35,10 @@ export const loginBody = z
   .object({
     areaCode: areaCode(),
     phone: text(20),
+    /**
+     * A password to check is taken as typed, control characters too (unlike a new one, loginPassword):
+     * it is only hashed and compared, and one set before new passwords refused them must still sign in.
+     */
     password: z.string({ error: 'field_required' }).min(1, { error: 'field_required' }).max(64),
     totpCode: optionalText(6),
   })

@@ -5,8 +5,8 @@
 
 import { z } from 'zod';
 import type { ErrorCode } from './errors.ts';
-import { pageQuery, recordId, wholeNumber } from './fields.ts';
-import { actionReason, isPlainText } from './staff.ts';
+import { isPlainText, pageQuery, recordId, wholeNumber } from './fields.ts';
+import { actionReason } from './staff.ts';
 
 export const CONTENT_KINDS = ['ad', 'notice', 'news'] as const;
 export type ContentKind = (typeof CONTENT_KINDS)[number];

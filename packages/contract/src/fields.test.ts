@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { loginBody, registerBody } from './accounts.ts';
 import { idQuery, messageReadBody, newsQuery } from './content.ts';
-import { pageQuery } from './fields.ts';
-import { candlesBody } from './market.ts';
+import { loginPassword, optionalText, pageQuery, text } from './fields.ts';
+import { candlesBody, searchQuery, symbolQuery } from './market.ts';
 import { auditQuery, staffDisableBody } from './staff.ts';
-import { orderIdQuery } from './stocks.ts';
+import { orderIdQuery, placeStockOrderBody, txRecordQuery } from './stocks.ts';
 
 /** Every way a client might spell a number that is not a JSON integer or a form field's plain digits. */
 const MISSPELT = [
@@ -75,5 +77,56 @@ describe('whole-number fields (ids, pages, limits)', () => {
     ] as const) {
       expect(issues(schema.safeParse(input)), JSON.stringify(input)).toEqual([[field, 'field_invalid']]);
     }
+  });
+});
+
+describe('free-text fields', () => {
+  /** NUL (which PostgreSQL cannot store), a terminal escape, DEL and the other C0 controls but tab and line breaks. */
+  const CONTROLS = ['\u0000', '\u0001', '\u0008', '\u000b', '\u000c', '\u001b[2J', '\u001f', '\u007f'];
+
+  it('refuse control characters but tab and line breaks with field_invalid, in every shared builder and free-text field, and take the rest', () => {
+    for (const control of CONTROLS) {
+      const label = JSON.stringify(control);
+      const value = `ab${control}cd`;
+      expect(issues(z.object({ v: text() }).safeParse({ v: value })), label).toEqual([['v', 'field_invalid']]);
+      expect(issues(z.object({ v: optionalText() }).safeParse({ v: value })), label).toEqual([['v', 'field_invalid']]);
+      expect(issues(z.object({ v: loginPassword() }).safeParse({ v: `secret${control}` })), label).toEqual([
+        ['v', 'field_invalid'],
+      ]);
+      expect(issues(symbolQuery.safeParse({ symbol: value })), label).toEqual([['symbol', 'field_invalid']]);
+      expect(issues(searchQuery.safeParse({ keyword: value })), label).toEqual([['keyword', 'field_invalid']]);
+      expect(issues(candlesBody.safeParse({ symbol: value })), label).toEqual([['symbol', 'field_invalid']]);
+      const order = { symbol: 'NSE:TCS', quantity: '1' };
+      expect(issues(placeStockOrderBody.safeParse({ ...order, symbol: value })), label).toEqual([
+        ['symbol', 'field_invalid'],
+      ]);
+      expect(issues(placeStockOrderBody.safeParse({ ...order, clientOrderId: `key-${control}0001` })), label).toEqual([
+        ['clientOrderId', 'field_invalid'],
+      ]);
+      expect(issues(txRecordQuery.safeParse({ asset: value })), label).toEqual([['asset', 'field_invalid']]);
+      expect(issues(txRecordQuery.safeParse({ wallet: value })), label).toEqual([['wallet', 'field_invalid']]);
+      const registration = { areaCode: '91', phone: '9876543210', password: 'secret12', confirmPassword: 'secret12' };
+      const captcha = { captchaId: 'c1', captchaCode: 'abcd', agree: '1' };
+      expect(issues(registerBody.safeParse({ ...registration, ...captcha, inviteCode: value })), label).toEqual([
+        ['inviteCode', 'field_invalid'],
+      ]);
+      // The phone check adds phone_invalid after it; the server shows a field's first issue.
+      expect(
+        issues(loginBody.safeParse({ areaCode: '91', phone: `98765${control}43210`, password: 'x' }))[0],
+        label,
+      ).toEqual(['phone', 'field_invalid']);
+    }
+
+    // Every other character is taken: accents, symbols, emoji, tab and line breaks.
+    expect(z.object({ v: text() }).parse({ v: ' São\tPaulo\r\n€ ✓ 🚀 ' })).toEqual({ v: 'São\tPaulo\r\n€ ✓ 🚀' });
+    expect(z.object({ v: loginPassword() }).parse({ v: ' pä ss€! ' })).toEqual({ v: ' pä ss€! ' });
+    // Only hashed and compared: one set before new passwords refused control characters must still sign in.
+    expect(loginBody.parse({ areaCode: '91', phone: '9876543210', password: 'old\u0000one' })).toMatchObject({
+      password: 'old\u0000one',
+    });
+    // Numbers keep their own, clearer answers (invalid_price, invalid_quantity) from the order checks.
+    expect(placeStockOrderBody.parse({ symbol: 'NSE:TCS', quantity: '1\u0000' })).toMatchObject({
+      quantity: '1\u0000',
+    });
   });
 });

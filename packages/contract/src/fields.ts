@@ -7,25 +7,45 @@ import { normalizePhone } from './phone.ts';
 const requiredOrInvalid = (issue: { input?: unknown }) =>
   issue.input === undefined || issue.input === '' ? 'field_required' : 'field_invalid';
 
-/** A required, trimmed, non-empty string of at most `max` characters. */
+/**
+ * Control characters other than tab and line breaks: invisible on screen, able to rewrite a terminal
+ * that shows the logs, and PostgreSQL refuses NUL (a text holding one failed with internal_error; in an
+ * order's clientOrderId it failed the engine's journal commit and stopped the server).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+/** Every free-text field a person sends is refused (field_invalid) unless this holds. */
+export const isPlainText = (v: string) => !CONTROL_CHARACTERS.test(v);
+
+/** A required, trimmed, non-empty plain text (isPlainText) of at most `max` characters. */
 export const text = (max = 200) =>
   z
     .string({ error: requiredOrInvalid })
     .trim()
     .min(1, { error: 'field_required' })
-    .max(max, { error: 'field_invalid' });
+    .max(max, { error: 'field_invalid' })
+    .refine(isPlainText, { error: 'field_invalid' });
 
 export const optionalText = (max = 200) =>
   z
     .string({ error: 'field_invalid' })
     .trim()
     .max(max, { error: 'field_invalid' })
+    .refine(isPlainText, { error: 'field_invalid' })
     .optional()
     .transform((v) => (v ? v : undefined));
 
-/** Login passwords: 6 to 20 characters (SPEC §5). Not trimmed: spaces are part of a password. */
+/**
+ * A new login password: 6 to 20 characters (SPEC §5). Not trimmed: spaces are part of a password, as is
+ * any other character but the control characters every text refuses (isPlainText): a password is only
+ * hashed, but no password field types one, so a password holding one could not be typed to sign in.
+ */
 export const loginPassword = () =>
-  z.string({ error: requiredOrInvalid }).min(6, { error: 'password_length' }).max(20, { error: 'password_length' });
+  z
+    .string({ error: requiredOrInvalid })
+    .min(6, { error: 'password_length' })
+    .max(20, { error: 'password_length' })
+    .refine(isPlainText, { error: 'field_invalid' });
 
 /** Transaction and withdrawal passwords: exactly six digits (SPEC §5). */
 export const pin = () => z.string({ error: requiredOrInvalid }).regex(/^\d{6}$/, { error: 'pin_format' });

@@ -2,7 +2,7 @@
 // decimal strings; times are epoch milliseconds (candles: seconds, as charting libraries expect).
 
 import { z } from 'zod';
-import { pageQuery, wholeNumber } from './fields.ts';
+import { pageQuery, text, wholeNumber } from './fields.ts';
 
 export const COUNTRIES = ['IN', 'US', 'BR'] as const;
 export const CANDLE_INTERVALS = ['1m', '5m', '15m', '1h', '1d', '1w'] as const;
@@ -65,10 +65,10 @@ export const stockListQuery = pageQuery.extend({
   country: z.enum(COUNTRIES, { error: 'field_invalid' }).default('IN'),
   sort: z.enum(['changePct', '-changePct', 'volume', '-volume', 'symbol']).optional(),
 });
-export const symbolQuery = z.object({ symbol: z.string({ error: 'field_required' }).trim().min(1).max(40) });
-export const searchQuery = z.object({ keyword: z.string({ error: 'field_required' }).trim().min(1).max(40) });
+export const symbolQuery = z.object({ symbol: text(40) });
+export const searchQuery = z.object({ keyword: text(40) });
 export const candlesBody = z.object({
-  symbol: z.string({ error: 'field_required' }).trim().min(1).max(40),
+  symbol: text(40),
   interval: z.enum(CANDLE_INTERVALS, { error: 'field_invalid' }).default('1d'),
   limit: wholeNumber(1, 1000).default(300),
   /** Candles strictly before this time (seconds), for paging back. */

@@ -2,7 +2,7 @@
 // /user/assets, /user/tx/record). Money and quantities are decimal strings at this edge.
 
 import { z } from 'zod';
-import { pageQuery, pin, recordId } from './fields.ts';
+import { isPlainText, pageQuery, pin, recordId, text } from './fields.ts';
 
 export const STOCK_ORDER_STATUSES = [
   'pending',
@@ -14,7 +14,7 @@ export const STOCK_ORDER_STATUSES = [
 ] as const;
 
 export const placeStockOrderBody = z.object({
-  symbol: z.string({ error: 'field_required' }).trim().min(1).max(40),
+  symbol: text(40),
   orderType: z.enum(['market', 'limit'], { error: 'field_invalid' }).default('market'),
   /** A limit order's price. A market order takes none: the server refuses one (field_invalid). */
   price: z.string().trim().max(24).optional(),
@@ -29,7 +29,7 @@ export const placeStockOrderBody = z.object({
    */
   password: pin().optional(),
   /** Idempotency key chosen by the client: a retry with the same key and body answers the first result. */
-  clientOrderId: z.string().trim().min(8).max(64).optional(),
+  clientOrderId: z.string().trim().min(8).max(64).refine(isPlainText, { error: 'field_invalid' }).optional(),
 });
 
 export const previewStockOrderBody = placeStockOrderBody
@@ -111,8 +111,8 @@ export const transferView = z.object({
   counterparty: z.string(),
 });
 export const txRecordQuery = pageQuery.extend({
-  wallet: z.string().max(20).optional(),
-  asset: z.string().max(20).optional(),
+  wallet: z.string().max(20).refine(isPlainText, { error: 'field_invalid' }).optional(),
+  asset: z.string().max(20).refine(isPlainText, { error: 'field_invalid' }).optional(),
 });
 
 export const orderStatisticsView = z.object({

@@ -217,6 +217,73 @@ describe.each(dbs)('accounts on $dialect', ({ open }) => {
     );
   });
 
+  it('refuses control characters in what a customer types with field_invalid in both languages, creating and changing nothing', async () => {
+    await start();
+    // Each answered internal_error on PostgreSQL (which cannot hold NUL) and was stored on SQLite.
+    const invited = await t.register('9000000030', 'secret12', { inviteCode: 'DEMO\u00002026' });
+    expect(invited.body).toMatchObject({
+      error: 'validation_failed',
+      msg: 'Please check the highlighted fields',
+      fields: { inviteCode: 'This value is not valid' },
+    });
+    const escaped = { ...(await t.captcha()), captchaId: 'x\u0000y' };
+    const refusedCaptcha = await t.call('POST', '/user/register', {
+      lang: 'pt-BR',
+      json: {
+        areaCode: '91',
+        phone: '9000000030',
+        password: 'secret12',
+        confirmPassword: 'secret12',
+        agree: '1',
+        ...escaped,
+      },
+    });
+    expect(refusedCaptcha.body).toMatchObject({
+      error: 'validation_failed',
+      msg: 'Verifique os campos destacados',
+      fields: { captchaId: 'Este valor não é válido' },
+    });
+    // A new password takes any character a keyboard types, but no control character: none could be typed to sign in.
+    expect((await t.register('9000000030', 'secret\u000012')).body.fields).toEqual({
+      password: 'This value is not valid',
+    });
+    expect((await t.register('9000000030', 'se\u001b[2Jcret')).body.fields).toEqual({
+      password: 'This value is not valid',
+    });
+    // The refused registrations made no account: the phone is still free.
+    const token = (await t.register('9000000030', 'pä ss€!✓')).body.data.token as string;
+    expect(token).toBeTruthy();
+
+    const login = (json: Record<string, string>, lang = 'en-US') => t.call('POST', '/user/login', { json, lang });
+    expect(
+      (await login({ areaCode: '91', phone: '90000\u000000030', password: 'pä ss€!✓' }, 'pt-BR')).body,
+    ).toMatchObject({
+      error: 'validation_failed',
+      fields: { phone: 'Este valor não é válido' },
+    });
+    expect(
+      (await login({ areaCode: '91', phone: '9000000030', password: 'pä ss€!✓', totpCode: '\u0000' })).body.fields,
+    ).toEqual({ totpCode: 'This value is not valid' });
+    // A password to check is taken as typed: a wrong one with NUL is just wrong.
+    expect((await login({ areaCode: '91', phone: '9000000030', password: 'pä ss\u0000' })).body.error).toBe(
+      'login_failed',
+    );
+    expect((await login({ areaCode: '91', phone: '9000000030', password: 'pä ss€!✓' })).body.code).toBe(0);
+
+    const revoke = await t.call('POST', '/user/sessions/revoke', { token, json: { id: 'a\u0000b' } });
+    expect(revoke.body.fields).toEqual({ id: 'This value is not valid' });
+    const change = await t.call('POST', '/user/update/password', {
+      token,
+      json: { oldPassword: 'pä ss€!✓', password: 'new\u0000pass', confirmPassword: 'new\u0000pass' },
+    });
+    expect(change.body.fields).toEqual({ password: 'This value is not valid' });
+    // The account's two sessions live on, its password unchanged.
+    expect((await t.call('GET', '/user/sessions', { token })).body.data.items).toHaveLength(2);
+    expect((await login({ areaCode: '91', phone: '9000000030', password: 'pä ss€!✓' })).body.code).toBe(0);
+    const code = await t.call('POST', '/common/code/send', { json: { areaCode: '91', phone: '9000000031\u0000' } });
+    expect(code.body.fields).toEqual({ phone: 'This value is not valid' });
+  });
+
   it('sets transaction and withdrawal PINs, changes the password and email, with checks', async () => {
     await start();
     const token = (await t.register('9000000010')).body.data.token as string;

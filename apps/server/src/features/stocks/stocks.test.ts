@@ -353,6 +353,53 @@ describe.each(dbs)('stock trading on $dialect', ({ open }) => {
     }
   });
 
+  it('refuses control characters in symbols, order keys and ledger filters with field_invalid in both languages, and goes on trading', async () => {
+    const db = await open();
+    const t = await testApp(db);
+    try {
+      const { token } = await trader(t, '9000000130');
+      await t.call('POST', '/stock/collect/add', { token, json: { symbol: 'NSE:TCS' } });
+      const before = await footprint(t, token);
+      // NUL in clientOrderId failed the engine's journal commit on PostgreSQL, which stops the server.
+      const keyed = await order(
+        t,
+        token,
+        'buy',
+        { symbol: 'NSE:ITC', quantity: '2', clientOrderId: 'retry\u0000key01' },
+        'pt-BR',
+      );
+      expect(keyed.body).toMatchObject({
+        error: 'validation_failed',
+        msg: 'Verifique os campos destacados',
+        fields: { clientOrderId: 'Este valor não é válido' },
+      });
+      const symbol = await order(t, token, 'buy', { symbol: 'NSE:ITC\u001b', quantity: '2' });
+      expect(symbol.body.fields).toEqual({ symbol: 'This value is not valid' });
+      // Removing a watchlist entry looked the symbol up in the database: internal_error on PostgreSQL.
+      const del = await t.call('POST', '/stock/collect/del', { token, json: { symbol: 'NSE:TCS\u0000' } });
+      expect(del.body.fields).toEqual({ symbol: 'This value is not valid' });
+      const search = await t.call('GET', '/stock/index/search?keyword=TC%00', { lang: 'pt-BR' });
+      expect(search.body.fields).toEqual({ keyword: 'Este valor não é válido' });
+      for (const filter of ['asset=INR%00', 'wallet=spot%7F']) {
+        const ledger = await t.call('GET', `/user/tx/record?${filter}`, { token });
+        expect(ledger.body.error, filter).toBe('validation_failed');
+      }
+
+      expect(await footprint(t, token)).toEqual(before);
+      const list = (await t.call('POST', '/stock/collect/list', { token })).body.data.items;
+      expect(list.map((q: { id: string }) => q.id)).toEqual(['NSE:TCS']);
+      const placed = await order(t, token, 'buy', {
+        symbol: 'NSE:ITC',
+        quantity: '2',
+        clientOrderId: 'retry-key-0001',
+      });
+      expect(placed.body.code, JSON.stringify(placed.body)).toBe(0);
+    } finally {
+      await t.close();
+      await db.close();
+    }
+  });
+
   it('keeps a watchlist', async () => {
     const db = await open();
     const t = await testApp(db);
