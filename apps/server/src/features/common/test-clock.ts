@@ -2,6 +2,7 @@
 // BOURSE_TEST_HOOKS and BOURSE_TEST_CLOCK in paper mode, POST /test/clock/advance {ms} pushes the
 // server's clock forward and lets the market and the venue catch up before it answers.
 
+import { wholeNumber } from '@bourse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -17,13 +18,7 @@ export function testClockRoutes(app: FastifyInstance, clock: Clock, catchUp: () 
     {
       schema: {
         hide: true,
-        body: z.object({
-          ms: z.coerce
-            .number()
-            .int()
-            .positive()
-            .max(31 * 86_400_000),
-        }),
+        body: z.object({ ms: wholeNumber(1, 31 * 86_400_000) }),
       },
     },
     async (req) => {
