@@ -10,15 +10,22 @@ import { createRequest, type RequestData, type RequestOptions, unwrap } from './
 import { clearSession, getToken, type SessionUser, saveUser, useSession } from './session.ts';
 import { clearToast, showLoadingToast, showToast } from './toast.ts';
 
+/**
+ * SPEC §8's -1000 (the session ended: expired, signed out elsewhere, revoked, or the account blocked):
+ * forget the stored token and user and open the sign-in page. Also the live stream's, when the server
+ * ends the account channel for the same reasons.
+ */
+export function endSession(): void {
+  clearSession();
+  if (!window.location.pathname.startsWith(loginPath)) navigateTo(loginPath);
+}
+
 export const request = createRequest({
   // An answer the boot script already asked for (src/boot.ts), else the network.
   fetch: (input, init) => takeEarly(String(input), init) ?? fetch(input, init),
   getToken,
   getLanguage: currentLanguage,
-  onSessionInvalid: () => {
-    clearSession();
-    if (!window.location.pathname.startsWith(loginPath)) navigateTo(loginPath);
-  },
+  onSessionInvalid: endSession,
   showToast: (message, durationMs) => showToast(message, durationMs),
   showLoading: () => showLoadingToast(i18n.t('common.loading')),
   hideLoading: () => clearToast(),

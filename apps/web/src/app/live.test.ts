@@ -1,6 +1,6 @@
 // The live client's rules with a fake socket and fake timers: subscribe on open, exponential back-off
 // with jitter and a cap, resubscribe + resync after a reconnect, gap and duplicate handling per
-// channel, unsubscribe and idle close.
+// channel, unsubscribe and idle close, and the session's end when the server drops the account channel.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { backoffDelay, LiveClient, type SocketLike } from './live.ts';
 
@@ -34,9 +34,13 @@ class FakeSocket implements SocketLike {
 
 let sockets: FakeSocket[];
 let client: LiveClient;
+let sessionsEnded: number;
 
 function makeClient() {
   return new LiveClient({
+    onSessionInvalid: () => {
+      sessionsEnded += 1;
+    },
     url: () => 'ws://test/ipor-api/ws',
     createSocket: () => {
       const socket = new FakeSocket();
@@ -53,6 +57,7 @@ function makeClient() {
 beforeEach(() => {
   vi.useFakeTimers();
   sockets = [];
+  sessionsEnded = 0;
   client = makeClient();
 });
 
@@ -211,6 +216,31 @@ describe('LiveClient', () => {
     vi.advanceTimersByTime(60_000);
     expect(sockets).toHaveLength(1);
     expect(client.getStatus()).toBe('idle');
+  });
+
+  it('ends the session as a -1000 answer does when the server drops the account channel (session_invalid, account_blocked); the market goes on', () => {
+    const onAccount = vi.fn();
+    const onTicker = vi.fn();
+    client.subscribe('account:tok-1', { onData: onAccount });
+    client.subscribe('ticker:X', { onData: onTicker });
+    const socket = sockets[0] as FakeSocket;
+    socket.open();
+    socket.message('account:tok-1', 1, { changed: true });
+    const ended = (error: unknown, channels: unknown = ['account']) =>
+      socket.onmessage?.({ data: JSON.stringify({ op: 'unsubscribed', channels, error }) });
+    // Not a session's end: another channel, another reason, or no reason.
+    ended('session_invalid', ['ticker:X']);
+    ended('too_many_channels');
+    ended(undefined);
+    expect(sessionsEnded).toBe(0);
+    ended('session_invalid');
+    expect(sessionsEnded).toBe(1);
+    ended('account_blocked');
+    expect(sessionsEnded).toBe(2);
+    socket.message('ticker:X', 1, 'still live');
+    expect(onTicker).toHaveBeenCalledWith('still live');
+    expect(onAccount.mock.calls).toEqual([[{ changed: true }]]);
+    expect(socket.isClosed).toBe(false);
   });
 
   it('reports status changes to listeners', () => {

@@ -2,8 +2,12 @@
 // subscriptions counted per listener, reconnection with exponential back-off and jitter, and gap
 // detection on each channel's `seq`. Must hold: after a reconnect or a gap the listeners are told to
 // resynchronise (refetch over HTTP), because messages may have been missed; screens keep polling over
-// HTTP whenever the status is not 'open', so they work without a socket at all.
-// No React here (hooks live in use-live.ts) so that the timing rules can be tested with fake timers.
+// HTTP whenever the status is not 'open', so they work without a socket at all. When the server ends
+// the account channel because its session no longer signs in, the app reacts as to SPEC's -1000.
+// No React here (hooks and the app's one client live in use-live.ts) so that the timing rules can be
+// tested with fake timers.
+
+import type { ErrorCode } from '@bourse/contract';
 
 /** The part of the browser WebSocket this client uses (a fake one in tests). */
 export interface SocketLike {
@@ -33,6 +37,11 @@ export interface LiveClientOptions {
   random?: () => number;
   /** Close the socket this long after the last channel is released. */
   idleCloseMs?: number;
+  /**
+   * The server ended the account channel because its session no longer signs in (session_invalid,
+   * account_blocked: both -1000 over HTTP): the request wrapper's reaction to -1000 (RequestDeps).
+   */
+  onSessionInvalid?: () => void;
 }
 
 const socketOpen = 1;
@@ -52,10 +61,18 @@ interface ServerMessage {
   data: unknown;
 }
 
-function parseMessage(raw: unknown): ServerMessage | null {
+/** Why the server ends an account channel: the codes that answer -1000 over HTTP. */
+const sessionErrors: ReadonlySet<unknown> = new Set<ErrorCode>(['session_invalid', 'account_blocked']);
+
+/** A channel's message, 'session_ended' for {op: 'unsubscribed', channels: ['account'], error}, or null. */
+function parseMessage(raw: unknown): ServerMessage | 'session_ended' | null {
   if (typeof raw !== 'string') return null;
   try {
-    const value = JSON.parse(raw) as Partial<ServerMessage>;
+    const value = JSON.parse(raw) as Partial<ServerMessage> & { op?: unknown; channels?: unknown; error?: unknown };
+    if (value.op === 'unsubscribed') {
+      const isAccount = Array.isArray(value.channels) && value.channels.includes('account');
+      return isAccount && sessionErrors.has(value.error) ? 'session_ended' : null;
+    }
     if (typeof value.channel !== 'string' || typeof value.seq !== 'number') return null;
     return { channel: value.channel, seq: value.seq, data: value.data };
   } catch {
@@ -81,6 +98,7 @@ export class LiveClient {
       maxBackoffMs: 30_000,
       random: Math.random,
       idleCloseMs: 10_000,
+      onSessionInvalid: () => {},
       ...options,
     };
   }
@@ -229,6 +247,10 @@ export class LiveClient {
   private handleMessage(raw: unknown): void {
     const message = parseMessage(raw);
     if (!message) return;
+    if (message === 'session_ended') {
+      this.options.onSessionInvalid();
+      return;
+    }
     // A stable connection that delivers data: the next failure starts the back-off again.
     this.attempt = 0;
     const handlers = this.channels.get(message.channel);
@@ -244,22 +266,6 @@ export class LiveClient {
     }
     for (const handler of [...handlers]) handler.onData(message.data);
   }
-}
-
-function defaultUrl(): string {
-  const { protocol, host } = window.location;
-  return `${protocol === 'https:' ? 'wss' : 'ws'}://${host}/ipor-api/ws`;
-}
-
-let shared: LiveClient | null = null;
-
-/** The app's one connection (created on first use, in the browser only). */
-export function liveClient(): LiveClient {
-  shared ??= new LiveClient({
-    url: defaultUrl,
-    createSocket: (url) => new WebSocket(url) as unknown as SocketLike,
-  });
-  return shared;
 }
 
 /** Channel names of the server (SPEC-free: our own protocol). */

@@ -1,7 +1,25 @@
-// React bindings of the live client: the connection status (screens poll over HTTP unless it is
-// 'open') and a channel subscription whose handlers may change between renders.
+// React bindings of the live client: the app's one connection, its status (screens poll over HTTP
+// unless it is 'open') and a channel subscription whose handlers may change between renders.
 import { useEffect, useRef, useSyncExternalStore } from 'react';
-import { type LiveStatus, liveClient } from './live.ts';
+import { endSession } from './api.ts';
+import { LiveClient, type LiveStatus, type SocketLike } from './live.ts';
+
+function defaultUrl(): string {
+  const { protocol, host } = window.location;
+  return `${protocol === 'https:' ? 'wss' : 'ws'}://${host}/ipor-api/ws`;
+}
+
+let shared: LiveClient | null = null;
+
+/** The app's one connection (created on first use, in the browser only). */
+export function liveClient(): LiveClient {
+  shared ??= new LiveClient({
+    url: defaultUrl,
+    createSocket: (url) => new WebSocket(url) as unknown as SocketLike,
+    onSessionInvalid: endSession,
+  });
+  return shared;
+}
 
 /** Polling interval while the socket is not open: every few seconds, as the fallback. */
 export const pollFallbackMs = 4_000;
