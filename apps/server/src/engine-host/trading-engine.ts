@@ -1,5 +1,7 @@
 // The trading engine as the server runs it: @bourse/engine inside the journaled host, its events
 // projected into the read tables. Commands are stamped with the sequencer's clock here, in one place.
+// Must hold: a command whose text the read tables cannot store (see isStorable) never reaches the
+// journal: PostgreSQL refuses NUL in text, so its batch's commit would fail and stop the host.
 
 import type { Db } from '@bourse/db';
 import {
@@ -24,6 +26,21 @@ const TRADING_SNAPSHOTS = new URL('./trading-snapshots.ts', import.meta.url);
 
 /** A command as features write it: the host adds the sequencer's time. */
 export type CommandInput = Command extends infer C ? (C extends Command ? Omit<C, 'timeMs'> : never) : never;
+
+const UNSTORABLE: ApplyResult = Object.freeze({ ok: false as const, code: 'invalid_command' as const });
+
+/**
+ * Whether every text of a command can be stored as it is: no NUL (PostgreSQL's text refuses it; one in a
+ * client order id stopped the server) and no lone surrogate (UTF-8 has no form for it, so the driver
+ * would store another string than the engine holds). Top-level strings only: nested values (a
+ * trigger) reach the tables as JSON, which escapes both.
+ */
+export function isStorable(command: object): boolean {
+  for (const value of Object.values(command)) {
+    if (typeof value === 'string' && (value.includes('\0') || !value.isWellFormed())) return false;
+  }
+  return true;
+}
 
 export class TradingEngine {
   readonly #host: EngineHost<Command, ApplyResult, Engine>;
@@ -101,8 +118,13 @@ export class TradingEngine {
     return this.apply(command).committed;
   }
 
-  /** Applies at once and answers the result before the commit (see EngineHost.apply). */
+  /**
+   * Applies at once and answers the result before the commit (see EngineHost.apply). A command holding
+   * text the database cannot store is refused here (invalid_command), unjournaled: the engine's rules
+   * stay as they were, so journals written before replay as they did.
+   */
   apply(command: CommandInput): { result: ApplyResult | undefined; committed: Promise<ApplyResult> } {
+    if (!isStorable(command)) return { result: UNSTORABLE, committed: Promise.resolve(UNSTORABLE) };
     const applied = this.#host.apply({ ...command, timeMs: this.#clock.now() } as Command);
     if (this.#listeners.size > 0) {
       applied.committed.then(
