@@ -136,6 +136,34 @@ describe.each(dbs)('database on $dialect', ({ open, dialect }) => {
       }
     });
 
+    it('one that fails does not fail one called before it, even while that one is still running', async () => {
+      const db = await open();
+      const early = (phone: string) => db.transactionEarly!((tx) => insertUser(tx, phone));
+      try {
+        let openGate!: () => void;
+        const gate = new Promise<void>((resolve) => {
+          openGate = resolve;
+        });
+        const first = db.transactionEarly!(async (tx) => {
+          await insertUser(tx, '+9501');
+          await gate;
+        });
+        const boom = new Error('boom');
+        const second = db.transactionEarly!(async () => {
+          throw boom;
+        });
+        // On PostgreSQL the second's statements run (and fail) while the first's are still waiting.
+        if (dialect === 'postgres') await expect(second).rejects.toBe(boom);
+        openGate();
+        await settled(first);
+        await expect(settled(second)).rejects.toBe(boom);
+        await expect(early('+9502')).rejects.toThrow(/earlier transactionEarly failed.*: boom$/);
+        expect(await phones(db)).toEqual(['+9501']);
+      } finally {
+        await db.close();
+      }
+    });
+
     it('a constraint violated at COMMIT: the ones after it reject and write nothing', async () => {
       const db = await open();
       const early = (phone: string) => db.transactionEarly!((tx) => insertUser(tx, phone));

@@ -67,8 +67,11 @@ export async function openPostgres(url: string, options: { schema?: string; max?
   };
   /** The last transactionEarly's commit: the next one commits after it, and fails if it failed. */
   let lastCommit: Promise<void> = Promise.resolve();
-  /** The first transactionEarly that failed, to its connection, its statements or its COMMIT. */
+  /** The first transactionEarly in call order that failed, in its connection, its statements or its COMMIT. */
   let earlyFailure: unknown = null;
+  /** Each transactionEarly's place in call order, and the place of the first that failed. */
+  let earlyCalls = 0;
+  let earlyFailedAt = Number.POSITIVE_INFINITY;
   /** Where another thread opens its own connection (the journal scan, the snapshot worker). */
   const source: ReadSource = { dialect: 'postgres', url, ...(options.schema ? { schema: options.schema } : {}) };
   return {
@@ -102,13 +105,22 @@ export async function openPostgres(url: string, options: { schema?: string; max?
       // this one's COMMIT is sent only once that one has committed. The place in line is taken at
       // the call, so commits keep call order; a failure anywhere fails this place and so every later one.
       const previous = lastCommit;
+      const place = earlyCalls++;
+      /** Whether one called before this has failed (a later one's failure is not this one's cause). */
+      const anEarlierOneFailed = () => earlyFailedAt < place;
+      const noteFailure = (error: unknown) => {
+        if (place < earlyFailedAt) {
+          earlyFailedAt = place;
+          earlyFailure = error;
+        }
+      };
       let settle!: (outcome: Promise<void>) => void;
       lastCommit = new Promise<void>((resolve) => {
         settle = resolve;
       });
       lastCommit.catch(() => undefined);
       const fail = (error: unknown) => {
-        earlyFailure ??= error;
+        noteFailure(error);
         settle(Promise.reject(error));
       };
       let client: pg.PoolClient;
@@ -123,11 +135,11 @@ export async function openPostgres(url: string, options: { schema?: string; max?
         await client.query('BEGIN');
         result = await fn(on(client), previous);
         // One before this failed while these statements ran: refused now rather than at COMMIT (below).
-        if (earlyFailure) throw earlyFailure;
+        if (anEarlierOneFailed()) throw earlyFailure;
       } catch (error) {
         await rollBack(client, error);
         // After an earlier failure, that one is the cause (fn may have failed awaiting previousCommitted).
-        const reason = earlyFailure ? failedBefore(earlyFailure) : error;
+        const reason = anEarlierOneFailed() ? failedBefore(earlyFailure) : error;
         fail(reason);
         throw reason;
       }
@@ -143,7 +155,7 @@ export async function openPostgres(url: string, options: { schema?: string; max?
         try {
           await client.query('COMMIT');
         } catch (error) {
-          earlyFailure ??= error;
+          noteFailure(error);
           await client.query('ROLLBACK').catch(() => undefined);
           client.release(error instanceof Error ? error : true); // a failed COMMIT's connection is not reused
           throw error;
