@@ -4,7 +4,7 @@ import { loginBody, registerBody } from './accounts.ts';
 import { idQuery, messageReadBody, newsQuery } from './content.ts';
 import { loginPassword, optionalText, pageQuery, text } from './fields.ts';
 import { candlesBody, searchQuery, symbolQuery } from './market.ts';
-import { auditQuery, staffDisableBody } from './staff.ts';
+import { actionReason, auditQuery, staffDisableBody } from './staff.ts';
 import { orderIdQuery, placeStockOrderBody, txRecordQuery } from './stocks.ts';
 
 /** Every way a client might spell a number that is not a JSON integer or a form field's plain digits. */
@@ -81,8 +81,23 @@ describe('whole-number fields (ids, pages, limits)', () => {
 });
 
 describe('free-text fields', () => {
-  /** NUL (which PostgreSQL cannot store), a terminal escape, DEL and the other C0 controls but tab and line breaks. */
-  const CONTROLS = ['\u0000', '\u0001', '\u0008', '\u000b', '\u000c', '\u001b[2J', '\u001f', '\u007f'];
+  /**
+   * NUL (which PostgreSQL cannot store), a terminal escape, DEL and the other C0 controls but tab and line
+   * breaks; and lone surrogates, high or low (UTF-8 cannot carry them: the database would store another text).
+   */
+  const CONTROLS = [
+    '\u0000',
+    '\u0001',
+    '\u0008',
+    '\u000b',
+    '\u000c',
+    '\u001b[2J',
+    '\u001f',
+    '\u007f',
+    '\ud800',
+    '\udfff',
+    '\udc00\ud83d',
+  ];
 
   it('refuse control characters but tab and line breaks with field_invalid, in every shared builder and free-text field, and take the rest', () => {
     for (const control of CONTROLS) {
@@ -109,6 +124,10 @@ describe('free-text fields', () => {
       const captcha = { captchaId: 'c1', captchaCode: 'abcd', agree: '1' };
       expect(issues(registerBody.safeParse({ ...registration, ...captcha, inviteCode: value })), label).toEqual([
         ['inviteCode', 'field_invalid'],
+      ]);
+      // A staff reason is hashed into the audit log's chain: stored as anything but the text hashed, it breaks it.
+      expect(issues(z.object({ reason: actionReason() }).safeParse({ reason: `a reason ${value}` })), label).toEqual([
+        ['reason', 'field_invalid'],
       ]);
       // The phone check adds phone_invalid after it; the server shows a field's first issue.
       expect(

@@ -14,8 +14,14 @@ const requiredOrInvalid = (issue: { input?: unknown }) =>
  */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+/**
+ * A UTF-16 surrogate without its pair. UTF-8 has no form for one, so a database stores U+FFFD instead: a
+ * text other than the one checked or hashed (a staff reason so stored broke the audit log's hash chain
+ * for good). A regular expression rather than String.isWellFormed, which older phones' browsers lack.
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 /** Every free-text field a person sends is refused (field_invalid) unless this holds. */
-export const isPlainText = (v: string) => !CONTROL_CHARACTERS.test(v);
+export const isPlainText = (v: string) => !CONTROL_CHARACTERS.test(v) && !LONE_SURROGATE.test(v);
 
 /** A required, trimmed, non-empty plain text (isPlainText) of at most `max` characters. */
 export const text = (max = 200) =>
