@@ -17,6 +17,12 @@ const pairs = Number(argument('pairs') ?? 6);
 const seconds = Number(argument('seconds') ?? 3);
 const connections = Number(argument('connections') ?? 64);
 const logLevel = argument('log-level') ?? 'info';
+/**
+ * The server's clock at start (BOURSE_TEST_CLOCK). By default a Sunday, so that no exchange is open and
+ * the paper venue's market makers send the engine nothing: the server's CPU is the requests' own. In
+ * trading hours (`--clock 2026-01-05T04:00:00Z`, as bench:http runs) the market adds its own work.
+ */
+const clock = argument('clock') ?? '2026-01-04T04:00:00Z';
 
 /** CPU time (user + system) a process has used so far, in ms (Linux /proc). */
 function cpuMsOf(pid: number): number {
@@ -37,7 +43,7 @@ function measure(baseUrl: string, pid: number, forSeconds: number): { perSec: nu
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'bourse-http-health-'));
-const server = await spawnServer({ dataDir, env: { LOG_LEVEL: logLevel, RECONCILE_EVERY_MIN: '0' } });
+const server = await spawnServer({ dataDir, clock, env: { LOG_LEVEL: logLevel, RECONCILE_EVERY_MIN: '0' } });
 const port = await freePort();
 const reference: ChildProcess = spawn(
   process.execPath,
@@ -78,6 +84,7 @@ try {
       seconds,
       connections,
       logLevel,
+      clock,
       stealPct: steal(),
     }),
   );

@@ -1,9 +1,9 @@
-// The HTTP benchmark's reference (a child process): a bare Fastify server with the same two calls the
-// load uses, validating with the same zod schemas (placeStockOrderBody, orderIdQuery) and answering the
-// same envelope through the same serializer, echoing the request's x-request-id as the real server does,
-// and doing nothing else; and GET /ipor-api/health answering what the real server's does (for
-// http-health-bench.ts) (no session, no PIN, no engine, no database, no request log). What the real
-// server does beyond this is the cost being measured.
+// The HTTP benchmarks' reference (a child process): a bare Fastify server with the same two calls the
+// order load uses, validating with the same zod schemas (placeStockOrderBody, orderIdQuery) and answering
+// the same envelope through the same serializer, echoing the request's x-request-id as the real server
+// does, and doing nothing else (no session, no PIN, no engine, no database, no request log); and GET
+// /ipor-api/health answering what the real server's does (http-health-bench.ts). What the real server
+// does beyond this is the cost being measured.
 // Run by http-bench.ts: node bench/http-reference.ts PORT (prints "listening" when ready).
 
 import type { IncomingHttpHeaders } from 'node:http';

@@ -127,10 +127,10 @@ const image = () =>
   });
 
 /**
- * An app page (/pages/…, never climbing out of it with "..") or an https:// address: never
- * javascript: or another scheme.
+ * An app page (/pages/…, never climbing out of it with "..", which URL parsers also read in "%2e%2e",
+ * ".%2e" and "%2e.") or an https:// address: never javascript: or another scheme.
  */
-const LINK_PATTERN = /^(\/pages\/(?!.*\.\.)[\w/?=&%.-]*|https:\/\/[^\s"'<>]+)$/;
+const LINK_PATTERN = /^(\/pages\/(?!.*(?:\.|%2[eE])(?:\.|%2[eE]))[\w/?=&%.-]*|https:\/\/[^\s"'<>]+)$/;
 const link = () =>
   optional(CONTENT_LIMITS.linkChars).refine((v) => v === '' || LINK_PATTERN.test(v), {
     error: 'content_link_invalid',

@@ -36,7 +36,8 @@ const UNSTORABLE: ApplyResult = Object.freeze({ ok: false as const, code: 'inval
  * trigger) reach the tables as JSON, which escapes both.
  */
 export function isStorable(command: object): boolean {
-  for (const value of Object.values(command)) {
+  for (const key in command) {
+    const value = (command as Record<string, unknown>)[key];
     if (typeof value === 'string' && (value.includes('\0') || !value.isWellFormed())) return false;
   }
   return true;

@@ -350,13 +350,12 @@ describe.each(dbs)('content on $dialect', ({ open }) => {
         imageEn,
       ).toBe('content_image_invalid');
     }
-    const climbing = await post('/admin/content/create', {
-      kind: 'ad',
-      titleEn: 'Banner',
-      imageEn: '/banner.png',
-      link: '/pages/../admin',
-    });
-    expect(climbing.body.error).toBe('content_link_invalid');
+    // URL parsers read "%2e" as "." in a path, so each of these climbs out of /pages/ as "..": refused.
+    for (const link of ['/pages/../admin', '/pages/%2e%2e/admin', '/pages/%2E./admin', '/pages/.%2e/admin']) {
+      expect(new URL(link, 'https://bourse.example').pathname, link).toBe('/admin');
+      const climbing = await post('/admin/content/create', { kind: 'ad', titleEn: 'Banner', imageEn: '/b.png', link });
+      expect(climbing.body.error, link).toBe('content_link_invalid');
+    }
     // Too long says so, in both languages; so does an unpublishing reason past its 500 characters.
     const long = await post('/admin/content/create', { kind: 'notice', titleEn: 'x'.repeat(201) }, 'pt-BR');
     expect(long.body).toMatchObject({

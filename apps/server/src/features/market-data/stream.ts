@@ -91,8 +91,8 @@ export function marketStream(
 
   /** Whether an account channel's session still signs its user in; if not, every socket on it is told and dropped. */
   const isStillSignedIn = async (channel: string): Promise<boolean> => {
-    if (!accounts) return false;
-    const answer = await accounts.userOf(channel.slice('account:'.length));
+    // Only the account listeners below call it, and they exist only with `accounts`.
+    const answer = await accounts!.userOf(channel.slice('account:'.length));
     if ('userId' in answer && answer.userId === accountUser.get(channel)) return true;
     const error = 'refused' in answer ? answer.refused : 'session_invalid';
     for (const socket of [...(subscribers.get(channel) ?? [])]) {
