@@ -2,8 +2,8 @@
 // /ipor-api/health on the real server (main.ts, paper mode, its hooks: security headers, request id,
 // language, the request log) against the same route on the bare Fastify reference (http-reference.ts),
 // wrk on loopback, one keep-alive run per server in alternating order (ABBA), `--pairs` pairs.
-// An order through the API pays this layer and then its own work, so the ratio here bounds the order
-// bench's (docs/decisions/0013). Prints ONE line of JSON.
+// Every route pays this layer's extra CPU (serverCpuUsPerReq - referenceCpuUsPerReq) before its own work
+// (docs/decisions/0013). Prints ONE line of JSON.
 // Run: npm run bench:http-health [-- --pairs 6 --seconds 3 --connections 64 --log-level info]
 
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
