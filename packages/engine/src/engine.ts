@@ -424,8 +424,10 @@ export class Engine {
 
   /**
    * Every live order (resting, waiting for its trigger, or queued while trading is halted) with its
-   * status and lots filled, in placement order: O(live orders), where openOrders() of every user would
-   * be O(users × live orders). For the reconciliation, which takes them in one pass.
+   * status and lots filled, in placement order. It costs a pass over the order map's slots (as many as
+   * there were live orders at their peak) and, once a slot has been reused (any order finished), a sort
+   * of the n live orders by placement: O(n log n), where openOrders() of every user would be
+   * O(users × live orders). For the reconciliation, which takes them in one pass.
    */
   liveOrders(): { orderId: number; status: OrderRecord['status']; filledLots: number }[] {
     return this.state.orders

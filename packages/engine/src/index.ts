@@ -78,6 +78,7 @@ export { fromJsonSafe, type JsonValue, toJsonSafe } from './json-codec.ts';
 export {
   type Account,
   accountKey,
+  assetOfAccountKey,
   type Hold,
   Ledger,
   ownerOfAccountKey,

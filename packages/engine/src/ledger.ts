@@ -409,6 +409,11 @@ export function ownerOfAccountKey(key: string): string {
   return key.slice(0, key.indexOf('/'));
 }
 
+/** The asset part of an account key (owners and wallets never contain "/"). */
+export function assetOfAccountKey(key: string): string {
+  return key.slice(key.indexOf('/', key.indexOf('/') + 1) + 1);
+}
+
 export class Ledger {
   readonly accounts: Account[] = [];
   private readonly byKey = new Map<string, Account>();

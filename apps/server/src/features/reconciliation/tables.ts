@@ -9,6 +9,7 @@
 
 import type { Discrepancy } from '@bourse/contract';
 import type { Dialect, Param, Row, Sql } from '@bourse/db';
+import { assetOfAccountKey } from '@bourse/engine';
 import { formatDecimal } from '@bourse/money';
 import { verifyChain } from '../staff/audit.ts';
 import type { EngineFigures } from './engine-figures.ts';
@@ -138,7 +139,7 @@ async function checkBalances(
     }
   }
   const scaleOf = (key: string) => {
-    const asset = assetOfKey(key);
+    const asset = assetOfAccountKey(key);
     return { asset, scale: figures.scales[asset] ?? 0 };
   };
   const mismatch = (key: string, engine: bigint, readModel: bigint) => {
@@ -297,9 +298,4 @@ async function findGaps(
     await pause();
   }
   if (expected <= top) found.addMany(top - expected + 1, (k) => make(expected + k));
-}
-
-/** The asset of an account key `owner/wallet/asset` (owners and wallets never hold a "/"). */
-function assetOfKey(key: string): string {
-  return key.slice(key.indexOf('/', key.indexOf('/') + 1) + 1);
 }
