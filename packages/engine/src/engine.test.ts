@@ -218,6 +218,19 @@ describe('engine scenarios', () => {
     ]);
   });
 
+  it('gives the last order and trade ids given out: one per order placed and per trade, none for a rejected order', () => {
+    const { engine, c } = btcMarket();
+    expect(engine.lastIds()).toEqual({ orderId: 0, tradeId: 0 });
+    applyAll(engine, [c.deposit('alice', 'USDT', '100000'), c.deposit('bob', 'BTC', '1')]);
+    const resting = placedId(applyOk(engine, c.limit('alice', 'buy', P60000, 3)));
+    // Two trades: bob's sell meets alice's buy for its one lot, then his market sell takes another.
+    const taker = placedId(applyOk(engine, c.limit('bob', 'sell', P60000, 1)));
+    const market = placedId(applyOk(engine, c.market('bob', 'sell', 1)));
+    expect([resting, taker, market]).toEqual([1, 2, 3]);
+    expect(rejectionOf(engine, c.limit('alice', 'buy', P60000, 1_000_000))).toBe('insufficient_balance');
+    expect(engine.lastIds()).toEqual({ orderId: 3, tradeId: 2 });
+  });
+
   it('refuses limit prices outside the band and orders beyond the open-order limit', () => {
     const engine = new Engine({ maxOpenOrdersPerUser: 2 });
     const c = new CommandFactory('BTC-USDT');

@@ -435,6 +435,15 @@ export class Engine {
       .map((order) => ({ orderId: order.id, status: order.status, filledLots: order.filledLots }));
   }
 
+  /**
+   * The last order id and trade id given out (0: none yet). Each order placed takes the next order id
+   * and each trade the next trade id, from 1, never reused (a rejected order takes none): every id from
+   * 1 to these was given out. For the reconciliation, which checks that each has its stored row.
+   */
+  lastIds(): { orderId: number; tradeId: number } {
+    return { orderId: this.state.nextOrderId - 1, tradeId: this.state.nextTradeId - 1 };
+  }
+
   /** Resting order ids of one instrument in priority order: bids best first, then asks. */
   restingOrderIds(instrumentId: string): number[] {
     const ids: number[] = [];

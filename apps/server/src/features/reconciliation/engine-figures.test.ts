@@ -1,6 +1,6 @@
-// The engine's figures for the reconciliation: each asset's totals by holder and the live orders of a sound
-// ledger, and each broken ledger invariant reported by its own kind (the breakages made behind the
-// engine's back, as only a bug could make them).
+// The engine's figures for the reconciliation: each asset's totals by holder, the live orders and the last
+// ids given out of a sound ledger, and each broken ledger invariant reported by its own kind (the breakages
+// made behind the engine's back, as only a bug could make them).
 
 import { type Account, Engine } from '@bourse/engine';
 import { applyAll, btcUsdt, CommandFactory } from '@bourse/testkit';
@@ -28,7 +28,7 @@ function traded() {
 const account = (engine: Engine, key: string) => engine.accounts().find((a) => a.key === key) as Account;
 
 describe('the engine at one seq', () => {
-  it('gives each asset its totals by holder and the live orders, and finds nothing in a sound ledger', () => {
+  it('gives each asset its totals by holder, the live orders and the last ids, and finds nothing in a sound ledger', () => {
     const { engine, seq } = traded();
     const { figures, assets, discrepancies } = captureEngine(engine, seq);
     expect(discrepancies).toEqual([]);
@@ -43,6 +43,8 @@ describe('the engine at one seq', () => {
       liveOrderIds: [1],
       liveStatuses: ['partial'],
       liveFilledLots: [1],
+      lastOrderId: 2,
+      lastTradeId: 1,
       scales: { USDT: 6, BTC: 8 },
     });
     const bob = figures.accountKeys.indexOf('bob/spot/BTC');

@@ -1,6 +1,7 @@
 // What the engine says at one sequence number, for the reconciliation: every account's balance, each
 // asset's totals by holder, the ledger's invariants (per asset the balances sum to zero, no account but the
-// platform's below zero, no hold below zero or above its balance) and the live orders.
+// platform's below zero, no hold below zero or above its balance), the live orders and the last order and
+// trade ids given out.
 // Must hold: taken in one synchronous pass (nothing here awaits), so no command lands between the seq
 // and the figures. Must not: change the engine, or read the database.
 
@@ -21,6 +22,9 @@ export type EngineFigures = {
   liveOrderIds: number[];
   liveStatuses: string[];
   liveFilledLots: number[];
+  /** The last order and trade ids given out by seq: every id from 1 to these has a stored row. */
+  lastOrderId: number;
+  lastTradeId: number;
 };
 
 export type EngineCapture = {
@@ -134,8 +138,19 @@ export function captureEngine(engine: Engine, seq: number): EngineCapture {
     liveStatuses[i] = order.status;
     liveFilledLots[i] = order.filledLots;
   }
+  const lastIds = engine.lastIds();
   return {
-    figures: { seq, accountKeys, balances, scales, liveOrderIds, liveStatuses, liveFilledLots },
+    figures: {
+      seq,
+      accountKeys,
+      balances,
+      scales,
+      liveOrderIds,
+      liveStatuses,
+      liveFilledLots,
+      lastOrderId: lastIds.orderId,
+      lastTradeId: lastIds.tradeId,
+    },
     assets,
     discrepancies,
   };

@@ -66,6 +66,15 @@ async function run(t: T, token: string): Promise<ReconciliationReport> {
 
 const kinds = (report: ReconciliationReport) => [...new Set(report.discrepancies.map((d) => d.kind))];
 
+/** Puts a row read with SELECT * back as it was. */
+async function putBack(db: Db, table: string, row: Row) {
+  const columns = Object.keys(row);
+  await db.run(
+    `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((_, k) => `$${k + 1}`).join(', ')})`,
+    columns.map((c) => row[c] as string | number | null),
+  );
+}
+
 /** A server whose customer has bought at market and has a buy resting; no scheduled runs. */
 async function tradedServer(db: Db) {
   const t = await testApp(db, { reconcileEveryMin: 0 });
@@ -146,11 +155,7 @@ describe.each(dbs)('reconciliation on $dialect', ({ dialect, open }) => {
       expect(report.discrepancies.map((d) => (d.kind === 'balance_mismatch' ? d.account : '')).sort()).toEqual(
         [fee.debit, fee.credit].sort(),
       );
-      const columns = Object.keys(fee);
-      await db.run(
-        `INSERT INTO ledger_transfers (${columns.join(', ')}) VALUES (${columns.map((_, k) => `$${k + 1}`).join(', ')})`,
-        columns.map((c) => fee[c] as string | number),
-      );
+      await putBack(db, 'ledger_transfers', fee);
       expect((await run(t, staff)).status).toBe('ok');
 
       // Its amount altered: the same two accounts, off by what was added.
@@ -200,11 +205,7 @@ describe.each(dbs)('reconciliation on $dialect', ({ dialect, open }) => {
       await db.run('DELETE FROM orders WHERE id = $1', [boughtId]);
       report = await run(t, staff);
       expect(report.discrepancies).toEqual([{ kind: 'order_row_missing', orderId: boughtId }]);
-      const orderColumns = Object.keys(bought);
-      await db.run(
-        `INSERT INTO orders (${orderColumns.join(', ')}) VALUES (${orderColumns.map((_, k) => `$${k + 1}`).join(', ')})`,
-        orderColumns.map((c) => bought[c] as string | number | null),
-      );
+      await putBack(db, 'orders', bought);
       expect((await run(t, staff)).status).toBe('ok');
 
       // An audit entry rewritten (its triggers dropped first): reported with its id, on its own.
@@ -220,6 +221,45 @@ describe.each(dbs)('reconciliation on $dialect', ({ dialect, open }) => {
       expect(report.auditChain).toEqual({ ok: false, firstBrokenId: Number(first.id) });
       await db.run('UPDATE audit_log SET reason = $1 WHERE id = $2', [first.reason, first.id]);
       expect(await run(t, staff)).toMatchObject({ status: 'ok', auditChain: { ok: true } });
+    } finally {
+      await t.close();
+      await db.close();
+    }
+  });
+
+  it('reports the newest trade row lost, and the newest order row when it is a closed order nothing else names', async () => {
+    const db = await open();
+    const { t, token, resting } = await tradedServer(db);
+    try {
+      const staff = await admin(t);
+      // The resting buy cancelled: closed, in no trade, and the last order the engine gave out.
+      expect((await t.call('GET', `/stock/order/cancel?id=${resting}`, { token })).body.code).toBe(0);
+      expect((await run(t, staff)).status).toBe('ok');
+      const newest = async (table: string) => {
+        const [row] = await db.query<Row>(`SELECT * FROM ${table} ORDER BY id DESC LIMIT 1`);
+        if (!row) throw new Error(`no ${table} row`);
+        return row;
+      };
+      const lastIds = t.app.engine.state.lastIds();
+
+      const trade = await newest('trades');
+      expect(Number(trade.id)).toBe(lastIds.tradeId);
+      await db.run('DELETE FROM trades WHERE id = $1', [trade.id as number]);
+      let report = await run(t, staff);
+      expect(report.discrepancies).toEqual([{ kind: 'trade_row_missing', tradeId: lastIds.tradeId }]);
+      await putBack(db, 'trades', trade);
+      expect((await run(t, staff)).status).toBe('ok');
+
+      const cancelled = await newest('orders');
+      expect(cancelled).toMatchObject({ status: 'cancelled' });
+      expect(Number(cancelled.id)).toBe(resting);
+      expect(resting).toBe(lastIds.orderId);
+      await db.run('DELETE FROM orders WHERE id = $1', [resting]);
+      report = await run(t, staff);
+      expect(report.discrepancies).toEqual([{ kind: 'order_row_missing', orderId: resting }]);
+      await putBack(db, 'orders', cancelled);
+      expect((await run(t, staff)).status).toBe('ok');
+      expect(t.app.engine.state.lastIds()).toEqual(lastIds); // nothing else was placed or traded meanwhile
     } finally {
       await t.close();
       await db.close();

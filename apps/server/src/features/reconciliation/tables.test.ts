@@ -1,6 +1,6 @@
 // The stored tables' checks on their own, on SQLite and PostgreSQL: transfers summed exactly past 2^63
-// (SQLite's SUM is not), only up to the run's seq; lost trade and order rows found by the gaps in their
-// ids; and of many discrepancies the first 100 kept and all of them counted.
+// (SQLite's SUM is not), only up to the run's seq; lost trade and order rows found among the ids the engine
+// had given out, the newest included; and of many discrepancies the first 100 kept and all of them counted.
 
 import { type Db, testDatabases } from '@bourse/db';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ const FAUCET = 'platform:faucet/platform/ETH';
 const USER = 'u1/spot/ETH';
 const noPause = async () => {};
 
-const figures = (seq: number, balances: [bigint, bigint]): EngineFigures => ({
+const figures = (seq: number, balances: [bigint, bigint], lastIds = { orderId: 0, tradeId: 0 }): EngineFigures => ({
   seq,
   accountKeys: [FAUCET, USER],
   balances,
@@ -21,6 +21,8 @@ const figures = (seq: number, balances: [bigint, bigint]): EngineFigures => ({
   liveOrderIds: [],
   liveStatuses: [],
   liveFilledLots: [],
+  lastOrderId: lastIds.orderId,
+  lastTradeId: lastIds.tradeId,
 });
 
 async function transfer(db: Db, seq: number, amount: bigint) {
@@ -73,24 +75,28 @@ describe.each(dbs)('stored tables on $dialect', ({ open }) => {
     }
   });
 
-  it('finds lost trade and order rows by the gaps in their ids, keeping the first 100 of many', async () => {
+  it('finds lost trade and order rows among the ids given out, the newest included, keeping the first 100 of many', async () => {
     const db = await open();
     try {
       for (const id of [1, 2, 4]) await tradeRow(db, id, id);
-      await tradeRow(db, 5, 9); // after the run's seq: its id proves nothing about the run's
+      await tradeRow(db, 6, 9); // made after the run's seq: not one of its trades
       for (const id of [1, 3, 250]) await orderRow(db, id, 1);
-      const found = await checkTables(db, figures(4, [0n, 0n]), noPause);
+      // By the run's seq the engine had given out trades 1 … 5 and orders 1 … 251.
+      const found = await checkTables(db, figures(4, [0n, 0n], { orderId: 251, tradeId: 5 }), noPause);
       expect(found.trades).toBe(3);
-      expect(found.discrepancies[0]).toEqual({ kind: 'trade_row_missing', tradeId: 3 });
-      // Orders 2 and 4 … 249 were given out before order 250: 247 rows lost, the first 99 of them kept.
-      expect(found.discrepancyCount).toBe(1 + 247);
+      expect(found.discrepancies.slice(0, 2)).toEqual([
+        { kind: 'trade_row_missing', tradeId: 3 },
+        { kind: 'trade_row_missing', tradeId: 5 },
+      ]);
+      // Orders 2, 4 … 249 and 251: 248 rows lost, the first 98 of them kept.
+      expect(found.discrepancyCount).toBe(2 + 248);
       expect(found.discrepancies).toHaveLength(DISCREPANCIES_KEPT);
-      expect(found.discrepancies.slice(1, 4)).toEqual([
+      expect(found.discrepancies.slice(2, 5)).toEqual([
         { kind: 'order_row_missing', orderId: 2 },
         { kind: 'order_row_missing', orderId: 4 },
         { kind: 'order_row_missing', orderId: 5 },
       ]);
-      expect(found.discrepancies.at(-1)).toEqual({ kind: 'order_row_missing', orderId: 101 });
+      expect(found.discrepancies.at(-1)).toEqual({ kind: 'order_row_missing', orderId: 100 });
     } finally {
       await db.close();
     }

@@ -1,6 +1,7 @@
 // The reconciliation's reading of the stored tables against the engine's figures at seq S: each account's
 // transfers in ledger_transfers summed against its balance in the engine, the orders rows against the live
-// orders, the orders and trades rows against the ids given out by S, and the audit log's hash chain.
+// orders, the orders and trades rows against the ids the engine had given out by S (every id from 1 to its
+// last has a row), and the audit log's hash chain.
 // Must hold: only rows as they were at S are compared (seq <= S; an order row whose last_seq <= S, which
 // no command after S has touched), and it runs once every command through S is committed, so nothing
 // written during a run shows as a discrepancy. Sums are exact (bigint, or PostgreSQL's NUMERIC); memory is
@@ -64,8 +65,8 @@ export async function checkTables(
 ): Promise<TableFindings> {
   const found = new Found();
   const transfers = await checkBalances(tables, figures, found, pause);
-  const trades = await checkTrades(tables, figures.seq, found, pause);
-  await checkOrders(tables, figures, trades.topOrderId, found, pause);
+  const trades = await checkTrades(tables, figures.lastTradeId, found, pause);
+  await checkOrders(tables, figures, found, pause);
   // verifyChain only reads (Sql's run is never called).
   const readOnly: Sql = {
     dialect: tables.dialect,
@@ -78,7 +79,7 @@ export async function checkTables(
     discrepancies: found.kept,
     discrepancyCount: found.count,
     transfers,
-    trades: trades.count,
+    trades,
     auditChain: { ok: firstBrokenId === null, firstBrokenId: firstBrokenId === null ? null : Number(firstBrokenId) },
   };
 }
@@ -165,49 +166,42 @@ async function checkBalances(
 }
 
 /**
- * Trade ids are given out in order, so the trades made by S are exactly 1 … the highest among them: a
- * gap is a lost row. Also returns the highest order id the trades name (an order placed by S).
+ * The trades made by S are exactly those with ids 1 … the last the engine had given out by S (one per
+ * trade, in order, each written with its command): a missing id is a lost row, the newest included.
+ * Returns how many there are.
  */
 async function checkTrades(
   tables: Tables,
-  seq: number,
+  lastTradeId: number,
   found: Found,
   pause: () => Promise<void>,
-): Promise<{ count: number; topOrderId: number }> {
-  const [row] = await tables.query<{ n: unknown; top: unknown; maker: unknown; taker: unknown }>(
-    `SELECT COUNT(*) AS n, MAX(id) AS top, MAX(maker_order_id) AS maker, MAX(taker_order_id) AS taker
-     FROM trades WHERE seq <= $1`,
-    [seq],
-  );
-  const count = Number(row?.n ?? 0);
-  const top = Number(row?.top ?? 0);
-  if (count < top) {
+): Promise<number> {
+  const count = await countIds(tables, 'trades', lastTradeId);
+  if (count < lastTradeId) {
     await findGaps(
       tables,
-      'SELECT id FROM trades WHERE seq <= $3 AND id > $1 AND id <= $2 ORDER BY id LIMIT $4',
-      top,
-      [seq],
+      'SELECT id FROM trades WHERE id > $1 AND id <= $2 ORDER BY id LIMIT $3',
+      lastTradeId,
       found,
       (tradeId) => ({ kind: 'trade_row_missing', tradeId }),
       pause,
     );
   }
-  return { count, topOrderId: Math.max(Number(row?.maker ?? 0), Number(row?.taker ?? 0)) };
+  return count;
 }
 
 /**
  * The orders rows against the engine's live orders at S: a live order's row, if no command after S has
- * touched it, has its status and fill; a row open as of S is live; and every id given out by S (the
- * highest a live order, a trade or a row as of S names) has a row.
+ * touched it, has its status and fill; a row open as of S is live; and every id the engine had given out
+ * by S (1 … its last order id) has a row, whether or not anything else names it.
  */
 async function checkOrders(
   tables: Tables,
   figures: EngineFigures,
-  topTradeOrderId: number,
   found: Found,
   pause: () => Promise<void>,
 ): Promise<void> {
-  const { seq, liveOrderIds, liveStatuses, liveFilledLots } = figures;
+  const { seq, liveOrderIds, liveStatuses, liveFilledLots, lastOrderId } = figures;
   const live = new Map<number, number>(); // id → index in the figures
   for (let i = 0; i < liveOrderIds.length; i++) live.set(liveOrderIds[i]!, i);
 
@@ -252,20 +246,13 @@ async function checkOrders(
     await pause();
   }
 
-  // Order ids are given out in order: a row as of S, a live order or a trade at S proves every id below it
-  // was given out by S, and so has a row (written in the same transaction as the command).
-  const [newest] = await tables.query<{ top: unknown }>('SELECT MAX(id) AS top FROM orders WHERE last_seq <= $1', [
-    seq,
-  ]);
-  let top = Math.max(Number(newest?.top ?? 0), topTradeOrderId);
-  for (const id of liveOrderIds) if (id > top) top = id;
-  const [rows] = await tables.query<{ n: unknown }>('SELECT COUNT(*) AS n FROM orders WHERE id <= $1', [top]);
-  if (Number(rows?.n ?? 0) < top) {
+  // Each order placed takes the next id and its row is written with its command, so ids 1 … lastOrderId
+  // all have rows (a row placed by S may have changed since: its last_seq does not matter here).
+  if ((await countIds(tables, 'orders', lastOrderId)) < lastOrderId) {
     await findGaps(
       tables,
       'SELECT id FROM orders WHERE id > $1 AND id <= $2 ORDER BY id LIMIT $3',
-      top,
-      [],
+      lastOrderId,
       found,
       (orderId) => ({ kind: 'order_row_missing', orderId }),
       pause,
@@ -273,22 +260,29 @@ async function checkOrders(
   }
 }
 
+/** How many rows of `table` have ids 1 … `last` (one with an id below 1 would hide a lost one). */
+async function countIds(tables: Tables, table: 'orders' | 'trades', last: number): Promise<number> {
+  const [row] = await tables.query<{ n: unknown }>(`SELECT COUNT(*) AS n FROM ${table} WHERE id >= 1 AND id <= $1`, [
+    last,
+  ]);
+  return Number(row?.n ?? 0);
+}
+
 /**
- * The ids from 1 to `top` that `select` (ids > $1 and <= $2, ascending, `extra` as $3…, the page size
- * last) does not return, each reported by `make`.
+ * The ids from 1 to `top` that `select` (ids > $1 and <= $2, ascending, the page size as $3) does not
+ * return, each reported by `make`.
  */
 async function findGaps(
   tables: Tables,
   select: string,
   top: number,
-  extra: Param[],
   found: Found,
   make: (id: number) => Discrepancy,
   pause: () => Promise<void>,
 ): Promise<void> {
   let expected = 1;
   for (;;) {
-    const rows = await tables.query<{ id: unknown }>(select, [expected - 1, top, ...extra, PAGE_ROWS]);
+    const rows = await tables.query<{ id: unknown }>(select, [expected - 1, top, PAGE_ROWS]);
     for (const row of rows) {
       const id = Number(row.id);
       if (id > expected) found.addMany(id - expected, (k) => make(expected + k));
