@@ -1,13 +1,35 @@
 // The reconciliation job: nothing runs as it starts, a run follows shortly after and then one every
-// interval; a run asked for during another joins it; a failed run logs its discrepancies at error level;
-// stopped, it runs no more; with an interval of 0 it never runs by itself. (Minutes are shortened here.)
+// interval; a run asked for while another runs gets the next one, begun after it and shared by the requests
+// made meanwhile; a failed run logs its discrepancies at error level; stopped, it runs no more; with an
+// interval of 0 it never runs by itself; a reading on a worker thread that never answers is ended at the
+// time limit, or by stop(). (Minutes are shortened here.)
 
-import { testDatabases } from '@bourse/db';
-import { expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BroadcastChannel } from 'node:worker_threads';
+import { openDb, testDatabases } from '@bourse/db';
+import { afterAll, expect, it } from 'vitest';
 import { testApp } from '../../testing.ts';
 import { Reconciliation, type ReconciliationLog } from './service.ts';
 
 const [sqlite] = await testDatabases();
+const files = mkdtempSync(join(tmpdir(), 'bourse-reconcile-service-'));
+afterAll(() => rmSync(files, { recursive: true, force: true }));
+
+type Logged = { level: 'info' | 'error'; details: Record<string, unknown>; message: string };
+
+function recorder(): { logged: Logged[]; log: ReconciliationLog } {
+  const logged: Logged[] = [];
+  return {
+    logged,
+    log: {
+      info: (details, message) => logged.push({ level: 'info', details: details as Record<string, unknown>, message }),
+      error: (details, message) =>
+        logged.push({ level: 'error', details: details as Record<string, unknown>, message }),
+    },
+  };
+}
 
 async function until(condition: () => boolean, what: string) {
   for (const deadline = Date.now() + 10_000; !condition(); ) {
@@ -16,14 +38,10 @@ async function until(condition: () => boolean, what: string) {
   }
 }
 
-it('runs after start-up and then on schedule, one at a time, and logs a failed run with its discrepancies', async () => {
+it('runs after start-up and then on schedule, and logs a failed run with its discrepancies', async () => {
   const db = await sqlite!.open();
   const t = await testApp(db, { reconcileEveryMin: 0 });
-  const logged: { level: 'info' | 'error'; details: Record<string, unknown> }[] = [];
-  const log: ReconciliationLog = {
-    info: (details) => logged.push({ level: 'info', details: details as Record<string, unknown> }),
-    error: (details) => logged.push({ level: 'error', details: details as Record<string, unknown> }),
-  };
+  const { logged, log } = recorder();
   const job = new Reconciliation({
     db,
     engine: t.app.engine,
@@ -42,13 +60,6 @@ it('runs after start-up and then on schedule, one at a time, and logs a failed r
     await until(() => job.state().last?.trigger === 'schedule', 'a scheduled run');
     expect(logged.every((entry) => entry.level === 'info')).toBe(true);
 
-    // Asked for twice at once (or during a scheduled one): one run, both answered with it.
-    await until(() => !job.state().running, 'the scheduled run to end');
-    const first = job.run('staff');
-    expect(job.state().running).toBe(true);
-    expect(job.run('staff')).toBe(first);
-    expect((await first).trigger).toBe('staff');
-
     // A transfer lost behind the engine's back: the next scheduled run fails and says why, at error level.
     await db.run(`DELETE FROM ledger_transfers WHERE transfer_id = (SELECT MIN(transfer_id) FROM ledger_transfers)`);
     await until(() => logged.some((entry) => entry.level === 'error'), 'a failed run');
@@ -65,6 +76,150 @@ it('runs after start-up and then on schedule, one at a time, and logs a failed r
     expect(logged.length).toBe(runs);
   } finally {
     await job.stop();
+    await t.close();
+    await db.close();
+  }
+});
+
+it('answers a run asked for while one runs with the next, begun once that one ends and shared by the requests made meanwhile', async () => {
+  const db = await sqlite!.open();
+  const t = await testApp(db, { reconcileEveryMin: 0 });
+  const engine = t.app.engine;
+  const steps: string[] = [];
+  const job = new Reconciliation({
+    db,
+    engine,
+    clock: t.clock,
+    log: {
+      info: (details) => steps.push(`balanced at ${(details as { seq: number }).seq}`),
+      error: (details) => steps.push(`failed: ${JSON.stringify(details)}`),
+    },
+    everyMin: 0,
+  });
+  const committed = engine.committed.bind(engine);
+  engine.committed = (seq: number) => {
+    steps.push(`reads at ${seq}`);
+    return committed(seq);
+  };
+  try {
+    const first = job.run('schedule');
+    const firstSeq = engine.seq;
+    // A command lands after the first run took its figures; then the schedule asks, and a staff member
+    // twice: one next run for all three, whose figures come after the requests.
+    const late = engine.apply({
+      type: 'deposit',
+      id: 'late-grant',
+      userId: 'late',
+      wallet: 'stock',
+      asset: 'INR',
+      amount: '1.00',
+      from: 'faucet',
+      cause: 'paper_grant',
+    });
+    expect(late.result?.ok).toBe(true);
+    const askedAt = engine.seq;
+    const second = job.run('schedule');
+    expect(second).not.toBe(first);
+    expect(job.run('staff')).toBe(second);
+    expect(job.run('staff')).toBe(second);
+    expect(job.state().running).toBe(true);
+    const [a, b] = await Promise.all([first, second]);
+    expect(a).toMatchObject({ seq: firstSeq, trigger: 'schedule', status: 'ok' });
+    // A staff member shares it: the report says someone asked.
+    expect(b).toMatchObject({ seq: askedAt, trigger: 'staff', status: 'ok' });
+    expect(steps).toEqual([
+      `reads at ${firstSeq}`,
+      `balanced at ${firstSeq}`,
+      `reads at ${askedAt}`,
+      `balanced at ${askedAt}`,
+    ]);
+    expect(job.state()).toMatchObject({ running: false, last: b });
+  } finally {
+    engine.committed = committed;
+    await job.stop();
+    await t.close();
+    await db.close();
+  }
+});
+
+/** Counts the stuck test worker's signs of life (testing-stuck-worker.ts). */
+function stuckWorkerSigns() {
+  const channel = new BroadcastChannel('reconciliation-stuck-worker');
+  const signs = { count: 0, close: () => channel.close() };
+  channel.onmessage = () => {
+    signs.count += 1;
+  };
+  return signs;
+}
+
+/** Checks that the stuck worker has stopped saying it is alive: it was ended. */
+async function ended(signs: { count: number }) {
+  await new Promise((resolve) => setTimeout(resolve, 50)); // messages already on their way
+  const count = signs.count;
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  expect(signs.count).toBe(count);
+}
+
+it('ends a reading that never answers at the time limit, and one in progress when stopped', async () => {
+  const db = await openDb({ dataDir: join(files, 'stuck') }); // an SQLite file: read on a worker thread
+  const t = await testApp(db, { reconcileEveryMin: 0 });
+  const signs = stuckWorkerSigns();
+  const stuck = new URL('./testing-stuck-worker.ts', import.meta.url);
+  const timed = recorder();
+  // Ten minutes of 30 ms: the limit is 300 ms.
+  const job = new Reconciliation({
+    db,
+    engine: t.app.engine,
+    clock: t.clock,
+    log: timed.log,
+    everyMin: 0,
+    minuteMs: 30,
+    tablesWorker: stuck,
+  });
+  const lasting = recorder();
+  const stopped = new Reconciliation({
+    db,
+    engine: t.app.engine,
+    clock: t.clock,
+    log: lasting.log,
+    everyMin: 0,
+    tablesWorker: stuck,
+  });
+  try {
+    await expect(job.run('staff')).rejects.toThrow(
+      'reconciliation: reading the tables took longer than its limit of 10 minutes; its worker was ended',
+    );
+    expect(signs.count).toBeGreaterThan(0);
+    await ended(signs);
+    expect(timed.logged).toEqual([
+      {
+        level: 'error',
+        message: 'reconciliation could not run',
+        details: {
+          trigger: 'staff',
+          err: expect.objectContaining({ message: expect.stringMatching(/limit of 10 minutes/) }),
+        },
+      },
+    ]);
+    expect(job.state()).toEqual({ last: null, running: false, everyMin: 0 });
+
+    // With the limit ten real minutes away, stop() ends the reading, and the next run never starts.
+    const running = stopped.run('staff');
+    const next = stopped.run('staff');
+    const before = signs.count;
+    await until(() => signs.count > before, 'the stuck worker to start');
+    await stopped.stop();
+    await expect(running).rejects.toThrow('the reconciliation was stopped');
+    await expect(next).rejects.toThrow('the reconciliation was stopped');
+    await ended(signs);
+    expect(lasting.logged).toEqual([
+      expect.objectContaining({ level: 'info', message: 'reconciliation stopped with the server' }),
+    ]);
+    expect(stopped.state().running).toBe(false);
+  } finally {
+    signs.close();
+    await job.stop();
+    await stopped.stop();
     await t.close();
     await db.close();
   }

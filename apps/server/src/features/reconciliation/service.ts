@@ -3,17 +3,19 @@
 // and every RECONCILE_EVERY_MIN minutes, or when staff ask. The last report is kept in memory.
 // Must hold: S and the engine's figures are taken in one synchronous pass, and the tables are read only
 // once every command through S is committed, only as they were at S: orders placed during a run never
-// show as a discrepancy. Runs never overlap (one asked for during another joins it).
+// show as a discrepancy. Runs never overlap, and a report never predates its request: one asked for while
+// another runs gets the next run, which starts when the current one ends, shared by every request made
+// meanwhile. A reading on a worker thread is ended after RUN_LIMIT_MIN minutes, or by stop().
 // Must not: change anything but the audit log (a staff member's request is audited), or read big tables
 // on the server's thread where a reader of its own can (a worker thread does).
 
 import { Worker } from 'node:worker_threads';
 import type { Discrepancy, ReconciliationReport, ReconciliationState } from '@bourse/contract';
-import type { Db, ReadSource } from '@bourse/db';
+import type { Db } from '@bourse/db';
 import type { TradingEngine } from '../../engine-host/trading-engine.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { appendAudit } from '../staff/audit.ts';
-import { captureEngine, type EngineFigures } from './engine-figures.ts';
+import { captureEngine } from './engine-figures.ts';
 import { checkTables, DISCREPANCIES_KEPT, type TableFindings } from './tables.ts';
 import type { TablesWorkerAnswer, TablesWorkerData } from './tables-worker.ts';
 
@@ -21,6 +23,12 @@ const WORKER = new URL('./tables-worker.ts', import.meta.url);
 
 /** The start-up run waits this long, so that it never holds /health or the first requests. */
 export const FIRST_RUN_DELAY_MS = 30_000;
+/**
+ * A reading of the tables on a worker thread still going after this long is ended and its run fails: a
+ * stuck one would otherwise hold every later run, and shutdown, for ever. Generous, so that a slow but
+ * sound reading of big tables is not the one ended.
+ */
+export const RUN_LIMIT_MIN = 10;
 
 export type ReconciliationLog = {
   info(details: object, message: string): void;
@@ -35,8 +43,10 @@ export type ReconciliationOptions = {
   /** Minutes between scheduled runs; 0: none (not even after start-up), only runs staff ask for. */
   everyMin: number;
   firstRunDelayMs?: number;
-  /** For tests: the length of a minute. */
+  /** For tests: the length of a minute (of the interval and of the time limit). */
   minuteMs?: number;
+  /** For tests: the worker that reads the tables (one that never answers meets the time limit). */
+  tablesWorker?: URL;
 };
 
 type Trigger = ReconciliationReport['trigger'];
@@ -45,15 +55,19 @@ export class Reconciliation {
   readonly #o: Required<ReconciliationOptions>;
   #last: ReconciliationReport | null = null;
   #running: Promise<ReconciliationReport> | null = null;
+  /** The run that starts when the one running ends, and the trigger it will report. */
+  #next: { trigger: Trigger; report: Promise<ReconciliationReport> } | null = null;
+  /** Ends the worker reading the tables for the run in progress (its run fails with `error`). */
+  #endReading: ((error: Error) => Promise<void>) | null = null;
   #timer: NodeJS.Timeout | null = null;
   #stopped = false;
 
   constructor(options: ReconciliationOptions) {
-    this.#o = { firstRunDelayMs: FIRST_RUN_DELAY_MS, minuteMs: 60_000, ...options };
+    this.#o = { firstRunDelayMs: FIRST_RUN_DELAY_MS, minuteMs: 60_000, tablesWorker: WORKER, ...options };
   }
 
   state(): ReconciliationState {
-    return { last: this.#last, running: this.#running !== null, everyMin: this.#o.everyMin };
+    return { last: this.#last, running: this.#running !== null || this.#next !== null, everyMin: this.#o.everyMin };
   }
 
   /** Schedules the start-up run and the periodic ones after it (none when everyMin is 0). */
@@ -61,19 +75,35 @@ export class Reconciliation {
     if (this.#o.everyMin > 0) this.#schedule('start_up', this.#o.firstRunDelayMs);
   }
 
-  /** Cancels the scheduled runs and waits for one in progress. */
+  /** Cancels the scheduled runs and the next one, ends a worker's reading in progress, and waits for both. */
   async stop(): Promise<void> {
     this.#stopped = true;
     if (this.#timer) clearTimeout(this.#timer);
-    await this.#running?.catch(() => undefined);
+    // Waited for whatever happens to them; a caller of run() hears how each ended.
+    const ending = Promise.allSettled([this.#running, this.#next?.report]);
+    await this.#endReading?.(new Error(STOPPED));
+    await ending;
   }
 
-  /** Runs one now, or joins the one running. */
+  /**
+   * Runs one now, or, while one runs, answers the next run: a request is answered by a run that began
+   * after it, never by one whose figures were taken before it was made.
+   */
   run(trigger: Trigger): Promise<ReconciliationReport> {
-    this.#running ??= this.#reconcile(trigger).finally(() => {
-      this.#running = null;
-    });
-    return this.#running;
+    if (this.#stopped) return Promise.reject(new Error(STOPPED));
+    if (this.#running === null && this.#next === null) return this.#begin(trigger);
+    if (this.#next === null) {
+      const report = settled(this.#running as Promise<unknown>).then(() => {
+        const next = this.#next as { trigger: Trigger }; // set below, before this runs
+        this.#next = null;
+        return this.#stopped ? Promise.reject(new Error(STOPPED)) : this.#begin(next.trigger);
+      });
+      this.#next = { trigger, report };
+    } else if (trigger === 'staff') {
+      // Someone asked for it: its report says so, as it would had they asked first.
+      this.#next.trigger = 'staff';
+    }
+    return this.#next.report;
   }
 
   /**
@@ -105,10 +135,25 @@ export class Reconciliation {
     if (this.#stopped) return;
     this.#timer = setTimeout(() => {
       this.run(trigger)
-        .catch((error: unknown) => this.#o.log.error({ err: error }, 'reconciliation could not run'))
+        .catch(() => {}) // logged by #begin
         .finally(() => this.#schedule('schedule', this.#o.everyMin * this.#o.minuteMs));
     }, delayMs);
     this.#timer.unref(); // never what keeps the process alive
+  }
+
+  /** Starts a run (none is running); a run that fails is logged at error level, whoever asked for it. */
+  #begin(trigger: Trigger): Promise<ReconciliationReport> {
+    const running = this.#reconcile(trigger)
+      .catch((error: unknown) => {
+        if (this.#stopped) this.#o.log.info({ trigger, err: error }, 'reconciliation stopped with the server');
+        else this.#o.log.error({ trigger, err: error }, 'reconciliation could not run');
+        throw error;
+      })
+      .finally(() => {
+        this.#running = null;
+      });
+    this.#running = running;
+    return running;
   }
 
   async #reconcile(trigger: Trigger): Promise<ReconciliationReport> {
@@ -121,8 +166,10 @@ export class Reconciliation {
     const engineMs = Math.round(performance.now() - began);
     // Every row of the commands through S is written before any is read; those after S are left out.
     await engine.committed(seq);
+    // Stopped meanwhile: no reading starts that stop() would not end.
+    if (this.#stopped) throw new Error(STOPPED);
     const tables = db.readSource
-      ? await readOffThread(db.readSource, captured.figures)
+      ? await this.#readOffThread({ source: db.readSource, figures: captured.figures })
       : await checkTables(db, captured.figures, () => new Promise((resolve) => setImmediate(resolve)));
     const count = captured.discrepancies.length + tables.discrepancyCount;
     const report: ReconciliationReport = {
@@ -157,18 +204,43 @@ export class Reconciliation {
     this.#last = report;
     return report;
   }
+
+  /**
+   * The table checks on a worker thread with its own read connection. Past RUN_LIMIT_MIN minutes, or on
+   * stop(), the worker is terminated and the run fails.
+   */
+  #readOffThread(data: TablesWorkerData): Promise<TableFindings> {
+    return new Promise((resolve, reject) => {
+      const worker = new Worker(this.#o.tablesWorker, { workerData: data });
+      const end = async (error: Error) => {
+        reject(error);
+        await worker.terminate();
+      };
+      const overdue = new Error(
+        `reconciliation: reading the tables took longer than its limit of ${RUN_LIMIT_MIN} minutes; its worker was ended`,
+      );
+      const limit = setTimeout(() => void end(overdue), RUN_LIMIT_MIN * this.#o.minuteMs);
+      this.#endReading = end;
+      worker.once('message', (answer: TablesWorkerAnswer) => {
+        if ('error' in answer) reject(new Error(`reconciliation worker: ${answer.error}`));
+        else resolve(answer.findings);
+      });
+      worker.once('error', reject);
+      // After an answer this changes nothing: a promise settles once.
+      worker.once('exit', (code) => {
+        clearTimeout(limit);
+        this.#endReading = null;
+        reject(new Error(`reconciliation worker exited (${code}) without an answer`));
+      });
+    });
+  }
 }
 
-/** The table checks on a worker thread with its own read connection. */
-function readOffThread(source: ReadSource, figures: EngineFigures): Promise<TableFindings> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER, { workerData: { source, figures } satisfies TablesWorkerData });
-    worker.once('message', (answer: TablesWorkerAnswer) => {
-      if ('error' in answer) reject(new Error(`reconciliation worker: ${answer.error}`));
-      else resolve(answer.findings);
-    });
-    worker.once('error', reject);
-    // After an answer this changes nothing: a promise settles once.
-    worker.once('exit', (code) => reject(new Error(`reconciliation worker exited (${code}) without an answer`)));
-  });
-}
+const STOPPED = 'the reconciliation was stopped';
+
+/** Settles when `promise` does, whether it resolves or rejects. */
+const settled = (promise: Promise<unknown>): Promise<void> =>
+  promise.then(
+    () => undefined,
+    () => undefined,
+  );
