@@ -17,8 +17,9 @@ export const DISCREPANCY_KINDS = [
   'order_row_missing',
   'order_status_mismatch',
   'trade_row_missing',
-  // The staff audit log's hash chain:
+  // The staff audit log's hash chain, and the previous run's tip:
   'audit_chain_broken',
+  'audit_tip_changed',
 ] as const;
 export type DiscrepancyKind = (typeof DISCREPANCY_KINDS)[number];
 
@@ -50,8 +51,13 @@ export const discrepancy = z.discriminatedUnion('kind', [
   }),
   /** A trade made by the run's seq has no row. */
   z.object({ kind: z.literal('trade_row_missing'), tradeId: z.number().int() }),
-  /** The audit entry from which the hash chain no longer verifies (edited or removed behind the console). */
+  /** The first audit entry at which the hash chain does not verify (it or the one before edited, or removed). */
   z.object({ kind: z.literal('audit_chain_broken'), auditId: z.number().int() }),
+  /**
+   * The newest audit entry the previous run read (its tip) is gone or has another hash: entries were removed
+   * from the end of the log, or it was rewritten with its hashes recomputed.
+   */
+  z.object({ kind: z.literal('audit_tip_changed'), auditId: z.number().int() }),
 ]);
 export type Discrepancy = z.infer<typeof discrepancy>;
 
@@ -93,7 +99,22 @@ export const reconciliationReport = z.object({
   /** The first discrepancies found (at most 100); `discrepancyCount` counts them all. */
   discrepancies: z.array(discrepancy),
   discrepancyCount: z.number().int(),
-  auditChain: z.object({ ok: z.boolean(), firstBrokenId: z.number().int().nullable() }),
+  /**
+   * The audit log: the hash chain recomputed over every entry, and the previous run's tip looked for. A run
+   * keeps its tip in memory for the next, so the first run after the server starts has none to look for.
+   */
+  auditChain: z.object({
+    /** The chain verifies, and the previous run's tip (if any) is there unchanged. */
+    ok: z.boolean(),
+    /** The first entry at which the chain does not verify; null: every entry does. */
+    firstBrokenId: z.number().int().nullable(),
+    /** This run's tip: the newest entry it read (null: the log is empty), which the next run looks for. */
+    tipId: z.number().int().nullable(),
+    /** The previous run's tip, looked for here; null when no run before it in this server's lifetime read one. */
+    previousTipId: z.number().int().nullable(),
+    /** Whether the previous run's tip is gone, or has another hash now. */
+    previousTipChanged: z.boolean(),
+  }),
 });
 export type ReconciliationReport = z.infer<typeof reconciliationReport>;
 

@@ -278,7 +278,7 @@ export const enUS = {
   reconciliation: {
     title: 'Reconciliation',
     intro:
-      'Checks the ledger and the records kept of it at one moment: every asset nets to zero, no customer account is below zero, each account’s stored transfers add up to its balance, every order and trade is on record, and the audit log is unaltered.',
+      'Checks the ledger and the records kept of it at one moment: every asset nets to zero, no customer account is below zero, each account’s stored transfers add up to its balance, every order and trade is on record, and the audit log’s chain of hashes verifies, with the newest entry the previous run read still there unchanged.',
     runNow: 'Run now',
     runDone: 'Reconciliation finished: balanced.',
     runFailed: 'Reconciliation finished: {{count}} discrepancies found.',
@@ -304,10 +304,17 @@ export const enUS = {
     checkedValue: '{{accounts}} accounts, {{transfers}} transfers, {{liveOrders}} open orders, {{trades}} trades',
     auditChain: 'Audit log chain',
     auditIntact: 'Intact',
-    auditIntactBody: 'Every entry’s hash follows from the one before it: nothing was edited or removed.',
+    auditEmptyBody: 'The audit log has no entries yet.',
+    auditFirstRunBody:
+      'Each entry’s hash follows from its content and the entry before it, from the first entry to #{{tip}}. This is the first run since the server started, so there is no earlier entry to look for: the chain alone cannot show the newest entries removed, or the whole log rewritten with its hashes recomputed. The next run looks for #{{tip}} with the hash read now.',
+    auditTipFoundBody:
+      'Each entry’s hash follows from its content and the entry before it, from the first entry to #{{tip}}. Entry #{{previous}}, the newest the previous run read, is still there with the same hash: the entries up to it are as that run read them. Those after it are checked by the chain alone, which cannot show the newest of them removed, or rewritten with their hashes recomputed; the next run looks for #{{tip}}.',
     auditBroken: 'Broken at entry #{{id}}',
     auditBrokenBody:
-      'From this entry on, the chain of hashes no longer verifies: an entry was edited or removed outside the console.',
+      'The chain of hashes does not verify at this entry: it or the entry before it was edited, or entries just before it were removed, outside the console.',
+    auditTipChanged: 'Entry #{{id}} removed or changed',
+    auditTipChangedBody:
+      'Entry #{{id}}, the newest the previous run read, is no longer there with the hash it had: entries were removed from the end of the log, or the log was rewritten with its hashes recomputed. Every later run reports it until the server restarts.',
     assets: 'Ledger totals per asset',
     asset: 'Asset',
     customers: 'Customers',
@@ -341,6 +348,7 @@ export const enUS = {
       order_status_mismatch: 'Order status disagrees',
       trade_row_missing: 'Trade record missing',
       audit_chain_broken: 'Audit log altered',
+      audit_tip_changed: 'Audit log cut or rewritten',
     },
     explanations: {
       asset_not_balanced:
@@ -359,7 +367,9 @@ export const enUS = {
         'The stored order says one status and the engine another (“closed”: not open in the engine): its customer would see the wrong one.',
       trade_row_missing: 'A trade made by this point has no stored record: it is missing from statements.',
       audit_chain_broken:
-        'From this entry on, the audit log’s chain of hashes no longer verifies: an entry was edited or removed outside the console.',
+        'The audit log’s chain of hashes does not verify at this entry: it or the entry before it was edited, or entries just before it were removed, outside the console.',
+      audit_tip_changed:
+        'The newest audit entry the previous run read is gone, or has another hash: entries were removed from the end of the log, or it was rewritten with its hashes recomputed, outside the console.',
     },
     fields: {
       account: 'Account',

@@ -280,7 +280,7 @@ export const ptBR: Messages = {
   reconciliation: {
     title: 'Conciliação',
     intro:
-      'Confere o razão e os registros guardados dele em um mesmo instante: todo ativo fecha em zero, nenhuma conta de cliente fica abaixo de zero, as transferências gravadas de cada conta somam o seu saldo, toda ordem e todo negócio estão registrados e o log de auditoria não foi alterado.',
+      'Confere o razão e os registros guardados dele em um mesmo instante: todo ativo fecha em zero, nenhuma conta de cliente fica abaixo de zero, as transferências gravadas de cada conta somam o seu saldo, toda ordem e todo negócio estão registrados e a cadeia de hashes do log de auditoria confere, com a entrada mais nova que a execução anterior leu ainda lá, inalterada.',
     runNow: 'Executar agora',
     runDone: 'Conciliação concluída: tudo fecha.',
     runFailed: 'Conciliação concluída: {{count}} divergências encontradas.',
@@ -307,10 +307,17 @@ export const ptBR: Messages = {
       '{{accounts}} contas, {{transfers}} transferências, {{liveOrders}} ordens abertas, {{trades}} negócios',
     auditChain: 'Cadeia do log de auditoria',
     auditIntact: 'Íntegra',
-    auditIntactBody: 'O hash de cada entrada decorre do da anterior: nada foi editado nem removido.',
+    auditEmptyBody: 'O log de auditoria ainda não tem entradas.',
+    auditFirstRunBody:
+      'O hash de cada entrada decorre do conteúdo dela e da entrada anterior, da primeira entrada até a nº {{tip}}. Esta é a primeira execução desde que o servidor iniciou, então não há entrada anterior a procurar: a cadeia sozinha não mostra a remoção das entradas mais novas, nem o log inteiro reescrito com os hashes recalculados. A próxima execução procura a nº {{tip}} com o hash lido agora.',
+    auditTipFoundBody:
+      'O hash de cada entrada decorre do conteúdo dela e da entrada anterior, da primeira entrada até a nº {{tip}}. A entrada nº {{previous}}, a mais nova que a execução anterior leu, continua lá com o mesmo hash: as entradas até ela estão como aquela execução as leu. As posteriores são conferidas só pela cadeia, que não mostra a remoção das mais novas, nem a reescrita delas com os hashes recalculados; a próxima execução procura a nº {{tip}}.',
     auditBroken: 'Rompida na entrada nº {{id}}',
     auditBrokenBody:
-      'A partir desta entrada, a cadeia de hashes não confere mais: uma entrada foi editada ou removida fora do console.',
+      'A cadeia de hashes não confere nesta entrada: ela ou a entrada anterior foi editada, ou entradas logo antes dela foram removidas, fora do console.',
+    auditTipChanged: 'Entrada nº {{id}} removida ou alterada',
+    auditTipChangedBody:
+      'A entrada nº {{id}}, a mais nova que a execução anterior leu, não está mais lá com o hash que tinha: entradas foram removidas do fim do log, ou o log foi reescrito com os hashes recalculados. Toda execução seguinte informa isso até o servidor reiniciar.',
     assets: 'Totais do razão por ativo',
     asset: 'Ativo',
     customers: 'Clientes',
@@ -344,6 +351,7 @@ export const ptBR: Messages = {
       order_status_mismatch: 'Status da ordem diverge',
       trade_row_missing: 'Registro de negócio ausente',
       audit_chain_broken: 'Log de auditoria alterado',
+      audit_tip_changed: 'Log de auditoria cortado ou reescrito',
     },
     explanations: {
       asset_not_balanced:
@@ -363,7 +371,9 @@ export const ptBR: Messages = {
         'A ordem gravada diz um status e o motor outro (“encerrada”: não está aberta no motor): o cliente dela veria o errado.',
       trade_row_missing: 'Um negócio feito até este ponto não tem registro gravado: ele falta nos extratos.',
       audit_chain_broken:
-        'A partir desta entrada, a cadeia de hashes do log de auditoria não confere mais: uma entrada foi editada ou removida fora do console.',
+        'A cadeia de hashes do log de auditoria não confere nesta entrada: ela ou a entrada anterior foi editada, ou entradas logo antes dela foram removidas, fora do console.',
+      audit_tip_changed:
+        'A entrada de auditoria mais nova que a execução anterior leu sumiu ou tem outro hash: entradas foram removidas do fim do log, ou ele foi reescrito com os hashes recalculados, fora do console.',
     },
     fields: {
       account: 'Conta',

@@ -178,20 +178,7 @@ function Report({ report }: { report: ReconciliationReport }) {
         </Col>
         <Col xs={24} xl={10}>
           <Card title={t('reconciliation.auditChain')} size="small" style={{ height: '100%' }}>
-            <Flex vertical gap={8} data-testid="reconciliation-audit-chain">
-              {report.auditChain.ok ? (
-                <Tag color="green" icon={<CheckCircleFilled />} style={{ alignSelf: 'flex-start' }}>
-                  {t('reconciliation.auditIntact')}
-                </Tag>
-              ) : (
-                <Tag color="red" icon={<CloseCircleFilled />} style={{ alignSelf: 'flex-start' }}>
-                  {t('reconciliation.auditBroken', { id: report.auditChain.firstBrokenId })}
-                </Tag>
-              )}
-              <Typography.Text type="secondary">
-                {t(report.auditChain.ok ? 'reconciliation.auditIntactBody' : 'reconciliation.auditBrokenBody')}
-              </Typography.Text>
-            </Flex>
+            <AuditChain chain={report.auditChain} />
           </Card>
         </Col>
       </Row>
@@ -201,6 +188,53 @@ function Report({ report }: { report: ReconciliationReport }) {
       <Card title={t('reconciliation.assets')} size="small">
         <Assets assets={report.assets} />
       </Card>
+    </Flex>
+  );
+}
+
+/**
+ * What the audit log check found, saying what it covers and no more: the chain recomputed, and the newest
+ * entry the previous run read (none on the first run after the server starts) looked for again.
+ */
+function AuditChain({ chain }: { chain: ReconciliationReport['auditChain'] }) {
+  const { t } = useTranslation();
+  const tag = { alignSelf: 'flex-start' } as const;
+  if (chain.ok) {
+    return (
+      <Flex vertical gap={8} data-testid="reconciliation-audit-chain">
+        <Tag color="green" icon={<CheckCircleFilled />} style={tag}>
+          {t('reconciliation.auditIntact')}
+        </Tag>
+        <Typography.Text type="secondary">
+          {chain.tipId === null
+            ? t('reconciliation.auditEmptyBody')
+            : chain.previousTipId === null
+              ? t('reconciliation.auditFirstRunBody', { tip: chain.tipId })
+              : t('reconciliation.auditTipFoundBody', { tip: chain.tipId, previous: chain.previousTipId })}
+        </Typography.Text>
+      </Flex>
+    );
+  }
+  return (
+    <Flex vertical gap={8} data-testid="reconciliation-audit-chain">
+      {chain.firstBrokenId !== null && (
+        <>
+          <Tag color="red" icon={<CloseCircleFilled />} style={tag}>
+            {t('reconciliation.auditBroken', { id: chain.firstBrokenId })}
+          </Tag>
+          <Typography.Text type="secondary">{t('reconciliation.auditBrokenBody')}</Typography.Text>
+        </>
+      )}
+      {chain.previousTipChanged && (
+        <>
+          <Tag color="red" icon={<CloseCircleFilled />} style={tag}>
+            {t('reconciliation.auditTipChanged', { id: chain.previousTipId })}
+          </Tag>
+          <Typography.Text type="secondary">
+            {t('reconciliation.auditTipChangedBody', { id: chain.previousTipId })}
+          </Typography.Text>
+        </>
+      )}
     </Flex>
   );
 }

@@ -1,9 +1,10 @@
 // API tests of the reconciliation on SQLite in memory (the tables read on the server's own connection), an
 // SQLite file and PostgreSQL (read on a worker thread with a connection of its own): a fresh server with
 // demo data and a customer's trades balances; each way of damaging the stored tables or the audit log
-// behind the engine's back is reported as its own kind of discrepancy and nothing else; orders placed,
-// filled and cancelled during a run are never reported; only permitted roles see it, and a run asked for
-// is audited.
+// behind the engine's back is reported as its own kind of discrepancy and nothing else, the newest trade
+// and order rows included; the audit log's newest entries removed, or the log rewritten with its hashes
+// recomputed, are found by the previous run's tip; orders placed, filled and cancelled during a run are
+// never reported; only permitted roles see it, and a run asked for is audited.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { totpNow } from '../../platform/totp.ts';
 import { testApp } from '../../testing.ts';
 import { DEMO_STAFF } from '../demo/seed.ts';
+import { appendAudit, verifyChain } from '../staff/audit.ts';
 
 const files = mkdtempSync(join(tmpdir(), 'bourse-reconcile-'));
 afterAll(() => rmSync(files, { recursive: true, force: true }));
@@ -66,6 +68,14 @@ async function run(t: T, token: string): Promise<ReconciliationReport> {
 
 const kinds = (report: ReconciliationReport) => [...new Set(report.discrepancies.map((d) => d.kind))];
 
+/** What the audit log refuses (UPDATE, DELETE) made possible, as someone with the database's keys could. */
+async function dropAuditTriggers(db: Db) {
+  if (db.dialect === 'sqlite') {
+    await db.run('DROP TRIGGER audit_log_no_update');
+    await db.run('DROP TRIGGER audit_log_no_delete');
+  } else await db.run('DROP TRIGGER audit_log_no_change ON audit_log');
+}
+
 /** Puts a row read with SELECT * back as it was. */
 async function putBack(db: Db, table: string, row: Row) {
   const columns = Object.keys(row);
@@ -102,7 +112,13 @@ describe.each(dbs)('reconciliation on $dialect', ({ dialect, open }) => {
         trigger: 'staff',
         discrepancies: [],
         discrepancyCount: 0,
-        auditChain: { ok: true, firstBrokenId: null },
+        auditChain: {
+          ok: true,
+          firstBrokenId: null,
+          tipId: expect.any(Number),
+          previousTipId: null, // the first run in this server's lifetime
+          previousTipChanged: false,
+        },
       });
       expect(report.seq).toBeGreaterThan(0);
       expect(report.seq).toBeLessThanOrEqual(t.app.engine.seq);
@@ -209,8 +225,7 @@ describe.each(dbs)('reconciliation on $dialect', ({ dialect, open }) => {
       expect((await run(t, staff)).status).toBe('ok');
 
       // An audit entry rewritten (its triggers dropped first): reported with its id, on its own.
-      if (db.dialect === 'sqlite') await db.run('DROP TRIGGER audit_log_no_update');
-      else await db.run('DROP TRIGGER audit_log_no_change ON audit_log');
+      await dropAuditTriggers(db);
       const [first] = await db.query<{ id: number; reason: string }>(
         'SELECT id, reason FROM audit_log ORDER BY id LIMIT 1',
       );
@@ -218,7 +233,11 @@ describe.each(dbs)('reconciliation on $dialect', ({ dialect, open }) => {
       await db.run(`UPDATE audit_log SET reason = 'nothing to see' WHERE id = $1`, [first.id]);
       report = await run(t, staff);
       expect(report.discrepancies).toEqual([{ kind: 'audit_chain_broken', auditId: Number(first.id) }]);
-      expect(report.auditChain).toEqual({ ok: false, firstBrokenId: Number(first.id) });
+      expect(report.auditChain).toMatchObject({
+        ok: false,
+        firstBrokenId: Number(first.id),
+        previousTipChanged: false,
+      });
       await db.run('UPDATE audit_log SET reason = $1 WHERE id = $2', [first.reason, first.id]);
       expect(await run(t, staff)).toMatchObject({ status: 'ok', auditChain: { ok: true } });
     } finally {
@@ -310,6 +329,94 @@ describe.each(dbs)('reconciliation on $dialect', ({ dialect, open }) => {
       expect(moved.length).toBe(1);
       engine.committed = committed;
       expect((await run(t, staff)).status).toBe('ok');
+    } finally {
+      await t.close();
+      await db.close();
+    }
+  });
+
+  it("reports the audit log's newest entries removed, by the previous run's tip, though the chain verifies", async () => {
+    const db = await open();
+    const t = await testApp(db, { reconcileEveryMin: 0 });
+    try {
+      const staff = await admin(t);
+      const first = await run(t, staff);
+      const second = await run(t, staff);
+      // The second run looks for the first one's tip, and reads a newer one (the first run's own entry).
+      expect(second.auditChain).toEqual({
+        ok: true,
+        firstBrokenId: null,
+        tipId: expect.any(Number),
+        previousTipId: first.auditChain.tipId,
+        previousTipChanged: false,
+      });
+      const tip = second.auditChain.tipId as number;
+      expect(tip).toBeGreaterThan(first.auditChain.tipId as number);
+
+      // The second run's tip and the entry after it removed: what is left is a chain that verifies.
+      await dropAuditTriggers(db);
+      await db.run('DELETE FROM audit_log WHERE id >= $1', [tip]);
+      for (let i = 0; i < 2; i++) {
+        // Found, and found again by the run after (the tip kept is the one that went missing).
+        const report = await run(t, staff);
+        expect(report.discrepancies).toEqual([{ kind: 'audit_tip_changed', auditId: tip }]);
+        expect(report.auditChain).toMatchObject({
+          ok: false,
+          firstBrokenId: null,
+          previousTipId: tip,
+          previousTipChanged: true,
+        });
+      }
+    } finally {
+      await t.close();
+      await db.close();
+    }
+  });
+
+  it("reports the audit log rewritten with every hash recomputed, by the previous run's tip", async () => {
+    const db = await open();
+    const t = await testApp(db, { reconcileEveryMin: 0 });
+    try {
+      const staff = await admin(t);
+      const tip = (await run(t, staff)).auditChain.tipId as number;
+
+      // Every entry written again with the same id and content but the first's reason, each hash from the
+      // one before: a chain that verifies, ending in another hash.
+      const entries = await db.query<{
+        id: number;
+        at: number;
+        staff_id: number | null;
+        action: string;
+        target_type: string;
+        target_id: string;
+        reason: string;
+        detail: string;
+      }>('SELECT * FROM audit_log ORDER BY id');
+      await dropAuditTriggers(db);
+      await db.run('DELETE FROM audit_log');
+      for (const [k, e] of entries.entries()) {
+        await db.transaction((tx) =>
+          appendAudit(
+            tx,
+            {
+              staffId: e.staff_id === null ? null : Number(e.staff_id),
+              action: e.action,
+              targetType: e.target_type,
+              targetId: e.target_id,
+              reason: k === 0 ? 'nothing to see' : e.reason,
+              detail: JSON.parse(e.detail),
+            },
+            Number(e.at),
+          ),
+        );
+        // Appended under a new id: moved back to its own (the newest id is always the one just written).
+        await db.run('UPDATE audit_log SET id = $1 WHERE id = (SELECT MAX(id) FROM audit_log)', [e.id]);
+      }
+      expect((await verifyChain(db)).firstBrokenId).toBeNull();
+
+      const report = await run(t, staff);
+      expect(report.discrepancies).toEqual([{ kind: 'audit_tip_changed', auditId: tip }]);
+      expect(report.auditChain).toMatchObject({ ok: false, firstBrokenId: null, previousTipChanged: true });
     } finally {
       await t.close();
       await db.close();

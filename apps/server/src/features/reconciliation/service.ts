@@ -1,6 +1,8 @@
 // The reconciliation (ARCHITECTURE.md, "the engine"): the engine's ledger checked at one seq S, the
 // read tables checked against it at the same S, and the staff audit log's hash chain; once after start-up
-// and every RECONCILE_EVERY_MIN minutes, or when staff ask. The last report is kept in memory.
+// and every RECONCILE_EVERY_MIN minutes, or when staff ask. The last report is kept in memory, and the
+// audit log's tip (its newest entry, by id and hash) for the next run to look for: with it a run sees
+// the newest entries removed, or the log rewritten with its hashes recomputed, which the chain cannot.
 // Must hold: S and the engine's figures are taken in one synchronous pass, and the tables are read only
 // once every command through S is committed, only as they were at S: orders placed during a run never
 // show as a discrepancy. Runs never overlap, and a report never predates its request: one asked for while
@@ -14,7 +16,7 @@ import type { Discrepancy, ReconciliationReport, ReconciliationState } from '@bo
 import type { Db } from '@bourse/db';
 import type { TradingEngine } from '../../engine-host/trading-engine.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { appendAudit } from '../staff/audit.ts';
+import { type AuditTip, appendAudit } from '../staff/audit.ts';
 import { captureEngine } from './engine-figures.ts';
 import { checkTables, DISCREPANCIES_KEPT, type TableFindings } from './tables.ts';
 import type { TablesWorkerAnswer, TablesWorkerData } from './tables-worker.ts';
@@ -54,6 +56,11 @@ type Trigger = ReconciliationReport['trigger'];
 export class Reconciliation {
   readonly #o: Required<ReconciliationOptions>;
   #last: ReconciliationReport | null = null;
+  /**
+   * The audit tip the next run looks for: the last run's, unless that run found the one before it gone or
+   * changed, which is then kept, so that every later run reports it too (in memory: a restart forgets it).
+   */
+  #auditTip: AuditTip | null = null;
   #running: Promise<ReconciliationReport> | null = null;
   /** The run that starts when the one running ends, and the trigger it will report. */
   #next: { trigger: Trigger; report: Promise<ReconciliationReport> } | null = null;
@@ -169,8 +176,9 @@ export class Reconciliation {
     // Stopped meanwhile: no reading starts that stop() would not end.
     if (this.#stopped) throw new Error(STOPPED);
     const tables = db.readSource
-      ? await this.#readOffThread({ source: db.readSource, figures: captured.figures })
-      : await checkTables(db, captured.figures, () => new Promise((resolve) => setImmediate(resolve)));
+      ? await this.#readOffThread({ source: db.readSource, figures: captured.figures, previousTip: this.#auditTip })
+      : await checkTables(db, captured.figures, this.#auditTip, () => new Promise((resolve) => setImmediate(resolve)));
+    if (!tables.auditChain.previousTipChanged) this.#auditTip = tables.auditTip;
     const count = captured.discrepancies.length + tables.discrepancyCount;
     const report: ReconciliationReport = {
       status: count === 0 ? 'ok' : 'failed',

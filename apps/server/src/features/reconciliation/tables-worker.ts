@@ -6,20 +6,21 @@ import { parentPort, workerData } from 'node:worker_threads';
 // From the package's index: that also sets the PostgreSQL type parsers the server's connection reads with
 // (int8 as numbers), which the audit chain's hashes are computed over.
 import { openReader, type ReadSource } from '@bourse/db';
+import type { AuditTip } from '../staff/audit.ts';
 import type { EngineFigures } from './engine-figures.ts';
 import { checkTables, type TableFindings } from './tables.ts';
 
-export type TablesWorkerData = { source: ReadSource; figures: EngineFigures };
+export type TablesWorkerData = { source: ReadSource; figures: EngineFigures; previousTip: AuditTip | null };
 export type TablesWorkerAnswer = { findings: TableFindings } | { error: string };
 
 const port = parentPort;
 if (!port) throw new Error('tables-worker runs as a worker thread');
-const { source, figures } = workerData as TablesWorkerData;
+const { source, figures, previousTip } = workerData as TablesWorkerData;
 
 async function main(): Promise<TableFindings> {
   const reader = await openReader(source);
   try {
-    return await checkTables({ dialect: source.dialect, query: reader.query }, figures, async () => {});
+    return await checkTables({ dialect: source.dialect, query: reader.query }, figures, previousTip, async () => {});
   } finally {
     await reader.close();
   }

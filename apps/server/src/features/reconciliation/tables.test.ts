@@ -58,9 +58,9 @@ describe.each(dbs)('stored tables on $dialect', ({ open }) => {
       for (const seq of [1, 2, 3]) await transfer(db, seq, NINE_ETH);
       await transfer(db, 4, 1n); // after the run's seq
       const total = 3n * NINE_ETH;
-      const sound = await checkTables(db, figures(3, [-total, total]), noPause);
+      const sound = await checkTables(db, figures(3, [-total, total]), null, noPause);
       expect(sound).toMatchObject({ discrepancies: [], discrepancyCount: 0, transfers: 3 });
-      const off = await checkTables(db, figures(3, [-total, total + 1n]), noPause);
+      const off = await checkTables(db, figures(3, [-total, total + 1n]), null, noPause);
       expect(off.discrepancies).toEqual([
         {
           kind: 'balance_mismatch',
@@ -82,7 +82,7 @@ describe.each(dbs)('stored tables on $dialect', ({ open }) => {
       await tradeRow(db, 6, 9); // made after the run's seq: not one of its trades
       for (const id of [1, 3, 250]) await orderRow(db, id, 1);
       // By the run's seq the engine had given out trades 1 … 5 and orders 1 … 251.
-      const found = await checkTables(db, figures(4, [0n, 0n], { orderId: 251, tradeId: 5 }), noPause);
+      const found = await checkTables(db, figures(4, [0n, 0n], { orderId: 251, tradeId: 5 }), null, noPause);
       expect(found.trades).toBe(3);
       expect(found.discrepancies.slice(0, 2)).toEqual([
         { kind: 'trade_row_missing', tradeId: 3 },

@@ -1,18 +1,20 @@
 // The reconciliation's reading of the stored tables against the engine's figures at seq S: each account's
 // transfers in ledger_transfers summed against its balance in the engine, the orders rows against the live
 // orders, the orders and trades rows against the ids the engine had given out by S (every id from 1 to its
-// last has a row), and the audit log's hash chain.
+// last has a row), and the audit log's hash chain with the previous run's tip.
 // Must hold: only rows as they were at S are compared (seq <= S; an order row whose last_seq <= S, which
 // no command after S has touched), and it runs once every command through S is committed, so nothing
-// written during a run shows as a discrepancy. Sums are exact (bigint, or PostgreSQL's NUMERIC); memory is
-// bounded by the accounts and one page of rows.
+// written during a run shows as a discrepancy. Sums are exact (bigint, or PostgreSQL's NUMERIC). Memory:
+// a sum per account the transfers name (on PostgreSQL, the query's answer of one row per such account),
+// the live orders' ids, and one page of rows at a time; it grows with the accounts and the live orders,
+// not with the transfers, trades, orders or audit entries.
 // Must not: write anything, or reach the engine (it runs on a worker thread where the database allows).
 
-import type { Discrepancy } from '@bourse/contract';
+import type { Discrepancy, ReconciliationReport } from '@bourse/contract';
 import type { Dialect, Param, Row, Sql } from '@bourse/db';
 import { assetOfAccountKey } from '@bourse/engine';
 import { formatDecimal } from '@bourse/money';
-import { verifyChain } from '../staff/audit.ts';
+import { type AuditTip, verifyChain } from '../staff/audit.ts';
 import type { EngineFigures } from './engine-figures.ts';
 
 /** What the checks read through: the server's own connection, or a reader's on a worker thread. */
@@ -27,7 +29,9 @@ export type TableFindings = {
   discrepancyCount: number;
   transfers: number;
   trades: number;
-  auditChain: { ok: boolean; firstBrokenId: number | null };
+  auditChain: ReconciliationReport['auditChain'];
+  /** The newest audit entry read, for the next run to look for. */
+  auditTip: AuditTip | null;
 };
 
 export const DISCREPANCIES_KEPT = 100;
@@ -55,12 +59,14 @@ class Found {
 }
 
 /**
- * Checks the tables against `figures`. `pause` runs between pages: on the server's own thread it lets
- * other work in (node:sqlite answers synchronously), on a worker it does nothing.
+ * Checks the tables against `figures`, and the audit log with `previousTip` (the previous run's, if any).
+ * `pause` runs between pages: on the server's own thread it lets other work in (node:sqlite answers
+ * synchronously), on a worker it does nothing.
  */
 export async function checkTables(
   tables: Tables,
   figures: EngineFigures,
+  previousTip: AuditTip | null,
   pause: () => Promise<void>,
 ): Promise<TableFindings> {
   const found = new Found();
@@ -73,14 +79,22 @@ export async function checkTables(
     query: (text, params) => tables.query(text, params),
     run: () => Promise.reject(new Error('the reconciliation only reads')),
   };
-  const firstBrokenId = await verifyChain(readOnly);
-  if (firstBrokenId !== null) found.add({ kind: 'audit_chain_broken', auditId: Number(firstBrokenId) });
+  const chain = await verifyChain(readOnly, previousTip);
+  if (chain.firstBrokenId !== null) found.add({ kind: 'audit_chain_broken', auditId: chain.firstBrokenId });
+  if (chain.tipChanged && previousTip !== null) found.add({ kind: 'audit_tip_changed', auditId: previousTip.id });
   return {
     discrepancies: found.kept,
     discrepancyCount: found.count,
     transfers,
     trades,
-    auditChain: { ok: firstBrokenId === null, firstBrokenId: firstBrokenId === null ? null : Number(firstBrokenId) },
+    auditChain: {
+      ok: chain.firstBrokenId === null && !chain.tipChanged,
+      firstBrokenId: chain.firstBrokenId,
+      tipId: chain.tip?.id ?? null,
+      previousTipId: previousTip?.id ?? null,
+      previousTipChanged: chain.tipChanged,
+    },
+    auditTip: chain.tip,
   };
 }
 

@@ -1,6 +1,9 @@
 // The append-only audit log of staff actions. Each entry is chained to the one before by a SHA-256
 // hash, so an edit made outside the console (the tables also refuse UPDATE and DELETE) is detectable:
-// verifyChain() recomputes every hash. Written in the same transaction as the action it records.
+// verifyChain() recomputes every hash. The chain alone cannot show its newest entries removed, or an edit
+// followed by every later hash recomputed; an earlier check's newest entry (its tip), found again with
+// the same hash, shows that the entries up to it are as that check read them. Written in the same
+// transaction as the action it records.
 
 import { createHash } from 'node:crypto';
 import type { Sql } from '@bourse/db';
@@ -100,12 +103,47 @@ export async function listAudit(
   };
 }
 
-/** Recomputes the chain; returns the id of the first entry that does not match, or null. */
-export async function verifyChain(db: Sql): Promise<number | null> {
+/** An audit entry by its id and hash: the newest a check read (its tip), for a later check to find again. */
+export type AuditTip = { id: number; hash: string };
+
+export type ChainCheck = {
+  /**
+   * The first entry that does not verify: its hash is not that of its content and the hash before it, or
+   * the hash it names as the one before is not that entry's. null: every entry verifies.
+   */
+  firstBrokenId: number | null;
+  /** Whether the tip of an earlier check is gone, or has another hash now. */
+  tipChanged: boolean;
+  /** The newest entry; null when the log is empty. */
+  tip: AuditTip | null;
+};
+
+/** Entries read per query: memory holds one page, however long the log. */
+const CHAIN_PAGE_ROWS = 1_000;
+
+/**
+ * Recomputes the chain, a page of entries at a time in id order, and looks for `earlierTip` (an earlier
+ * check's tip): it must still be there with the same hash. Past a broken entry the check goes on, from
+ * that entry's stored hash, so that the tip is still looked for.
+ */
+export async function verifyChain(db: Sql, earlierTip: AuditTip | null = null): Promise<ChainCheck> {
   let prev = '';
-  for (const r of await db.query<AuditRow>('SELECT * FROM audit_log ORDER BY id')) {
-    if (r.prev_hash !== prev || r.hash !== hashOf(prev, r.at, r)) return r.id;
-    prev = r.hash;
+  let firstBrokenId: number | null = null;
+  let tipFound = false;
+  let tip: AuditTip | null = null;
+  for (;;) {
+    const rows: AuditRow[] = await db.query<AuditRow>('SELECT * FROM audit_log WHERE id > $1 ORDER BY id LIMIT $2', [
+      tip?.id ?? 0,
+      CHAIN_PAGE_ROWS,
+    ]);
+    for (const r of rows) {
+      if (firstBrokenId === null && (r.prev_hash !== prev || r.hash !== hashOf(prev, r.at, r))) firstBrokenId = r.id;
+      if (earlierTip !== null && r.id === earlierTip.id) tipFound = r.hash === earlierTip.hash;
+      prev = r.hash;
+    }
+    const last: AuditRow | undefined = rows.at(-1);
+    if (last !== undefined) tip = { id: last.id, hash: last.hash };
+    if (rows.length < CHAIN_PAGE_ROWS) break;
   }
-  return null;
+  return { firstBrokenId, tipChanged: earlierTip !== null && !tipFound, tip };
 }
