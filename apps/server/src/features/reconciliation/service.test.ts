@@ -142,56 +142,67 @@ it('answers a run asked for while one runs with the next, begun once that one en
   }
 });
 
-/** Counts the stuck test worker's signs of life (testing-stuck-worker.ts). */
+/** Each stuck test worker's signs of life, by its thread id (testing-stuck-worker.ts). */
 function stuckWorkerSigns() {
   const channel = new BroadcastChannel('reconciliation-stuck-worker');
-  const signs = { count: 0, close: () => channel.close() };
-  channel.onmessage = () => {
-    signs.count += 1;
+  const byWorker = new Map<number, number>();
+  channel.onmessage = (event) => {
+    const id = (event as MessageEvent).data as number;
+    byWorker.set(id, (byWorker.get(id) ?? 0) + 1);
   };
-  return signs;
+  return { byWorker, close: () => channel.close() };
 }
 
-/** Checks that the stuck worker has stopped saying it is alive: it was ended. */
-async function ended(signs: { count: number }) {
+/** Checks that a stuck worker has stopped saying it is alive: it was ended. */
+async function ended(byWorker: Map<number, number>, worker: number) {
   await new Promise((resolve) => setTimeout(resolve, 50)); // messages already on their way
-  const count = signs.count;
+  const count = byWorker.get(worker);
   await new Promise((resolve) => setTimeout(resolve, 150));
-  expect(signs.count).toBe(count);
+  expect(byWorker.get(worker)).toBe(count);
 }
 
 it('ends a reading that never answers at the time limit, and one in progress when stopped', async () => {
   const db = await openDb({ dataDir: join(files, 'stuck') }); // an SQLite file: read on a worker thread
   const t = await testApp(db, { reconcileEveryMin: 0 });
-  const signs = stuckWorkerSigns();
-  const stuck = new URL('./testing-stuck-worker.ts', import.meta.url);
-  const timed = recorder();
-  // Ten minutes of 200 ms: the limit is 2 s, time for the worker to start even on a busy machine.
+  const { byWorker, close } = stuckWorkerSigns();
+  const { logged, log } = recorder();
+  // Ten minutes of 200 ms: the limit is 2 s, time for a worker to start even on a busy machine.
   const job = new Reconciliation({
     db,
     engine: t.app.engine,
     clock: t.clock,
-    log: timed.log,
+    log,
     everyMin: 0,
     minuteMs: 200,
-    tablesWorker: stuck,
-  });
-  const lasting = recorder();
-  const stopped = new Reconciliation({
-    db,
-    engine: t.app.engine,
-    clock: t.clock,
-    log: lasting.log,
-    everyMin: 0,
-    tablesWorker: stuck,
+    tablesWorker: new URL('./testing-stuck-worker.ts', import.meta.url),
   });
   try {
-    await expect(job.run('staff')).rejects.toThrow(
+    const first = job.run('staff');
+    const second = job.run('staff');
+    await expect(first).rejects.toThrow(
       'reconciliation: reading the tables took longer than its limit of 10 minutes; its worker was ended',
     );
-    expect(signs.count).toBeGreaterThan(0); // it did start, and say so
-    await ended(signs);
-    expect(timed.logged).toEqual([
+    const [firstWorker] = byWorker.keys(); // it did start, and say so
+    expect(firstWorker).toBeDefined();
+    await ended(byWorker, firstWorker as number);
+
+    // The second run began as the first failed, with a worker of its own; stop() ends it, and the run
+    // asked for meanwhile never starts.
+    await until(() => byWorker.size === 2, "the second run's worker");
+    const secondWorker = [...byWorker.keys()][1] as number;
+    const third = job.run('staff');
+    // Each caller hears how its run ended (listened for first, as a caller awaiting it would).
+    const heard = Promise.all([
+      expect(second).rejects.toThrow('the reconciliation was stopped'),
+      expect(third).rejects.toThrow('the reconciliation was stopped'),
+    ]);
+    await job.stop();
+    await heard;
+    await ended(byWorker, secondWorker);
+    expect(byWorker.size).toBe(2);
+    expect(job.state()).toEqual({ last: null, running: false, everyMin: 0 });
+    // The run that met its limit is an error; one stopped with the server is not.
+    expect(logged).toEqual([
       {
         level: 'error',
         message: 'reconciliation could not run',
@@ -200,26 +211,11 @@ it('ends a reading that never answers at the time limit, and one in progress whe
           err: expect.objectContaining({ message: expect.stringMatching(/limit of 10 minutes/) }),
         },
       },
-    ]);
-    expect(job.state()).toEqual({ last: null, running: false, everyMin: 0 });
-
-    // With the limit ten real minutes away, stop() ends the reading, and the next run never starts.
-    const running = stopped.run('staff');
-    const next = stopped.run('staff');
-    const before = signs.count;
-    await until(() => signs.count > before, 'the stuck worker to start');
-    await stopped.stop();
-    await expect(running).rejects.toThrow('the reconciliation was stopped');
-    await expect(next).rejects.toThrow('the reconciliation was stopped');
-    await ended(signs);
-    expect(lasting.logged).toEqual([
       expect.objectContaining({ level: 'info', message: 'reconciliation stopped with the server' }),
     ]);
-    expect(stopped.state().running).toBe(false);
   } finally {
-    signs.close();
+    close();
     await job.stop();
-    await stopped.stop();
     await t.close();
     await db.close();
   }

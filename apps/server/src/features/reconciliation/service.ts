@@ -237,7 +237,8 @@ export class Reconciliation {
       // After an answer this changes nothing: a promise settles once.
       worker.once('exit', (code) => {
         clearTimeout(limit);
-        this.#endReading = null;
+        // A run ended at its limit fails at once, so the next one's worker may be reading by now.
+        if (this.#endReading === end) this.#endReading = null;
         reject(new Error(`reconciliation worker exited (${code}) without an answer`));
       });
     });
