@@ -15,7 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { totpNow } from '../../platform/totp.ts';
 import { testApp } from '../../testing.ts';
 import { DEMO_STAFF } from '../demo/seed.ts';
-import { appendAudit, verifyChain } from '../staff/audit.ts';
+import { type AuditRow, appendAudit, verifyChain } from '../staff/audit.ts';
 
 const files = mkdtempSync(join(tmpdir(), 'bourse-reconcile-'));
 afterAll(() => rmSync(files, { recursive: true, force: true }));
@@ -382,16 +382,7 @@ describe.each(dbs)('reconciliation on $dialect', ({ dialect, open }) => {
 
       // Every entry written again with the same id and content but the first's reason, each hash from the
       // one before: a chain that verifies, ending in another hash.
-      const entries = await db.query<{
-        id: number;
-        at: number;
-        staff_id: number | null;
-        action: string;
-        target_type: string;
-        target_id: string;
-        reason: string;
-        detail: string;
-      }>('SELECT * FROM audit_log ORDER BY id');
+      const entries = await db.query<AuditRow>('SELECT * FROM audit_log ORDER BY id');
       await dropAuditTriggers(db);
       await db.run('DELETE FROM audit_log');
       for (const [k, e] of entries.entries()) {

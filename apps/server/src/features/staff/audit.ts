@@ -17,7 +17,7 @@ export type AuditEntry = {
   detail: Record<string, unknown>;
 };
 
-type AuditRow = {
+export type AuditRow = {
   id: number;
   at: number;
   staff_id: number | null;
