@@ -12,12 +12,12 @@ import {
   DEMO_STAFF,
   shot as harnessShot,
   launchBrowser,
+  consolePage as openConsolePage,
   type Server,
+  staffSignIn,
   staffTotp,
   startServer,
 } from './harness.ts';
-
-const DESKTOP = { width: 1366, height: 800 };
 
 const TEXT = {
   'en-US': {
@@ -64,20 +64,10 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function consolePage(lang: Lang): Promise<Page> {
-  const context = await browser.newContext({ viewport: DESKTOP, locale: lang });
-  await context.addInitScript((l) => localStorage.setItem('adminLanguage', l), lang);
-  return context.newPage();
-}
+const consolePage = (lang: Lang) => openConsolePage(browser, lang);
 
-async function signIn(page: Page, username: string, password: string, totpSecret: string) {
-  await page.goto(`${server.baseUrl}/admin/sign-in`);
-  await page.getByTestId('sign-in-username').fill(username);
-  await page.getByTestId('sign-in-password').fill(password);
-  await page.getByTestId('sign-in-totp').fill(await staffTotp(totpSecret));
-  await page.getByTestId('sign-in-submit').click();
-  await page.getByTestId('mode-banner').waitFor();
-}
+const signIn = (page: Page, username: string, password: string, totpSecret: string) =>
+  staffSignIn(page, server, { username, password, totpSecret });
 
 async function signOut(page: Page) {
   await page.getByTestId('account-menu').click();

@@ -8,9 +8,7 @@ import { DatabaseSync } from 'node:sqlite';
 import type { Lang } from '@bourse/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_STAFF, shot as harnessShot, launchBrowser, type Server, staffTotp, startServer } from './harness.ts';
-
-const DESKTOP = { width: 1366, height: 800 };
+import { consolePage, shot as harnessShot, launchBrowser, type Server, staffSignIn, startServer } from './harness.ts';
 
 const TEXT = {
   'en-US': {
@@ -68,15 +66,8 @@ describe('reconciliation page', () => {
     const text = TEXT[lang];
 
     it(`${lang}: runs a reconciliation, shows it balanced, and shows a lost transfer record as discrepancies`, async () => {
-      const context = await browser.newContext({ viewport: DESKTOP, locale: lang });
-      await context.addInitScript((l) => localStorage.setItem('adminLanguage', l), lang);
-      const page = await context.newPage();
-      await page.goto(`${server.baseUrl}/admin/sign-in`);
-      await page.getByTestId('sign-in-username').fill(DEMO_STAFF.username);
-      await page.getByTestId('sign-in-password').fill(DEMO_STAFF.password);
-      await page.getByTestId('sign-in-totp').fill(await staffTotp());
-      await page.getByTestId('sign-in-submit').click();
-      await page.getByTestId('mode-banner').waitFor();
+      const page = await consolePage(browser, lang);
+      await staffSignIn(page, server);
       await page.getByTestId('side-menu').getByRole('link', { name: text.menu }).click();
       await page.waitForURL(/\/admin\/reconciliation$/);
 
@@ -115,7 +106,7 @@ describe('reconciliation page', () => {
         db.close();
       }
       await runNow(page, 'ok');
-      await context.close();
+      await page.context().close();
     });
   }
 });

@@ -99,6 +99,30 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+/** The staff console's viewport: a laptop screen. */
+export const DESKTOP = { width: 1366, height: 800 };
+
+/** A staff console page whose stored language is `lang` before the console loads. */
+export async function consolePage(browser: Browser, lang: 'en-US' | 'pt-BR'): Promise<Page> {
+  const context = await browser.newContext({ viewport: DESKTOP, locale: lang });
+  await context.addInitScript((l) => localStorage.setItem('adminLanguage', l), lang);
+  return context.newPage();
+}
+
+/** Signs a staff member in on the console's sign-in page (the demo administrator unless told). */
+export async function staffSignIn(
+  page: Page,
+  server: Server,
+  staff: { username: string; password: string; totpSecret: string } = DEMO_STAFF,
+): Promise<void> {
+  await page.goto(`${server.baseUrl}/admin/sign-in`);
+  await page.getByTestId('sign-in-username').fill(staff.username);
+  await page.getByTestId('sign-in-password').fill(staff.password);
+  await page.getByTestId('sign-in-totp').fill(await staffTotp(staff.totpSecret));
+  await page.getByTestId('sign-in-submit').click();
+  await page.getByTestId('mode-banner').waitFor();
+}
+
 /** A phone-sized page (390×844, touch) whose stored language is `lang` before the app loads. */
 export async function phonePage(
   browser: Browser,

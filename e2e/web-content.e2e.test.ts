@@ -10,16 +10,15 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DEMO_CUSTOMER,
-  DEMO_STAFF,
   launchBrowser,
+  consolePage as openConsolePage,
   phonePage,
   type Server,
   shot,
-  staffTotp,
+  staffSignIn,
   startServer,
 } from './harness.ts';
 
-const DESKTOP = { width: 1366, height: 800 };
 const ARTICLE = {
   en: {
     title: 'Desk note: simulated session recap (e2e)',
@@ -76,16 +75,10 @@ afterAll(async () => {
   await server?.stop();
 });
 
+/** The console in `lang`, signed in as the demo administrator. */
 async function consolePage(lang: Lang): Promise<Page> {
-  const context = await browser.newContext({ viewport: DESKTOP, locale: lang });
-  await context.addInitScript((l) => localStorage.setItem('adminLanguage', l), lang);
-  const page = await context.newPage();
-  await page.goto(`${server.baseUrl}/admin/sign-in`);
-  await page.getByTestId('sign-in-username').fill(DEMO_STAFF.username);
-  await page.getByTestId('sign-in-password').fill(DEMO_STAFF.password);
-  await page.getByTestId('sign-in-totp').fill(await staffTotp());
-  await page.getByTestId('sign-in-submit').click();
-  await page.getByTestId('mode-banner').waitFor();
+  const page = await openConsolePage(browser, lang);
+  await staffSignIn(page, server);
   return page;
 }
 
