@@ -15,12 +15,12 @@ import { RequireSignIn } from './require-sign-in.tsx';
 import { SECTIONS } from './roles.ts';
 import { theme } from './theme.ts';
 
-const SignInPage = lazy(() => import('../features/auth/sign-in-page.tsx'));
-const ChangePasswordPage = lazy(() => import('../features/auth/change-password-page.tsx'));
+const SignInPage = lazy(() => import('../features/staff/sign-in-page.tsx'));
+const ChangePasswordPage = lazy(() => import('../features/staff/change-password-page.tsx'));
 const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page.tsx'));
-const AuditLogPage = lazy(() => import('../features/audit-log/audit-log-page.tsx'));
+const AuditLogPage = lazy(() => import('../features/staff/audit-log-page.tsx'));
 const StaffPage = lazy(() => import('../features/staff/staff-page.tsx'));
-const UsersPage = lazy(() => import('../features/users/users-page.tsx'));
+const UsersPage = lazy(() => import('../features/accounts/users-page.tsx'));
 const ContentPage = lazy(() => import('../features/content/content-page.tsx'));
 const ReconciliationPage = lazy(() => import('../features/reconciliation/reconciliation-page.tsx'));
 const ComingSoonPage = lazy(() => import('../features/coming-soon/coming-soon-page.tsx'));

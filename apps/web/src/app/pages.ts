@@ -77,18 +77,18 @@ const named =
     load().then((module) => ({ default: module[name] as ComponentType }));
 
 const commonPages = () => import('../features/common/common-pages.tsx');
-const accountPages = () => import('../features/account/auth-pages.tsx');
+const accountPages = () => import('../features/accounts/auth-pages.tsx');
 const placeholderPages = () => import('../features/markets/placeholder-pages.tsx');
-const minePages = () => import('../features/user/mine-page.tsx');
-const securityPages = () => import('../features/user/security-page.tsx');
+const minePages = () => import('../features/accounts/mine-page.tsx');
+const securityPages = () => import('../features/accounts/security-page.tsx');
 const homePage = () => import('../features/markets/home-page.tsx');
 const marketsPage = () => import('../features/markets/markets-page.tsx');
 const searchPage = () => import('../features/markets/search-page.tsx');
 const klinePages = () => import('../features/markets/kline-page.tsx');
 const newsPages = () => import('../features/markets/news-pages.tsx');
 const noticePages = () => import('../features/content/notice-pages.tsx');
-const tradePages = () => import('../features/trading/trade-pages.tsx');
-const orderPage = () => import('../features/trading/order-page.tsx');
+const tradePages = () => import('../features/stocks/trade-pages.tsx');
+const orderPage = () => import('../features/stocks/order-page.tsx');
 
 /**
  * Screens whose data is requested at start-up, before React renders them (preloadScreen in

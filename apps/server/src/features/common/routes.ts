@@ -6,7 +6,7 @@ import { captchaView, type DeploymentProps, deploymentProps, normalizePhone } fr
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { SandboxSms } from '../../adapters/sms/sandbox.ts';
+import type { SandboxSms } from '../../adapters/sms/sandbox/sandbox.ts';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../http/app-error.ts';
 import { ok, okEnvelope } from '../../http/envelope.ts';

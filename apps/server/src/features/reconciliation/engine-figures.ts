@@ -8,7 +8,7 @@
 import type { Discrepancy, ReconciliationAsset } from '@bourse/contract';
 import type { Engine } from '@bourse/engine';
 import { formatDecimal, SHARE_PREFIX } from '@bourse/money';
-import { isMarketMaker } from '../stocks/paper-venue.ts';
+import { isMarketMaker } from '../../adapters/venue/paper/paper-venue.ts';
 
 /** What the stored tables are checked against (tables.ts; posted to the worker thread that reads them). */
 export type EngineFigures = {

@@ -4,8 +4,8 @@
 import { type EngineEvent, ownerOfAccountKey } from '@bourse/engine';
 import type { TradingEngine } from '../../engine-host/trading-engine.ts';
 import type { Accounts } from '../accounts/service.ts';
-import type { AccountChannels } from '../market-data/stream.ts';
-import { isMarketMaker } from './paper-venue.ts';
+import type { AccountChannels } from '../markets/stream.ts';
+import { isMarketMaker } from '../../adapters/venue/paper/paper-venue.ts';
 
 export function customersIn(events: readonly EngineEvent[]): Set<string> {
   const users = new Set<string>();

@@ -14,7 +14,7 @@ import type { Instrument as EngineInstrument } from '@bourse/engine';
 import { decimalToTicks, type Instrument, tradingDayOf } from '@bourse/market';
 import { formatDecimal } from '@bourse/money';
 import type { TradingEngine } from '../../engine-host/trading-engine.ts';
-import type { MarketData } from '../market-data/market-data.ts';
+import type { MarketData } from '../markets/service.ts';
 import { unlockAtMs } from './settlement-calendar.ts';
 
 type TradeRow = {

@@ -20,9 +20,9 @@ import { bearerToken } from '../../http/auth.ts';
 import { ok, okEnvelope } from '../../http/envelope.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Accounts } from '../accounts/service.ts';
-import type { MarketData } from '../market-data/market-data.ts';
+import type { MarketData } from '../markets/service.ts';
 import type { Holdings } from './holdings.ts';
-import type { Side, StockOrders } from './stock-orders.ts';
+import type { Side, StockOrders } from './service.ts';
 import type { Watchlist } from './watchlist.ts';
 
 export type StockDeps = {

@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Config } from '../../config.ts';
 import { loadStockSettings } from '../../config.ts';
 import { testApp } from '../../testing.ts';
-import { marketMakerOf } from './paper-venue.ts';
+import { marketMakerOf } from '../../adapters/venue/paper/paper-venue.ts';
 
 const dbs = await testDatabases();
 const PIN = '246810';

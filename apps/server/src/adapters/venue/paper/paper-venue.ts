@@ -16,12 +16,12 @@ import type { Db } from '@bourse/db';
 import type { ApplyResult } from '@bourse/engine';
 import { type ExchangeId, type Instrument, isOpen, priceBand, tradingDayOf } from '@bourse/market';
 import { formatDecimal, parseDecimal } from '@bourse/money';
-import type { StockSettings } from '../../config.ts';
-import type { CommandInput, TradingEngine } from '../../engine-host/trading-engine.ts';
-import type { Clock } from '../../platform/clock.ts';
-import type { MarketData } from '../market-data/market-data.ts';
-import { settledCutoffMs } from './settlement-calendar.ts';
-import { stockSpec, tradableStocks } from './stock-instruments.ts';
+import type { StockSettings } from '../../../config.ts';
+import type { CommandInput, TradingEngine } from '../../../engine-host/trading-engine.ts';
+import type { Clock } from '../../../platform/clock.ts';
+import type { MarketData } from '../../../features/markets/service.ts';
+import { settledCutoffMs } from '../../../features/stocks/settlement-calendar.ts';
+import { stockSpec, tradableStocks } from '../../../features/stocks/stock-instruments.ts';
 
 /**
  * The disclosed liquidity account of one stock: an engine user funded from platform:liquidity. One per

@@ -1,7 +1,7 @@
 // The sandbox SMS adapter: sends nothing, keeps the last messages in memory so paper-mode users and
 // tests can read the code. Bounded: it never holds more than `capacity` messages.
 
-import type { SmsMessage, SmsPort } from './sms-port.ts';
+import type { SmsMessage, SmsPort } from '../sms-port.ts';
 
 export class SandboxSms implements SmsPort {
   readonly name = 'sandbox';

@@ -27,8 +27,8 @@ import type { TradingEngine } from '../../engine-host/trading-engine.ts';
 import { AppError, fieldError } from '../../http/app-error.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { UserRow } from '../accounts/repo.ts';
-import type { MarketData } from '../market-data/market-data.ts';
-import type { PaperVenue } from './paper-venue.ts';
+import type { MarketData } from '../markets/service.ts';
+import type { PaperVenue } from '../../adapters/venue/paper/paper-venue.ts';
 import { isStock } from './stock-instruments.ts';
 
 export type Side = 'buy' | 'sell';

@@ -13,9 +13,9 @@ import { ChevronRightIcon, CopyIcon } from '../../app/shell/icons.tsx';
 import { Page } from '../../app/shell/page.tsx';
 import { useEscape } from '../../app/shell/use-escape.ts';
 import { formatDateTime } from '../../lib/time.ts';
-import { confirmPasswordRules, passwordLengthMax, passwordRules } from '../account/password-rules.ts';
-import { applyServerErrors } from '../account/server-errors.ts';
-import { FormBanner, ServerForm } from '../account/server-form.tsx';
+import { confirmPasswordRules, passwordLengthMax, passwordRules } from './password-rules.ts';
+import { applyServerErrors } from './server-errors.ts';
+import { FormBanner, ServerForm } from './server-form.tsx';
 
 function RequireLogin({ children }: { children: ReactNode }) {
   const session = useSession();

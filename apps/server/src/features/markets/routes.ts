@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { TradingEngine } from '../../engine-host/trading-engine.ts';
 import { AppError } from '../../http/app-error.ts';
 import { ok } from '../../http/envelope.ts';
-import type { MarketData } from './market-data.ts';
+import type { MarketData } from './service.ts';
 
 const BOOK_LEVELS = 10;
 

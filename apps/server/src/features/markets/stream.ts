@@ -14,7 +14,7 @@ import type { ErrorCode } from '@bourse/contract';
 import { type Instrument, isInterval } from '@bourse/market';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import type { MarketData, MarketEvent } from './market-data.ts';
+import type { MarketData, MarketEvent } from './service.ts';
 import { toCandleView } from './routes.ts';
 
 const MAX_CHANNELS = 100;
