@@ -14,8 +14,8 @@ import type { ErrorCode } from '@bourse/contract';
 import { type Instrument, isInterval } from '@bourse/market';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import type { MarketData, MarketEvent } from './service.ts';
 import { toCandleView } from './routes.ts';
+import type { MarketData, MarketEvent } from './service.ts';
 
 const MAX_CHANNELS = 100;
 const MAX_BUFFERED_BYTES = 1_048_576;

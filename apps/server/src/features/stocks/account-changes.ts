@@ -2,10 +2,10 @@
 // holds. Feeds the stream's `account:` channel; the market makers and platform accounts are left out.
 
 import { type EngineEvent, ownerOfAccountKey } from '@bourse/engine';
+import { isMarketMaker } from '../../adapters/venue/paper/paper-venue.ts';
 import type { TradingEngine } from '../../engine-host/trading-engine.ts';
 import type { Accounts } from '../accounts/service.ts';
 import type { AccountChannels } from '../markets/stream.ts';
-import { isMarketMaker } from '../../adapters/venue/paper/paper-venue.ts';
 
 export function customersIn(events: readonly EngineEvent[]): Set<string> {
   const users = new Set<string>();

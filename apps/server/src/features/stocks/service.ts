@@ -22,13 +22,13 @@ import {
 import { type Instrument, isOpen } from '@bourse/market';
 import { formatDecimal, parseDecimal } from '@bourse/money';
 import type { z } from 'zod';
+import type { PaperVenue } from '../../adapters/venue/paper/paper-venue.ts';
 import type { StockSettings } from '../../config.ts';
 import type { TradingEngine } from '../../engine-host/trading-engine.ts';
 import { AppError, fieldError } from '../../http/app-error.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { UserRow } from '../accounts/repo.ts';
 import type { MarketData } from '../markets/service.ts';
-import type { PaperVenue } from '../../adapters/venue/paper/paper-venue.ts';
 import { isStock } from './stock-instruments.ts';
 
 export type Side = 'buy' | 'sell';

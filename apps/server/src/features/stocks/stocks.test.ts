@@ -5,10 +5,10 @@
 import { testDatabases } from '@bourse/db';
 import { decodeCommand } from '@bourse/engine';
 import { describe, expect, it, vi } from 'vitest';
+import { marketMakerOf } from '../../adapters/venue/paper/paper-venue.ts';
 import type { Config } from '../../config.ts';
 import { loadStockSettings } from '../../config.ts';
 import { testApp } from '../../testing.ts';
-import { marketMakerOf } from '../../adapters/venue/paper/paper-venue.ts';
 
 const dbs = await testDatabases();
 const PIN = '246810';

@@ -18,10 +18,10 @@ import { type ExchangeId, type Instrument, isOpen, priceBand, tradingDayOf } fro
 import { formatDecimal, parseDecimal } from '@bourse/money';
 import type { StockSettings } from '../../../config.ts';
 import type { CommandInput, TradingEngine } from '../../../engine-host/trading-engine.ts';
-import type { Clock } from '../../../platform/clock.ts';
 import type { MarketData } from '../../../features/markets/service.ts';
 import { settledCutoffMs } from '../../../features/stocks/settlement-calendar.ts';
 import { stockSpec, tradableStocks } from '../../../features/stocks/stock-instruments.ts';
+import type { Clock } from '../../../platform/clock.ts';
 
 /**
  * The disclosed liquidity account of one stock: an engine user funded from platform:liquidity. One per
