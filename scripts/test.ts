@@ -1,5 +1,5 @@
 // `npm test`: every check CI runs, in order, stopping at nothing so one report shows all of it:
-// type checks, lint, unit and API tests (SQLite, and PostgreSQL when reachable), the engine's seeded
+// type checks, lint, the dependency rules, unit and API tests (SQLite, and PostgreSQL when reachable), the engine's seeded
 // simulation, a build of both front ends, then browser tests in Chromium. Ends with one line
 // "tests: N passed, N failed" summed over the test runners.
 
@@ -29,6 +29,7 @@ const steps: Step[] = [
   { name: 'typecheck (web)', cmd: 'tsc', args: ['-p', 'apps/web/tsconfig.json'] },
   { name: 'typecheck (admin)', cmd: 'tsc', args: ['-p', 'apps/admin/tsconfig.json'] },
   { name: 'lint', cmd: 'biome', args: ['lint', '.'] },
+  { name: 'architecture (dependency rules)', cmd: 'node', args: ['scripts/architecture-check.ts'] },
   vitest('unit and API tests', 'vitest.config.ts', join(results, 'unit.json')),
 ];
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
