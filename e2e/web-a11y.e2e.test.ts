@@ -115,7 +115,8 @@ const VISITS: Visit[] = [
     name: 'kline',
     path: '/pages/stock/stockKline?symbol=NSE:RELIANCE',
     signedIn: false,
-    ready: (p) => p.getByTestId('quote-header').waitFor(),
+    // The chart's legend too: its SMA colours are text.
+    ready: (p) => p.getByTestId('kline-legend').waitFor(),
   },
   {
     name: 'news',
