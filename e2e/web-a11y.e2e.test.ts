@@ -222,8 +222,15 @@ describe('customer app accessibility and layout (real server, market closed)', (
     it(`keeps every amount of the Trade tab's account cards on one line (${lang})`, async () => {
       // The app's font stack ends in the device's system font; DejaVu Sans (Debian's) is a wide one, as on
       // the phone where "₹10,00,000.\n00" was seen.
-      for (const font of ['default', 'DejaVu Sans']) {
+      // And a narrow phone (320 px) with the wide font, where the long figures must be abbreviated.
+      const cases = [
+        { font: 'default', width: 390 },
+        { font: 'DejaVu Sans', width: 390 },
+        { font: 'DejaVu Sans', width: 320 },
+      ];
+      for (const { font, width } of cases) {
         const { context, page } = await openPage(lang, true);
+        if (width !== 390) await page.setViewportSize({ width, height: 568 });
         try {
           if (font !== 'default') {
             // Set as soon as the document has its root element, before the app renders.
@@ -244,7 +251,7 @@ describe('customer app accessibility and layout (real server, market closed)', (
           await page.waitForTimeout(400);
           const family = await page.evaluate<string>('getComputedStyle(document.body).fontFamily');
           expect(family).toContain(font === 'default' ? 'system-ui' : font);
-          await shot(page, `web-a11y-trade-cards-${font.replace(/\W/g, '')}-${lang}`);
+          await shot(page, `web-a11y-trade-cards-${font.replace(/\W/g, '')}-${width}-${lang}`);
           const amounts = await lineCounts(
             page,
             '[data-testid="account-summary"] .account-card-x__total, [data-testid="account-summary"] dd',
@@ -256,6 +263,8 @@ describe('customer app accessibility and layout (real server, market closed)', (
           const all = amounts.map((a) => a.full).join(' ');
           expect(all).toMatch(/₹10,00,000\.00/);
           expect(all).toMatch(/R\$\s50\.000,00/);
+          // Where ₹10,00,000.00 cannot fit even in a smaller font, ₹10L is shown instead.
+          if (width === 320) expect(amounts.map((a) => a.text)).toContain('₹10L');
         } finally {
           await context.close();
         }
