@@ -11,9 +11,9 @@ export type Reply = {
   body: { code: number; msg: string; data: any; error?: string; fields?: Record<string, string> };
 };
 
-export async function testApp(db: Db, overrides: Partial<Config> = {}) {
+export async function testApp(db: Db, overrides: Partial<Config> = {}, clockStartMs?: number) {
   const config = { ...loadConfig({ BOURSE_TEST_HOOKS: '1' }, { dataDir: null }), ...overrides };
-  const clock = manualClock();
+  const clock = manualClock(clockStartMs);
   const app = await buildApp({ config, db, clock, logger: false });
   const call = async (
     method: 'GET' | 'POST',

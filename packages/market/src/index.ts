@@ -72,6 +72,7 @@ export {
   parseTradesResponse,
   TRADES_FORMAT,
 } from './json-polling-feed.ts';
+export { lastSessionIfClosed, lastSessionQuotes } from './last-session.ts';
 export { MODEL } from './model.ts';
 export {
   decimalToSteps,
@@ -84,6 +85,7 @@ export {
 export {
   createSimulator,
   type MarketSimulator,
+  type QuoteState,
   restoreSimulator,
   type SimulatorOptions,
   type SimulatorSnapshot,

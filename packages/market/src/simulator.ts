@@ -17,7 +17,8 @@ import {
 } from './model.ts';
 import { priceBand } from './price.ts';
 
-type QuoteState = {
+/** An instrument's day statistics as the simulator keeps them (a quote without its id and band). */
+export type QuoteState = {
   tradingDay: string | null;
   timeMs: number | null;
   lastTicks: number;
@@ -48,6 +49,11 @@ export type SimulatorOptions = {
   readonly instrumentIds?: readonly string[];
   /** advanceTo refuses a span that could produce more ticks than this (use skipTo for long gaps). */
   readonly maxTicksPerAdvance?: number;
+  /**
+   * Day statistics to start with instead of a blank day at the start price (see last-session.ts): the
+   * last session's figures of a market closed at startMs. Their lastTicks must be the start price.
+   */
+  readonly initialQuotes?: ReadonlyMap<string, QuoteState>;
 };
 
 export type MarketSimulator = {
@@ -101,9 +107,9 @@ export function createSimulator(options: SimulatorOptions): MarketSimulator {
     }
   }
   const emitted = new Set(requested);
-  const slots = buildSlots(needed, emitted, (_instrument, params) => ({
+  const slots = buildSlots(needed, emitted, (instrument, params) => ({
     model: initialModelState(params, options.seed),
-    quote: {
+    quote: structuredClone(options.initialQuotes?.get(instrument.id)) ?? {
       tradingDay: null,
       timeMs: null,
       lastTicks: params.startTicks,

@@ -1,7 +1,15 @@
 // Display helpers for quotes and money across markets. Owns: which locale and currency a value is
 // shown in. Prices of stocks and indices use their market's Intl format (₹ en-IN, $ en-US, R$ pt-BR)
 // whatever the app language; crypto pairs (quoted in USDT) use the app language's grouping.
-import { formatMoney, formatNumber, formatPercentChange, type MarketCode, marketFormats } from './format.ts';
+import {
+  formatCompact,
+  formatMoney,
+  formatNumber,
+  formatPercentChange,
+  type MarketCode,
+  marketFormats,
+  parseDecimal,
+} from './format.ts';
 
 export function marketOfCurrency(currency: string | null | undefined): MarketCode | null {
   switch (currency) {
@@ -59,6 +67,35 @@ export function formatAmount(
   }
   const text = formatNumber(value, { locale: language, ...options });
   return text === '--' ? text : `${text} ${currency}`;
+}
+
+/**
+ * Money abbreviated for a box too narrow for the full figure: "₹10L" (lakh and crore in en-IN), "$1.25M",
+ * "R$ 50K", "-R$ 1,5M", "1.2K USDT"; exact below one thousand. Same sign and symbol as formatAmount.
+ */
+export function formatAmountCompact(
+  value: string | null | undefined,
+  currency: string,
+  language: string,
+  options: { signDisplay?: 'auto' | 'exceptZero' } = {},
+): string {
+  const parts = parseDecimal(value);
+  if (!parts) return '--';
+  // Below a thousand the full figure is as short as an abbreviation.
+  if (parts.integer.replace(/^0+/, '').length <= 3) return formatAmount(value, currency, language, options);
+  const market = marketOfCurrency(currency);
+  const share = shareOf(currency);
+  const locale = market ? marketFormats[market].locale : language;
+  const magnitude = formatCompact(`${parts.integer}.${parts.fraction}`, locale, share ? 0 : 2);
+  // Intl places the sign and the currency symbol around a stand-in 1; the abbreviated figure replaces it.
+  const sample = new Intl.NumberFormat(locale, {
+    ...(market ? { style: 'currency', currency: marketFormats[market].currency } : {}),
+    signDisplay: options.signDisplay ?? 'auto',
+    maximumFractionDigits: 0,
+  }).formatToParts(parts.isNegative ? -1 : 1);
+  const figure = sample.map((part) => (part.type === 'integer' ? magnitude : part.value)).join('');
+  if (market) return figure;
+  return `${figure} ${share ? share.symbol : currency}`;
 }
 
 /** A price without the currency sign (lists, book, trades), with the instrument's digits. */

@@ -1,6 +1,7 @@
 // Market-data calls through the HTTP stack: quotes that move with the simulator while the market is
 // open and stand still while it is closed, candles with generated history and live ones, the tape,
-// search, and translated errors for unknown symbols. Runs on the embedded database.
+// search, and translated errors for unknown symbols; a first start on a weekend shows Friday's session.
+// Runs on the embedded database.
 
 import { openDb } from '@bourse/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,5 +76,48 @@ describe('market data', () => {
     expect(pt.body.msg).toBe('Instrumento desconhecido');
     const countries = (await t.call('GET', '/stock/index/country/list')).body.data.items;
     expect(countries.map((c: { code: string }) => c.code)).toEqual(['IN', 'US', 'BR']);
+  });
+});
+
+describe('market data first started on a Saturday', () => {
+  const SATURDAY = Date.UTC(2026, 0, 10, 12, 0);
+  type Row = { symbol: string; changePct: string; volume: string; isOpen: boolean; kind: string; time: number };
+  let s: Awaited<ReturnType<typeof testApp>>;
+  beforeAll(async () => {
+    s = await testApp(await openDb({ dataDir: null }), {}, SATURDAY);
+  });
+  afterAll(() => s.close());
+
+  it("carries the previous session's close, change and volume of stocks and indices until the next open", async () => {
+    for (const country of ['IN', 'US', 'BR']) {
+      const stocks = (await s.call('GET', `/stock/index/list?country=${country}&limit=20`)).body.data.items as Row[];
+      expect(stocks.length).toBeGreaterThan(0);
+      expect(stocks.every((q) => !q.isOpen)).toBe(true);
+      // Not a dead market: most stocks moved on Friday, and every one traded.
+      expect(stocks.filter((q) => q.changePct !== '0.00').length).toBeGreaterThan(stocks.length / 2);
+      expect(stocks.every((q) => Number(q.volume) > 0)).toBe(true);
+      const indices = (await s.call('GET', `/stock/index/indices/list?country=${country}`)).body.data.items as Row[];
+      expect(indices.some((q) => q.changePct !== '0.00')).toBe(true);
+    }
+    const reliance = (await s.call('GET', '/stock/index/info?symbol=NSE:RELIANCE')).body.data;
+    // The figures are Friday's session (time inside it), and they stand still over the weekend.
+    expect(new Date(reliance.time).toISOString().slice(0, 10)).toBe('2026-01-09');
+    expect(Number(reliance.high)).toBeGreaterThanOrEqual(Number(reliance.price));
+    expect(Number(reliance.low)).toBeLessThanOrEqual(Number(reliance.price));
+    expect(reliance.change).not.toBe('0.00');
+    s.clock.advance(3_600_000);
+    await s.app.market.pump();
+    expect((await s.call('GET', '/stock/index/info?symbol=NSE:RELIANCE')).body.data).toEqual(reliance);
+  });
+
+  it("starts Monday's session from Friday's close, with a new day's volume", async () => {
+    const friday = (await s.call('GET', '/stock/index/info?symbol=NSE:RELIANCE')).body.data;
+    // Monday 12 January, 04:00 UTC: NSE has been open for 15 minutes.
+    s.clock.set(Date.UTC(2026, 0, 12, 4, 0));
+    await s.app.market.pump();
+    const monday = (await s.call('GET', '/stock/index/info?symbol=NSE:RELIANCE')).body.data;
+    expect(monday.isOpen).toBe(true);
+    expect(monday.prevClose).toBe(friday.price);
+    expect(Number(monday.volume)).toBeLessThan(Number(friday.volume));
   });
 });

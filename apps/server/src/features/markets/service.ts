@@ -18,6 +18,7 @@ import {
   type Instrument,
   type Interval,
   isOpen,
+  lastSessionQuotes,
   type MarketSimulator,
   nextClose,
   nextOpen,
@@ -95,7 +96,9 @@ export class MarketData {
       if (now - sim.timeMs > CATCH_UP_MS) sim.skipTo(now - 60_000);
     } else {
       anchorMs = Math.floor(now / 60_000) * 60_000;
-      sim = createSimulator({ seed, startMs: anchorMs });
+      // Markets closed at the first start show their last session (close, change, volume) until they open,
+      // not a blank 0.00% day.
+      sim = createSimulator({ seed, startMs: anchorMs, initialQuotes: lastSessionQuotes({ seed, atMs: anchorMs }) });
     }
     const market = new MarketData(db, clock, seed, anchorMs, sim);
     await market.pump();

@@ -161,7 +161,7 @@ export function Drawer({ isOpen, onClose }: { isOpen: boolean; onClose: () => vo
                 type="button"
                 className="drawer__id"
                 onClick={copyId}
-                aria-label={t('drawer.copyId', { id: user.id })}
+                aria-label={`${t('drawer.idLabel', { id: user.id })}, ${t('common.copy')}`}
               >
                 <span className="tabular">{t('drawer.idLabel', { id: user.id })}</span>
                 <CopyIcon size={16} />

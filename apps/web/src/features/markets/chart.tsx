@@ -20,8 +20,9 @@ import { useEffect, useRef } from 'react';
 import { simpleMovingAverage } from './market-math.ts';
 
 export const smaPeriods = [5, 10, 20] as const;
-export const smaColors = ['#e3a008', '#7e57c2', '#1e88e5'] as const;
-const upColor = '#0a8a4a';
+// Dark enough to be read as the legend's text on white (4.5:1).
+export const smaColors = ['#b45309', '#7e57c2', '#1565c0'] as const;
+const upColor = '#067d41';
 const downColor = '#d0021b';
 
 export interface ChartProps {

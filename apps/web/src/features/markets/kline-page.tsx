@@ -33,7 +33,8 @@ import { EmptyState, ErrorState, Segmented, SkeletonRows, useFlash } from './mar
 
 const PriceChart = lazy(() => import('./chart.tsx'));
 const smaPeriods = [5, 10, 20] as const;
-const smaColors = ['#e3a008', '#7e57c2', '#1e88e5'] as const;
+// The chart's SMA line colours (chart.tsx), dark enough for the legend's text (4.5:1 on white).
+const smaColors = ['#b45309', '#7e57c2', '#1565c0'] as const;
 
 const intervals: readonly { value: CandleInterval; label: string }[] = [
   { value: '1m', label: '1m' },

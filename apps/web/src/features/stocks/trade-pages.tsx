@@ -10,13 +10,14 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { usePlatformProps } from '../../app/api.ts';
 import { useSession } from '../../app/session.ts';
+import { Amount } from '../../app/shell/amount.tsx';
 import { ChevronRightIcon, ListIcon, WalletIcon } from '../../app/shell/icons.tsx';
 import { Page } from '../../app/shell/page.tsx';
 import { useEscape } from '../../app/shell/use-escape.ts';
 import { currentLanguage } from '../../i18n/index.ts';
 import { compareDecimal, sumDecimals } from '../../lib/decimal.ts';
 import { formatNumber, marketFormats } from '../../lib/format.ts';
-import { formatAmount, marketOfCurrency } from '../../lib/market-format.ts';
+import { formatAmount, formatAmountCompact, marketOfCurrency } from '../../lib/market-format.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import { SearchIcon } from '../markets/icons.tsx';
 import { apiGet, type Paged } from '../markets/market-api.ts';
@@ -65,8 +66,15 @@ function AccountSummary({ balances, holdings }: { balances: BalanceView[]; holdi
         const pnl = sumDecimals(own.map((h) => h.floatingPnl));
         const today = sumDecimals(own.map((h) => h.todayPnl));
         const total = sumDecimals([balance?.balance ?? '0', value]);
-        const money = (v: string, signed = false) =>
-          formatAmount(v, currency, language, signed ? { signDisplay: 'exceptZero' } : {});
+        const money = (v: string, signed = false) => {
+          const options = signed ? ({ signDisplay: 'exceptZero' } as const) : {};
+          return (
+            <Amount
+              full={formatAmount(v, currency, language, options)}
+              compact={formatAmountCompact(v, currency, language, options)}
+            />
+          );
+        };
         return (
           <section key={currency} className="account-card-x" aria-label={t('trading.accountIn', { currency })}>
             <p className="account-card-x__label">
@@ -574,19 +582,28 @@ export function IncomePage() {
                       {t('trading.realizedPnl')} · {currency}
                     </p>
                     <p className={`account-card-x__total tabular ${pnlClass(realized)}`}>
-                      {formatAmount(realized, currency, language, { signDisplay: 'exceptZero' })}
+                      <Amount
+                        full={formatAmount(realized, currency, language, { signDisplay: 'exceptZero' })}
+                        compact={formatAmountCompact(realized, currency, language, { signDisplay: 'exceptZero' })}
+                      />
                     </p>
                     <dl className="account-card-x__grid">
                       <div>
                         <dt>{t('trading.floatingPnl')}</dt>
                         <dd className={`tabular ${pnlClass(floating)}`}>
-                          {formatAmount(floating, currency, language, { signDisplay: 'exceptZero' })}
+                          <Amount
+                            full={formatAmount(floating, currency, language, { signDisplay: 'exceptZero' })}
+                            compact={formatAmountCompact(floating, currency, language, { signDisplay: 'exceptZero' })}
+                          />
                         </dd>
                       </div>
                       <div>
                         <dt>{t('trading.turnover')}</dt>
                         <dd className="tabular">
-                          {formatAmount(stats.data?.turnover[currency] ?? '0', currency, language)}
+                          <Amount
+                            full={formatAmount(stats.data?.turnover[currency] ?? '0', currency, language)}
+                            compact={formatAmountCompact(stats.data?.turnover[currency] ?? '0', currency, language)}
+                          />
                         </dd>
                       </div>
                     </dl>

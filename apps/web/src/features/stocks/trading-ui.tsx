@@ -5,10 +5,17 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { loginPath } from '../../app/navigation.ts';
+import { Amount } from '../../app/shell/amount.tsx';
 import { currentLanguage } from '../../i18n/index.ts';
 import { compareDecimal, signOf } from '../../lib/decimal.ts';
 import { formatNumber, marketFormats } from '../../lib/format.ts';
-import { formatAmount, formatPercentChange, marketOfAsset, marketOfCurrency } from '../../lib/market-format.ts';
+import {
+  formatAmount,
+  formatAmountCompact,
+  formatPercentChange,
+  marketOfAsset,
+  marketOfCurrency,
+} from '../../lib/market-format.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import { LockIcon } from '../markets/icons.tsx';
 import { klinePath } from '../markets/market-ui.tsx';
@@ -49,8 +56,15 @@ export function HoldingCard({ holding }: { holding: HoldingView }) {
   const language = currentLanguage();
   const market = marketOfCurrency(holding.currency);
   const locale = market ? marketFormats[market].locale : language;
-  const money = (value: string, signed = false) =>
-    formatAmount(value, holding.currency, language, signed ? { signDisplay: 'exceptZero' } : {});
+  const money = (value: string, signed = false) => {
+    const options = signed ? ({ signDisplay: 'exceptZero' } as const) : {};
+    return (
+      <Amount
+        full={formatAmount(value, holding.currency, language, options)}
+        compact={formatAmountCompact(value, holding.currency, language, options)}
+      />
+    );
+  };
   const hasLocked = compareDecimal(holding.locked, '0') > 0;
   return (
     <li className="holding" data-testid="holding">
