@@ -70,6 +70,13 @@ describe.each(dbs)('accounts on $dialect', ({ open }) => {
       'Please agree to the disclaimer and privacy policy first',
       'Aceite primeiro o aviso legal e a política de privacidade',
     ],
+    [
+      'an agreement left out',
+      { agree: undefined },
+      'agreement_required',
+      'Please agree to the disclaimer and privacy policy first',
+      'Aceite primeiro o aviso legal e a política de privacidade',
+    ],
   ])('refuses %s with a translated message and creates nothing', async (_name, change, error, en, pt) => {
     await start();
     for (const [lang, msg] of [
