@@ -31,7 +31,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { bearerToken } from '../../http/auth.ts';
-import { ok, okEnvelope } from '../../http/envelope.ts';
+import { done, ok, okEnvelope } from '../../http/envelope.ts';
 import type { Accounts } from '../accounts/service.ts';
 import type { Staff } from '../staff/service.ts';
 import type { Content } from './service.ts';
@@ -114,22 +114,22 @@ export function contentRoutes(app: FastifyInstance, deps: { content: Content; ac
   r.post(
     '/admin/content/create',
     { schema: { tags: staffTags, body: contentCreateBody, response: { 200: okEnvelope(adminContentView) } } },
-    async (req) => ok(await content.create(await asEditor(req), req.body), 'submitted'),
+    async (req) => done(req, 'submitted', await content.create(await asEditor(req), req.body)),
   );
   r.post(
     '/admin/content/update',
     { schema: { tags: staffTags, body: contentUpdateBody, response: { 200: okEnvelope(adminContentView) } } },
-    async (req) => ok(await content.update(await asEditor(req), req.body), 'modified'),
+    async (req) => done(req, 'modified', await content.update(await asEditor(req), req.body)),
   );
   r.post(
     '/admin/content/publish',
     { schema: { tags: staffTags, body: contentIdBody, response: { 200: okEnvelope(adminContentView) } } },
-    async (req) => ok(await content.publish(await asEditor(req), req.body.id), 'modified'),
+    async (req) => done(req, 'modified', await content.publish(await asEditor(req), req.body.id)),
   );
   r.post(
     '/admin/content/unpublish',
     { schema: { tags: staffTags, body: contentUnpublishBody, response: { 200: okEnvelope(adminContentView) } } },
-    async (req) => ok(await content.unpublish(await asEditor(req), req.body.id, req.body.reason), 'modified'),
+    async (req) => done(req, 'modified', await content.unpublish(await asEditor(req), req.body.id, req.body.reason)),
   );
   r.get(
     '/admin/messages',
@@ -144,6 +144,6 @@ export function contentRoutes(app: FastifyInstance, deps: { content: Content; ac
     {
       schema: { tags: staffTags, body: messageSendBody, response: { 200: okEnvelope(z.object({ id: z.number() })) } },
     },
-    async (req) => ok(await content.sendMessage(await asEditor(req), req.body), 'sent'),
+    async (req) => done(req, 'sent', await content.sendMessage(await asEditor(req), req.body)),
   );
 }

@@ -15,7 +15,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.ts';
 import { bearerToken } from '../../http/auth.ts';
-import { ok } from '../../http/envelope.ts';
+import { done, ok } from '../../http/envelope.ts';
 import type { Staff } from './service.ts';
 
 export function staffRoutes(app: FastifyInstance, staff: Staff, config: Config) {
@@ -25,7 +25,7 @@ export function staffRoutes(app: FastifyInstance, staff: Staff, config: Config) 
     staff.authenticate(bearerToken(request), permission);
 
   r.post('/admin/auth/login', { schema: { tags, body: staffLoginBody } }, async (req) =>
-    ok(await staff.login(req.body.username, req.body.password, req.body.totpCode), 'login successful'),
+    done(req, 'login', await staff.login(req.body.username, req.body.password, req.body.totpCode)),
   );
   r.get('/admin/auth/me', { schema: { tags } }, async (req) => ok({ ...staff.me(await as(req)), mode: config.mode }));
   r.post('/admin/auth/logout', { schema: { tags } }, async (req) => {
@@ -34,7 +34,7 @@ export function staffRoutes(app: FastifyInstance, staff: Staff, config: Config) 
   });
   r.post('/admin/auth/password', { schema: { tags, body: staffPasswordBody } }, async (req) => {
     await staff.changePassword(await as(req), req.body.oldPassword, req.body.password);
-    return ok({ done: true }, 'modified');
+    return done(req, 'modified', { done: true });
   });
   r.get('/admin/audit', { schema: { tags, querystring: auditQuery } }, async (req) => {
     await as(req, 'audit.read');
@@ -57,6 +57,6 @@ export function staffRoutes(app: FastifyInstance, staff: Staff, config: Config) 
   });
   r.post('/admin/users/status', { schema: { tags, body: userStatusBody } }, async (req) => {
     await staff.setUserStatus(await as(req, 'users.status'), req.body.userId, req.body.status, req.body.reason);
-    return ok({ done: true }, 'modified');
+    return done(req, 'modified', { done: true });
   });
 }

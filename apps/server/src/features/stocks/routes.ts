@@ -17,7 +17,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, fieldError } from '../../http/app-error.ts';
 import { bearerToken } from '../../http/auth.ts';
-import { ok, okEnvelope } from '../../http/envelope.ts';
+import { done, ok, okEnvelope } from '../../http/envelope.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Accounts } from '../accounts/service.ts';
 import type { MarketData } from '../markets/service.ts';
@@ -78,7 +78,7 @@ export function stockRoutes(app: FastifyInstance, d: StockDeps) {
         const checked = d.orders.check(u, side, req.body);
         await d.accounts.checkPin(u, 'trade', req.body.password);
         const order = await d.orders.place(u, checked, key);
-        return ok({ order });
+        return done(req, 'submitted', { order });
       },
     );
   }
@@ -110,7 +110,7 @@ export function stockRoutes(app: FastifyInstance, d: StockDeps) {
     {
       schema: { tags, querystring: orderIdQuery, response: { 200: okEnvelope(z.object({ order: stockOrderView })) } },
     },
-    async (req) => ok({ order: await d.orders.cancel((await user(req)).id, req.query.id) }),
+    async (req) => done(req, 'cancelled', { order: await d.orders.cancel((await user(req)).id, req.query.id) }),
   );
 
   r.get(
