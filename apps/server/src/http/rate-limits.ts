@@ -4,7 +4,7 @@
 // (envelope.ts maps the plugin's error) with Retry-After. Counters live in this process's memory.
 
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RateLimits } from '../config.ts';
 
 /** The routes with their own ceiling (method and path under the API prefix); each counts on its own. */
@@ -26,6 +26,13 @@ export async function registerRateLimits(api: FastifyInstance, limits: RateLimit
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const key = methods.map((m) => ROUTE_LIMITS[`${m} ${route.routePath}`]).find(Boolean);
     if (key) route.config = { ...(route.config as object), rateLimit: { max: limits[key], timeWindow } };
+    // A WebSocket opens with one request: counted like any call, by address. An upgrade's socket may
+    // carry none (an injected one, or one already closed), which the default key cannot read.
+    else if ((route as { websocket?: boolean }).websocket)
+      route.config = {
+        ...(route.config as object),
+        rateLimit: { keyGenerator: (request: FastifyRequest) => request.ip ?? 'unknown' },
+      };
   });
   await api.register(rateLimit, { global: true, max: limits.global, timeWindow });
 }
