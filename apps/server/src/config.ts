@@ -20,7 +20,7 @@ export type Config = {
   serviceChatUrl: string;
   /** Seed of the market simulator (paper mode): the same seed gives the same market. */
   simulatorSeed: string;
-  /** Paper-mode only: exposes captcha answers and SMS codes at /ipor-api/test/* for browser tests. */
+  /** Paper-mode only: exposes sandbox SMS codes and the clock at /ipor-api/test/* for browser tests. */
   testHooks: boolean;
   /** With testHooks: the server's clock starts at this time (epoch ms) and can be moved forward. */
   testClockStartMs: number | null;
