@@ -6,7 +6,7 @@
 // Screenshots: test-results/screens/web-trade-real-*.png.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { captchaAnswer, launchBrowser, phonePage, type Server, shot, startServer } from './harness.ts';
+import { launchBrowser, phonePage, type Server, shot, solveCaptcha, startServer } from './harness.ts';
 
 const PIN = '135790';
 const DAY = 86_400_000;
@@ -68,7 +68,6 @@ async function api(path: string, body: Record<string, string> | null, token?: st
 /** A fresh customer with a transaction password, signed in through the API. */
 async function customer(phone: string) {
   const captcha = (await api('/common/captcha', null)).data;
-  const answer = await captchaAnswer(server, captcha.captchaId);
   const reg = await api('/user/register', {
     areaCode: '91',
     phone,
@@ -76,7 +75,7 @@ async function customer(phone: string) {
     confirmPassword: 'secret12',
     agree: '1',
     captchaId: captcha.captchaId,
-    captchaCode: answer,
+    captchaCode: await solveCaptcha(captcha.challenge),
   });
   expect(reg.code, JSON.stringify(reg)).toBe(0);
   const token = reg.data.token as string;

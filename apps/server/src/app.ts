@@ -42,6 +42,7 @@ import { grantPaperFunds } from './features/wallet/paper-grants.ts';
 import { walletRoutes } from './features/wallet/routes.ts';
 import { Wallets } from './features/wallet/service.ts';
 import { errorEnvelope, registerEnvelope, requestLang } from './http/envelope.ts';
+import { registerRateLimits } from './http/rate-limits.ts';
 import { apiSecurityHeaders, securityHeaders } from './http/security-headers.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
 
@@ -81,7 +82,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
     },
-    trustProxy: true,
+    // Off unless TRUST_PROXY names the proxy: X-Forwarded-For from anyone else would pick the client's
+    // address (and rate-limit bucket) for them.
+    trustProxy: config.trustProxy,
     // One log line per request (in onResponse below) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1_048_576,
@@ -133,7 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     transform: jsonSchemaTransform,
   });
 
-  const captchas = new Captchas(db, clock, config.testHooks);
+  const captchas = new Captchas(db, clock, config.captcha);
   const engine = await TradingEngine.open(db, clock, {
     snapshotEvery: config.engineSnapshotEvery,
     snapshotWorker: config.engineSnapshots === 'worker',
@@ -191,6 +194,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       // (unsupported_media_type), not handed to the schemas as one string.
       api.removeContentTypeParser('text/plain');
       registerEnvelope(api);
+      await registerRateLimits(api, config.rateLimits);
       commonRoutes(api, { config, captchas, sandboxSms: config.testHooks ? sandboxSms : null });
       accountRoutes(api, accounts);
       staffRoutes(api, staff, config);

@@ -36,3 +36,41 @@ it('refuses a reconciliation interval that is not whole minutes from 0 to a week
       /RECONCILE_EVERY_MIN must be a whole number of minutes from 0 to 10080/,
     );
 });
+
+it('reads RATE_LIMITS over sane defaults and refuses unknown keys or counts below 1', () => {
+  expect(loadConfig({}).rateLimits).toEqual({
+    windowSec: 60,
+    global: 600,
+    signIn: 10,
+    register: 5,
+    codeSend: 5,
+    order: 120,
+  });
+  expect(loadConfig({ RATE_LIMITS: 'register:20, sign_in:3,WINDOW_SEC:30' }).rateLimits).toMatchObject({
+    register: 20,
+    signIn: 3,
+    windowSec: 30,
+    global: 600,
+  });
+  expect(() => loadConfig({ RATE_LIMITS: 'logins:3' })).toThrow(/RATE_LIMITS knows/);
+  expect(() => loadConfig({ RATE_LIMITS: 'register:0' })).toThrow(/RATE_LIMITS must be a positive integer/);
+});
+
+it('trusts no proxy unless TRUST_PROXY names one by address or range', () => {
+  expect(loadConfig({}).trustProxy).toBe(false);
+  expect(loadConfig({ TRUST_PROXY: ' 10.0.0.1, 172.16.0.0/12,loopback,::1 ' }).trustProxy).toEqual([
+    '10.0.0.1',
+    '172.16.0.0/12',
+    'loopback',
+    '::1',
+  ]);
+  for (const bad of ['true', '1', '*', 'proxy.local', '10.0.0.0/8/1'])
+    expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY takes proxy addresses/);
+});
+
+it('keeps the captcha cheap in paper mode and dearer in live mode, both settable', () => {
+  expect(loadConfig({}).captcha).toEqual({ cost: 50, tries: 200 });
+  expect(loadConfig({ MODE: 'live' }).captcha).toEqual({ cost: 1_000, tries: 4_000 });
+  expect(loadConfig({ CAPTCHA_COST: '10', CAPTCHA_TRIES: '30' }).captcha).toEqual({ cost: 10, tries: 30 });
+  expect(() => loadConfig({ CAPTCHA_COST: '0' })).toThrow(/CAPTCHA_COST/);
+});

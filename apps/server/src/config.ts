@@ -2,6 +2,8 @@
 // nothing below serve.ts reads process.env (main.ts, before it, sets NODE_COMPILE_CACHE for the
 // server's threads: platform/compile-cache.ts).
 
+import { isIP } from 'node:net';
+
 export type Mode = 'paper' | 'live';
 
 export type Config = {
@@ -18,7 +20,7 @@ export type Config = {
   serviceChatUrl: string;
   /** Seed of the market simulator (paper mode): the same seed gives the same market. */
   simulatorSeed: string;
-  /** Paper-mode only: exposes captcha answers and SMS codes at /ipor-api/test/* for browser tests. */
+  /** Paper-mode only: exposes sandbox SMS codes and the clock at /ipor-api/test/* for browser tests. */
   testHooks: boolean;
   /** With testHooks: the server's clock starts at this time (epoch ms) and can be moved forward. */
   testClockStartMs: number | null;
@@ -36,7 +38,33 @@ export type Config = {
   /** Minutes between reconciliation runs (the first comes shortly after start-up); 0: only on request. */
   reconcileEveryMin: number;
   stocks: StockSettings;
+  /** Most requests per client address in each window (RATE_LIMITS; http/rate-limits.ts applies them). */
+  rateLimits: RateLimits;
+  /**
+   * TRUST_PROXY: the reverse proxies (addresses, CIDR ranges or proxy-addr's names such as loopback)
+   * whose X-Forwarded-For names the client; false: the client is the socket's address, and a header
+   * anyone can write cannot move a caller to another rate-limit bucket.
+   */
+  trustProxy: string[] | false;
+  /** The registration captcha's proof of work (features/common/captcha.ts). */
+  captcha: CaptchaWork;
 };
+
+/** Requests per client address per window: every API call (global) and tighter ceilings per route. */
+export type RateLimits = {
+  windowSec: number;
+  global: number;
+  signIn: number;
+  register: number;
+  codeSend: number;
+  order: number;
+};
+
+/**
+ * ALTCHA's proof of work: each try derives a PBKDF2-SHA-256 key of `cost` iterations, and the answer
+ * is a try number drawn from the upper half of 1..`tries`, so a solver does about 0.75 × tries × cost.
+ */
+export type CaptchaWork = { cost: number; tries: number };
 
 /** Stock-trading rules a deployment chooses (SPEC §5 leaves the values open). */
 export type StockSettings = {
@@ -123,6 +151,61 @@ function reconcileEvery(raw: string | undefined): number {
   return value;
 }
 
+const RATE_LIMIT_KEYS: Readonly<Record<string, keyof RateLimits>> = {
+  WINDOW_SEC: 'windowSec',
+  GLOBAL: 'global',
+  SIGN_IN: 'signIn',
+  REGISTER: 'register',
+  CODE_SEND: 'codeSend',
+  ORDER: 'order',
+};
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  windowSec: 60,
+  global: 600,
+  signIn: 10,
+  register: 5,
+  codeSend: 5,
+  order: 120,
+};
+
+/** "REGISTER:20,WINDOW_SEC:30" over the defaults; an unknown key or a count below 1 stops start-up. */
+export function loadRateLimits(raw: string | undefined): RateLimits {
+  const given = keyed(raw, {}, (v) => positiveInteger('RATE_LIMITS', v, 0));
+  const out = { ...DEFAULT_RATE_LIMITS };
+  for (const [key, value] of Object.entries(given)) {
+    const name = RATE_LIMIT_KEYS[key];
+    if (!name) throw new Error(`RATE_LIMITS knows ${Object.keys(RATE_LIMIT_KEYS).join(', ')}, not "${key}"`);
+    out[name] = value;
+  }
+  return out;
+}
+
+/** TRUST_PROXY: comma-separated addresses, CIDR ranges or proxy-addr's names; unset or empty: none. */
+export function loadTrustProxy(raw: string | undefined): string[] | false {
+  const entries = (raw ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  if (entries.length === 0) return false;
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const named = ['loopback', 'linklocal', 'uniquelocal'].includes(entry);
+    // "true" or a hop count would trust whatever the client writes: the proxy must be named.
+    if (!named && (extra !== undefined || !isIP(address ?? '') || (bits !== undefined && !/^\d{1,3}$/.test(bits))))
+      throw new Error(`TRUST_PROXY takes proxy addresses or CIDR ranges, not "${entry}"`);
+  }
+  return entries;
+}
+
+export function loadCaptchaWork(env: Record<string, string | undefined>, mode: Mode): CaptchaWork {
+  // Paper mode solves in a blink (browser tests solve the real thing); live mode costs a bot about a second.
+  const defaults = mode === 'live' ? { cost: 1_000, tries: 4_000 } : { cost: 50, tries: 200 };
+  return {
+    cost: positiveInteger('CAPTCHA_COST', env.CAPTCHA_COST, defaults.cost),
+    tries: Math.max(2, positiveInteger('CAPTCHA_TRIES', env.CAPTCHA_TRIES, defaults.tries)),
+  };
+}
+
 export function loadConfig(env: Record<string, string | undefined>, defaults: Partial<Config> = {}): Config {
   const mode: Mode = env.MODE === 'live' ? 'live' : 'paper';
   const testHooks = flag(env.BOURSE_TEST_HOOKS, false);
@@ -150,5 +233,8 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: Pa
     engineSnapshots: oneOf('ENGINE_SNAPSHOTS', env.ENGINE_SNAPSHOTS, ['worker', 'writer'] as const),
     reconcileEveryMin: reconcileEvery(env.RECONCILE_EVERY_MIN),
     stocks: defaults.stocks ?? loadStockSettings(env),
+    rateLimits: loadRateLimits(env.RATE_LIMITS),
+    trustProxy: loadTrustProxy(env.TRUST_PROXY),
+    captcha: loadCaptchaWork(env, mode),
   };
 }

@@ -24,7 +24,8 @@ export const registerBody = z
     confirmPassword: z.string({ error: 'field_required' }),
     inviteCode: optionalText(32),
     captchaId: text(64),
-    captchaCode: text(12),
+    /** The captcha widget's solution (ALTCHA's base64 payload). */
+    captchaCode: text(2048),
     smsCode: optionalText(8),
     agree: agreed(),
   })
@@ -110,7 +111,26 @@ export const sessionView = z.object({
   current: z.boolean(),
 });
 
-export const captchaView = z.object({ captchaId: z.string(), svg: z.string() });
+/** A registration captcha: ALTCHA's proof-of-work challenge for the widget, and the id to send back with it. */
+export const captchaView = z.object({
+  captchaId: z.string(),
+  challenge: z.object({
+    parameters: z.object({
+      algorithm: z.string(),
+      nonce: z.string(),
+      salt: z.string(),
+      cost: z.number(),
+      keyLength: z.number(),
+      keyPrefix: z.string(),
+      keySignature: z.string().optional(),
+      memoryCost: z.number().optional(),
+      parallelism: z.number().optional(),
+      expiresAt: z.number().optional(),
+      data: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
+    }),
+    signature: z.string().optional(),
+  }),
+});
 
 export const deploymentProps = z.object({
   mode: z.enum(['paper', 'live']),

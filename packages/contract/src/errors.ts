@@ -237,6 +237,11 @@ export const ERRORS = {
   // --- money and trading (SPEC §8) ---
   insufficient_balance: { status: 400, en: 'Insufficient balance', pt: 'Saldo insuficiente' },
   insufficient_quantity: { status: 400, en: 'Not enough quantity', pt: 'Quantidade insuficiente' },
+  shares_locked_until_settlement: {
+    status: 400,
+    en: 'These shares are locked until settlement: you can sell them from {date}',
+    pt: 'Estas ações estão bloqueadas até a liquidação: você pode vendê-las a partir de {date}',
+  },
   amount_zero: {
     status: 400,
     en: 'The order amount or price cannot be 0',
@@ -407,9 +412,11 @@ export function isErrorCode(value: string): value is ErrorCode {
   return Object.hasOwn(ERRORS, value);
 }
 
-export function errorMessage(code: ErrorCode, lang: Lang): string {
+/** The message in `lang`, its {placeholders} filled from `params` (a date, an amount…) when given. */
+export function errorMessage(code: ErrorCode, lang: Lang, params?: Readonly<Record<string, string>>): string {
   const entry: ErrorEntry = ERRORS[code];
-  return lang === 'pt-BR' ? entry.pt : entry.en;
+  const text = lang === 'pt-BR' ? entry.pt : entry.en;
+  return params ? text.replace(/\{(\w+)\}/g, (whole, name: string) => params[name] ?? whole) : text;
 }
 
 export function errorStatus(code: ErrorCode): number {

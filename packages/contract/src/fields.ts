@@ -66,11 +66,13 @@ export const areaCode = () =>
     .default('91')
     .transform((v) => v.replace(/^\+/, ''));
 
-/** A checkbox as forms send it: "1", "true", "on" or true. */
+/**
+ * A checkbox as forms send it: "1", "true", "on" or true. Required: a form leaves an unticked box out,
+ * so a missing field is no agreement (SPEC §5), refused like "0".
+ */
 export const agreed = () =>
   z
     .union([z.string(), z.boolean()], { error: 'agreement_required' })
-    .optional()
     .refine((v) => v === true || v === '1' || v === 'true' || v === 'on', { error: 'agreement_required' });
 
 export const email = () =>

@@ -80,7 +80,7 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX login_failures_subject ON login_failures(subject, at);
       CREATE TABLE captchas (
         id TEXT PRIMARY KEY,
-        answer_hash TEXT NOT NULL,
+        secret TEXT NOT NULL,
         expires_at BIGINT NOT NULL,
         used_at BIGINT
       );

@@ -11,11 +11,13 @@ import {
   type Lang,
   pickLang,
   RESPONSE_CODE,
+  type SuccessCode,
+  successMessage,
 } from '@bourse/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from './app-error.ts';
+import { AppError, type MessageParams } from './app-error.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -40,19 +42,31 @@ const BODY_REFUSALS: Readonly<Record<string, ErrorCode>> = {
 /** The response schema of a successful call: SPEC's envelope around `data`, for validation and OpenAPI. */
 export const okEnvelope = <T extends z.ZodType>(data: T) => z.object({ code: z.literal(0), msg: z.string(), data });
 
-export function ok<T>(data: T, msg = 'success') {
-  return { code: RESPONSE_CODE.ok, msg, data };
+/** A read's answer: the data, and no message of its own to show. */
+export function ok<T>(data: T) {
+  return { code: RESPONSE_CODE.ok, msg: 'success', data };
 }
 
-export function errorEnvelope(code: ErrorCode, lang: Lang, fields?: Record<string, ErrorCode>): ErrorEnvelope {
+/** A completed action's answer, with SPEC §8's message for it ("modified"…) in the request's language. */
+export function done<T>(request: FastifyRequest, what: SuccessCode, data: T) {
+  return { code: RESPONSE_CODE.ok, msg: successMessage(what, request.lang ?? 'en-US'), data };
+}
+
+export function errorEnvelope(
+  code: ErrorCode,
+  lang: Lang,
+  fields?: Record<string, ErrorCode>,
+  params?: MessageParams,
+): ErrorEnvelope {
+  const values = params?.(lang);
   const body: ErrorEnvelope = {
     code: SESSION_CODES.has(code) ? RESPONSE_CODE.sessionInvalid : RESPONSE_CODE.message,
-    msg: errorMessage(code, lang),
+    msg: errorMessage(code, lang, values),
     data: null,
     error: code,
   };
   if (fields && Object.keys(fields).length > 0) {
-    body.fields = Object.fromEntries(Object.entries(fields).map(([k, c]) => [k, errorMessage(c, lang)]));
+    body.fields = Object.fromEntries(Object.entries(fields).map(([k, c]) => [k, errorMessage(c, lang, values)]));
   }
   return body;
 }
@@ -62,8 +76,9 @@ export function sendError(
   request: FastifyRequest,
   code: ErrorCode,
   fields?: Record<string, ErrorCode>,
+  params?: MessageParams,
 ) {
-  return reply.status(errorStatus(code)).send(errorEnvelope(code, request.lang ?? 'en-US', fields));
+  return reply.status(errorStatus(code)).send(errorEnvelope(code, request.lang ?? 'en-US', fields, params));
 }
 
 /** The language a request asks for: its `lang` header, else Accept-Language, else en-US. */
@@ -81,7 +96,7 @@ export function registerEnvelope(app: FastifyInstance): void {
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AppError) return sendError(reply, request, error.code, error.fields);
+    if (error instanceof AppError) return sendError(reply, request, error.code, error.fields, error.params);
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields: Record<string, ErrorCode> = {};
       for (const issue of error.validation) {

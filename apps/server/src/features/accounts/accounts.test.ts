@@ -40,6 +40,31 @@ describe.each(dbs)('accounts on $dialect', ({ open }) => {
     });
   });
 
+  it('answers registration, sign-in and a password change with SPEC §8 success words in the lang header’s language', async () => {
+    await start();
+    const words = {
+      'en-US': ['Registration successful', 'Login successful', 'Modified'],
+      'pt-BR': ['Cadastro realizado com sucesso', 'Login realizado com sucesso', 'Alterado'],
+    } as const;
+    for (const [lang, [registered, signedIn, modified]] of Object.entries(words)) {
+      const phone = lang === 'en-US' ? '9123456701' : '9123456702';
+      const body = { areaCode: '91', phone, password: 'secret12', confirmPassword: 'secret12', agree: '1' };
+      const reg = await t.call('POST', '/user/register', { body: { ...body, ...(await t.captcha()) }, lang });
+      expect(reg.body).toMatchObject({ code: 0, msg: registered });
+      const login = await t.call('POST', '/user/login', {
+        body: { areaCode: '91', phone, password: 'secret12' },
+        lang,
+      });
+      expect(login.body).toMatchObject({ code: 0, msg: signedIn });
+      const change = await t.call('POST', '/user/update/password', {
+        token: login.body.data.token,
+        lang,
+        body: { oldPassword: 'secret12', password: 'secret34', confirmPassword: 'secret34' },
+      });
+      expect(change.body).toMatchObject({ code: 0, msg: modified });
+    }
+  });
+
   it.each([
     ['a wrong captcha', { captchaCode: 'zzzz' }, 'captcha_incorrect', 'Captcha code error', 'Código captcha incorreto'],
     [
@@ -66,6 +91,13 @@ describe.each(dbs)('accounts on $dialect', ({ open }) => {
     [
       'no agreement',
       { agree: '0' },
+      'agreement_required',
+      'Please agree to the disclaimer and privacy policy first',
+      'Aceite primeiro o aviso legal e a política de privacidade',
+    ],
+    [
+      'an agreement left out',
+      { agree: undefined },
       'agreement_required',
       'Please agree to the disclaimer and privacy policy first',
       'Aceite primeiro o aviso legal e a política de privacidade',

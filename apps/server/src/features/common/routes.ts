@@ -1,6 +1,6 @@
 // Public calls the app makes before anyone signs in: deployment settings (/common/props, /common/prop)
-// and the image captcha. In paper mode with test hooks on, browser tests can read captcha answers
-// and sandbox SMS codes; those routes do not exist otherwise.
+// and the registration captcha's proof-of-work challenge. In paper mode with test hooks on, browser
+// tests can read sandbox SMS codes; that route does not exist otherwise.
 
 import { captchaView, type DeploymentProps, deploymentProps, normalizePhone } from '@bourse/contract';
 import type { FastifyInstance } from 'fastify';
@@ -49,9 +49,6 @@ export function commonRoutes(
   });
 
   if (!deps.config.testHooks) return;
-  r.get('/test/captcha/:id', { schema: { hide: true, params: z.object({ id: z.string() }) } }, async (req) =>
-    ok({ answer: deps.captchas.testAnswer(req.params.id) }),
-  );
   r.get(
     '/test/sms',
     { schema: { hide: true, querystring: z.object({ areaCode: z.string().default('91'), phone: z.string() }) } },

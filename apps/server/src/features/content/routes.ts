@@ -30,8 +30,8 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bearerToken } from '../../http/auth.ts';
-import { ok, okEnvelope } from '../../http/envelope.ts';
+import { bearerToken, guard } from '../../http/auth.ts';
+import { done, ok, okEnvelope } from '../../http/envelope.ts';
 import type { Accounts } from '../accounts/service.ts';
 import type { Staff } from '../staff/service.ts';
 import type { Content } from './service.ts';
@@ -41,8 +41,9 @@ const paged = <T extends z.ZodType>(item: T) => okEnvelope(z.object({ items: z.a
 export function contentRoutes(app: FastifyInstance, deps: { content: Content; accounts: Accounts; staff: Staff }) {
   const { content, accounts, staff } = deps;
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const signedIn = async (request: FastifyRequest) => (await accounts.authenticate(bearerToken(request))).user;
-  const asEditor = (request: FastifyRequest) => staff.authenticate(bearerToken(request), 'content.manage');
+  const customer = guard((request) => accounts.authenticate(bearerToken(request)));
+  const signedIn = Object.assign(async (request: FastifyRequest) => (await customer(request)).user, customer);
+  const asEditor = guard((request) => staff.authenticate(bearerToken(request), 'content.manage'));
 
   // --- public feed ---
   const tags = ['content'];
@@ -79,17 +80,26 @@ export function contentRoutes(app: FastifyInstance, deps: { content: Content; ac
   // --- the signed-in customer's message centre ---
   r.get(
     '/user/notice',
-    { schema: { tags, querystring: messageCentreQuery, response: { 200: okEnvelope(messageCentre) } } },
+    {
+      preValidation: signedIn.first,
+      schema: { tags, querystring: messageCentreQuery, response: { 200: okEnvelope(messageCentre) } },
+    },
     async (req) => ok(await content.messageCentre((await signedIn(req)).id, req.lang, req.query)),
   );
   r.get(
     '/user/notice/info',
-    { schema: { tags, querystring: messageInfoQuery, response: { 200: okEnvelope(messageView) } } },
+    {
+      preValidation: signedIn.first,
+      schema: { tags, querystring: messageInfoQuery, response: { 200: okEnvelope(messageView) } },
+    },
     async (req) => ok(await content.messageInfo((await signedIn(req)).id, req.lang, req.query.kind, req.query.id)),
   );
   r.post(
     '/user/notice/read',
-    { schema: { tags, body: messageReadBody, response: { 200: okEnvelope(z.object({ unread: unreadCounts })) } } },
+    {
+      preValidation: signedIn.first,
+      schema: { tags, body: messageReadBody, response: { 200: okEnvelope(z.object({ unread: unreadCounts })) } },
+    },
     async (req) => ok({ unread: await content.markRead((await signedIn(req)).id, req.body) }),
   );
 
@@ -97,7 +107,10 @@ export function contentRoutes(app: FastifyInstance, deps: { content: Content; ac
   const staffTags = ['staff'];
   r.get(
     '/admin/content',
-    { schema: { tags: staffTags, querystring: contentListQuery, response: { 200: paged(adminContentView) } } },
+    {
+      preValidation: asEditor.first,
+      schema: { tags: staffTags, querystring: contentListQuery, response: { 200: paged(adminContentView) } },
+    },
     async (req) => {
       await asEditor(req);
       return ok(await content.list(req.query));
@@ -105,7 +118,10 @@ export function contentRoutes(app: FastifyInstance, deps: { content: Content; ac
   );
   r.get(
     '/admin/content/info',
-    { schema: { tags: staffTags, querystring: idQuery, response: { 200: okEnvelope(adminContentView) } } },
+    {
+      preValidation: asEditor.first,
+      schema: { tags: staffTags, querystring: idQuery, response: { 200: okEnvelope(adminContentView) } },
+    },
     async (req) => {
       await asEditor(req);
       return ok(await content.get(req.query.id));
@@ -113,27 +129,42 @@ export function contentRoutes(app: FastifyInstance, deps: { content: Content; ac
   );
   r.post(
     '/admin/content/create',
-    { schema: { tags: staffTags, body: contentCreateBody, response: { 200: okEnvelope(adminContentView) } } },
-    async (req) => ok(await content.create(await asEditor(req), req.body), 'submitted'),
+    {
+      preValidation: asEditor.first,
+      schema: { tags: staffTags, body: contentCreateBody, response: { 200: okEnvelope(adminContentView) } },
+    },
+    async (req) => done(req, 'submitted', await content.create(await asEditor(req), req.body)),
   );
   r.post(
     '/admin/content/update',
-    { schema: { tags: staffTags, body: contentUpdateBody, response: { 200: okEnvelope(adminContentView) } } },
-    async (req) => ok(await content.update(await asEditor(req), req.body), 'modified'),
+    {
+      preValidation: asEditor.first,
+      schema: { tags: staffTags, body: contentUpdateBody, response: { 200: okEnvelope(adminContentView) } },
+    },
+    async (req) => done(req, 'modified', await content.update(await asEditor(req), req.body)),
   );
   r.post(
     '/admin/content/publish',
-    { schema: { tags: staffTags, body: contentIdBody, response: { 200: okEnvelope(adminContentView) } } },
-    async (req) => ok(await content.publish(await asEditor(req), req.body.id), 'modified'),
+    {
+      preValidation: asEditor.first,
+      schema: { tags: staffTags, body: contentIdBody, response: { 200: okEnvelope(adminContentView) } },
+    },
+    async (req) => done(req, 'modified', await content.publish(await asEditor(req), req.body.id)),
   );
   r.post(
     '/admin/content/unpublish',
-    { schema: { tags: staffTags, body: contentUnpublishBody, response: { 200: okEnvelope(adminContentView) } } },
-    async (req) => ok(await content.unpublish(await asEditor(req), req.body.id, req.body.reason), 'modified'),
+    {
+      preValidation: asEditor.first,
+      schema: { tags: staffTags, body: contentUnpublishBody, response: { 200: okEnvelope(adminContentView) } },
+    },
+    async (req) => done(req, 'modified', await content.unpublish(await asEditor(req), req.body.id, req.body.reason)),
   );
   r.get(
     '/admin/messages',
-    { schema: { tags: staffTags, querystring: sentMessagesQuery, response: { 200: paged(adminMessageView) } } },
+    {
+      preValidation: asEditor.first,
+      schema: { tags: staffTags, querystring: sentMessagesQuery, response: { 200: paged(adminMessageView) } },
+    },
     async (req) => {
       await asEditor(req);
       return ok(await content.sentMessages(req.query));
@@ -142,8 +173,9 @@ export function contentRoutes(app: FastifyInstance, deps: { content: Content; ac
   r.post(
     '/admin/messages/send',
     {
+      preValidation: asEditor.first,
       schema: { tags: staffTags, body: messageSendBody, response: { 200: okEnvelope(z.object({ id: z.number() })) } },
     },
-    async (req) => ok(await content.sendMessage(await asEditor(req), req.body), 'sent'),
+    async (req) => done(req, 'sent', await content.sendMessage(await asEditor(req), req.body)),
   );
 }

@@ -2,9 +2,9 @@
 // finished) and a run on request, which answers its report. Both need reconciliation.read.
 
 import { reconciliationReport, reconciliationState } from '@bourse/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { bearerToken } from '../../http/auth.ts';
+import { bearerToken, guard } from '../../http/auth.ts';
 import { ok, okEnvelope } from '../../http/envelope.ts';
 import type { Staff } from '../staff/service.ts';
 import type { Reconciliation } from './service.ts';
@@ -13,11 +13,11 @@ export function reconciliationRoutes(app: FastifyInstance, deps: { reconciliatio
   const { reconciliation, staff } = deps;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['staff'];
-  const as = (request: FastifyRequest) => staff.authenticate(bearerToken(request), 'reconciliation.read');
+  const as = guard((request) => staff.authenticate(bearerToken(request), 'reconciliation.read'));
 
   r.get(
     '/admin/reconciliation',
-    { schema: { tags, response: { 200: okEnvelope(reconciliationState) } } },
+    { preValidation: as.first, schema: { tags, response: { 200: okEnvelope(reconciliationState) } } },
     async (req) => {
       await as(req);
       return ok(reconciliation.state());
@@ -25,7 +25,7 @@ export function reconciliationRoutes(app: FastifyInstance, deps: { reconciliatio
   );
   r.post(
     '/admin/reconciliation/run',
-    { schema: { tags, response: { 200: okEnvelope(reconciliationReport) } } },
+    { preValidation: as.first, schema: { tags, response: { 200: okEnvelope(reconciliationReport) } } },
     async (req) => ok(await reconciliation.runFor((await as(req)).staff.id)),
   );
 }

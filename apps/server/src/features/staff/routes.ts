@@ -14,49 +14,82 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.ts';
-import { bearerToken } from '../../http/auth.ts';
-import { ok } from '../../http/envelope.ts';
-import type { Staff } from './service.ts';
+import { bearerToken, type Guard, guard } from '../../http/auth.ts';
+import { done, ok } from '../../http/envelope.ts';
+import type { Staff, StaffAuth } from './service.ts';
 
 export function staffRoutes(app: FastifyInstance, staff: Staff, config: Config) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['staff'];
-  const as = (request: FastifyRequest, permission?: StaffPermission) =>
-    staff.authenticate(bearerToken(request), permission);
+  // One guard per permission, so a route's preValidation and its handler share the same check.
+  const guards = new Map<StaffPermission | undefined, Guard<StaffAuth>>();
+  const can = (permission?: StaffPermission) => {
+    let g = guards.get(permission);
+    if (!g) {
+      g = guard((request) => staff.authenticate(bearerToken(request), permission));
+      guards.set(permission, g);
+    }
+    return g;
+  };
+  const as = (request: FastifyRequest, permission?: StaffPermission) => can(permission)(request);
 
   r.post('/admin/auth/login', { schema: { tags, body: staffLoginBody } }, async (req) =>
-    ok(await staff.login(req.body.username, req.body.password, req.body.totpCode), 'login successful'),
+    done(req, 'login', await staff.login(req.body.username, req.body.password, req.body.totpCode)),
   );
-  r.get('/admin/auth/me', { schema: { tags } }, async (req) => ok({ ...staff.me(await as(req)), mode: config.mode }));
-  r.post('/admin/auth/logout', { schema: { tags } }, async (req) => {
+  r.get('/admin/auth/me', { preValidation: can().first, schema: { tags } }, async (req) =>
+    ok({ ...staff.me(await as(req)), mode: config.mode }),
+  );
+  r.post('/admin/auth/logout', { preValidation: can().first, schema: { tags } }, async (req) => {
     await staff.logout(await as(req));
     return ok({ done: true });
   });
-  r.post('/admin/auth/password', { schema: { tags, body: staffPasswordBody } }, async (req) => {
-    await staff.changePassword(await as(req), req.body.oldPassword, req.body.password);
-    return ok({ done: true }, 'modified');
-  });
-  r.get('/admin/audit', { schema: { tags, querystring: auditQuery } }, async (req) => {
-    await as(req, 'audit.read');
-    return ok(await staff.audit(req.query));
-  });
-  r.get('/admin/staff', { schema: { tags } }, async (req) => {
+  r.post(
+    '/admin/auth/password',
+    { preValidation: can().first, schema: { tags, body: staffPasswordBody } },
+    async (req) => {
+      await staff.changePassword(await as(req), req.body.oldPassword, req.body.password);
+      return done(req, 'modified', { done: true });
+    },
+  );
+  r.get(
+    '/admin/audit',
+    { preValidation: can('audit.read').first, schema: { tags, querystring: auditQuery } },
+    async (req) => {
+      await as(req, 'audit.read');
+      return ok(await staff.audit(req.query));
+    },
+  );
+  r.get('/admin/staff', { preValidation: can('staff.manage').first, schema: { tags } }, async (req) => {
     await as(req, 'staff.manage');
     return ok({ items: await staff.list() });
   });
-  r.post('/admin/staff/create', { schema: { tags, body: staffCreateBody } }, async (req) =>
-    ok(await staff.create(await as(req, 'staff.manage'), req.body)),
+  r.post(
+    '/admin/staff/create',
+    { preValidation: can('staff.manage').first, schema: { tags, body: staffCreateBody } },
+    async (req) => ok(await staff.create(await as(req, 'staff.manage'), req.body)),
   );
-  r.post('/admin/staff/disable', { schema: { tags, body: staffDisableBody } }, async (req) => {
-    await staff.disable(await as(req, 'staff.manage'), req.body.id, req.body.reason);
-    return ok({ done: true });
-  });
-  r.get('/admin/users', { schema: { tags, querystring: usersQuery } }, async (req) => {
-    await as(req, 'users.read');
-    return ok(await staff.users(req.query));
-  });
-  r.post('/admin/users/status', { schema: { tags, body: userStatusBody } }, async (req) => {
-    await staff.setUserStatus(await as(req, 'users.status'), req.body.userId, req.body.status, req.body.reason);
-    return ok({ done: true }, 'modified');
-  });
+  r.post(
+    '/admin/staff/disable',
+    { preValidation: can('staff.manage').first, schema: { tags, body: staffDisableBody } },
+    async (req) => {
+      await staff.disable(await as(req, 'staff.manage'), req.body.id, req.body.reason);
+      return ok({ done: true });
+    },
+  );
+  r.get(
+    '/admin/users',
+    { preValidation: can('users.read').first, schema: { tags, querystring: usersQuery } },
+    async (req) => {
+      await as(req, 'users.read');
+      return ok(await staff.users(req.query));
+    },
+  );
+  r.post(
+    '/admin/users/status',
+    { preValidation: can('users.status').first, schema: { tags, body: userStatusBody } },
+    async (req) => {
+      await staff.setUserStatus(await as(req, 'users.status'), req.body.userId, req.body.status, req.body.reason);
+      return done(req, 'modified', { done: true });
+    },
+  );
 }

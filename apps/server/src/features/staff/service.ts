@@ -100,9 +100,19 @@ export class Staff {
       [sha256(token), now],
     );
     const row = rows[0];
+    if (!row && (await this.#isCustomerSession(token, now))) throw new AppError('forbidden');
     if (row?.status !== 1) throw new AppError('session_invalid');
     if (permission && !staffCan(row.role, permission)) throw new AppError('forbidden');
     return { staff: row, sessionId: row.session_id };
+  }
+
+  /** A signed-in customer is known but has no right to a staff call: forbidden, not "sign in again". */
+  async #isCustomerSession(token: string, now: number): Promise<boolean> {
+    const rows = await this.#db.query<{ id: string }>(
+      'SELECT id FROM sessions WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2',
+      [sha256(token), now],
+    );
+    return rows.length > 0;
   }
 
   me(auth: StaffAuth) {

@@ -42,9 +42,9 @@ describe.each(dbs)('staff console on $dialect', ({ open }) => {
     expect(ok.body.data.staff).toMatchObject({ username: 'admin', role: 'admin' });
     const me = await t.call('GET', '/admin/auth/me', { token: ok.body.data.token });
     expect(me.body.data).toMatchObject({ staff: { role: 'admin' }, mode: 'paper' });
-    // A customer token is not a staff token.
+    // A customer token is not a staff token: that customer is signed in, but may not do this.
     const customer = (await t.register('9000000020')).body.data.token as string;
-    expect((await t.call('GET', '/admin/auth/me', { token: customer })).body.code).toBe(-1000);
+    expect((await t.call('GET', '/admin/auth/me', { token: customer })).body.error).toBe('forbidden');
   });
 
   it('lets only permitted roles act, and writes every action to the audit log with its reason', async () => {

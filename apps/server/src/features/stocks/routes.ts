@@ -16,8 +16,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError, fieldError } from '../../http/app-error.ts';
-import { bearerToken } from '../../http/auth.ts';
-import { ok, okEnvelope } from '../../http/envelope.ts';
+import { bearerToken, guard } from '../../http/auth.ts';
+import { done, ok, okEnvelope } from '../../http/envelope.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Accounts } from '../accounts/service.ts';
 import type { MarketData } from '../markets/service.ts';
@@ -50,11 +50,15 @@ const idempotencyKey = (req: FastifyRequest, clientOrderId: string | undefined):
 export function stockRoutes(app: FastifyInstance, d: StockDeps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['stock trading'];
-  const user = async (req: FastifyRequest) => (await d.accounts.authenticate(bearerToken(req))).user;
+  const signedIn = guard((req) => d.accounts.authenticate(bearerToken(req)));
+  const user = async (req: FastifyRequest) => (await signedIn(req)).user;
 
   r.post(
     '/stock/order/preview',
-    { schema: { tags, body: previewStockOrderBody, response: { 200: okEnvelope(orderPreviewView) } } },
+    {
+      preValidation: signedIn.first,
+      schema: { tags, body: previewStockOrderBody, response: { 200: okEnvelope(orderPreviewView) } },
+    },
     async (req) => {
       const u = await user(req);
       return ok(d.orders.preview(u, d.orders.check(u, req.body.side, req.body)));
@@ -65,6 +69,7 @@ export function stockRoutes(app: FastifyInstance, d: StockDeps) {
     r.post(
       `/stock/order/${side}`,
       {
+        preValidation: signedIn.first,
         schema: {
           tags,
           description: `Places a ${side} order (market or limit) after checking the 6-digit transaction password. A clientOrderId (or Idempotency-Key header) makes a retry answer the first order.`,
@@ -78,7 +83,7 @@ export function stockRoutes(app: FastifyInstance, d: StockDeps) {
         const checked = d.orders.check(u, side, req.body);
         await d.accounts.checkPin(u, 'trade', req.body.password);
         const order = await d.orders.place(u, checked, key);
-        return ok({ order });
+        return done(req, 'submitted', { order });
       },
     );
   }
@@ -86,6 +91,7 @@ export function stockRoutes(app: FastifyInstance, d: StockDeps) {
   r.get(
     '/stock/order/list',
     {
+      preValidation: signedIn.first,
       schema: {
         tags,
         querystring: orderListQuery,
@@ -97,7 +103,10 @@ export function stockRoutes(app: FastifyInstance, d: StockDeps) {
 
   r.get(
     '/stock/order/info',
-    { schema: { tags, querystring: orderIdQuery, response: { 200: okEnvelope(stockOrderView) } } },
+    {
+      preValidation: signedIn.first,
+      schema: { tags, querystring: orderIdQuery, response: { 200: okEnvelope(stockOrderView) } },
+    },
     async (req) => {
       const order = await d.orders.info((await user(req)).id, req.query.id);
       if (!order) throw new AppError('order_not_found');
@@ -108,26 +117,33 @@ export function stockRoutes(app: FastifyInstance, d: StockDeps) {
   r.get(
     '/stock/order/cancel',
     {
+      preValidation: signedIn.first,
       schema: { tags, querystring: orderIdQuery, response: { 200: okEnvelope(z.object({ order: stockOrderView })) } },
     },
-    async (req) => ok({ order: await d.orders.cancel((await user(req)).id, req.query.id) }),
+    async (req) => done(req, 'cancelled', { order: await d.orders.cancel((await user(req)).id, req.query.id) }),
   );
 
   r.get(
     '/stock/order/statistics',
-    { schema: { tags, response: { 200: okEnvelope(orderStatisticsView) } } },
+    { preValidation: signedIn.first, schema: { tags, response: { 200: okEnvelope(orderStatisticsView) } } },
     async (req) => ok(await d.orders.statistics((await user(req)).id)),
   );
 
   r.get(
     '/stock/hold/list',
-    { schema: { tags, response: { 200: okEnvelope(z.object({ items: z.array(holdingView) })) } } },
+    {
+      preValidation: signedIn.first,
+      schema: { tags, response: { 200: okEnvelope(z.object({ items: z.array(holdingView) })) } },
+    },
     async (req) => ok({ items: await d.holdings.list((await user(req)).id, d.clock.now()) }),
   );
 
   r.get(
     '/stock/hold/info',
-    { schema: { tags, querystring: symbolQuery, response: { 200: okEnvelope(holdingView.nullable()) } } },
+    {
+      preValidation: signedIn.first,
+      schema: { tags, querystring: symbolQuery, response: { 200: okEnvelope(holdingView.nullable()) } },
+    },
     async (req) => {
       const u = await user(req);
       const { instrument } = d.orders.resolve(req.query.symbol);
@@ -137,7 +153,7 @@ export function stockRoutes(app: FastifyInstance, d: StockDeps) {
 
   r.post(
     '/stock/collect/add',
-    { schema: { tags, body: symbolQuery, response: { 200: okEnvelope(z.null()) } } },
+    { preValidation: signedIn.first, schema: { tags, body: symbolQuery, response: { 200: okEnvelope(z.null()) } } },
     async (req) => {
       const u = await user(req);
       const instrument = d.market.instrument(req.body.symbol);
@@ -150,7 +166,7 @@ export function stockRoutes(app: FastifyInstance, d: StockDeps) {
 
   r.post(
     '/stock/collect/del',
-    { schema: { tags, body: symbolQuery, response: { 200: okEnvelope(z.null()) } } },
+    { preValidation: signedIn.first, schema: { tags, body: symbolQuery, response: { 200: okEnvelope(z.null()) } } },
     async (req) => {
       const u = await user(req);
       const instrument = d.market.instrument(req.body.symbol);
@@ -161,7 +177,10 @@ export function stockRoutes(app: FastifyInstance, d: StockDeps) {
 
   r.post(
     '/stock/collect/list',
-    { schema: { tags, response: { 200: okEnvelope(z.object({ items: z.array(quoteView) })) } } },
+    {
+      preValidation: signedIn.first,
+      schema: { tags, response: { 200: okEnvelope(z.object({ items: z.array(quoteView) })) } },
+    },
     async (req) => {
       const ids = await d.watchlist.list((await user(req)).id);
       const items = ids.flatMap((id) => {

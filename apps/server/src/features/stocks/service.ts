@@ -19,7 +19,7 @@ import {
   ticksToPrice,
   tradeNotional,
 } from '@bourse/engine';
-import { type Instrument, isOpen } from '@bourse/market';
+import { calendarOf, type Instrument, isOpen } from '@bourse/market';
 import { formatDecimal, parseDecimal } from '@bourse/money';
 import type { z } from 'zod';
 import type { PaperVenue } from '../../adapters/venue/paper/paper-venue.ts';
@@ -29,6 +29,7 @@ import { AppError, fieldError } from '../../http/app-error.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { UserRow } from '../accounts/repo.ts';
 import type { MarketData } from '../markets/service.ts';
+import { unlockAtMs } from './settlement-calendar.ts';
 import { isStock } from './stock-instruments.ts';
 
 export type Side = 'buy' | 'sell';
@@ -221,14 +222,34 @@ export class StockOrders {
     });
     if (!result.ok) {
       if (result.code === 'command_id_reused') throw new AppError('idempotency_key_reused');
-      if (result.code === 'insufficient_balance' && side === 'sell')
-        throw fieldError('quantity', 'insufficient_quantity');
+      if (result.code === 'insufficient_balance' && side === 'sell') throw this.#sellRefusal(user, checked);
       throw new AppError(result.code);
     }
     const placed = result.events[0];
     if (placed?.type !== 'order_placed') throw new Error('place_order answered without order_placed');
     // The answer comes from the command's own events (committed, the same rows the read model got).
     return this.#viewFromEvents(placed, result.events);
+  }
+
+  /**
+   * Why a sale found too few free shares: when the shares still locked until settlement (bought today,
+   * T+1) would cover it, say so and on which day enough of them unlock; else there are not enough.
+   */
+  #sellRefusal(user: UserRow, checked: Checked): AppError {
+    const { instrument, spec, lots } = checked;
+    const owner = String(user.id);
+    let lotsBy = this.#engine.state.balance(owner, 'stock', spec.base.code).available / spec.lotMinor;
+    const locks = [...this.#engine.state.settlementLocks(owner, instrument.id)].sort((a, b) => a.timeMs - b.timeMs);
+    for (const lock of locks) {
+      lotsBy += BigInt(lock.qtyLots);
+      if (lotsBy < BigInt(lots)) continue;
+      const unlocksAt = unlockAtMs(instrument.exchange, lock.timeMs);
+      const timeZone = calendarOf(instrument.exchange).timeZone;
+      return fieldError('quantity', 'shares_locked_until_settlement', (lang) => ({
+        date: new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone }).format(unlocksAt),
+      }));
+    }
+    return fieldError('quantity', 'insufficient_quantity');
   }
 
   #viewFromEvents(placed: OrderPlaced, events: readonly EngineEvent[]): StockOrderView {

@@ -79,12 +79,23 @@ describe.each(dbs)('stock trading on $dialect', ({ open }) => {
       expect(held).toMatchObject({ quantity: '10', locked: '10', sellable: '0', realizedPnl: '0.00' });
       expect(held.unlocksAt).toBe(Date.parse('2026-01-06T00:00:00+05:30'));
 
-      // Locked shares cannot be sold: "Not enough quantity", in both languages, and nothing changes.
+      // Locked shares cannot be sold until settlement: the refusal says so and names the day they
+      // unlock (6 January in India), in both languages, and nothing changes.
       const before = await footprint(t, token);
       const early = await order(t, token, 'sell', { symbol: 'NSE:RELIANCE', quantity: '10' });
-      expect(early.body).toMatchObject({ code: -1001, error: 'insufficient_quantity', msg: 'Not enough quantity' });
-      const earlyPt = await order(t, token, 'sell', { symbol: 'NSE:RELIANCE', quantity: '10' }, 'pt-BR');
-      expect(earlyPt.body.msg).toBe('Quantidade insuficiente');
+      expect(early.body).toMatchObject({
+        code: -1001,
+        error: 'shares_locked_until_settlement',
+        msg: 'These shares are locked until settlement: you can sell them from January 6, 2026',
+        fields: { quantity: 'These shares are locked until settlement: you can sell them from January 6, 2026' },
+      });
+      const earlyPt = await order(t, token, 'sell', { symbol: 'NSE:RELIANCE', quantity: '4' }, 'pt-BR');
+      expect(earlyPt.body.msg).toBe(
+        'Estas ações estão bloqueadas até a liquidação: você pode vendê-las a partir de 6 de janeiro de 2026',
+      );
+      // More than the locked and free shares together: simply not enough.
+      const tooMany = await order(t, token, 'sell', { symbol: 'NSE:RELIANCE', quantity: '11' }, 'pt-BR');
+      expect(tooMany.body).toMatchObject({ error: 'insufficient_quantity', msg: 'Quantidade insuficiente' });
       expect(await footprint(t, token)).toEqual(before);
 
       // The next trading day: the journaled settle_trades releases the lock.
@@ -129,8 +140,16 @@ describe.each(dbs)('stock trading on $dialect', ({ open }) => {
       const { token } = await trader(t, '9000000102');
       const quote = (await t.call('GET', '/stock/index/info?symbol=NSE:TCS')).body.data;
       const price = (Number(quote.price) * 0.97).toFixed(1);
-      const placed = await order(t, token, 'buy', { symbol: 'NSE:TCS', orderType: 'limit', price, quantity: '5' });
+      const placed = await order(
+        t,
+        token,
+        'buy',
+        { symbol: 'NSE:TCS', orderType: 'limit', price, quantity: '5' },
+        'pt-BR',
+      );
       expect(placed.body.data.order).toMatchObject({ status: 'pending', filledQuantity: '0', price: `${price}0` });
+      // SPEC §8's success words, in the customer's language.
+      expect(placed.body.msg).toBe('Enviado');
       const inr = async () =>
         (await t.call('POST', '/user/assets', { token })).body.data.items.find(
           (a: { asset: string }) => a.asset === 'INR',
@@ -145,8 +164,12 @@ describe.each(dbs)('stock trading on $dialect', ({ open }) => {
         lang: 'pt-BR',
       });
       expect(theirs.body).toMatchObject({ error: 'order_not_found', msg: 'Ordem não encontrada' });
-      const cancelled = await t.call('GET', `/stock/order/cancel?id=${placed.body.data.order.id}`, { token });
+      const cancelled = await t.call('GET', `/stock/order/cancel?id=${placed.body.data.order.id}`, {
+        token,
+        lang: 'pt-BR',
+      });
       expect(cancelled.body.data.order.status).toBe('cancelled');
+      expect(cancelled.body.msg).toBe('Cancelado');
       // Answered from the engine's memory: exactly what the read model says afterwards.
       const info = await t.call('GET', `/stock/order/info?id=${placed.body.data.order.id}`, { token });
       expect(cancelled.body.data.order).toEqual(info.body.data);
@@ -154,6 +177,7 @@ describe.each(dbs)('stock trading on $dialect', ({ open }) => {
       // Cancelling again is the same request: the same answer, nothing more released.
       const again = await t.call('GET', `/stock/order/cancel?id=${placed.body.data.order.id}`, { token });
       expect(again.body.data.order.status).toBe('cancelled');
+      expect(again.body.msg).toBe('Cancelled');
       expect(await inr()).toMatchObject({ held: '0.00', balance: '1000000.00' });
       // Someone else's order is not found either.
       const other = await trader(t, '9000000103');

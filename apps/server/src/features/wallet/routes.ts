@@ -4,7 +4,7 @@ import { balanceView, transferView, txRecordQuery } from '@bourse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bearerToken } from '../../http/auth.ts';
+import { bearerToken, guard } from '../../http/auth.ts';
 import { ok, okEnvelope } from '../../http/envelope.ts';
 import type { Accounts } from '../accounts/service.ts';
 import type { Wallets } from './service.ts';
@@ -12,17 +12,22 @@ import type { Wallets } from './service.ts';
 export function walletRoutes(app: FastifyInstance, accounts: Accounts, wallets: Wallets) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['wallet'];
+  const signedIn = guard((req) => accounts.authenticate(bearerToken(req)));
   r.post(
     '/user/assets',
-    { schema: { tags, response: { 200: okEnvelope(z.object({ items: z.array(balanceView) })) } } },
+    {
+      preValidation: signedIn.first,
+      schema: { tags, response: { 200: okEnvelope(z.object({ items: z.array(balanceView) })) } },
+    },
     async (req) => {
-      const { user } = await accounts.authenticate(bearerToken(req));
+      const { user } = await signedIn(req);
       return ok({ items: wallets.assets(user.id) });
     },
   );
   r.get(
     '/user/tx/record',
     {
+      preValidation: signedIn.first,
       schema: {
         tags,
         querystring: txRecordQuery,
@@ -30,7 +35,7 @@ export function walletRoutes(app: FastifyInstance, accounts: Accounts, wallets: 
       },
     },
     async (req) => {
-      const { user } = await accounts.authenticate(bearerToken(req));
+      const { user } = await signedIn(req);
       return ok(await wallets.txRecord(user.id, req.query));
     },
   );

@@ -11,6 +11,7 @@ import { ApiError } from '../../app/request.ts';
 import { type SessionUser, saveSession, storageKeys } from '../../app/session.ts';
 import { Logo } from '../../app/shell/icons.tsx';
 import { Page } from '../../app/shell/page.tsx';
+import { type CaptchaChallenge, CaptchaField } from './captcha-field.tsx';
 import { confirmPasswordRules, passwordLengthMax, passwordRules } from './password-rules.ts';
 import { areaCodes, isPhoneValid } from './phone.ts';
 import { applyServerErrors } from './server-errors.ts';
@@ -210,25 +211,15 @@ export function LoginPage() {
   );
 }
 
-interface Captcha {
-  captchaId: string;
-  svg: string;
-}
-
 function useCaptcha() {
   return useQuery({
     queryKey: ['common', 'captcha'],
-    queryFn: () => apiGet<Captcha>('/common/captcha', undefined, { isSilent: true }),
+    queryFn: () => apiGet<CaptchaChallenge>('/common/captcha', undefined, { isSilent: true }),
     staleTime: 4 * 60_000, // single use, expires after 5 minutes on the server
     gcTime: 0,
     refetchInterval: 4 * 60_000,
     refetchOnWindowFocus: false,
   });
-}
-
-function svgDataUrl(svg: string): string {
-  // As an <img>, server markup cannot run scripts in the page.
-  return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
 }
 
 const registerFields = [
@@ -285,11 +276,6 @@ export function RegisterPage() {
     return () => clearTimeout(timer);
   }, [resendInSec]);
 
-  const refreshCaptcha = () => {
-    form.setFieldValue('captchaCode', '');
-    void captcha.refetch();
-  };
-
   const sendCode = async () => {
     if (isSending || resendInSec > 0) return;
     try {
@@ -339,7 +325,7 @@ export function RegisterPage() {
       navigate(safeRedirect(searchParams.get('redirect')), { replace: true });
     } catch (error) {
       setBanner(applyServerErrors(form, error, registerFields));
-      // The captcha is single use: show a new picture, keep everything else that was typed.
+      // The captcha is single use: solve a new one, keep everything else that was typed.
       if (error instanceof ApiError) {
         const captchaError = form.getFieldError('captchaCode');
         form.setFieldValue('captchaCode', '');
@@ -405,30 +391,9 @@ export function RegisterPage() {
           <Form.Item
             name="captchaCode"
             label={t('auth.captcha')}
-            rules={[{ required: true, whitespace: true, message: t('auth.errors.captchaRequired') }]}
-            extra={
-              <button
-                type="button"
-                className="captcha"
-                onClick={refreshCaptcha}
-                aria-label={t('auth.captchaRefresh')}
-                data-testid="captcha-refresh"
-              >
-                {captcha.data ? (
-                  <img src={svgDataUrl(captcha.data.svg)} alt="" width={110} height={40} />
-                ) : (
-                  <span className="captcha__placeholder">{captcha.isError ? t('common.retry') : '…'}</span>
-                )}
-              </button>
-            }
+            rules={[{ required: true, message: t('auth.errors.captchaRequired') }]}
           >
-            <Input
-              name="captchaCode"
-              autoComplete="off"
-              autoCapitalize="off"
-              placeholder={t('auth.captchaPlaceholder')}
-              maxLength={8}
-            />
+            <CaptchaField captcha={captcha.data} />
           </Form.Item>
           {isSmsRequired && (
             <Form.Item
