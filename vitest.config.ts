@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // and run through vitest.e2e.config.ts after the front ends are built.
 export default defineConfig({
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'bench/**/*.test.ts'],
+    include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'bench/**/*.test.ts', 'scripts/**/*.test.ts'],
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 20_000,
