@@ -1,11 +1,13 @@
 // `npm test`: every check CI runs, in order, stopping at nothing so one report shows all of it:
 // type checks, lint, the dependency rules, unit and API tests (SQLite, and PostgreSQL when reachable), the engine's seeded
-// simulation, a build of both front ends, then browser tests in Chromium. Ends with one line
-// "tests: N passed, N failed" summed over the test runners.
+// simulation, a build of both front ends, then browser tests in Chromium. Ends with a table of each
+// stage's time and outcome (to see where CI's minutes go), then one line "tests: N passed, N failed"
+// summed over the test runners, which must stay the very last line (CI reads it).
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { stageTable } from './stage-table.ts';
 
 const root = new URL('../', import.meta.url).pathname;
 const results = join(root, 'test-results');
@@ -50,9 +52,12 @@ if (!skipBrowser) {
 let passed = 0;
 let failed = 0;
 const failures: string[] = [];
+const stages: { name: string; seconds: number; passed: boolean }[] = [];
 for (const step of steps) {
   console.log(`\n=== ${step.name} ===`);
+  const started = performance.now();
   const run = spawnSync(step.cmd, step.args, { cwd: root, env, stdio: 'inherit' });
+  stages.push({ name: step.name, seconds: (performance.now() - started) / 1000, passed: run.status === 0 });
   if (step.report && existsSync(step.report)) {
     const r = JSON.parse(readFileSync(step.report, 'utf8')) as { numPassedTests: number; numFailedTests: number };
     passed += r.numPassedTests;
@@ -64,5 +69,6 @@ for (const step of steps) {
   } else if (!step.report) passed += 1;
 }
 console.log(failures.length ? `\nFailed steps: ${failures.join(', ')}` : '\nEvery step passed.');
+console.log(`\n${stageTable(stages)}\n`);
 console.log(`tests: ${passed} passed, ${failed} failed`);
 process.exit(failures.length ? 1 : 0);

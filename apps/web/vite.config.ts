@@ -2,6 +2,7 @@
 // In development the API is proxied to the local server so that the app always calls /ipor-api.
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 declare const process: { env: Record<string, string | undefined> };
 
@@ -72,9 +73,32 @@ function bootAndHomePreload(boot = '/src/boot.ts', screen = '/src/features/marke
   };
 }
 
+/**
+ * The service worker (Workbox, generated at build time): makes the app installable and lets it open
+ * offline. It precaches this build's files under their content revisions and, when a new build's
+ * worker activates, drops every file the new build no longer lists, so old releases' chunks do not
+ * pile up in the cache. Navigations get the precached index.html (the SPA's routes); the API
+ * (/ipor-api) and the staff console (/admin) are never cached or answered by it.
+ */
+const serviceWorker = VitePWA({
+  registerType: 'autoUpdate',
+  injectRegister: 'script-defer', // registerSW.js: a file, as the CSP allows no inline script
+  manifest: false, // public/manifest.webmanifest, linked from index.html
+  workbox: {
+    globPatterns: ['**/*.{html,js,css,svg,png,webmanifest}'],
+    // A new build's worker takes over at once, as the hand-written one did (with this injectRegister
+    // the plugin leaves both off, and the new worker would wait until every tab had closed).
+    skipWaiting: true,
+    clientsClaim: true,
+    cleanupOutdatedCaches: true, // caches of older Workbox precache formats
+    navigateFallback: '/index.html',
+    navigateFallbackDenylist: [/^\/ipor-api(\/|$)/, /^\/admin(\/|$)/],
+  },
+});
+
 export default defineConfig({
   base: '/',
-  plugins: [react(), bootAndHomePreload()],
+  plugins: [react(), bootAndHomePreload(), serviceWorker],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,8 +1,8 @@
-// Entry point: providers, the router, and (in production builds) the service worker. The current
-// screen's chunk and data are requested first (src/boot.ts has usually asked for the data already);
-// React starts once the stored language's texts are there, the chunk is too (index.html preloads
-// Home's) or the loading view's delay has passed, and the screen's first data are in or
-// `firstDataWaitMs` has passed.
+// Entry point: providers and the router (the build's registerSW.js registers the service worker,
+// vite.config.ts). The current screen's chunk and data are requested first (src/boot.ts has usually
+// asked for the data already); React starts once the stored language's texts are there, the chunk
+// is too (index.html preloads Home's) or the loading view's delay has passed, and the screen's first
+// data are in or `firstDataWaitMs` has passed.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';

@@ -46,7 +46,8 @@ export async function* scanPagesOffThread(
     wake();
   });
   worker.on('error', (error) => {
-    failure = error;
+    // A worker may throw anything, not only an Error (@types/node 26 types it unknown).
+    failure = error instanceof Error ? error : new Error(String(error));
     wake();
   });
   worker.on('exit', (code) => {

@@ -85,9 +85,11 @@ async function allPages<T>(fetchPage: (page: number) => Promise<{ items: T[]; to
 
 type Target = { name: 'sqlite' | 'postgres'; databaseUrl?: string; cleanUp: () => Promise<void> };
 const cleanUps: (() => Promise<void>)[] = [];
+// Stopping the servers and dropping the PostgreSQL databases passed vitest's 10 s hook limit on a
+// loaded machine (both tests had passed): give the clean-up a minute.
 afterAll(async () => {
   for (const c of cleanUps) await c().catch(() => undefined);
-});
+}, 60_000);
 
 const targets: Target['name'][] = ['sqlite'];
 if (await isPostgresReachable()) targets.push('postgres');

@@ -6,7 +6,10 @@ type ToastModule = typeof import('antd-mobile/es/components/toast');
 let loading: Promise<ToastModule['default']> | null = null;
 
 function toast(): Promise<ToastModule['default']> {
-  loading ??= import('antd-mobile/es/components/toast').then((module) => module.default);
+  loading ??= Promise.all([
+    import('antd-mobile/es/components/toast'),
+    import('./antd-mobile-react-19.ts'), // React 19: how Toast mounts itself
+  ]).then(([module]) => module.default);
   return loading;
 }
 

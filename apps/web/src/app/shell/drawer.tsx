@@ -2,6 +2,7 @@
 // deposit and withdraw buttons, the menu entries with their public/login rule, the IPO
 // auto-subscribe entry only when openAutoApply is 1, and sign-out. Closes on mask click and on Esc.
 import { Popup, Toast } from 'antd-mobile';
+import '../antd-mobile-react-19.ts';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';

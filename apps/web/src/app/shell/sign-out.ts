@@ -2,6 +2,7 @@
 // session cleared and the login page opened. Esc cancels the confirmation.
 import { useQueryClient } from '@tanstack/react-query';
 import { Dialog } from 'antd-mobile';
+import '../antd-mobile-react-19.ts';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';

@@ -2,6 +2,7 @@
 // server shows its translated message under the field concerned and keeps everything typed.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Checkbox, Form, Input, Toast } from 'antd-mobile';
+import '../../app/antd-mobile-react-19.ts';
 import { type ChangeEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';

@@ -1,5 +1,6 @@
 // The Mine tab (account summary and links) and the About screen.
 import { Toast } from 'antd-mobile';
+import '../../app/antd-mobile-react-19.ts';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';

@@ -2,6 +2,7 @@
 // passwords, email, TOTP two-factor sign-in and the list of signed-in devices with remote sign-out.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input, NumberKeyboard, PasscodeInput, Popup, Toast } from 'antd-mobile';
+import '../../app/antd-mobile-react-19.ts';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation } from 'react-router';

@@ -1,6 +1,7 @@
 // Public screens of the "common" group: the start (landing) screen, the language choice, and the
 // disclaimer and privacy policy linked from registration.
 import { Toast } from 'antd-mobile';
+import '../../app/antd-mobile-react-19.ts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { usePlatformProps } from '../../app/api.ts';

@@ -3,6 +3,7 @@
 // badges, "mark all read", and opening an entry marks it read. Signed out: the announcements only.
 import { useQuery } from '@tanstack/react-query';
 import { Badge, Button, PullToRefresh, Tabs, Toast } from 'antd-mobile';
+import '../../app/antd-mobile-react-19.ts';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';

@@ -15,6 +15,7 @@ import {
   SpinLoading,
   Toast,
 } from 'antd-mobile';
+import '../../app/antd-mobile-react-19.ts';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';

@@ -5,6 +5,7 @@
 import type { HoldingView, StockOrderView } from '@bourse/contract';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Dialog, Popup, PullToRefresh, Toast } from 'antd-mobile';
+import '../../app/antd-mobile-react-19.ts';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
