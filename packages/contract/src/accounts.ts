@@ -95,11 +95,13 @@ export const userView = z.object({
 export type UserView = z.infer<typeof userView>;
 
 export const loginResult = z.object({ token: z.string(), user: userView });
+export type LoginResult = z.infer<typeof loginResult>;
 export const loginInfo = z.object({
   user: userView,
   openAutoApply: z.number().int(),
   serviceSaleSmartly: z.string(),
 });
+export type LoginInfo = z.infer<typeof loginInfo>;
 
 export const sessionView = z.object({
   id: z.string(),
@@ -109,8 +111,17 @@ export const sessionView = z.object({
   ip: z.string(),
   current: z.boolean(),
 });
+export type SessionView = z.infer<typeof sessionView>;
 
 export const captchaView = z.object({ captchaId: z.string(), svg: z.string() });
+export type CaptchaView = z.infer<typeof captchaView>;
+
+/** A new TOTP secret, shown once, with its otpauth:// address for authenticator apps' QR codes. */
+export const totpSetupView = z.object({ secret: z.string(), otpauthUrl: z.string() });
+export type TotpSetupView = z.infer<typeof totpSetupView>;
+
+export const sendCodeResult = z.object({ sent: z.boolean(), resendAfterSec: z.number() });
+export type SendCodeResult = z.infer<typeof sendCodeResult>;
 
 export const deploymentProps = z.object({
   mode: z.enum(['paper', 'live']),

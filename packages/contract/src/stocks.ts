@@ -68,6 +68,7 @@ export const orderPreviewView = z.object({
   available: z.string(),
   afterMarket: z.boolean(),
 });
+export type OrderPreviewView = z.infer<typeof orderPreviewView>;
 
 export const holdingView = z.object({
   symbol: z.string(),
@@ -98,6 +99,7 @@ export const balanceView = z.object({
   held: z.string(),
   available: z.string(),
 });
+export type BalanceView = z.infer<typeof balanceView>;
 
 export const transferView = z.object({
   id: z.string(),
@@ -110,6 +112,7 @@ export const transferView = z.object({
   link: z.string(),
   counterparty: z.string(),
 });
+export type TransferView = z.infer<typeof transferView>;
 export const txRecordQuery = pageQuery.extend({
   wallet: z.string().max(20).refine(isPlainText, { error: 'field_invalid' }).optional(),
   asset: z.string().max(20).refine(isPlainText, { error: 'field_invalid' }).optional(),
@@ -122,3 +125,4 @@ export const orderStatisticsView = z.object({
   /** Traded value per currency, decimal strings. */
   turnover: z.record(z.string(), z.string()),
 });
+export type OrderStatisticsView = z.infer<typeof orderStatisticsView>;

@@ -9,10 +9,12 @@ import {
   registerBody,
   revokeSessionBody,
   sendCodeBody,
+  sendCodeResult,
   sessionView,
   setPinBody,
   totpDisableBody,
   totpEnableBody,
+  totpSetupView,
   updateEmailBody,
 } from '@bourse/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -81,10 +83,8 @@ export function accountRoutes(app: FastifyInstance, accounts: Accounts) {
     await accounts.updateEmail(await signedIn(req), req.body.email, req.body.loginPassword);
     return ok({ done: true as const }, 'modified');
   });
-  r.post(
-    '/user/2fa/setup',
-    { schema: { tags, response: { 200: okEnvelope(z.object({ secret: z.string(), otpauthUrl: z.string() })) } } },
-    async (req) => ok(await accounts.totpSetup(await signedIn(req))),
+  r.post('/user/2fa/setup', { schema: { tags, response: { 200: okEnvelope(totpSetupView) } } }, async (req) =>
+    ok(await accounts.totpSetup(await signedIn(req))),
   );
   r.post('/user/2fa/enable', { schema: { tags, body: totpEnableBody, response: { 200: done } } }, async (req) => {
     await accounts.totpEnable(await signedIn(req), req.body.code);
@@ -100,7 +100,7 @@ export function accountRoutes(app: FastifyInstance, accounts: Accounts) {
       schema: {
         tags,
         body: sendCodeBody,
-        response: { 200: okEnvelope(z.object({ sent: z.boolean(), resendAfterSec: z.number() })) },
+        response: { 200: okEnvelope(sendCodeResult) },
       },
     },
     async (req) => ok(await accounts.sendCode(req.body.areaCode, req.body.phone, req.body.purpose), 'sent'),
