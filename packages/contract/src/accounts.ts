@@ -114,7 +114,6 @@ export const sessionView = z.object({
 export type SessionView = z.infer<typeof sessionView>;
 
 export const captchaView = z.object({ captchaId: z.string(), svg: z.string() });
-export type CaptchaView = z.infer<typeof captchaView>;
 
 /** A new TOTP secret, shown once, with its otpauth:// address for authenticator apps' QR codes. */
 export const totpSetupView = z.object({ secret: z.string(), otpauthUrl: z.string() });
@@ -123,8 +122,12 @@ export type TotpSetupView = z.infer<typeof totpSetupView>;
 export const sendCodeResult = z.object({ sent: z.boolean(), resendAfterSec: z.number() });
 export type SendCodeResult = z.infer<typeof sendCodeResult>;
 
+/** Whether a deployment trades virtual money (paper) or real money (live). */
+export const deploymentMode = z.enum(['paper', 'live']);
+export type DeploymentMode = z.infer<typeof deploymentMode>;
+
 export const deploymentProps = z.object({
-  mode: z.enum(['paper', 'live']),
+  mode: deploymentMode,
   platformName: z.string(),
   defaultAreaCode: z.string(),
   inviteCodeRequired: z.boolean(),

@@ -2,7 +2,7 @@
 // customer status and the audit log. Every staff action that changes something carries a written reason.
 
 import { z } from 'zod';
-import { idStatus } from './accounts.ts';
+import { deploymentMode, idStatus } from './accounts.ts';
 import { isPlainText, loginPassword, pageQuery, recordId, text, totpCode } from './fields.ts';
 
 export const STAFF_ROLES = ['support', 'compliance', 'finance', 'admin'] as const;
@@ -83,7 +83,7 @@ export const staffLoginResult = z.object({ token: z.string(), staff: staffIdenti
 export type StaffLoginResult = z.infer<typeof staffLoginResult>;
 
 /** The signed-in staff member, and whether this deployment trades on paper or for real. */
-export const staffMeView = z.object({ staff: staffIdentity, mode: z.enum(['paper', 'live']) });
+export const staffMeView = z.object({ staff: staffIdentity, mode: deploymentMode });
 export type StaffMeView = z.infer<typeof staffMeView>;
 
 /** A staff member as the staff desk lists them; status 1 is active, 0 disabled. Times are ISO. */
@@ -121,3 +121,13 @@ export const auditEntryView = z.object({
   detail: z.record(z.string(), z.unknown()),
 });
 export type AuditEntryView = z.infer<typeof auditEntryView>;
+
+// --- what the console sends (before the server's parsing: ids as numbers or digits) ---------------
+
+export type StaffLoginInput = z.input<typeof staffLoginBody>;
+export type StaffPasswordInput = z.input<typeof staffPasswordBody>;
+export type StaffCreateInput = z.input<typeof staffCreateBody>;
+export type StaffDisableInput = z.input<typeof staffDisableBody>;
+export type UserStatusInput = z.input<typeof userStatusBody>;
+export type AuditQueryInput = z.input<typeof auditQuery>;
+export type UsersQueryInput = z.input<typeof usersQuery>;

@@ -56,6 +56,10 @@ export const stockOrderView = z.object({
 });
 export type StockOrderView = z.infer<typeof stockOrderView>;
 
+/** What placing or cancelling an order answers: the order as it stands after. */
+export const stockOrderResult = z.object({ order: stockOrderView });
+export type StockOrderResult = z.infer<typeof stockOrderResult>;
+
 export const orderPreviewView = z.object({
   symbol: z.string(),
   side: z.enum(['buy', 'sell']),

@@ -9,6 +9,7 @@ import {
   placeStockOrderBody,
   previewStockOrderBody,
   quoteView,
+  stockOrderResult,
   stockOrderView,
   symbolQuery,
 } from '@bourse/contract';
@@ -69,7 +70,7 @@ export function stockRoutes(app: FastifyInstance, d: StockDeps) {
           tags,
           description: `Places a ${side} order (market or limit) after checking the 6-digit transaction password. A clientOrderId (or Idempotency-Key header) makes a retry answer the first order.`,
           body: placeStockOrderBody,
-          response: { 200: okEnvelope(z.object({ order: stockOrderView })) },
+          response: { 200: okEnvelope(stockOrderResult) },
         },
       },
       async (req) => {
@@ -108,7 +109,7 @@ export function stockRoutes(app: FastifyInstance, d: StockDeps) {
   r.get(
     '/stock/order/cancel',
     {
-      schema: { tags, querystring: orderIdQuery, response: { 200: okEnvelope(z.object({ order: stockOrderView })) } },
+      schema: { tags, querystring: orderIdQuery, response: { 200: okEnvelope(stockOrderResult) } },
     },
     async (req) => ok({ order: await d.orders.cancel((await user(req)).id, req.query.id) }),
   );

@@ -1,5 +1,6 @@
 // Sign-in and registration (SPEC §1, §5). Validation runs as the user types; a refusal from the
 // server shows its translated message under the field concerned and keeps everything typed.
+import type { LoginResult, SendCodeResult } from '@bourse/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Checkbox, Form, Input, Toast } from 'antd-mobile';
 import { type ChangeEvent, useEffect, useState } from 'react';
@@ -8,18 +9,13 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { apiGet, apiPost, queryKeys, usePlatformProps } from '../../app/api.ts';
 import { safeRedirect } from '../../app/navigation.ts';
 import { ApiError } from '../../app/request.ts';
-import { type SessionUser, saveSession, storageKeys } from '../../app/session.ts';
+import { saveSession, storageKeys } from '../../app/session.ts';
 import { Logo } from '../../app/shell/icons.tsx';
 import { Page } from '../../app/shell/page.tsx';
 import { confirmPasswordRules, passwordLengthMax, passwordRules } from './password-rules.ts';
 import { areaCodes, isPhoneValid } from './phone.ts';
 import { applyServerErrors } from './server-errors.ts';
 import { ServerForm } from './server-form.tsx';
-
-interface AuthResult {
-  token: string;
-  user: SessionUser | null;
-}
 
 /** The phone field with its country-code selector; Form.Item supplies value and onChange. */
 function PhoneField(props: {
@@ -129,7 +125,7 @@ export function LoginPage() {
     setSubmitting(true);
     setBanner(null);
     try {
-      const result = await apiPost<AuthResult>(
+      const result = await apiPost<LoginResult>(
         '/user/login',
         {
           areaCode,
@@ -299,7 +295,7 @@ export function RegisterPage() {
     }
     setSending(true);
     try {
-      const result = await apiPost<{ sent: boolean; resendAfterSec?: number }>(
+      const result = await apiPost<SendCodeResult>(
         '/common/code/send',
         { areaCode, phone: form.getFieldValue('phone') as string, purpose: 'register' },
         { isSilent: true },
@@ -318,7 +314,7 @@ export function RegisterPage() {
     setSubmitting(true);
     setBanner(null);
     try {
-      const result = await apiPost<AuthResult>(
+      const result = await apiPost<LoginResult>(
         '/user/register',
         {
           areaCode,

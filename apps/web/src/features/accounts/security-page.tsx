@@ -1,5 +1,6 @@
 // Security settings (SPEC §2 user/security): login password, 6-digit transaction and withdrawal
 // passwords, email, TOTP two-factor sign-in and the list of signed-in devices with remote sign-out.
+import type { Items, SessionView, TotpSetupView } from '@bourse/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input, NumberKeyboard, PasscodeInput, Popup, Toast } from 'antd-mobile';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
@@ -272,11 +273,6 @@ function EmailForm({ currentEmail, onDone }: { currentEmail: string; onDone: () 
   );
 }
 
-interface TotpSetup {
-  secret: string;
-  otpauthUrl: string;
-}
-
 function CopyValue({ label, value }: { label: string; value: string }) {
   const { t } = useTranslation();
   return (
@@ -306,7 +302,7 @@ function TwoFactorPanel({ isEnabled, onDone }: { isEnabled: boolean; onDone: () 
   const [banner, setBanner] = useState<string | null>(null);
   const queryClient = useQueryClient();
   const setup = useMutation({
-    mutationFn: () => apiPost<TotpSetup>('/user/2fa/setup', {}, { isSilent: true }),
+    mutationFn: () => apiPost<TotpSetupView>('/user/2fa/setup', {}, { isSilent: true }),
     onError: (error) => setBanner(applyServerErrors(form, error, [])),
   });
   const finish = (messageKey: string) => {
@@ -392,15 +388,6 @@ function TwoFactorPanel({ isEnabled, onDone }: { isEnabled: boolean; onDone: () 
   );
 }
 
-interface SessionItem {
-  id: string | number;
-  createdAt: number | string;
-  lastSeenAt: number | string;
-  userAgent?: string;
-  ip?: string;
-  current?: boolean;
-}
-
 /** "Chrome on Android" from a user-agent string; falls back to the translated "unknown browser". */
 function describeUserAgent(userAgent: string | undefined, unknown: string): string {
   if (!userAgent) return unknown;
@@ -433,7 +420,7 @@ function SessionsList() {
   const queryClient = useQueryClient();
   const sessions = useQuery({
     queryKey: queryKeys.sessions,
-    queryFn: () => apiGet<{ items: SessionItem[] }>('/user/sessions'),
+    queryFn: () => apiGet<Items<SessionView>>('/user/sessions'),
   });
   const revoke = useMutation({
     mutationFn: (id: string | number) => apiPost('/user/sessions/revoke', { id }),

@@ -27,7 +27,7 @@ import {
   cancelOrder,
   fetchOrders,
   isOpenStatus,
-  type OrderStatistics,
+  type OrderStatisticsView,
   type TransferView,
   tradingKeys,
   useAccountLive,
@@ -543,7 +543,7 @@ export function IncomePage() {
   const holdings = useHoldings(isSignedIn);
   const stats = useQuery({
     queryKey: tradingKeys.statistics,
-    queryFn: () => apiGet<OrderStatistics>('/stock/order/statistics'),
+    queryFn: () => apiGet<OrderStatisticsView>('/stock/order/statistics'),
     enabled: isSignedIn,
   });
   const items = (holdings.data?.items ?? []).filter(
