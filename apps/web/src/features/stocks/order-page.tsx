@@ -3,7 +3,7 @@
 // server's fee preview (debounced), then a confirmation sheet with the 6-digit transaction password.
 // The order carries a clientOrderId (idempotency key) created per confirmation, reused on a retry after a
 // lost answer and renewed after a refusal.
-import type { QuoteView, StockOrderView } from '@bourse/contract';
+import type { QuoteView, StockOrderResult, StockOrderView } from '@bourse/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Dialog,
@@ -191,7 +191,7 @@ function ConfirmSheet({
     mutationFn: (password: string) => {
       if (!confirm) throw new Error('no order');
       const clientOrderId = renewedKey ?? confirm.clientOrderId;
-      return apiPost<{ order: StockOrderView }>(
+      return apiPost<StockOrderResult>(
         confirm.side === 'buy' ? '/stock/order/buy' : '/stock/order/sell',
         { ...confirm.body, password, clientOrderId },
         { isSilent: true, idempotencyKey: clientOrderId },

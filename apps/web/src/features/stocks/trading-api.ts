@@ -1,6 +1,6 @@
 // The stock-trading calls (SPEC §7 /stock/order/*, /stock/hold/*, /user/assets, /user/tx/record) as
 // TanStack Query hooks. Shapes from @bourse/contract (types only).
-import type { BalanceView, HoldingView, Items, Paged, StockOrderView } from '@bourse/contract';
+import type { BalanceView, HoldingView, Items, Paged, StockOrderResult, StockOrderView } from '@bourse/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiGet as apiGetLoud } from '../../app/api.ts';
 import { useLiveChannels, usePollInterval } from '../../app/use-live.ts';
@@ -55,7 +55,7 @@ export function fetchOrders(status: 'open' | 'history', page: number, limit = 20
 }
 
 export function cancelOrder(id: number) {
-  return apiGetLoud<{ order: StockOrderView }>('/stock/order/cancel', { id });
+  return apiGetLoud<StockOrderResult>('/stock/order/cancel', { id });
 }
 
 /**
