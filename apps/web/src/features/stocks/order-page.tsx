@@ -3,7 +3,9 @@
 // server's fee preview (debounced), then a confirmation sheet with the 6-digit transaction password.
 // The order carries a clientOrderId (idempotency key) created per confirmation, reused on a retry after a
 // lost answer and renewed after a refusal.
+
 import type { QuoteView, StockOrderResult, StockOrderView } from '@bourse/contract';
+import { compareDecimal, decimalPlaces, stepDecimal } from '@bourse/money';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Dialog,
@@ -24,7 +26,7 @@ import { useSession } from '../../app/session.ts';
 import { Page } from '../../app/shell/page.tsx';
 import { useEscape } from '../../app/shell/use-escape.ts';
 import { currentLanguage } from '../../i18n/index.ts';
-import { compareDecimal, decimalPlaces, stepDecimal } from '../../lib/decimal.ts';
+
 import { formatNumber } from '../../lib/format.ts';
 import { formatAmount, formatPercentChange, formatPrice, quoteLocale } from '../../lib/market-format.ts';
 import { marketKeys, useBook, useQuote } from '../markets/market-api.ts';

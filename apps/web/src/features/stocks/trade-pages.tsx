@@ -2,7 +2,9 @@
 // holdings, open orders with cancel, links), pages/tabbar/position (holdings), pages/stock/list
 // (open / history orders with status chips and a detail sheet), pages/fundsDetail/stockFundsDetail
 // (ledger lines grouped by day) and pages/stock/income (realized P&L and order statistics).
+
 import type { HoldingView, StockOrderView } from '@bourse/contract';
+import { compareDecimal, sumDecimals } from '@bourse/money';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Dialog, Popup, PullToRefresh, Toast } from 'antd-mobile';
 import { type ReactNode, useState } from 'react';
@@ -14,7 +16,7 @@ import { ChevronRightIcon, ListIcon, WalletIcon } from '../../app/shell/icons.ts
 import { Page } from '../../app/shell/page.tsx';
 import { useEscape } from '../../app/shell/use-escape.ts';
 import { currentLanguage } from '../../i18n/index.ts';
-import { compareDecimal, sumDecimals } from '../../lib/decimal.ts';
+
 import { formatNumber, marketFormats } from '../../lib/format.ts';
 import { formatAmount, marketOfCurrency } from '../../lib/market-format.ts';
 import { formatDateTime } from '../../lib/time.ts';

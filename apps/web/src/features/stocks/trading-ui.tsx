@@ -1,12 +1,14 @@
 // Pieces shared by the trading screens: the signed-out prompt, order status chips, holding cards
 // (with the T+1 locked / sellable split) and order rows.
+
 import type { HoldingView, StockOrderView } from '@bourse/contract';
+import { compareDecimal, signOfDecimal } from '@bourse/money';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { loginPath } from '../../app/navigation.ts';
 import { currentLanguage } from '../../i18n/index.ts';
-import { compareDecimal, signOf } from '../../lib/decimal.ts';
+
 import { formatNumber, marketFormats } from '../../lib/format.ts';
 import { formatAmount, formatPercentChange, marketOfAsset, marketOfCurrency } from '../../lib/market-format.ts';
 import { formatDateTime } from '../../lib/time.ts';
@@ -40,7 +42,7 @@ export function StatusChip({ status }: { status: StockOrderView['status'] }) {
 }
 
 export function pnlClass(value: string): string {
-  const sign = signOf(value);
+  const sign = signOfDecimal(value);
   return sign > 0 ? 'num--up' : sign < 0 ? 'num--down' : '';
 }
 
