@@ -2,6 +2,8 @@
 // whose wire shape may be a number or a word, and the free-form `detail` object of an audit entry. Pure;
 // no React.
 
+import type { CustomerUserView } from '@bourse/contract';
+
 export function formatDateTime(iso: string | null | undefined, language: string): string {
   if (iso === null || iso === undefined || iso === '') return '—';
   const date = new Date(iso);
@@ -39,8 +41,9 @@ export function isStaffDisabled(status: number | string): boolean {
   return ['0', 'disabled', 'inactive'].includes(status.toLowerCase());
 }
 
-export const KYC_STATES = ['none', 'pending', 'succ', 'fail'] as const;
-export type KycState = (typeof KYC_STATES)[number];
+/** The contract's idStatus values (a copy of the values only: the contract's own would bundle zod). */
+export type KycState = CustomerUserView['idStatus'];
+export const KYC_STATES = ['none', 'pending', 'succ', 'fail'] as const satisfies readonly KycState[];
 
 /** The KYC state name for a user's idStatus, or null when the server sent something else. */
 export function kycState(idStatus: number | string | null | undefined): KycState | null {

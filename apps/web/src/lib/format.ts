@@ -2,7 +2,10 @@
 // display text with Intl. Must hold: money is never converted to a float; the integer part is
 // formatted as a BigInt and the fraction digits are kept from the string (rounded half-up by hand).
 
-export type MarketCode = 'IN' | 'US' | 'BR';
+import type { CountryView } from '@bourse/contract';
+
+/** A stock market by its country code, as the contract names them. */
+export type MarketCode = CountryView['code'];
 
 export interface MarketFormat {
   locale: string;
