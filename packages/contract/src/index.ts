@@ -9,3 +9,4 @@ export * from './phone.ts';
 export * from './reconciliation.ts';
 export * from './staff.ts';
 export * from './stocks.ts';
+export * from './stream.ts';
