@@ -3,6 +3,7 @@
 // no React.
 
 import type { CustomerUserView } from '@bourse/contract';
+import { decimalPlaces, MAX_SCALE, tryParseDecimal } from '@bourse/money';
 
 export function formatDateTime(iso: string | null | undefined, language: string): string {
   if (iso === null || iso === undefined || iso === '') return '—';
@@ -25,9 +26,12 @@ export function formatDecimalText(text: string, language: string): string {
   return `${sign}${grouped}${fraction === undefined ? '' : `${decimal}${fraction}`}`;
 }
 
-/** Whether a decimal string is zero ("0", "0.00", "-0.000"). */
+/** Whether a decimal string is zero ("0", "0.00", "-0.000"), read by the money package's codec; malformed text is not. */
 export function isZeroDecimal(text: string): boolean {
-  return /^-?0+(\.0+)?$/.test(text);
+  const scale = decimalPlaces(text);
+  if (scale > MAX_SCALE) return false;
+  const parsed = tryParseDecimal(text, scale);
+  return parsed.ok && parsed.minor === 0n;
 }
 
 /** Customer status: 0 is blocked, anything else active (SPEC: user status 0 = blocked). */
