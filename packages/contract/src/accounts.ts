@@ -136,3 +136,15 @@ export const deploymentProps = z.object({
   stockCountry: z.enum(['IN', 'US', 'BR']),
 });
 export type DeploymentProps = z.infer<typeof deploymentProps>;
+
+// --- what the app sends (before the server's parsing) ---------------------------------------------
+
+export type RegisterInput = z.input<typeof registerBody>;
+export type LoginInput = z.input<typeof loginBody>;
+export type SendCodeInput = z.input<typeof sendCodeBody>;
+export type ChangePasswordInput = z.input<typeof changePasswordBody>;
+export type SetPinInput = z.input<typeof setPinBody>;
+export type UpdateEmailInput = z.input<typeof updateEmailBody>;
+export type TotpEnableInput = z.input<typeof totpEnableBody>;
+export type TotpDisableInput = z.input<typeof totpDisableBody>;
+export type RevokeSessionInput = z.input<typeof revokeSessionBody>;

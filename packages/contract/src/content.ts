@@ -226,6 +226,15 @@ export type AdminMessageView = z.infer<typeof adminMessageView>;
 export const messageSentView = z.object({ id });
 export type MessageSentView = z.infer<typeof messageSentView>;
 
+// --- what the app sends (before the server's parsing) ---------------------------------------------
+
+export type IdInput = z.input<typeof idQuery>;
+export type NoticeListInput = z.input<typeof noticeListQuery>;
+export type NewsQueryInput = z.input<typeof newsQuery>;
+export type MessageCentreInput = z.input<typeof messageCentreQuery>;
+export type MessageInfoInput = z.input<typeof messageInfoQuery>;
+export type MessageReadInput = z.input<typeof messageReadBody>;
+
 // --- what the console sends (before the server's parsing: ids as numbers or digits) ---------------
 
 export type ContentListInput = z.input<typeof contentListQuery>;

@@ -89,3 +89,10 @@ export const candlesBody = z.object({
   /** Candles strictly before this time (seconds), for paging back. */
   before: wholeNumber(0).optional(),
 });
+
+// --- what the app sends (before the server's parsing) ---------------------------------------------
+
+export type StockListInput = z.input<typeof stockListQuery>;
+export type SymbolInput = z.input<typeof symbolQuery>;
+export type SearchInput = z.input<typeof searchQuery>;
+export type CandlesInput = z.input<typeof candlesBody>;

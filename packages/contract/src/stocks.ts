@@ -130,3 +130,11 @@ export const orderStatisticsView = z.object({
   turnover: z.record(z.string(), z.string()),
 });
 export type OrderStatisticsView = z.infer<typeof orderStatisticsView>;
+
+// --- what the app sends (before the server's parsing) ---------------------------------------------
+
+export type PlaceStockOrderInput = z.input<typeof placeStockOrderBody>;
+export type PreviewStockOrderInput = z.input<typeof previewStockOrderBody>;
+export type OrderListInput = z.input<typeof orderListQuery>;
+export type OrderIdInput = z.input<typeof orderIdQuery>;
+export type TxRecordInput = z.input<typeof txRecordQuery>;

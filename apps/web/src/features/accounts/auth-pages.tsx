@@ -1,6 +1,6 @@
 // Sign-in and registration (SPEC §1, §5). Validation runs as the user types; a refusal from the
 // server shows its translated message under the field concerned and keeps everything typed.
-import type { LoginResult, SendCodeResult } from '@bourse/contract';
+import type { LoginInput, LoginResult, SendCodeInput, SendCodeResult } from '@bourse/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Checkbox, Form, Input, Toast } from 'antd-mobile';
 import { type ChangeEvent, useEffect, useState } from 'react';
@@ -132,7 +132,7 @@ export function LoginPage() {
           phone: values.phone,
           password: values.password,
           totpCode: isTotpShown ? values.totpCode : undefined,
-        },
+        } satisfies LoginInput,
         { isSilent: true },
       );
       saveSession(result.token, result.user);
@@ -297,7 +297,7 @@ export function RegisterPage() {
     try {
       const result = await apiPost<SendCodeResult>(
         '/common/code/send',
-        { areaCode, phone: form.getFieldValue('phone') as string, purpose: 'register' },
+        { areaCode, phone: form.getFieldValue('phone') as string, purpose: 'register' } satisfies SendCodeInput,
         { isSilent: true },
       );
       Toast.show({ content: t('auth.codeSent') });

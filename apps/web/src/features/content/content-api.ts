@@ -3,6 +3,7 @@
 import type {
   MessageCentre,
   MessageKind,
+  MessageReadInput,
   MessageReadResult,
   MessageView,
   NoticeArticle,
@@ -77,7 +78,10 @@ export function useMarkRead() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (target: { kind: MessageKind; id: number } | { all: true }) =>
-      apiPostLoud<MessageReadResult>('/user/notice/read', 'all' in target ? { all: 1 } : target),
+      apiPostLoud<MessageReadResult>(
+        '/user/notice/read',
+        'all' in target ? ({ all: true } satisfies MessageReadInput) : (target satisfies MessageReadInput),
+      ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: contentKeys.centre }),
   });
 }

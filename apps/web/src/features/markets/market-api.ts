@@ -1,7 +1,16 @@
 // The market-data calls (SPEC §7 /stock/index/*, /coin/*, /index/*) as TanStack Query hooks, with the
 // live socket patching the cached quotes. Shapes come from @bourse/contract (types only: no zod in the
 // bundle). Home's queries live in home-data.ts (loaded with the entry) and are re-exported here.
-import type { BookView, CandleInterval, CandleView, Items, Paged, QuoteView, TradeView } from '@bourse/contract';
+import type {
+  BookView,
+  CandleInterval,
+  CandlesInput,
+  CandleView,
+  Items,
+  Paged,
+  QuoteView,
+  TradeView,
+} from '@bourse/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { channels } from '../../app/live.ts';
@@ -115,7 +124,7 @@ export function fetchCandles(kind: AssetKind, symbol: string, interval: CandleIn
     symbol,
     interval,
     limit,
-  });
+  } satisfies CandlesInput);
 }
 
 export function useBook(kind: AssetKind, symbol: string, id: string) {

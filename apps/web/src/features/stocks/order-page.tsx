@@ -4,7 +4,13 @@
 // The order carries a clientOrderId (idempotency key) created per confirmation, reused on a retry after a
 // lost answer and renewed after a refusal.
 
-import type { QuoteView, StockOrderResult, StockOrderView } from '@bourse/contract';
+import type {
+  PlaceStockOrderInput,
+  PreviewStockOrderInput,
+  QuoteView,
+  StockOrderResult,
+  StockOrderView,
+} from '@bourse/contract';
 import { compareDecimal, decimalPlaces, stepDecimal } from '@bourse/money';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -195,7 +201,7 @@ function ConfirmSheet({
       const clientOrderId = renewedKey ?? confirm.clientOrderId;
       return apiPost<StockOrderResult>(
         confirm.side === 'buy' ? '/stock/order/buy' : '/stock/order/sell',
-        { ...confirm.body, password, clientOrderId },
+        { ...confirm.body, password, clientOrderId } satisfies PlaceStockOrderInput,
         { isSilent: true, idempotencyKey: clientOrderId },
       );
     },
@@ -365,7 +371,15 @@ function OrderForm({ quote }: { quote: QuoteView }) {
   });
   const isValid = !errors.price && !errors.quantity;
   const previewInput = useDebounced(
-    isValid ? { symbol: quote.id, side, orderType, price: orderType === 'limit' ? price : undefined, quantity } : null,
+    isValid
+      ? ({
+          symbol: quote.id,
+          side,
+          orderType,
+          price: orderType === 'limit' ? price : undefined,
+          quantity,
+        } satisfies PreviewStockOrderInput)
+      : null,
     400,
   );
   const preview = useQuery({
