@@ -96,11 +96,13 @@ export const userView = z.object({
 export type UserView = z.infer<typeof userView>;
 
 export const loginResult = z.object({ token: z.string(), user: userView });
+export type LoginResult = z.infer<typeof loginResult>;
 export const loginInfo = z.object({
   user: userView,
   openAutoApply: z.number().int(),
   serviceSaleSmartly: z.string(),
 });
+export type LoginInfo = z.infer<typeof loginInfo>;
 
 export const sessionView = z.object({
   id: z.string(),
@@ -110,6 +112,7 @@ export const sessionView = z.object({
   ip: z.string(),
   current: z.boolean(),
 });
+export type SessionView = z.infer<typeof sessionView>;
 
 /** A registration captcha: ALTCHA's proof-of-work challenge for the widget, and the id to send back with it. */
 export const captchaView = z.object({
@@ -132,8 +135,19 @@ export const captchaView = z.object({
   }),
 });
 
+/** A new TOTP secret, shown once, with its otpauth:// address for authenticator apps' QR codes. */
+export const totpSetupView = z.object({ secret: z.string(), otpauthUrl: z.string() });
+export type TotpSetupView = z.infer<typeof totpSetupView>;
+
+export const sendCodeResult = z.object({ sent: z.boolean(), resendAfterSec: z.number() });
+export type SendCodeResult = z.infer<typeof sendCodeResult>;
+
+/** Whether a deployment trades virtual money (paper) or real money (live). */
+export const deploymentMode = z.enum(['paper', 'live']);
+export type DeploymentMode = z.infer<typeof deploymentMode>;
+
 export const deploymentProps = z.object({
-  mode: z.enum(['paper', 'live']),
+  mode: deploymentMode,
   platformName: z.string(),
   defaultAreaCode: z.string(),
   inviteCodeRequired: z.boolean(),
@@ -142,3 +156,15 @@ export const deploymentProps = z.object({
   stockCountry: z.enum(['IN', 'US', 'BR']),
 });
 export type DeploymentProps = z.infer<typeof deploymentProps>;
+
+// --- what the app sends (before the server's parsing) ---------------------------------------------
+
+export type RegisterInput = z.input<typeof registerBody>;
+export type LoginInput = z.input<typeof loginBody>;
+export type SendCodeInput = z.input<typeof sendCodeBody>;
+export type ChangePasswordInput = z.input<typeof changePasswordBody>;
+export type SetPinInput = z.input<typeof setPinBody>;
+export type UpdateEmailInput = z.input<typeof updateEmailBody>;
+export type TotpEnableInput = z.input<typeof totpEnableBody>;
+export type TotpDisableInput = z.input<typeof totpDisableBody>;
+export type RevokeSessionInput = z.input<typeof revokeSessionBody>;

@@ -67,6 +67,10 @@ export type UnreadCounts = z.infer<typeof unreadCounts>;
 export const messageCentre = z.object({ items: z.array(messageView), total: z.number().int(), unread: unreadCounts });
 export type MessageCentre = z.infer<typeof messageCentre>;
 
+/** What marking entries read answers: the unread counts after it. */
+export const messageReadResult = z.object({ unread: unreadCounts });
+export type MessageReadResult = z.infer<typeof messageReadResult>;
+
 // --- customer queries ----------------------------------------------------------------------------
 
 export const idQuery = z.object({ id: recordId() });
@@ -217,6 +221,29 @@ export const adminMessageView = z.object({
   readAt: z.string().nullable(),
 });
 export type AdminMessageView = z.infer<typeof adminMessageView>;
+
+/** What sending a personal message answers: the new message's id. */
+export const messageSentView = z.object({ id });
+export type MessageSentView = z.infer<typeof messageSentView>;
+
+// --- what the app sends (before the server's parsing) ---------------------------------------------
+
+export type IdInput = z.input<typeof idQuery>;
+export type NoticeListInput = z.input<typeof noticeListQuery>;
+export type NewsQueryInput = z.input<typeof newsQuery>;
+export type MessageCentreInput = z.input<typeof messageCentreQuery>;
+export type MessageInfoInput = z.input<typeof messageInfoQuery>;
+export type MessageReadInput = z.input<typeof messageReadBody>;
+
+// --- what the console sends (before the server's parsing: ids as numbers or digits) ---------------
+
+export type ContentListInput = z.input<typeof contentListQuery>;
+export type ContentCreateInput = z.input<typeof contentCreateBody>;
+export type ContentUpdateInput = z.input<typeof contentUpdateBody>;
+export type ContentIdInput = z.input<typeof contentIdBody>;
+export type ContentUnpublishInput = z.input<typeof contentUnpublishBody>;
+export type MessageSendInput = z.input<typeof messageSendBody>;
+export type SentMessagesQueryInput = z.input<typeof sentMessagesQuery>;
 
 type Translated = {
   titleEn: string;

@@ -9,4 +9,5 @@ export * from './phone.ts';
 export * from './reconciliation.ts';
 export * from './staff.ts';
 export * from './stocks.ts';
+export * from './stream.ts';
 export * from './success.ts';

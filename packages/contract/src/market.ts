@@ -52,6 +52,7 @@ export const bookView = z.object({
   asks: z.array(z.tuple([decimal, decimal])),
   bids: z.array(z.tuple([decimal, decimal])),
 });
+export type BookView = z.infer<typeof bookView>;
 
 export const tradeView = z.object({
   id: z.number().int(),
@@ -60,6 +61,20 @@ export const tradeView = z.object({
   side: z.enum(['buy', 'sell']),
   time: z.number().int(),
 });
+export type TradeView = z.infer<typeof tradeView>;
+
+/** A stock market of /stock/index/country/list: its session state now, and when it next opens and closes. */
+export const countryView = z.object({
+  code: z.enum(COUNTRIES),
+  name: z.string(),
+  currency: z.string(),
+  exchanges: z.array(z.string()),
+  isOpen: z.boolean(),
+  /** Epoch ms; null when the calendar has none ahead. */
+  nextOpen: z.number().int().nullable(),
+  nextClose: z.number().int().nullable(),
+});
+export type CountryView = z.infer<typeof countryView>;
 
 export const stockListQuery = pageQuery.extend({
   country: z.enum(COUNTRIES, { error: 'field_invalid' }).default('IN'),
@@ -74,3 +89,10 @@ export const candlesBody = z.object({
   /** Candles strictly before this time (seconds), for paging back. */
   before: wholeNumber(0).optional(),
 });
+
+// --- what the app sends (before the server's parsing) ---------------------------------------------
+
+export type StockListInput = z.input<typeof stockListQuery>;
+export type SymbolInput = z.input<typeof symbolQuery>;
+export type SearchInput = z.input<typeof searchQuery>;
+export type CandlesInput = z.input<typeof candlesBody>;

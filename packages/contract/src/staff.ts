@@ -1,7 +1,8 @@
-// Request schemas of the staff console calls: sign-in with TOTP, staff management, customer status
-// and the audit log. Every staff action that changes something carries a written reason.
+// Request and response schemas of the staff console calls: sign-in with TOTP, staff management,
+// customer status and the audit log. Every staff action that changes something carries a written reason.
 
 import { z } from 'zod';
+import { deploymentMode, idStatus } from './accounts.ts';
 import { isPlainText, loginPassword, pageQuery, recordId, text, totpCode } from './fields.ts';
 
 export const STAFF_ROLES = ['support', 'compliance', 'finance', 'admin'] as const;
@@ -72,3 +73,61 @@ export type StaffPermission = keyof typeof STAFF_PERMISSIONS;
 export function staffCan(role: StaffRole, permission: StaffPermission): boolean {
   return (STAFF_PERMISSIONS[permission] as readonly StaffRole[]).includes(role);
 }
+
+// --- what the console reads ----------------------------------------------------------------------
+
+export const staffIdentity = z.object({ id: z.number().int(), username: z.string(), role: z.enum(STAFF_ROLES) });
+export type StaffIdentity = z.infer<typeof staffIdentity>;
+
+export const staffLoginResult = z.object({ token: z.string(), staff: staffIdentity });
+export type StaffLoginResult = z.infer<typeof staffLoginResult>;
+
+/** The signed-in staff member, and whether this deployment trades on paper or for real. */
+export const staffMeView = z.object({ staff: staffIdentity, mode: deploymentMode });
+export type StaffMeView = z.infer<typeof staffMeView>;
+
+/** A staff member as the staff desk lists them; status 1 is active, 0 disabled. Times are ISO. */
+export const staffMemberView = staffIdentity.extend({ status: z.number().int(), createdAt: z.string() });
+export type StaffMemberView = z.infer<typeof staffMemberView>;
+
+/** A new staff member with the initial password and TOTP secret, shown this once and never again. */
+export const createdStaffView = staffIdentity.extend({
+  initialPassword: z.string(),
+  totpSecret: z.string(),
+  otpauthUrl: z.string(),
+});
+export type CreatedStaffView = z.infer<typeof createdStaffView>;
+
+/** A customer as the users desk lists them; status 0 is blocked. */
+export const customerUserView = z.object({
+  id: z.number().int(),
+  account: z.string(),
+  status: z.number().int(),
+  idStatus,
+  createdAt: z.string(),
+});
+export type CustomerUserView = z.infer<typeof customerUserView>;
+
+/** One audit-log entry; `at` is ISO, `detail` the action's own facts. */
+export const auditEntryView = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  staffId: z.number().int().nullable(),
+  staffUsername: z.string().nullable(),
+  action: z.string(),
+  targetType: z.string(),
+  targetId: z.string(),
+  reason: z.string(),
+  detail: z.record(z.string(), z.unknown()),
+});
+export type AuditEntryView = z.infer<typeof auditEntryView>;
+
+// --- what the console sends (before the server's parsing: ids as numbers or digits) ---------------
+
+export type StaffLoginInput = z.input<typeof staffLoginBody>;
+export type StaffPasswordInput = z.input<typeof staffPasswordBody>;
+export type StaffCreateInput = z.input<typeof staffCreateBody>;
+export type StaffDisableInput = z.input<typeof staffDisableBody>;
+export type UserStatusInput = z.input<typeof userStatusBody>;
+export type AuditQueryInput = z.input<typeof auditQuery>;
+export type UsersQueryInput = z.input<typeof usersQuery>;

@@ -56,6 +56,10 @@ export const stockOrderView = z.object({
 });
 export type StockOrderView = z.infer<typeof stockOrderView>;
 
+/** What placing or cancelling an order answers: the order as it stands after. */
+export const stockOrderResult = z.object({ order: stockOrderView });
+export type StockOrderResult = z.infer<typeof stockOrderResult>;
+
 export const orderPreviewView = z.object({
   symbol: z.string(),
   side: z.enum(['buy', 'sell']),
@@ -68,6 +72,7 @@ export const orderPreviewView = z.object({
   available: z.string(),
   afterMarket: z.boolean(),
 });
+export type OrderPreviewView = z.infer<typeof orderPreviewView>;
 
 export const holdingView = z.object({
   symbol: z.string(),
@@ -98,6 +103,7 @@ export const balanceView = z.object({
   held: z.string(),
   available: z.string(),
 });
+export type BalanceView = z.infer<typeof balanceView>;
 
 export const transferView = z.object({
   id: z.string(),
@@ -110,6 +116,7 @@ export const transferView = z.object({
   link: z.string(),
   counterparty: z.string(),
 });
+export type TransferView = z.infer<typeof transferView>;
 export const txRecordQuery = pageQuery.extend({
   wallet: z.string().max(20).refine(isPlainText, { error: 'field_invalid' }).optional(),
   asset: z.string().max(20).refine(isPlainText, { error: 'field_invalid' }).optional(),
@@ -122,3 +129,12 @@ export const orderStatisticsView = z.object({
   /** Traded value per currency, decimal strings. */
   turnover: z.record(z.string(), z.string()),
 });
+export type OrderStatisticsView = z.infer<typeof orderStatisticsView>;
+
+// --- what the app sends (before the server's parsing) ---------------------------------------------
+
+export type PlaceStockOrderInput = z.input<typeof placeStockOrderBody>;
+export type PreviewStockOrderInput = z.input<typeof previewStockOrderBody>;
+export type OrderListInput = z.input<typeof orderListQuery>;
+export type OrderIdInput = z.input<typeof orderIdQuery>;
+export type TxRecordInput = z.input<typeof txRecordQuery>;

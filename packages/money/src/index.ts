@@ -51,4 +51,13 @@ export {
   parseDecimal,
   tryParseDecimal,
 } from './decimal.ts';
+export {
+  compareDecimal,
+  decimalPlaces,
+  isMultipleOf,
+  signOfDecimal,
+  stepDecimal,
+  subtractDecimals,
+  sumDecimals,
+} from './decimal-strings.ts';
 export { divideRounded, ROUNDING_MODES, type RoundingMode } from './rounding.ts';

@@ -30,7 +30,7 @@ describe('display helpers', () => {
     expect(formatDecimalText('12', 'pt-BR')).toBe('12');
     expect(formatDecimalText('n/a', 'en-US')).toBe('n/a');
     expect(['0', '0.00', '-0.000'].every(isZeroDecimal)).toBe(true);
-    expect(['0.01', '-1', '10', ''].some(isZeroDecimal)).toBe(false);
+    expect(['0.01', '-1', '10', '', '0.', '0.000000000000000001'].some(isZeroDecimal)).toBe(false);
   });
 
   it('reads statuses whether they come as numbers or words', () => {

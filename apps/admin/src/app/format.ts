@@ -2,6 +2,9 @@
 // whose wire shape may be a number or a word, and the free-form `detail` object of an audit entry. Pure;
 // no React.
 
+import type { CustomerUserView } from '@bourse/contract';
+import { decimalPlaces, MAX_SCALE, tryParseDecimal } from '@bourse/money';
+
 export function formatDateTime(iso: string | null | undefined, language: string): string {
   if (iso === null || iso === undefined || iso === '') return '—';
   const date = new Date(iso);
@@ -23,9 +26,12 @@ export function formatDecimalText(text: string, language: string): string {
   return `${sign}${grouped}${fraction === undefined ? '' : `${decimal}${fraction}`}`;
 }
 
-/** Whether a decimal string is zero ("0", "0.00", "-0.000"). */
+/** Whether a decimal string is zero ("0", "0.00", "-0.000"), read by the money package's codec; malformed text is not. */
 export function isZeroDecimal(text: string): boolean {
-  return /^-?0+(\.0+)?$/.test(text);
+  const scale = decimalPlaces(text);
+  if (scale > MAX_SCALE) return false;
+  const parsed = tryParseDecimal(text, scale);
+  return parsed.ok && parsed.minor === 0n;
 }
 
 /** Customer status: 0 is blocked, anything else active (SPEC: user status 0 = blocked). */
@@ -39,8 +45,9 @@ export function isStaffDisabled(status: number | string): boolean {
   return ['0', 'disabled', 'inactive'].includes(status.toLowerCase());
 }
 
-export const KYC_STATES = ['none', 'pending', 'succ', 'fail'] as const;
-export type KycState = (typeof KYC_STATES)[number];
+/** The contract's idStatus values (a copy of the values only: the contract's own would bundle zod). */
+export type KycState = CustomerUserView['idStatus'];
+export const KYC_STATES = ['none', 'pending', 'succ', 'fail'] as const satisfies readonly KycState[];
 
 /** The KYC state name for a user's idStatus, or null when the server sent something else. */
 export function kycState(idStatus: number | string | null | undefined): KycState | null {

@@ -1,10 +1,10 @@
 // Rule 6 of PRODUCT.md: virtual money is labelled on every screen. The console shows the server's
 // mode in its header; live mode is marked just as visibly, in red.
+import type { DeploymentMode } from '@bourse/contract';
 import { Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { Mode } from './api.ts';
 
-export function ModeBadge({ mode }: { mode: Mode }) {
+export function ModeBadge({ mode }: { mode: DeploymentMode }) {
   const { t } = useTranslation();
   const isPaper = mode === 'paper';
   return (

@@ -65,7 +65,8 @@ export function buildUrl(baseUrl: string, path: string, query?: Record<string, Q
   return `${baseUrl}${path}${search === '' ? '' : `?${search}`}`;
 }
 
-interface Envelope {
+/** What an answer is known to be before its parts are checked one by one (the contract's Envelope once they are). */
+interface UncheckedEnvelope {
   code: number;
   msg: string;
   data: unknown;
@@ -73,7 +74,7 @@ interface Envelope {
   fields?: unknown;
 }
 
-function isEnvelope(value: unknown): value is Envelope {
+function isEnvelope(value: unknown): value is UncheckedEnvelope {
   return typeof value === 'object' && value !== null && typeof (value as { code?: unknown }).code === 'number';
 }
 

@@ -2,11 +2,14 @@
 // It only shapes the UI; the server checks every call against @bourse/contract's STAFF_PERMISSIONS
 // and writes the audit log. For the permissions the server already knows, this copy must equal the
 // contract's (roles.test.ts compares them); the others belong to sections still to come. The copy
-// exists because importing the contract would bundle zod and the phone metadata into the console.
+// exists because importing the contract's values would bundle zod and the phone metadata into the console;
+// its types cost nothing, so the role type is the contract's.
 // `admin` sees everything.
 
-export const STAFF_ROLES = ['support', 'compliance', 'finance', 'admin'] as const;
-export type StaffRole = (typeof STAFF_ROLES)[number];
+import type { StaffRole } from '@bourse/contract';
+
+export type { StaffRole };
+export const STAFF_ROLES = ['support', 'compliance', 'finance', 'admin'] as const satisfies readonly StaffRole[];
 
 export function isStaffRole(value: unknown): value is StaffRole {
   return typeof value === 'string' && (STAFF_ROLES as readonly string[]).includes(value);

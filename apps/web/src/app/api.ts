@@ -1,13 +1,14 @@
 // The app's configured request wrapper and the calls shared by many screens (props, login info).
 // Server state lives in TanStack Query; query keys are listed here so invalidation stays in one place.
 
+import type { DeploymentProps, LoginInfo } from '@bourse/contract';
 import { useQuery } from '@tanstack/react-query';
 import { homeCalls } from '../features/markets/home-requests.ts';
 import { currentLanguage, i18n } from '../i18n/index.ts';
 import { takeEarly } from './early-requests.ts';
 import { loginPath, navigateTo } from './navigation.ts';
 import { createRequest, type RequestData, type RequestOptions, unwrap } from './request.ts';
-import { clearSession, getToken, type SessionUser, saveUser, useSession } from './session.ts';
+import { clearSession, getToken, saveUser, useSession } from './session.ts';
 import { clearToast, showLoadingToast, showToast } from './toast.ts';
 
 /**
@@ -48,31 +49,15 @@ export const queryKeys = {
   sessions: ['user', 'sessions'] as const,
 };
 
-export interface PlatformProps {
-  mode: 'paper' | 'live';
-  platformName?: string;
-  defaultAreaCode?: string;
-  inviteCodeRequired?: boolean;
-  smsCodeRequired?: boolean;
-  openAutoApply?: number;
-  stockCountry?: 'IN' | 'US' | 'BR';
-}
-
 export const platformPropsQuery = {
   queryKey: queryKeys.props,
-  queryFn: () => apiGet<PlatformProps>(homeCalls.props.path),
+  queryFn: () => apiGet<DeploymentProps>(homeCalls.props.path),
   staleTime: 5 * 60_000,
   retry: 1,
 };
 
 export function usePlatformProps() {
   return useQuery(platformPropsQuery);
-}
-
-export interface LoginInfo {
-  user: SessionUser;
-  openAutoApply?: number;
-  serviceSaleSmartly?: string;
 }
 
 /**

@@ -7,7 +7,7 @@
 // No React here (hooks and the app's one client live in use-live.ts) so that the timing rules can be
 // tested with fake timers.
 
-import type { ErrorCode } from '@bourse/contract';
+import type { ErrorCode, StreamCommand, StreamUpdate } from '@bourse/contract';
 
 /** The part of the browser WebSocket this client uses (a fake one in tests). */
 export interface SocketLike {
@@ -55,20 +55,14 @@ export function backoffDelay(attempt: number, initialMs: number, maxMs: number, 
   return Math.round(base * (0.5 + random() * 0.5));
 }
 
-interface ServerMessage {
-  channel: string;
-  seq: number;
-  data: unknown;
-}
-
 /** Why the server ends an account channel: the codes that answer -1000 over HTTP. */
 const sessionErrors: ReadonlySet<unknown> = new Set<ErrorCode>(['session_invalid', 'account_blocked']);
 
 /** A channel's message, 'session_ended' for {op: 'unsubscribed', channels: ['account'], error}, or null. */
-function parseMessage(raw: unknown): ServerMessage | 'session_ended' | null {
+function parseMessage(raw: unknown): StreamUpdate | 'session_ended' | null {
   if (typeof raw !== 'string') return null;
   try {
-    const value = JSON.parse(raw) as Partial<ServerMessage> & { op?: unknown; channels?: unknown; error?: unknown };
+    const value = JSON.parse(raw) as Partial<StreamUpdate> & { op?: unknown; channels?: unknown; error?: unknown };
     if (value.op === 'unsubscribed') {
       const isAccount = Array.isArray(value.channels) && value.channels.includes('account');
       return isAccount && sessionErrors.has(value.error) ? 'session_ended' : null;
@@ -170,7 +164,7 @@ export class LiveClient {
     for (const listener of this.statusListeners) listener(status);
   }
 
-  private send(message: unknown): void {
+  private send(message: StreamCommand): void {
     try {
       this.socket?.send(JSON.stringify(message));
     } catch {

@@ -72,7 +72,7 @@ describe('createRequest', () => {
       json({ code: -1001, msg: 'Código inválido', data: null, error: 'captcha_incorrect' }),
     );
     const res = await createRequest(deps)('/user/register', { method: 'POST' });
-    expect(res.error).toBe('captcha_incorrect');
+    expect(res.code === -1001 && res.error).toBe('captcha_incorrect');
     expect(events).toEqual(['toast:Código inválido:1000']);
   });
 

@@ -3,6 +3,8 @@
 // -1001 toast the server's message). Must not import UI code: its effects come in as `deps`, so the
 // code handling can be tested with a fake fetch in node.
 
+import type { Envelope, ErrorCode, ErrorEnvelope } from '@bourse/contract';
+
 export const apiBasePath = '/ipor-api';
 export const requestTimeoutMs = 60_000;
 export const errorToastMs = 1_000;
@@ -13,25 +15,20 @@ export const responseCodes = {
   rejected: -1001,
 } as const;
 
-/** Every response body: `{code, msg, data}`, plus `error` and `fields` on a rejection. */
-export interface ApiEnvelope<T = unknown> {
-  code: number;
-  msg: string;
-  data: T;
-  /** A snake_case rejection code such as `captcha_incorrect`. */
-  error?: string;
-  /** Per-field translated messages, e.g. `{ phone: 'Phone number format is incorrect' }`. */
-  fields?: Record<string, string>;
-}
+/**
+ * Every response body (the contract's SPEC §8 envelope): `{code, msg, data}`, plus on a rejection its
+ * catalogue code in `error` and per-field translated messages in `fields`.
+ */
+export type ApiEnvelope<T = unknown> = Envelope<T>;
 
 /** A response whose code was not 0. Carries the envelope so forms can show field messages. */
 export class ApiError extends Error {
   readonly code: number;
-  readonly error: string | undefined;
+  readonly error: ErrorCode | undefined;
   readonly fields: Record<string, string>;
-  readonly envelope: ApiEnvelope;
+  readonly envelope: ErrorEnvelope;
 
-  constructor(envelope: ApiEnvelope) {
+  constructor(envelope: ErrorEnvelope) {
     super(envelope.msg || envelope.error || `code ${envelope.code}`);
     this.name = 'ApiError';
     this.code = envelope.code;

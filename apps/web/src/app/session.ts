@@ -2,26 +2,15 @@
 // and clearing it, and telling React when it changes. Must hold: the token and the user are always
 // cleared together.
 
+import type { UserView } from '@bourse/contract';
 import { useSyncExternalStore } from 'react';
 import { readStorage, storageKeys } from './storage-keys.ts';
 
 export { storageKeys };
 
-/** The user as the server describes it (GET /user/login/info → data.user). */
-export interface SessionUser {
-  id: number | string;
-  account: string;
-  status?: number;
-  idStatus?: 'none' | 'pending' | 'succ' | 'fail' | string;
-  hasTradePassword?: boolean;
-  hasWithdrawPassword?: boolean;
-  email?: string | null;
-  totpEnabled?: boolean;
-}
-
 export interface Session {
   token: string | null;
-  user: SessionUser | null;
+  user: UserView | null;
 }
 
 const listeners = new Set<() => void>();
@@ -29,11 +18,11 @@ let cached: Session | null = null;
 
 function read(): Session {
   const token = readStorage(storageKeys.token);
-  let user: SessionUser | null = null;
+  let user: UserView | null = null;
   const rawUser = readStorage(storageKeys.userInfo);
   if (rawUser) {
     try {
-      user = JSON.parse(rawUser) as SessionUser;
+      user = JSON.parse(rawUser) as UserView;
     } catch {
       user = null;
     }
@@ -55,13 +44,13 @@ export function getToken(): string | null {
   return getSession().token;
 }
 
-export function saveSession(token: string, user: SessionUser | null): void {
+export function saveSession(token: string, user: UserView | null): void {
   localStorage.setItem(storageKeys.token, token);
   if (user) localStorage.setItem(storageKeys.userInfo, JSON.stringify(user));
   emit();
 }
 
-export function saveUser(user: SessionUser): void {
+export function saveUser(user: UserView): void {
   localStorage.setItem(storageKeys.userInfo, JSON.stringify(user));
   emit();
 }

@@ -1,8 +1,12 @@
 // Number and money formatting for the customer app. Owns: turning decimal strings from the API into
 // display text with Intl. Must hold: money is never converted to a float; the integer part is
-// formatted as a BigInt and the fraction digits are kept from the string (rounded half-up by hand).
+// formatted as a BigInt and the fraction digits are kept from the string (rounded by @bourse/money).
 
-export type MarketCode = 'IN' | 'US' | 'BR';
+import type { CountryView } from '@bourse/contract';
+import { divideRounded } from '@bourse/money';
+
+/** A stock market by its country code, as the contract names them. */
+export type MarketCode = CountryView['code'];
 
 export interface MarketFormat {
   locale: string;
@@ -39,15 +43,14 @@ export function parseDecimal(value: string | number | bigint | null | undefined)
   return { isNegative: match[1] === '-' && !isZero, integer, fraction: fractionDigits };
 }
 
-/** Rounds to `digits` fraction digits, half away from zero, using digit strings only. */
+/** Rounds to `digits` fraction digits, half away from zero, exactly (@bourse/money's divideRounded). */
 export function roundDecimal(parts: DecimalParts, digits: number): DecimalParts {
   if (parts.fraction.length <= digits) {
     return { ...parts, fraction: parts.fraction.padEnd(digits, '0') };
   }
-  const kept = parts.integer + parts.fraction.slice(0, digits);
-  const nextDigit = parts.fraction.charCodeAt(digits) - 48;
-  let scaled = BigInt(kept);
-  if (nextDigit >= 5) scaled += 1n;
+  // The magnitude: the sign is kept aside, so half_up rounds it away from zero.
+  const magnitude = BigInt(parts.integer + parts.fraction);
+  const scaled = divideRounded(magnitude, 10n ** BigInt(parts.fraction.length - digits), 'half_up');
   const text = scaled.toString().padStart(digits + 1, '0');
   const integer = digits === 0 ? text : text.slice(0, -digits);
   const fraction = digits === 0 ? '' : text.slice(-digits);

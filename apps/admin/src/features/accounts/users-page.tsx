@@ -1,20 +1,15 @@
 // Customers: search and list; block (status 0) or unblock with a written reason after a
 // confirmation. Blocking only stops sign-in and trading; it never touches balances (PRODUCT.md
 // rule 2), and the server records who did it and why in the audit log.
+
 import { CheckCircleOutlined, StopOutlined } from '@ant-design/icons';
+import type { CustomerUserView } from '@bourse/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Alert, App as AntApp, Button, Card, Flex, Input, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import {
-  adminApi,
-  type CustomerUser,
-  PAGE_SIZE_DEFAULT,
-  PAGE_SIZE_MAX,
-  queryClient,
-  queryKeys,
-} from '../../app/api.ts';
+import { adminApi, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, queryClient, queryKeys } from '../../app/api.ts';
 import { useCurrentStaff } from '../../app/current-staff.tsx';
 import { formatDateTime, isUserBlocked, kycState } from '../../app/format.ts';
 import { hasPermission } from '../../app/roles.ts';
@@ -33,7 +28,7 @@ export default function UsersPage() {
   const keyword = params.get('keyword') ?? '';
   const [keywordDraft, setKeywordDraft] = useState(keyword);
   // The target outlives the dialog's closing animation, so its title does not flip meanwhile.
-  const [changing, setChanging] = useState<CustomerUser | null>(null);
+  const [changing, setChanging] = useState<CustomerUserView | null>(null);
   const [isDialogOpen, setDialogOpen] = useState(false);
 
   const query = { keyword, page, limit };
@@ -47,7 +42,7 @@ export default function UsersPage() {
     setParams(withParams(params, changes));
   }
 
-  const columns: TableColumnsType<CustomerUser> = [
+  const columns: TableColumnsType<CustomerUserView> = [
     { title: t('users.id'), dataIndex: 'id', width: 90 },
     { title: t('users.account'), dataIndex: 'account' },
     {
@@ -65,7 +60,7 @@ export default function UsersPage() {
       title: t('users.kyc'),
       dataIndex: 'idStatus',
       width: 150,
-      render: (idStatus: CustomerUser['idStatus']) => {
+      render: (idStatus: CustomerUserView['idStatus']) => {
         const state = kycState(idStatus);
         if (state !== null) return t(`kyc.${state}`);
         return idStatus === null || idStatus === undefined ? t('common.none') : String(idStatus);
@@ -135,7 +130,7 @@ export default function UsersPage() {
           />
         </Flex>
         {users.isError && <Alert type="error" showIcon title={users.error.message} style={{ marginBottom: 16 }} />}
-        <Table<CustomerUser>
+        <Table<CustomerUserView>
           data-testid="users-table"
           rowKey={(user) => String(user.id)}
           size="middle"

@@ -1,12 +1,14 @@
 // The editor of one news article, notice or banner: both languages side by side (a customer reading
 // in a language with no text gets the other one), only the fields the kind uses, and the server's
 // refusals shown under their fields. Saving never publishes unless "Save and publish" is chosen.
+
 import { UploadOutlined } from '@ant-design/icons';
+import type { AdminContentView, ContentFields, ContentKind } from '@bourse/contract';
 import { useMutation } from '@tanstack/react-query';
 import { Alert, App as AntApp, Button, Col, Drawer, Flex, Form, Input, Row, Typography, Upload } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { adminApi, type ContentFields, type ContentItem, type ContentKind, queryClient } from '../../app/api.ts';
+import { adminApi, queryClient } from '../../app/api.ts';
 import { isApiError } from '../../app/request.ts';
 
 // The contract's CONTENT_LIMITS.
@@ -128,7 +130,7 @@ export function ContentEditor({
   open: boolean;
   kind: ContentKind;
   /** null creates a new item of `kind`. */
-  item: ContentItem | null;
+  item: AdminContentView | null;
   onClose: () => void;
 }) {
   const { t } = useTranslation();
@@ -222,7 +224,7 @@ export function ContentEditor({
   );
 }
 
-function pickFields(item: ContentItem): ContentFields {
+function pickFields(item: AdminContentView): ContentFields {
   const fields = { ...EMPTY };
   for (const key of Object.keys(EMPTY) as (keyof ContentFields)[]) fields[key] = item[key];
   return fields;

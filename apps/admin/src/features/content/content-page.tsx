@@ -2,7 +2,9 @@
 // languages), and personal messages to one customer. Publishing shows an item in the customer app at
 // once; unpublishing takes it off at once and needs a written reason. The server audits every write.
 // The tab, filter and page live in the URL.
+
 import { EditOutlined, MailOutlined, PlusOutlined, SendOutlined, StopOutlined } from '@ant-design/icons';
+import type { AdminContentView, AdminMessageView, ContentKind, ContentStatus } from '@bourse/contract';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import {
   Alert,
@@ -20,17 +22,7 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import {
-  adminApi,
-  type ContentItem,
-  type ContentKind,
-  type ContentStatus,
-  PAGE_SIZE_DEFAULT,
-  PAGE_SIZE_MAX,
-  queryClient,
-  queryKeys,
-  type SentMessage,
-} from '../../app/api.ts';
+import { adminApi, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, queryClient, queryKeys } from '../../app/api.ts';
 import { formatDateTime } from '../../app/format.ts';
 import { PageTitle } from '../../shared/page-title.tsx';
 import { ReasonModal } from '../../shared/reason-modal.tsx';
@@ -67,11 +59,11 @@ function ItemsTab({ kind }: { kind: ContentKind }) {
   const limit = positiveInt(params.get('limit'), PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX);
   const rawStatus = params.get('status');
   const status: ContentStatus | '' = isStatus(rawStatus) ? rawStatus : '';
-  const [editing, setEditing] = useState<{ item: ContentItem | null } | null>(null);
-  const [unpublishing, setUnpublishing] = useState<ContentItem | null>(null);
+  const [editing, setEditing] = useState<{ item: AdminContentView | null } | null>(null);
+  const [unpublishing, setUnpublishing] = useState<AdminContentView | null>(null);
   const [isUnpublishOpen, setUnpublishOpen] = useState(false);
 
-  const query = { kind, status, page, limit };
+  const query = { kind, status: status || undefined, page, limit };
   const items = useQuery({
     queryKey: queryKeys.content(query),
     queryFn: () => adminApi.content(query),
@@ -82,7 +74,7 @@ function ItemsTab({ kind }: { kind: ContentKind }) {
     void queryClient.invalidateQueries({ queryKey: ['audit'] });
   };
   const publish = useMutation({
-    mutationFn: (item: ContentItem) => adminApi.publishContent({ id: item.id }),
+    mutationFn: (item: AdminContentView) => adminApi.publishContent({ id: item.id }),
     onSuccess: (item) => {
       refresh();
       void message.success(t('content.publishedDone', { title: titleOf(item) }));
@@ -94,7 +86,7 @@ function ItemsTab({ kind }: { kind: ContentKind }) {
     setParams(withParams(params, changes));
   }
 
-  function confirmPublish(item: ContentItem) {
+  function confirmPublish(item: AdminContentView) {
     void modal.confirm({
       title: t('content.publishTitle', { title: titleOf(item) }),
       content: t('content.publishBody'),
@@ -105,7 +97,7 @@ function ItemsTab({ kind }: { kind: ContentKind }) {
     });
   }
 
-  const columns: TableColumnsType<ContentItem> = [
+  const columns: TableColumnsType<AdminContentView> = [
     { title: t('content.id'), dataIndex: 'id', width: 64 },
     {
       title: t('content.titles'),
@@ -204,7 +196,7 @@ function ItemsTab({ kind }: { kind: ContentKind }) {
         </Button>
       </Flex>
       {items.isError && <Alert type="error" showIcon title={items.error.message} style={{ marginBottom: 16 }} />}
-      <Table<ContentItem>
+      <Table<AdminContentView>
         data-testid="content-table"
         data-kind={kind}
         rowKey={(item) => String(item.id)}
@@ -263,7 +255,7 @@ function MessagesTab() {
     queryFn: () => adminApi.sentMessages(query),
     placeholderData: keepPreviousData,
   });
-  const columns: TableColumnsType<SentMessage> = [
+  const columns: TableColumnsType<AdminMessageView> = [
     { title: t('content.id'), dataIndex: 'id', width: 70 },
     {
       title: t('messages.to'),
@@ -305,7 +297,7 @@ function MessagesTab() {
         </Button>
       </Flex>
       {sent.isError && <Alert type="error" showIcon title={sent.error.message} style={{ marginBottom: 16 }} />}
-      <Table<SentMessage>
+      <Table<AdminMessageView>
         data-testid="messages-table"
         rowKey={(m) => String(m.id)}
         size="middle"

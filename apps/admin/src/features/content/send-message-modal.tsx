@@ -1,18 +1,19 @@
 // Sends a personal message to one customer, in one or both languages. It lands in that customer's
 // message centre only; the server records who sent it to whom in the audit log.
+import type { MessageSendInput } from '@bourse/contract';
 import { useMutation } from '@tanstack/react-query';
 import { Alert, App as AntApp, Col, Form, Input, InputNumber, Modal, Row, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { adminApi, type MessageDraft, queryClient } from '../../app/api.ts';
+import { adminApi, queryClient } from '../../app/api.ts';
 import { isApiError } from '../../app/request.ts';
 import { LIMITS } from './content-editor.tsx';
 
 export function SendMessageModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const { message } = AntApp.useApp();
-  const [form] = Form.useForm<MessageDraft>();
+  const [form] = Form.useForm<MessageSendInput>();
   const send = useMutation({
-    mutationFn: (values: MessageDraft) =>
+    mutationFn: (values: MessageSendInput) =>
       adminApi.sendMessage({
         userId: values.userId,
         titleEn: values.titleEn ?? '',
@@ -29,7 +30,7 @@ export function SendMessageModal({ open, onClose }: { open: boolean; onClose: ()
     onError: (error) => {
       if (!isApiError(error)) return;
       form.setFields(
-        Object.entries(error.fields).map(([name, text]) => ({ name: name as keyof MessageDraft, errors: [text] })),
+        Object.entries(error.fields).map(([name, text]) => ({ name: name as keyof MessageSendInput, errors: [text] })),
       );
     },
   });
@@ -68,7 +69,7 @@ export function SendMessageModal({ open, onClose }: { open: boolean; onClose: ()
       maskClosable={false}
     >
       <Typography.Paragraph type="secondary">{t('messages.sendHint')}</Typography.Paragraph>
-      <Form<MessageDraft> form={form} layout="vertical" requiredMark={false} preserve={false}>
+      <Form<MessageSendInput> form={form} layout="vertical" requiredMark={false} preserve={false}>
         <Form.Item
           name="userId"
           label={t('messages.userId')}

@@ -2,7 +2,9 @@
 // staff action and this page only lists them. There is deliberately no edit or delete control,
 // and the server offers no such endpoint. Filters and the page live in the URL so a view can be
 // shared with a colleague.
+
 import { ReloadOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
+import type { AuditEntryView } from '@bourse/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import {
   Alert,
@@ -20,7 +22,7 @@ import {
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { type AuditEntry, adminApi, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, queryKeys } from '../../app/api.ts';
+import { adminApi, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, queryKeys } from '../../app/api.ts';
 import { useCurrentStaff } from '../../app/current-staff.tsx';
 import { auditActionKey, detailLines, formatDateTime } from '../../app/format.ts';
 import { hasPermission } from '../../app/roles.ts';
@@ -97,7 +99,7 @@ export default function AuditLogPage() {
     return [...byId].map(([value, label]) => ({ value, label }));
   }, [staffList.data, items, staffId]);
 
-  const columns: TableColumnsType<AuditEntry> = [
+  const columns: TableColumnsType<AuditEntryView> = [
     {
       title: t('audit.time'),
       dataIndex: 'at',
@@ -235,7 +237,7 @@ export default function AuditLogPage() {
           )}
         </Flex>
         {audit.isError && <Alert type="error" showIcon title={audit.error.message} style={{ marginBottom: 16 }} />}
-        <Table<AuditEntry>
+        <Table<AuditEntryView>
           data-testid="audit-table"
           rowKey={(entry) => String(entry.id)}
           size="middle"

@@ -1,7 +1,9 @@
 // Staff accounts (admin only): list, create with a role and a reason, disable with a reason. A new account's
 // initial password and TOTP secret are shown exactly once, in a dialog that only closes by
 // confirming they were handed over; the console keeps no copy.
+
 import { PlusOutlined, StopOutlined } from '@ant-design/icons';
+import type { CreatedStaffView, StaffMemberView } from '@bourse/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import {
   Alert,
@@ -22,7 +24,7 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { adminApi, type CreatedStaff, queryClient, queryKeys, type StaffMember } from '../../app/api.ts';
+import { adminApi, queryClient, queryKeys } from '../../app/api.ts';
 import { useCurrentStaff } from '../../app/current-staff.tsx';
 import { formatDateTime, isStaffDisabled } from '../../app/format.ts';
 import { isApiError } from '../../app/request.ts';
@@ -46,7 +48,7 @@ function CreateStaffModal({
 }: {
   open: boolean;
   onClose: () => void;
-  onCreated: (created: CreatedStaff) => void;
+  onCreated: (created: CreatedStaffView) => void;
 }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<CreateValues>();
@@ -123,7 +125,7 @@ function CreateStaffModal({
   );
 }
 
-function CreatedCredentialsModal({ created, onDone }: { created: CreatedStaff | null; onDone: () => void }) {
+function CreatedCredentialsModal({ created, onDone }: { created: CreatedStaffView | null; onDone: () => void }) {
   const { t } = useTranslation();
   return (
     <Modal
@@ -204,11 +206,11 @@ export default function StaffPage() {
   const { message } = AntApp.useApp();
   const staff = useQuery({ queryKey: queryKeys.staff, queryFn: adminApi.staff });
   const [isCreating, setCreating] = useState(false);
-  const [created, setCreated] = useState<CreatedStaff | null>(null);
-  const [disabling, setDisabling] = useState<StaffMember | null>(null);
+  const [created, setCreated] = useState<CreatedStaffView | null>(null);
+  const [disabling, setDisabling] = useState<StaffMemberView | null>(null);
   const [isDisableOpen, setDisableOpen] = useState(false);
 
-  const columns: TableColumnsType<StaffMember> = [
+  const columns: TableColumnsType<StaffMemberView> = [
     { title: t('staff.id'), dataIndex: 'id', width: 80 },
     {
       title: t('staff.username'),
@@ -272,7 +274,7 @@ export default function StaffPage() {
       />
       <Card>
         {staff.isError && <Alert type="error" showIcon title={staff.error.message} style={{ marginBottom: 16 }} />}
-        <Table<StaffMember>
+        <Table<StaffMemberView>
           data-testid="staff-table"
           rowKey={(member) => String(member.id)}
           size="middle"

@@ -9,10 +9,12 @@ import {
   registerBody,
   revokeSessionBody,
   sendCodeBody,
+  sendCodeResult,
   sessionView,
   setPinBody,
   totpDisableBody,
   totpEnableBody,
+  totpSetupView,
   updateEmailBody,
 } from '@bourse/contract';
 import type { FastifyInstance } from 'fastify';
@@ -98,7 +100,7 @@ export function accountRoutes(app: FastifyInstance, accounts: Accounts) {
     '/user/2fa/setup',
     {
       preValidation: signedIn.first,
-      schema: { tags, response: { 200: okEnvelope(z.object({ secret: z.string(), otpauthUrl: z.string() })) } },
+      schema: { tags, response: { 200: okEnvelope(totpSetupView) } },
     },
     async (req) => ok(await accounts.totpSetup(await signedIn(req))),
   );
@@ -124,7 +126,7 @@ export function accountRoutes(app: FastifyInstance, accounts: Accounts) {
       schema: {
         tags,
         body: sendCodeBody,
-        response: { 200: okEnvelope(z.object({ sent: z.boolean(), resendAfterSec: z.number() })) },
+        response: { 200: okEnvelope(sendCodeResult) },
       },
     },
     async (req) => done(req, 'sent', await accounts.sendCode(req.body.areaCode, req.body.phone, req.body.purpose)),

@@ -16,7 +16,9 @@ import {
   messageCentreQuery,
   messageInfoQuery,
   messageReadBody,
+  messageReadResult,
   messageSendBody,
+  messageSentView,
   messageView,
   newsArticle,
   newsQuery,
@@ -25,7 +27,6 @@ import {
   noticeListQuery,
   noticeView,
   sentMessagesQuery,
-  unreadCounts,
 } from '@bourse/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -98,7 +99,7 @@ export function contentRoutes(app: FastifyInstance, deps: { content: Content; ac
     '/user/notice/read',
     {
       preValidation: signedIn.first,
-      schema: { tags, body: messageReadBody, response: { 200: okEnvelope(z.object({ unread: unreadCounts })) } },
+      schema: { tags, body: messageReadBody, response: { 200: okEnvelope(messageReadResult) } },
     },
     async (req) => ok({ unread: await content.markRead((await signedIn(req)).id, req.body) }),
   );
@@ -174,7 +175,7 @@ export function contentRoutes(app: FastifyInstance, deps: { content: Content; ac
     '/admin/messages/send',
     {
       preValidation: asEditor.first,
-      schema: { tags: staffTags, body: messageSendBody, response: { 200: okEnvelope(z.object({ id: z.number() })) } },
+      schema: { tags: staffTags, body: messageSendBody, response: { 200: okEnvelope(messageSentView) } },
     },
     async (req) => done(req, 'sent', await content.sendMessage(await asEditor(req), req.body)),
   );

@@ -1,7 +1,19 @@
 // Market-data calls of SPEC §7: /stock/index/* for stocks and indices, /coin/* for crypto pairs.
 // Prices come from MarketData (the simulator in paper mode); the order book is the engine's own.
 
-import { type CandleView, candlesBody, searchQuery, stockListQuery, symbolQuery } from '@bourse/contract';
+import {
+  type BookView,
+  type CandleView,
+  type CountryView,
+  candlesBody,
+  type Items,
+  type Paged,
+  type QuoteView,
+  searchQuery,
+  stockListQuery,
+  symbolQuery,
+  type TradeView,
+} from '@bourse/contract';
 import { type Candle, type Instrument, listInstruments, ticksToDecimal } from '@bourse/market';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -29,7 +41,7 @@ export function toCandleView(instrument: Instrument, c: Candle): CandleView {
  * tells the venue someone is watching, so it keeps that book's quotes fresh.
  */
 export function bookView(engine: TradingEngine, onView?: (instrumentId: string) => void) {
-  return (instrument: Instrument) => {
+  return (instrument: Instrument): BookView => {
     onView?.(instrument.id);
     const depth = engine.state.instrument(instrument.id)
       ? engine.state.depth(instrument.id, BOOK_LEVELS)
@@ -65,7 +77,7 @@ export function marketDataRoutes(
   };
   const quotes = (list: Instrument[]) => list.map((i) => market.quote(i));
   const book = bookView(engine, onBookView);
-  const tape = (instrument: Instrument) =>
+  const tape = (instrument: Instrument): TradeView[] =>
     market.tape(instrument.id).map((t) => ({
       id: t.id,
       price: ticksToDecimal(t.priceTicks, instrument.tickSize),
@@ -73,7 +85,7 @@ export function marketDataRoutes(
       side: t.side,
       time: t.timeMs,
     }));
-  const candles = async (instrument: Instrument, body: z.output<typeof candlesBody>) => ({
+  const candles = async (instrument: Instrument, body: z.output<typeof candlesBody>): Promise<Items<CandleView>> => ({
     items: (
       await market.candles(instrument, body.interval, body.limit, body.before ? body.before * 1000 : undefined)
     ).map((c) => toCandleView(instrument, c)),
@@ -83,14 +95,17 @@ export function marketDataRoutes(
   r.get(
     '/stock/index/indices/list',
     { schema: { tags, querystring: stockListQuery.pick({ country: true }) } },
-    async (req) => ok({ items: quotes(listInstruments({ country: req.query.country, kind: 'index' })) }),
+    async (req) =>
+      ok<Items<QuoteView>>({ items: quotes(listInstruments({ country: req.query.country, kind: 'index' })) }),
   );
-  r.get('/stock/index/country/list', { schema: { tags } }, async () => ok({ items: market.countries() }));
+  r.get('/stock/index/country/list', { schema: { tags } }, async () =>
+    ok<Items<CountryView>>({ items: market.countries() }),
+  );
   r.get('/stock/index/list', { schema: { tags, querystring: stockListQuery } }, async (req) => {
     const all = quotes(listInstruments({ country: req.query.country, kind: 'stock' }));
     if (req.query.sort) all.sort(SORTERS[req.query.sort]);
     const start = (req.query.page - 1) * req.query.limit;
-    return ok({ items: all.slice(start, start + req.query.limit), total: all.length });
+    return ok<Paged<QuoteView>>({ items: all.slice(start, start + req.query.limit), total: all.length });
   });
   r.get(
     '/stock/index/list/hot',
@@ -99,7 +114,7 @@ export function marketDataRoutes(
       const all = quotes(listInstruments({ country: req.query.country, kind: 'stock', listed: true }));
       // "Hot" is what moves most today, either way: a measured fact, not a recommendation.
       all.sort((a, b) => Math.abs(Number(b.changePct)) - Math.abs(Number(a.changePct)));
-      return ok({ items: all.slice(0, 10) });
+      return ok<Items<QuoteView>>({ items: all.slice(0, 10) });
     },
   );
   r.get('/stock/index/search', { schema: { tags, querystring: searchQuery } }, async (req) => {
@@ -108,16 +123,16 @@ export function marketDataRoutes(
       .filter((i) => i.kind === 'stock' || i.kind === 'index')
       .filter((i) => i.symbol.toLowerCase().includes(k) || i.name.toLowerCase().includes(k))
       .slice(0, 30);
-    return ok({ items: quotes(hits) });
+    return ok<Items<QuoteView>>({ items: quotes(hits) });
   });
   r.get('/stock/index/info', { schema: { tags, querystring: symbolQuery } }, async (req) =>
-    ok(market.quote(find(req.query.symbol, ['stock', 'index']))),
+    ok<QuoteView>(market.quote(find(req.query.symbol, ['stock', 'index']))),
   );
   r.post('/stock/index/candles', { schema: { tags, body: candlesBody } }, async (req) =>
     ok(await candles(find(req.body.symbol, ['stock', 'index']), req.body)),
   );
   r.post('/stock/index/trades', { schema: { tags, body: symbolQuery } }, async (req) =>
-    ok({ items: tape(find(req.body.symbol, ['stock', 'index'])) }),
+    ok<Items<TradeView>>({ items: tape(find(req.body.symbol, ['stock', 'index'])) }),
   );
   r.post('/stock/index/books', { schema: { tags, body: symbolQuery } }, async (req) =>
     ok(book(find(req.body.symbol, ['stock']))),
@@ -139,15 +154,15 @@ export function marketDataRoutes(
       })),
     }),
   );
-  r.post('/coin/tickers', { schema: { tags } }, async () => ok({ items: quotes(coins()) }));
+  r.post('/coin/tickers', { schema: { tags } }, async () => ok<Items<QuoteView>>({ items: quotes(coins()) }));
   r.post('/coin/ticker', { schema: { tags, body: symbolQuery } }, async (req) =>
-    ok(market.quote(find(req.body.symbol, ['crypto', 'fx']))),
+    ok<QuoteView>(market.quote(find(req.body.symbol, ['crypto', 'fx']))),
   );
   r.post('/coin/candles', { schema: { tags, body: candlesBody } }, async (req) =>
     ok(await candles(find(req.body.symbol, ['crypto', 'fx']), req.body)),
   );
   r.post('/coin/trades', { schema: { tags, body: symbolQuery } }, async (req) =>
-    ok({ items: tape(find(req.body.symbol, ['crypto'])) }),
+    ok<Items<TradeView>>({ items: tape(find(req.body.symbol, ['crypto'])) }),
   );
   r.post('/coin/books', { schema: { tags, body: symbolQuery } }, async (req) =>
     ok(book(find(req.body.symbol, ['crypto']))),

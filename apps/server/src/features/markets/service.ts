@@ -4,7 +4,7 @@
 // rule 1). History before the deployment's first start is generated deterministically from the seed
 // on demand; candles made since are stored. The simulator's state is saved so a restart continues it.
 
-import type { QuoteView } from '@bourse/contract';
+import type { CountryView, QuoteView } from '@bourse/contract';
 import type { Db } from '@bourse/db';
 import {
   applyTick,
@@ -251,7 +251,7 @@ export class MarketData {
     return [...(this.#tape.get(instrumentId) ?? [])].reverse();
   }
 
-  countries(now = this.#clock.now()) {
+  countries(now = this.#clock.now()): CountryView[] {
     const markets = [
       { code: 'IN' as const, name: 'India', currency: 'INR', exchanges: ['NSE', 'BSE'], calendar: 'NSE' as const },
       {

@@ -10,7 +10,7 @@
 // 'session_invalid'}; the market channels, open to anyone, go on.
 // Limits: 100 channels per connection, 64 KiB messages; a slow client's backlog is dropped, not queued.
 
-import type { ErrorCode } from '@bourse/contract';
+import type { ErrorCode, StreamReply, StreamUpdate } from '@bourse/contract';
 import { type Instrument, isInterval } from '@bourse/market';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
@@ -48,7 +48,7 @@ export function marketStream(
     if (!sockets || sockets.size === 0) return;
     const seq = (seqs.get(channel) ?? 0) + 1;
     seqs.set(channel, seq);
-    const message = JSON.stringify({ channel, seq, data });
+    const message = JSON.stringify({ channel, seq, data } satisfies StreamUpdate);
     for (const socket of sockets) {
       // A client that cannot keep up misses messages; the seq gap tells it to refetch.
       if (socket.bufferedAmount < MAX_BUFFERED_BYTES) socket.send(message);
@@ -97,7 +97,7 @@ export function marketStream(
     const error = 'refused' in answer ? answer.refused : 'session_invalid';
     for (const socket of [...(subscribers.get(channel) ?? [])]) {
       leave(socket, channel);
-      socket.send(JSON.stringify({ op: 'unsubscribed', channels: ['account'], error }));
+      socket.send(JSON.stringify({ op: 'unsubscribed', channels: ['account'], error } satisfies StreamReply));
     }
     return false;
   };
@@ -144,7 +144,7 @@ export function marketStream(
       try {
         msg = JSON.parse(String(raw)) as typeof msg;
       } catch {
-        socket.send(JSON.stringify({ error: 'invalid_command' }));
+        socket.send(JSON.stringify({ error: 'invalid_command' } satisfies StreamReply));
         return;
       }
       const channels = Array.isArray(msg.channels)
@@ -155,7 +155,7 @@ export function marketStream(
       } else if (msg.op === 'unsubscribe') {
         for (const channel of channels) leave(socket, channel);
       } else if (msg.op === 'ping') {
-        socket.send(JSON.stringify({ op: 'pong' }));
+        socket.send(JSON.stringify({ op: 'pong' } satisfies StreamReply));
       }
     });
     const join = (channel: string) => {
@@ -185,7 +185,9 @@ export function marketStream(
       }
       // Refused account channels are not echoed: they carry a session token.
       const shown = (list: string[]) => list.map((c) => (c.startsWith('account:') ? 'account' : c));
-      socket.send(JSON.stringify({ op: 'subscribed', channels: shown([...mine]), refused: shown(refused) }));
+      socket.send(
+        JSON.stringify({ op: 'subscribed', channels: shown([...mine]), refused: shown(refused) } satisfies StreamReply),
+      );
     };
     socket.on('close', () => {
       for (const channel of [...mine]) leave(socket, channel);

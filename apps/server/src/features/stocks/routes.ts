@@ -9,6 +9,7 @@ import {
   placeStockOrderBody,
   previewStockOrderBody,
   quoteView,
+  stockOrderResult,
   stockOrderView,
   symbolQuery,
 } from '@bourse/contract';
@@ -74,7 +75,7 @@ export function stockRoutes(app: FastifyInstance, d: StockDeps) {
           tags,
           description: `Places a ${side} order (market or limit) after checking the 6-digit transaction password. A clientOrderId (or Idempotency-Key header) makes a retry answer the first order.`,
           body: placeStockOrderBody,
-          response: { 200: okEnvelope(z.object({ order: stockOrderView })) },
+          response: { 200: okEnvelope(stockOrderResult) },
         },
       },
       async (req) => {
@@ -118,7 +119,7 @@ export function stockRoutes(app: FastifyInstance, d: StockDeps) {
     '/stock/order/cancel',
     {
       preValidation: signedIn.first,
-      schema: { tags, querystring: orderIdQuery, response: { 200: okEnvelope(z.object({ order: stockOrderView })) } },
+      schema: { tags, querystring: orderIdQuery, response: { 200: okEnvelope(stockOrderResult) } },
     },
     async (req) => done(req, 'cancelled', { order: await d.orders.cancel((await user(req)).id, req.query.id) }),
   );

@@ -1,8 +1,10 @@
 // The identity-verification state (SPEC §4 idStatus): a "Verified" badge, or a label for the others.
+import type { UserView } from '@bourse/contract';
 import { useTranslation } from 'react-i18next';
 
-const known = ['none', 'pending', 'succ', 'fail'] as const;
-type IdStatus = (typeof known)[number];
+type IdStatus = UserView['idStatus'];
+// A stored profile from an older release may say anything: shown as unverified.
+const known = ['none', 'pending', 'succ', 'fail'] as const satisfies readonly IdStatus[];
 
 export function VerificationBadge({ idStatus }: { idStatus: string | undefined }) {
   const { t } = useTranslation();

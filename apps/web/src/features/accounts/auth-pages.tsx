@@ -1,5 +1,6 @@
 // Sign-in and registration (SPEC §1, §5). Validation runs as the user types; a refusal from the
 // server shows its translated message under the field concerned and keeps everything typed.
+import type { LoginInput, LoginResult, SendCodeInput, SendCodeResult } from '@bourse/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Checkbox, Form, Input, Toast } from 'antd-mobile';
 import '../../app/antd-mobile-react-19.ts';
@@ -9,7 +10,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { apiGet, apiPost, queryKeys, usePlatformProps } from '../../app/api.ts';
 import { safeRedirect } from '../../app/navigation.ts';
 import { ApiError } from '../../app/request.ts';
-import { type SessionUser, saveSession, storageKeys } from '../../app/session.ts';
+import { saveSession, storageKeys } from '../../app/session.ts';
 import { Logo } from '../../app/shell/icons.tsx';
 import { Page } from '../../app/shell/page.tsx';
 import { type CaptchaChallenge, CaptchaField } from './captcha-field.tsx';
@@ -17,11 +18,6 @@ import { confirmPasswordRules, passwordLengthMax, passwordRules } from './passwo
 import { areaCodes, isPhoneValid } from './phone.ts';
 import { applyServerErrors } from './server-errors.ts';
 import { ServerForm } from './server-form.tsx';
-
-interface AuthResult {
-  token: string;
-  user: SessionUser | null;
-}
 
 /** The phone field with its country-code selector; Form.Item supplies value and onChange. */
 function PhoneField(props: {
@@ -131,14 +127,14 @@ export function LoginPage() {
     setSubmitting(true);
     setBanner(null);
     try {
-      const result = await apiPost<AuthResult>(
+      const result = await apiPost<LoginResult>(
         '/user/login',
         {
           areaCode,
           phone: values.phone,
           password: values.password,
           totpCode: isTotpShown ? values.totpCode : undefined,
-        },
+        } satisfies LoginInput,
         { isSilent: true },
       );
       saveSession(result.token, result.user);
@@ -286,9 +282,9 @@ export function RegisterPage() {
     }
     setSending(true);
     try {
-      const result = await apiPost<{ sent: boolean; resendAfterSec?: number }>(
+      const result = await apiPost<SendCodeResult>(
         '/common/code/send',
-        { areaCode, phone: form.getFieldValue('phone') as string, purpose: 'register' },
+        { areaCode, phone: form.getFieldValue('phone') as string, purpose: 'register' } satisfies SendCodeInput,
         { isSilent: true },
       );
       Toast.show({ content: t('auth.codeSent') });
@@ -305,7 +301,7 @@ export function RegisterPage() {
     setSubmitting(true);
     setBanner(null);
     try {
-      const result = await apiPost<AuthResult>(
+      const result = await apiPost<LoginResult>(
         '/user/register',
         {
           areaCode,

@@ -1,5 +1,16 @@
 // Security settings (SPEC §2 user/security): login password, 6-digit transaction and withdrawal
 // passwords, email, TOTP two-factor sign-in and the list of signed-in devices with remote sign-out.
+import type {
+  ChangePasswordInput,
+  Items,
+  RevokeSessionInput,
+  SessionView,
+  SetPinInput,
+  TotpDisableInput,
+  TotpEnableInput,
+  TotpSetupView,
+  UpdateEmailInput,
+} from '@bourse/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input, NumberKeyboard, PasscodeInput, Popup, Toast } from 'antd-mobile';
 import '../../app/antd-mobile-react-19.ts';
@@ -72,8 +83,7 @@ export function ChangeLoginPasswordForm({ onDone }: { onDone: () => void }) {
   const [banner, setBanner] = useState<string | null>(null);
   const done = useModified(onDone);
   const mutation = useMutation({
-    mutationFn: (values: { oldPassword: string; password: string; confirmPassword: string }) =>
-      apiPost('/user/update/password', values, { isSilent: true }),
+    mutationFn: (values: ChangePasswordInput) => apiPost('/user/update/password', values, { isSilent: true }),
     onSuccess: () => {
       form.resetFields();
       done();
@@ -136,7 +146,7 @@ export function SixDigitPasswordForm({ kind, onDone }: { kind: 'trade' | 'withdr
     mutationFn: () =>
       apiPost(
         kind === 'trade' ? '/user/update/tradePassword' : '/user/update/withdrawPassword',
-        { password: first, confirmPassword: second, loginPassword },
+        { password: first, confirmPassword: second, loginPassword } satisfies SetPinInput,
         { isSilent: true },
       ),
     onSuccess: done,
@@ -235,8 +245,7 @@ function EmailForm({ currentEmail, onDone }: { currentEmail: string; onDone: () 
   const [banner, setBanner] = useState<string | null>(null);
   const done = useModified(onDone);
   const mutation = useMutation({
-    mutationFn: (values: { email: string; loginPassword: string }) =>
-      apiPost('/user/update/email', values, { isSilent: true }),
+    mutationFn: (values: UpdateEmailInput) => apiPost('/user/update/email', values, { isSilent: true }),
     onSuccess: done,
     onError: (error) => setBanner(applyServerErrors(form, error, ['email', 'loginPassword'])),
   });
@@ -273,11 +282,6 @@ function EmailForm({ currentEmail, onDone }: { currentEmail: string; onDone: () 
   );
 }
 
-interface TotpSetup {
-  secret: string;
-  otpauthUrl: string;
-}
-
 function CopyValue({ label, value }: { label: string; value: string }) {
   const { t } = useTranslation();
   return (
@@ -307,7 +311,7 @@ function TwoFactorPanel({ isEnabled, onDone }: { isEnabled: boolean; onDone: () 
   const [banner, setBanner] = useState<string | null>(null);
   const queryClient = useQueryClient();
   const setup = useMutation({
-    mutationFn: () => apiPost<TotpSetup>('/user/2fa/setup', {}, { isSilent: true }),
+    mutationFn: () => apiPost<TotpSetupView>('/user/2fa/setup', {}, { isSilent: true }),
     onError: (error) => setBanner(applyServerErrors(form, error, [])),
   });
   const finish = (messageKey: string) => {
@@ -316,13 +320,12 @@ function TwoFactorPanel({ isEnabled, onDone }: { isEnabled: boolean; onDone: () 
     onDone();
   };
   const enable = useMutation({
-    mutationFn: (values: { code: string }) => apiPost('/user/2fa/enable', values, { isSilent: true }),
+    mutationFn: (values: TotpEnableInput) => apiPost('/user/2fa/enable', values, { isSilent: true }),
     onSuccess: () => finish('security.twoFactorEnabled'),
     onError: (error) => setBanner(applyServerErrors(form, error, ['code'])),
   });
   const disable = useMutation({
-    mutationFn: (values: { code: string; loginPassword: string }) =>
-      apiPost('/user/2fa/disable', values, { isSilent: true }),
+    mutationFn: (values: TotpDisableInput) => apiPost('/user/2fa/disable', values, { isSilent: true }),
     onSuccess: () => finish('security.twoFactorDisabled'),
     onError: (error) => setBanner(applyServerErrors(form, error, ['code', 'loginPassword'])),
   });
@@ -393,15 +396,6 @@ function TwoFactorPanel({ isEnabled, onDone }: { isEnabled: boolean; onDone: () 
   );
 }
 
-interface SessionItem {
-  id: string | number;
-  createdAt: number | string;
-  lastSeenAt: number | string;
-  userAgent?: string;
-  ip?: string;
-  current?: boolean;
-}
-
 /** "Chrome on Android" from a user-agent string; falls back to the translated "unknown browser". */
 function describeUserAgent(userAgent: string | undefined, unknown: string): string {
   if (!userAgent) return unknown;
@@ -434,10 +428,10 @@ function SessionsList() {
   const queryClient = useQueryClient();
   const sessions = useQuery({
     queryKey: queryKeys.sessions,
-    queryFn: () => apiGet<{ items: SessionItem[] }>('/user/sessions'),
+    queryFn: () => apiGet<Items<SessionView>>('/user/sessions'),
   });
   const revoke = useMutation({
-    mutationFn: (id: string | number) => apiPost('/user/sessions/revoke', { id }),
+    mutationFn: (id: string) => apiPost('/user/sessions/revoke', { id } satisfies RevokeSessionInput),
     onSuccess: () => {
       Toast.show({ content: t('security.revoked') });
       void queryClient.invalidateQueries({ queryKey: queryKeys.sessions });

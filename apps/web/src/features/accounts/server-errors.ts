@@ -1,10 +1,11 @@
 // Shows a refused request's messages where they belong: per-field messages under their fields (the
 // typed values stay), known rejection codes under the matching field, anything else in a banner.
+import type { ErrorCode } from '@bourse/contract';
 import type { FormInstance } from 'antd-mobile/es/components/form';
 import { ApiError } from '../../app/request.ts';
 
 /** Which field a field-less rejection code belongs to. */
-const fieldOfError: Record<string, string> = {
+const fieldOfError: Partial<Record<ErrorCode, string>> = {
   captcha_incorrect: 'captchaCode',
   captcha_expired: 'captchaCode',
   password_mismatch: 'confirmPassword',

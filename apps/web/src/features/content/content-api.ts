@@ -1,6 +1,14 @@
 // The message-centre calls (SPEC §7 GET /user/notice, POST /user/notice/read) and the public notice
 // detail, as TanStack Query hooks. Shapes come from @bourse/contract (types only: no zod in the bundle).
-import type { MessageCentre, MessageKind, MessageView, NoticeArticle, UnreadCounts } from '@bourse/contract';
+import type {
+  MessageCentre,
+  MessageKind,
+  MessageReadInput,
+  MessageReadResult,
+  MessageView,
+  NoticeArticle,
+  UnreadCounts,
+} from '@bourse/contract';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiPost as apiPostLoud } from '../../app/api.ts';
 import { useSession } from '../../app/session.ts';
@@ -70,7 +78,10 @@ export function useMarkRead() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (target: { kind: MessageKind; id: number } | { all: true }) =>
-      apiPostLoud<{ unread: UnreadCounts }>('/user/notice/read', 'all' in target ? { all: 1 } : target),
+      apiPostLoud<MessageReadResult>(
+        '/user/notice/read',
+        'all' in target ? ({ all: true } satisfies MessageReadInput) : (target satisfies MessageReadInput),
+      ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: contentKeys.centre }),
   });
 }

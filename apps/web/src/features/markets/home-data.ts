@@ -2,11 +2,10 @@
 // definitions shared by the market screens, and the start-up prefetch. Kept out of the screen's own
 // chunk and free of React so that the entry can ask for Home's data as soon as the app's code has
 // been parsed, before React renders (see preloadScreen in app/router.tsx).
-import type { QuoteView } from '@bourse/contract';
+import type { AdView, CountryView, Items, NewsView, NoticeView, Paged, QuoteView } from '@bourse/contract';
 import type { QueryClient } from '@tanstack/react-query';
 import { apiGet as apiGetLoud, apiPost as apiPostLoud, platformPropsQuery } from '../../app/api.ts';
 import type { RequestData } from '../../app/request.ts';
-import type { MarketCode } from '../../lib/format.ts';
 import { homeCalls, readStoredCountry } from './home-requests.ts';
 
 export { readStoredCountry, storeCountry } from './home-requests.ts';
@@ -15,44 +14,7 @@ export { readStoredCountry, storeCountry } from './home-requests.ts';
 export const apiGet = <T>(path: string, data?: RequestData) => apiGetLoud<T>(path, data, { isBackground: true });
 export const apiPost = <T>(path: string, data?: RequestData) => apiPostLoud<T>(path, data, { isBackground: true });
 
-export interface Items<T> {
-  items: T[];
-}
-export interface Paged<T> extends Items<T> {
-  total: number;
-}
-
-export interface CountryView {
-  code: MarketCode;
-  name: string;
-  currency: string;
-  exchanges: string[];
-  isOpen: boolean;
-  nextOpen: number | null;
-  nextClose: number | null;
-}
-
-export interface AdView {
-  id: number | string;
-  title: string;
-  image: string;
-  link: string;
-}
-
-export interface NoticeView {
-  id: number | string;
-  title: string;
-  summary: string;
-  at: number;
-}
-
-export interface NewsView {
-  id: number | string;
-  title: string;
-  summary: string;
-  source: string;
-  at: number;
-}
+export type { AdView, CountryView, Items, NewsView, NoticeView, Paged } from '@bourse/contract';
 
 export type AssetKind = 'stock' | 'coin';
 

@@ -1,7 +1,16 @@
 // The market-data calls (SPEC §7 /stock/index/*, /coin/*, /index/*) as TanStack Query hooks, with the
 // live socket patching the cached quotes. Shapes come from @bourse/contract (types only: no zod in the
 // bundle). Home's queries live in home-data.ts (loaded with the entry) and are re-exported here.
-import type { CandleInterval, CandleView, QuoteView } from '@bourse/contract';
+import type {
+  BookView,
+  CandleInterval,
+  CandlesInput,
+  CandleView,
+  Items,
+  Paged,
+  QuoteView,
+  TradeView,
+} from '@bourse/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { channels } from '../../app/live.ts';
@@ -12,12 +21,11 @@ import {
   apiPost,
   countriesQuery,
   hotListQuery,
-  type Items,
   indicesQuery,
   marketKeys,
-  type Paged,
 } from './home-data.ts';
 
+export type { BookView, NewsArticle, TradeView } from '@bourse/contract';
 export {
   type AdView,
   type AssetKind,
@@ -33,29 +41,6 @@ export {
   type NoticeView,
   type Paged,
 } from './home-data.ts';
-
-export interface BookView {
-  symbol: string;
-  seq: number;
-  asks: [string, string][];
-  bids: [string, string][];
-}
-
-export interface TradeView {
-  id: number;
-  price: string;
-  quantity: string;
-  side: 'buy' | 'sell';
-  time: number;
-}
-
-export interface NewsArticle {
-  id: number | string;
-  title: string;
-  body: string;
-  source: string;
-  at: number;
-}
 
 export const listPageSize = 20;
 
@@ -139,7 +124,7 @@ export function fetchCandles(kind: AssetKind, symbol: string, interval: CandleIn
     symbol,
     interval,
     limit,
-  });
+  } satisfies CandlesInput);
 }
 
 export function useBook(kind: AssetKind, symbol: string, id: string) {

@@ -133,6 +133,19 @@ describe('bookRows', () => {
     expect(rows.bids.map((l) => l.depthPct)).toEqual([50, 100]);
     expect(rows.asks.map((l) => l.depthPct)).toEqual([50, 37.5, 25]);
   });
+  it('counts quantities finer than 8 decimals (an 18-decimal coin) in the depth bars', () => {
+    const fine = {
+      asks: [
+        ['2001.5', '0.0000000005'],
+        ['2002', '0.0000000005'],
+      ] as [string, string][],
+      bids: [['2000', '0.000000001']] as [string, string][],
+    };
+    const rows = bookRows(fine, 5);
+    expect(rows.asks.map((l) => l.depthPct)).toEqual([100, 50]);
+    expect(rows.bids.map((l) => l.depthPct)).toEqual([100]);
+    expect(rows.spread).toBe('1.5');
+  });
   it('limits levels and handles an empty book', () => {
     expect(bookRows(book, 1).asks).toHaveLength(1);
     expect(bookRows({ asks: [], bids: [] }, 5)).toEqual({ asks: [], bids: [], spread: null });

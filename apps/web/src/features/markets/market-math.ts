@@ -1,7 +1,7 @@
 // Pure helpers of the market screens: sorting quote lists, moving averages for the K-line, order-book
 // rows with depth bars, and the local search history. No React, no I/O: every function is tested.
 import type { CandleView, QuoteView } from '@bourse/contract';
-import { compareDecimal, decimalPlaces, signOf, toScaled } from '../../lib/decimal.ts';
+import { compareDecimal, decimalPlaces, signOfDecimal, subtractDecimals, tryParseDecimal } from '@bourse/money';
 
 export type QuoteSort = '-changePct' | 'changePct' | '-volume' | 'volume' | 'symbol';
 export const quoteSorts: readonly QuoteSort[] = ['-changePct', 'changePct', '-volume', 'volume', 'symbol'];
@@ -30,7 +30,7 @@ export type Direction = 'up' | 'down' | 'flat';
 
 /** Up, down or flat from a signed decimal change. */
 export function directionOf(change: string | null | undefined): Direction {
-  const sign = signOf(change);
+  const sign = signOfDecimal(change);
   return sign > 0 ? 'up' : sign < 0 ? 'down' : 'flat';
 }
 
@@ -104,11 +104,13 @@ export function bookRows(
 ): BookRows {
   const asksBest = [...book.asks].sort((a, b) => compareDecimal(a[0], b[0])).slice(0, depth);
   const bidsBest = [...book.bids].sort((a, b) => compareDecimal(b[0], a[0])).slice(0, depth);
-  const scale = 8;
+  // Every quantity at the largest scale among them, so that none is cut short.
+  const scale = [...asksBest, ...bidsBest].reduce((most, [, qty]) => Math.max(most, decimalPlaces(qty)), 0);
   const cumulative = (levels: (readonly [string, string])[]) => {
     let total = 0n;
     return levels.map(([, qty]) => {
-      total += toScaled(qty, scale) ?? 0n;
+      const parsed = tryParseDecimal(qty, scale);
+      total += parsed.ok ? parsed.minor : 0n;
       return total;
     });
   };
@@ -121,12 +123,7 @@ export function bookRows(
   let spread: string | null = null;
   const bestAsk = asksBest[0]?.[0];
   const bestBid = bidsBest[0]?.[0];
-  if (bestAsk && bestBid) {
-    const s = Math.max(decimalPlaces(bestAsk), decimalPlaces(bestBid));
-    const diff = (toScaled(bestAsk, s) ?? 0n) - (toScaled(bestBid, s) ?? 0n);
-    const text = (diff < 0n ? -diff : diff).toString().padStart(s + 1, '0');
-    spread = `${diff < 0n ? '-' : ''}${s ? `${text.slice(0, -s)}.${text.slice(-s)}` : text}`;
-  }
+  if (bestAsk && bestBid) spread = subtractDecimals(bestAsk, bestBid);
   return { asks, bids, spread };
 }
 

@@ -1,12 +1,14 @@
 // Small building blocks of the market screens (no antd-mobile: the Home route stays light): change
 // pills, flashing values, quote rows, skeletons, empty and error states, the load-more footer and the
 // country switch.
+
 import type { QuoteView } from '@bourse/contract';
+import { compareDecimal } from '@bourse/money';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { currentLanguage } from '../../i18n/index.ts';
-import { compareDecimal } from '../../lib/decimal.ts';
+
 import type { MarketCode } from '../../lib/format.ts';
 import { formatCompact } from '../../lib/format.ts';
 import { formatPercentChange, formatPrice, quoteLocale } from '../../lib/market-format.ts';

@@ -1,7 +1,7 @@
 // Pure rules of the stock order form: validation as the user types (SPEC §5: quantity required, no
 // zero amount or price, tick and lot multiples, price band, sellable shares), the "% of available"
-// slider and grouping ledger lines by day. Exact decimals only (lib/decimal.ts).
-import { compareDecimal, decimalPlaces, fromScaled, isMultipleOf, toScaled } from '../../lib/decimal.ts';
+// slider and grouping ledger lines by day. Exact decimals only (@bourse/money).
+import { compareDecimal, decimalPlaces, formatDecimal, isMultipleOf, tryParseDecimal } from '@bourse/money';
 import { formatDate } from '../../lib/time.ts';
 
 export type OrderSide = 'buy' | 'sell';
@@ -99,15 +99,15 @@ export function quantityForPercent(args: {
   const lot = BigInt(Math.max(1, args.lot));
   let shares: bigint;
   if (args.side === 'sell') {
-    const sellable =
-      toScaled(args.sellable ?? '0', 0) ?? toScaled((args.sellable ?? '0').split('.')[0] ?? '0', 0) ?? 0n;
-    shares = (sellable * pct) / 100n;
+    // Whole shares only: a fraction left over is not for sale here.
+    const sellable = tryParseDecimal(args.sellable ?? '0', 0, 'down');
+    shares = ((sellable.ok ? sellable.minor : 0n) * pct) / 100n;
   } else {
     const scale = Math.max(decimalPlaces(args.available), decimalPlaces(args.price), 2);
-    const cash = toScaled(args.available ?? '0', scale) ?? 0n;
-    const price = toScaled(args.price ?? '0', scale) ?? 0n;
-    if (price <= 0n) return '';
-    shares = (cash * pct) / 100n / price;
+    const cash = tryParseDecimal(args.available ?? '0', scale);
+    const price = tryParseDecimal(args.price ?? '0', scale);
+    if (!cash.ok || !price.ok || price.minor <= 0n) return '';
+    shares = (cash.minor * pct) / 100n / price.minor;
   }
   shares -= shares % lot;
   return shares > 0n ? shares.toString() : '';
@@ -115,10 +115,10 @@ export function quantityForPercent(args: {
 
 /** price × quantity, exactly (a rough amount shown before the server's preview arrives). */
 export function estimateAmount(price: string, quantity: string): string | null {
-  const scale = decimalPlaces(price);
-  const p = toScaled(price, scale);
-  if (p === null || !/^\d+$/.test(quantity.trim())) return null;
-  return fromScaled(p * BigInt(quantity.trim()), scale, 2);
+  const scale = decimalPlaces(price.trim());
+  const p = tryParseDecimal(price.trim(), scale);
+  if (!p.ok || !/^\d+$/.test(quantity.trim())) return null;
+  return formatDecimal(p.minor * BigInt(quantity.trim()), scale, { decimals: Math.max(scale, 2) });
 }
 
 export interface DayGroup<T> {

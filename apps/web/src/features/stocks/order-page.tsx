@@ -3,7 +3,15 @@
 // server's fee preview (debounced), then a confirmation sheet with the 6-digit transaction password.
 // The order carries a clientOrderId (idempotency key) created per confirmation, reused on a retry after a
 // lost answer and renewed after a refusal.
-import type { QuoteView, StockOrderView } from '@bourse/contract';
+
+import type {
+  PlaceStockOrderInput,
+  PreviewStockOrderInput,
+  QuoteView,
+  StockOrderResult,
+  StockOrderView,
+} from '@bourse/contract';
+import { compareDecimal, decimalPlaces, stepDecimal } from '@bourse/money';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Dialog,
@@ -25,7 +33,7 @@ import { useSession } from '../../app/session.ts';
 import { Page } from '../../app/shell/page.tsx';
 import { useEscape } from '../../app/shell/use-escape.ts';
 import { currentLanguage } from '../../i18n/index.ts';
-import { compareDecimal, decimalPlaces, stepDecimal } from '../../lib/decimal.ts';
+
 import { formatNumber } from '../../lib/format.ts';
 import { formatAmount, formatPercentChange, formatPrice, quoteLocale } from '../../lib/market-format.ts';
 import { marketKeys, useBook, useQuote } from '../markets/market-api.ts';
@@ -192,9 +200,9 @@ function ConfirmSheet({
     mutationFn: (password: string) => {
       if (!confirm) throw new Error('no order');
       const clientOrderId = renewedKey ?? confirm.clientOrderId;
-      return apiPost<{ order: StockOrderView }>(
+      return apiPost<StockOrderResult>(
         confirm.side === 'buy' ? '/stock/order/buy' : '/stock/order/sell',
-        { ...confirm.body, password, clientOrderId },
+        { ...confirm.body, password, clientOrderId } satisfies PlaceStockOrderInput,
         { isSilent: true, idempotencyKey: clientOrderId },
       );
     },
@@ -364,7 +372,15 @@ function OrderForm({ quote }: { quote: QuoteView }) {
   });
   const isValid = !errors.price && !errors.quantity;
   const previewInput = useDebounced(
-    isValid ? { symbol: quote.id, side, orderType, price: orderType === 'limit' ? price : undefined, quantity } : null,
+    isValid
+      ? ({
+          symbol: quote.id,
+          side,
+          orderType,
+          price: orderType === 'limit' ? price : undefined,
+          quantity,
+        } satisfies PreviewStockOrderInput)
+      : null,
     400,
   );
   const preview = useQuery({

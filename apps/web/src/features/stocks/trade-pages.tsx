@@ -2,7 +2,9 @@
 // holdings, open orders with cancel, links), pages/tabbar/position (holdings), pages/stock/list
 // (open / history orders with status chips and a detail sheet), pages/fundsDetail/stockFundsDetail
 // (ledger lines grouped by day) and pages/stock/income (realized P&L and order statistics).
+
 import type { HoldingView, StockOrderView } from '@bourse/contract';
+import { compareDecimal, sumDecimals } from '@bourse/money';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Dialog, Popup, PullToRefresh, Toast } from 'antd-mobile';
 import '../../app/antd-mobile-react-19.ts';
@@ -16,7 +18,7 @@ import { ChevronRightIcon, ListIcon, WalletIcon } from '../../app/shell/icons.ts
 import { Page } from '../../app/shell/page.tsx';
 import { useEscape } from '../../app/shell/use-escape.ts';
 import { currentLanguage } from '../../i18n/index.ts';
-import { compareDecimal, sumDecimals } from '../../lib/decimal.ts';
+
 import { formatNumber, marketFormats } from '../../lib/format.ts';
 import { formatAmount, formatAmountCompact, marketOfCurrency } from '../../lib/market-format.ts';
 import { formatDateTime } from '../../lib/time.ts';
@@ -29,7 +31,7 @@ import {
   cancelOrder,
   fetchOrders,
   isOpenStatus,
-  type OrderStatistics,
+  type OrderStatisticsView,
   type TransferView,
   tradingKeys,
   useAccountLive,
@@ -552,7 +554,7 @@ export function IncomePage() {
   const holdings = useHoldings(isSignedIn);
   const stats = useQuery({
     queryKey: tradingKeys.statistics,
-    queryFn: () => apiGet<OrderStatistics>('/stock/order/statistics'),
+    queryFn: () => apiGet<OrderStatisticsView>('/stock/order/statistics'),
     enabled: isSignedIn,
   });
   const items = (holdings.data?.items ?? []).filter(

@@ -1,49 +1,12 @@
 // The stock-trading calls (SPEC §7 /stock/order/*, /stock/hold/*, /user/assets, /user/tx/record) as
 // TanStack Query hooks. Shapes from @bourse/contract (types only).
-import type { HoldingView, StockOrderView } from '@bourse/contract';
+import type { BalanceView, HoldingView, Items, Paged, StockOrderResult, StockOrderView } from '@bourse/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiGet as apiGetLoud } from '../../app/api.ts';
 import { useLiveChannels, usePollInterval } from '../../app/use-live.ts';
-import { apiGet, apiPost, type Items, type Paged } from '../markets/market-api.ts';
+import { apiGet, apiPost } from '../markets/market-api.ts';
 
-export interface BalanceView {
-  wallet: string;
-  asset: string;
-  balance: string;
-  held: string;
-  available: string;
-}
-
-export interface TransferView {
-  id: string;
-  at: number;
-  asset: string;
-  amount: string;
-  wallet: string;
-  cause: string;
-  link: string;
-  counterparty: string;
-}
-
-export interface OrderPreviewView {
-  symbol: string;
-  side: 'buy' | 'sell';
-  price: string;
-  quantity: string;
-  amount: string;
-  fee: string;
-  total: string;
-  currency: string;
-  available: string;
-  afterMarket: boolean;
-}
-
-export interface OrderStatistics {
-  orders: number;
-  completed: number;
-  cancelled: number;
-  turnover: Record<string, string>;
-}
+export type { BalanceView, OrderPreviewView, OrderStatisticsView, TransferView } from '@bourse/contract';
 
 export const tradingKeys = {
   assets: ['user', 'assets'] as const,
@@ -92,7 +55,7 @@ export function fetchOrders(status: 'open' | 'history', page: number, limit = 20
 }
 
 export function cancelOrder(id: number) {
-  return apiGetLoud<{ order: StockOrderView }>('/stock/order/cancel', { id });
+  return apiGetLoud<StockOrderResult>('/stock/order/cancel', { id });
 }
 
 /**

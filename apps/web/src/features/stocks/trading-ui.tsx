@@ -1,13 +1,15 @@
 // Pieces shared by the trading screens: the signed-out prompt, order status chips, holding cards
 // (with the T+1 locked / sellable split) and order rows.
+
 import type { HoldingView, StockOrderView } from '@bourse/contract';
+import { compareDecimal, signOfDecimal } from '@bourse/money';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { loginPath } from '../../app/navigation.ts';
 import { Amount } from '../../app/shell/amount.tsx';
 import { currentLanguage } from '../../i18n/index.ts';
-import { compareDecimal, signOf } from '../../lib/decimal.ts';
+
 import { formatNumber, marketFormats } from '../../lib/format.ts';
 import {
   formatAmount,
@@ -47,7 +49,7 @@ export function StatusChip({ status }: { status: StockOrderView['status'] }) {
 }
 
 export function pnlClass(value: string): string {
-  const sign = signOf(value);
+  const sign = signOfDecimal(value);
   return sign > 0 ? 'num--up' : sign < 0 ? 'num--down' : '';
 }
 
