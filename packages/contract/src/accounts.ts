@@ -134,6 +134,7 @@ export const captchaView = z.object({
     signature: z.string().optional(),
   }),
 });
+export type CaptchaView = z.infer<typeof captchaView>;
 
 /** A new TOTP secret, shown once, with its otpauth:// address for authenticator apps' QR codes. */
 export const totpSetupView = z.object({ secret: z.string(), otpauthUrl: z.string() });

@@ -1,6 +1,13 @@
 // Sign-in and registration (SPEC §1, §5). Validation runs as the user types; a refusal from the
 // server shows its translated message under the field concerned and keeps everything typed.
-import type { LoginInput, LoginResult, SendCodeInput, SendCodeResult } from '@bourse/contract';
+import type {
+  CaptchaView,
+  LoginInput,
+  LoginResult,
+  RegisterInput,
+  SendCodeInput,
+  SendCodeResult,
+} from '@bourse/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Checkbox, Form, Input, Toast } from 'antd-mobile';
 import '../../app/antd-mobile-react-19.ts';
@@ -13,7 +20,7 @@ import { ApiError } from '../../app/request.ts';
 import { saveSession, storageKeys } from '../../app/session.ts';
 import { Logo } from '../../app/shell/icons.tsx';
 import { Page } from '../../app/shell/page.tsx';
-import { type CaptchaChallenge, CaptchaField } from './captcha-field.tsx';
+import { CaptchaField } from './captcha-field.tsx';
 import { confirmPasswordRules, passwordLengthMax, passwordRules } from './password-rules.ts';
 import { areaCodes, isPhoneValid } from './phone.ts';
 import { applyServerErrors } from './server-errors.ts';
@@ -211,7 +218,7 @@ export function LoginPage() {
 function useCaptcha() {
   return useQuery({
     queryKey: ['common', 'captcha'],
-    queryFn: () => apiGet<CaptchaChallenge>('/common/captcha', undefined, { isSilent: true }),
+    queryFn: () => apiGet<CaptchaView>('/common/captcha', undefined, { isSilent: true }),
     staleTime: 4 * 60_000, // single use, expires after 5 minutes on the server
     gcTime: 0,
     refetchInterval: 4 * 60_000,
@@ -313,7 +320,7 @@ export function RegisterPage() {
           captchaCode: values.captchaCode,
           smsCode: values.smsCode ?? '',
           agree: values.agree ? '1' : '0',
-        },
+        } satisfies RegisterInput,
         { isSilent: true },
       );
       saveSession(result.token, result.user);

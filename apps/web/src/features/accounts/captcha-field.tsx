@@ -1,14 +1,10 @@
 // The registration captcha: ALTCHA's widget solving the server's proof-of-work challenge in web workers
 // (nothing to read or type). Its solution is the form's captchaCode; a new challenge (the old one is
 // spent or expired) clears it and starts solving again. The widget loads with this page only.
+import type { CaptchaView } from '@bourse/contract';
 import type {} from 'altcha/types/react';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-
-export interface CaptchaChallenge {
-  captchaId: string;
-  challenge: object;
-}
 
 type AltchaElement = HTMLElement & {
   configure: (config: Record<string, unknown>) => Promise<void>;
@@ -33,7 +29,7 @@ export function CaptchaField(props: {
   id?: string;
   value?: string;
   onChange?: (value: string) => void;
-  captcha: CaptchaChallenge | undefined;
+  captcha: CaptchaView | undefined;
 }) {
   const { i18n } = useTranslation();
   const ref = useRef<AltchaElement>(null);
