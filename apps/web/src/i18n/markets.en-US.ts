@@ -176,6 +176,7 @@ export const marketsEnUS = {
       quantity_invalid: 'Whole shares only',
       quantity_not_on_lot: 'Use multiples of {{lot}} shares',
       insufficient_quantity: 'Not enough sellable shares',
+      shares_locked_until_settlement: 'These shares are locked until settlement: you can sell them from {{time}}',
       price_required: 'Enter a limit price',
       price_zero: 'The price cannot be 0',
       price_invalid: 'Enter a price like 123.45',

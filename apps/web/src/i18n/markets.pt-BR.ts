@@ -181,6 +181,8 @@ export const marketsPtBR: DeepStrings<typeof marketsEnUS> = {
       quantity_invalid: 'Apenas ações inteiras',
       quantity_not_on_lot: 'Use múltiplos de {{lot}} ações',
       insufficient_quantity: 'Ações vendáveis insuficientes',
+      shares_locked_until_settlement:
+        'Estas ações estão bloqueadas até a liquidação: você pode vendê-las a partir de {{time}}',
       price_required: 'Informe o preço limite',
       price_zero: 'O preço não pode ser 0',
       price_invalid: 'Informe um preço como 123,45',

@@ -24,6 +24,14 @@ describe('validateOrder', () => {
     expect(validateOrder({ ...base, lot: 100, quantity: '150' }).quantity).toBe('quantity_not_on_lot');
     expect(validateOrder({ ...base, lot: 100, quantity: '200' }).quantity).toBeUndefined();
   });
+  it('says a sale is waiting on settlement when locked shares would cover it, and when they would not, that there are not enough', () => {
+    const sell = { ...base, side: 'sell' as const, sellable: '5', locked: '10' };
+    expect(validateOrder({ ...sell, quantity: '12' }).quantity).toBe('shares_locked_until_settlement');
+    expect(validateOrder({ ...sell, quantity: '15' }).quantity).toBe('shares_locked_until_settlement');
+    expect(validateOrder({ ...sell, quantity: '16' }).quantity).toBe('insufficient_quantity');
+    expect(validateOrder({ ...sell, quantity: '5' }).quantity).toBeUndefined();
+  });
+
   it('refuses to sell more than the sellable shares', () => {
     expect(validateOrder({ ...base, side: 'sell', sellable: '5' }).quantity).toBe('insufficient_quantity');
     expect(validateOrder({ ...base, side: 'sell', sellable: '10' }).quantity).toBeUndefined();

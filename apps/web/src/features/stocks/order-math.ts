@@ -18,7 +18,8 @@ export type OrderFieldError =
   | 'price_zero'
   | 'price_invalid'
   | 'price_not_on_tick'
-  | 'price_outside_band';
+  | 'price_outside_band'
+  | 'shares_locked_until_settlement';
 
 export interface OrderInput {
   side: OrderSide;
@@ -29,6 +30,8 @@ export interface OrderInput {
   lot: number;
   /** Shares that can be sold now (T+1 locked ones excluded); only checked for sells. */
   sellable?: string | null;
+  /** Shares bought but locked until settlement (T+1 / D+2); a sale they would cover says so. */
+  locked?: string | null;
   bandLo?: string | null;
   bandHi?: string | null;
 }
@@ -39,6 +42,10 @@ export interface OrderErrors {
 }
 
 const plainDecimal = /^\d+(\.\d+)?$/;
+
+/** Whole share counts as the server sends them ("12"); anything else counts as 0. */
+const addWholeShares = (a: string, b: string) =>
+  String((/^\d+$/.test(a) ? BigInt(a) : 0n) + (/^\d+$/.test(b) ? BigInt(b) : 0n));
 
 export function validateOrder(input: OrderInput): OrderErrors {
   const errors: OrderErrors = {};
@@ -52,7 +59,10 @@ export function validateOrder(input: OrderInput): OrderErrors {
     input.sellable !== undefined &&
     compareDecimal(quantity, input.sellable ?? '0') > 0
   ) {
-    errors.quantity = 'insufficient_quantity';
+    // More than the sellable shares: if the locked ones would cover it, the reason is settlement.
+    const withLocked = addWholeShares(input.sellable ?? '0', input.locked ?? '0');
+    errors.quantity =
+      compareDecimal(quantity, withLocked) <= 0 ? 'shares_locked_until_settlement' : 'insufficient_quantity';
   }
 
   if (input.orderType === 'limit') {

@@ -36,6 +36,7 @@ import { currentLanguage } from '../../i18n/index.ts';
 
 import { formatNumber } from '../../lib/format.ts';
 import { formatAmount, formatPercentChange, formatPrice, quoteLocale } from '../../lib/market-format.ts';
+import { formatDateTime } from '../../lib/time.ts';
 import { marketKeys, useBook, useQuote } from '../markets/market-api.ts';
 import { bookRows, directionOf, priceDigits } from '../markets/market-math.ts';
 import { EmptyState, ErrorState, SkeletonRows, useFlash } from '../markets/market-ui.tsx';
@@ -49,7 +50,7 @@ import {
   validateOrder,
 } from './order-math.ts';
 import { type OrderPreviewView, tradingKeys, useHolding, useStockBalances } from './trading-api.ts';
-import { SignInPrompt } from './trading-ui.tsx';
+import { SignInPrompt, timeZoneOfCurrency } from './trading-ui.tsx';
 
 function useDebounced<T>(value: T, ms: number): T {
   const [debounced, setDebounced] = useState(value);
@@ -367,6 +368,7 @@ function OrderForm({ quote }: { quote: QuoteView }) {
     tickSize: quote.tickSize,
     lot: quote.lot,
     sellable: side === 'sell' ? sellable : undefined,
+    locked: holding.data?.locked,
     bandLo: quote.bandLo,
     bandHi: quote.bandHi,
   });
@@ -392,7 +394,12 @@ function OrderForm({ quote }: { quote: QuoteView }) {
   });
   const money = (v: string | undefined | null) => formatAmount(v, quote.currency, language);
   const errorText = (key: string | undefined) =>
-    key && (isTouched || key !== 'quantity_required') ? t(`trading.errors.${key}`, { lot: quote.lot }) : undefined;
+    key && (isTouched || key !== 'quantity_required')
+      ? t(`trading.errors.${key}`, {
+          lot: quote.lot,
+          time: formatDateTime(holding.data?.unlocksAt, timeZoneOfCurrency(quote.currency)),
+        })
+      : undefined;
   const estimated = estimateAmount(effectivePrice, quantity);
   const isInsufficient =
     side === 'buy' && preview.data !== undefined && compareDecimal(preview.data.total, preview.data.available) > 0;
