@@ -30,6 +30,7 @@ import {
   type Trade,
 } from '@bourse/engine';
 import type { Applied } from './engine-host.ts';
+import { keyRow, projectKeys } from './idempotency-keys.ts';
 
 /** Reads each result's events in place (the engine's compact form), one batch at a time. */
 const reader = new EventReader();
@@ -155,9 +156,14 @@ export async function projectBatch(
       link,
     ]);
   };
-  for (const { seq, result, repeat } of batch) {
+  /** Keyed commands' outcomes (idempotency-keys.ts), rejections included: a retry must meet the same answer. */
+  const keys: Param[][] = [];
+  for (const { seq, command, result, repeat } of batch) {
     // A repeat's events are its first command's, already projected (the rows would go back to then).
-    if (!result.ok || repeat) continue;
+    if (repeat) continue;
+    const key = keyRow(command, result);
+    if (key !== undefined) keys.push(key);
+    if (!result.ok) continue;
     reader.read(result);
     while (reader.next()) {
       const kind = reader.kind;
@@ -263,6 +269,7 @@ export async function projectBatch(
   // beside that COMMIT, and an UPDATE would not see (nor wait for) a row not committed yet.
   if (updates.size > 0) await previousCommitted;
   await updateOrders(tx, [...updates.values()]);
+  await projectKeys(tx, keys);
   await insertRows(
     tx,
     `INSERT INTO trades (id, seq, instrument_id, price_ticks, qty_lots, taker_side, maker_order_id, taker_order_id,
