@@ -36,3 +36,13 @@ it('refuses a reconciliation interval that is not whole minutes from 0 to a week
       /RECONCILE_EVERY_MIN must be a whole number of minutes from 0 to 10080/,
     );
 });
+
+it('keeps the journal behind the snapshots a week unless told otherwise; all keeps it whole', () => {
+  expect(loadConfig({}).engineJournalRetentionHours).toBe(168);
+  expect(loadConfig({ ENGINE_JOURNAL_RETENTION_HOURS: '24' }).engineJournalRetentionHours).toBe(24);
+  expect(loadConfig({ ENGINE_JOURNAL_RETENTION_HOURS: 'all' }).engineJournalRetentionHours).toBeNull();
+  for (const bad of ['0', '-1', '1.5', 'forever'])
+    expect(() => loadConfig({ ENGINE_JOURNAL_RETENTION_HOURS: bad })).toThrow(
+      /ENGINE_JOURNAL_RETENTION_HOURS must be a positive integer/,
+    );
+});

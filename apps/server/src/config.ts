@@ -35,6 +35,11 @@ export type Config = {
   engineSnapshots: 'worker' | 'writer';
   /** Minutes between reconciliation runs (the first comes shortly after start-up); 0: only on request. */
   reconcileEveryMin: number;
+  /**
+   * Hours journal lines behind the kept snapshots stay before they are deleted (engine-host/retention.ts);
+   * null keeps the whole journal.
+   */
+  engineJournalRetentionHours: number | null;
   stocks: StockSettings;
 };
 
@@ -149,6 +154,10 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: Pa
     engineSnapshotEvery: positiveInteger('ENGINE_SNAPSHOT_EVERY', env.ENGINE_SNAPSHOT_EVERY, 100_000),
     engineSnapshots: oneOf('ENGINE_SNAPSHOTS', env.ENGINE_SNAPSHOTS, ['worker', 'writer'] as const),
     reconcileEveryMin: reconcileEvery(env.RECONCILE_EVERY_MIN),
+    engineJournalRetentionHours:
+      env.ENGINE_JOURNAL_RETENTION_HOURS?.trim().toLowerCase() === 'all'
+        ? null
+        : positiveInteger('ENGINE_JOURNAL_RETENTION_HOURS', env.ENGINE_JOURNAL_RETENTION_HOURS, 168),
     stocks: defaults.stocks ?? loadStockSettings(env),
   };
 }
