@@ -1,5 +1,6 @@
-// Turns the engine's events into read-model rows (transfers, orders, trades), inside the journal's
-// transaction. Rows are keyed by the engine's own ids, so writing a batch twice changes nothing, and an
+// Turns the engine's events into read-model rows (transfers, orders, trades, idempotency keys), inside
+// the journal's transaction; a market maker's quote that ends without a fill keeps no orders row
+// (unrecorded-orders.ts). Rows are keyed by the engine's own ids, so writing a batch twice changes nothing, and an
 // order row only moves forward (last_seq).
 // On PostgreSQL a batch is written with one statement per table, not one per event: every statement is
 // a round trip made while the commit, and so every caller in the batch, waits. Each passes one array per
@@ -31,6 +32,7 @@ import {
 } from '@bourse/engine';
 import type { Applied } from './engine-host.ts';
 import { keyRow, projectKeys } from './idempotency-keys.ts';
+import { dropUnfilledQuotes } from './unrecorded-orders.ts';
 
 /** Reads each result's events in place (the engine's compact form), one batch at a time. */
 const reader = new EventReader();
@@ -269,6 +271,11 @@ export async function projectBatch(
   // beside that COMMIT, and an UPDATE would not see (nor wait for) a row not committed yet.
   if (updates.size > 0) await previousCommitted;
   await updateOrders(tx, [...updates.values()]);
+  // Orders that ended in this batch without a fill: a market maker's quote among them keeps no row.
+  const unfilledEnds: number[] = [];
+  for (const [id, status, , , filled] of updates.values())
+    if (filled === 0 && (status === 'cancelled' || status === 'rejected')) unfilledEnds.push(id);
+  await dropUnfilledQuotes(tx, unfilledEnds);
   await projectKeys(tx, keys);
   await insertRows(
     tx,
