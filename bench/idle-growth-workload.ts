@@ -21,6 +21,8 @@ export type Footprint = {
 export type IdleGrowth = {
   dialect: Db['dialect'];
   simulatedMinutes: number;
+  /** Simulated time between pumps (serve.ts pumps every second). */
+  stepMs: number;
   before: Footprint;
   after: Footprint;
   growthBytes: number;
@@ -55,29 +57,32 @@ async function footprint(db: Db, seq: number): Promise<Footprint> {
 
 /**
  * Runs `minutes` of simulated idle time after `warmMinutes` (start-up's registrations, the first
- * ladders and the market's first candles are not growth), one pump a second.
+ * ladders and the market's first candles are not growth), one pump every `stepMs` (a second, as the
+ * server does; a test may take longer steps: the simulated market is the same, only sampled less often).
  */
 export async function idleGrowth(
   db: Db,
-  options: { minutes?: number; warmMinutes?: number; config?: Partial<Config> } = {},
+  options: { minutes?: number; warmMinutes?: number; stepMs?: number; config?: Partial<Config> } = {},
 ): Promise<IdleGrowth> {
   const minutes = options.minutes ?? 60;
+  const stepMs = options.stepMs ?? 1_000;
   const warm = options.warmMinutes ?? 2;
   const config = { ...loadConfig({}, { dataDir: null }), engineSnapshots: 'writer' as const, ...options.config };
   const clock = manualClock(IDLE_START_MS);
   const app = await buildApp({ config, db, clock, logger: false });
   try {
-    const second = async () => {
-      clock.advance(1_000);
+    const step = async () => {
+      clock.advance(stepMs);
       await app.market.pump();
       await app.venue.sync();
       await app.retention.tick();
     };
-    for (let s = 0; s < warm * 60; s++) await second();
+    const steps = (m: number) => Math.round((m * 60_000) / stepMs);
+    for (let s = 0; s < steps(warm); s++) await step();
     await app.engine.committed(app.engine.seq);
     const before = await footprint(db, app.engine.seq);
     const began = performance.now();
-    for (let s = 0; s < minutes * 60; s++) await second();
+    for (let s = 0; s < steps(minutes); s++) await step();
     await app.engine.committed(app.engine.seq);
     const wallMs = Math.round(performance.now() - began);
     const after = await footprint(db, app.engine.seq);
@@ -85,6 +90,7 @@ export async function idleGrowth(
     return {
       dialect: db.dialect,
       simulatedMinutes: minutes,
+      stepMs,
       before,
       after,
       growthBytes,
