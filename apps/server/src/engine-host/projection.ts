@@ -1,7 +1,7 @@
 // Turns the engine's events into read-model rows (transfers, orders, trades, idempotency keys), inside
 // the journal's transaction; a market maker's quote that ends without a fill keeps no orders row
-// (unrecorded-orders.ts). Rows are keyed by the engine's own ids, so writing a batch twice changes nothing, and an
-// order row only moves forward (last_seq).
+// (unrecorded-orders.ts). Rows are keyed by the engine's own ids, so writing a batch twice changes
+// nothing, and an order row only moves forward (last_seq).
 // On PostgreSQL a batch is written with one statement per table, not one per event: every statement is
 // a round trip made while the commit, and so every caller in the batch, waits. Each passes one array per
 // column to unnest(), so its text is the same whatever the batch size and PostgreSQL parses a short

@@ -68,7 +68,7 @@ export class Retention {
     return this.#running;
   }
 
-  /** Prunes the expired keys and compacts the journal now; answers what went. */
+  /** Prunes the expired keys and compacts the journal now (a failure is logged; the next run tries again). */
   async run(): Promise<void> {
     const now = this.#o.clock.now();
     this.#lastRun = now;
