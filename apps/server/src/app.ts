@@ -16,6 +16,7 @@ import { SandboxSms } from './adapters/sms/sandbox/sandbox.ts';
 import type { SmsPort } from './adapters/sms/sms-port.ts';
 import { PaperVenue } from './adapters/venue/paper/paper-venue.ts';
 import type { Config } from './config.ts';
+import { Retention } from './engine-host/retention.ts';
 import { TradingEngine } from './engine-host/trading-engine.ts';
 import { accountRoutes } from './features/accounts/routes.ts';
 import { Accounts } from './features/accounts/service.ts';
@@ -64,6 +65,8 @@ export type App = {
   staff: Staff;
   engine: TradingEngine;
   reconciliation: Reconciliation;
+  /** Prunes expired idempotency keys and compacts the journal (engine-host/retention.ts). */
+  retention: Retention;
   market: MarketData;
   venue: PaperVenue;
   sandboxSms: SandboxSms | null;
@@ -145,6 +148,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     { engineStartup: engine.startup, snapshotsBy: engine.snapshotsOffWriter ? 'worker' : 'writer' },
     'engine state loaded',
   );
+  const retention = new Retention({
+    db,
+    clock,
+    journalRetentionMs:
+      config.engineJournalRetentionHours === null ? null : config.engineJournalRetentionHours * 3_600_000,
+    log: http.log,
+  });
+  // A run in progress deletes through the database: closing waits for it.
+  http.addHook('onClose', () => retention.stop());
   http.addHook('onClose', () => engine.close());
   const onUserCreated = config.mode === 'paper' ? (userId: number) => grantPaperFunds(engine, userId) : undefined;
   const sessions = new SessionCache();
@@ -224,7 +236,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   serveFrontEnds(http, config);
   await seed({ db, clock, config, staff, onUserCreated, log: (m) => http.log.warn(m), content });
   reconciliation.start();
-  return { http, accounts, staff, engine, reconciliation, market, venue, sandboxSms, clock };
+  retention.start();
+  return { http, accounts, staff, engine, reconciliation, retention, market, venue, sandboxSms, clock };
 }
 
 /** The customer app at /, the staff console at /admin, each falling back to its index.html (SPA routes). */

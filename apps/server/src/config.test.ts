@@ -74,3 +74,13 @@ it('keeps the captcha cheap in paper mode and dearer in live mode, both settable
   expect(loadConfig({ CAPTCHA_COST: '10', CAPTCHA_TRIES: '30' }).captcha).toEqual({ cost: 10, tries: 30 });
   expect(() => loadConfig({ CAPTCHA_COST: '0' })).toThrow(/CAPTCHA_COST/);
 });
+
+it('keeps the journal behind the snapshots a week unless told otherwise; all keeps it whole', () => {
+  expect(loadConfig({}).engineJournalRetentionHours).toBe(168);
+  expect(loadConfig({ ENGINE_JOURNAL_RETENTION_HOURS: '24' }).engineJournalRetentionHours).toBe(24);
+  expect(loadConfig({ ENGINE_JOURNAL_RETENTION_HOURS: 'all' }).engineJournalRetentionHours).toBeNull();
+  for (const bad of ['0', '-1', '1.5', 'forever'])
+    expect(() => loadConfig({ ENGINE_JOURNAL_RETENTION_HOURS: bad })).toThrow(
+      /ENGINE_JOURNAL_RETENTION_HOURS must be a positive integer/,
+    );
+});

@@ -37,6 +37,11 @@ export type Config = {
   engineSnapshots: 'worker' | 'writer';
   /** Minutes between reconciliation runs (the first comes shortly after start-up); 0: only on request. */
   reconcileEveryMin: number;
+  /**
+   * Hours journal lines behind the kept snapshots stay before they are deleted (engine-host/retention.ts);
+   * null keeps the whole journal.
+   */
+  engineJournalRetentionHours: number | null;
   stocks: StockSettings;
   /** Most requests per client address in each window (RATE_LIMITS; http/rate-limits.ts applies them). */
   rateLimits: RateLimits;
@@ -232,6 +237,10 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: Pa
     engineSnapshotEvery: positiveInteger('ENGINE_SNAPSHOT_EVERY', env.ENGINE_SNAPSHOT_EVERY, 100_000),
     engineSnapshots: oneOf('ENGINE_SNAPSHOTS', env.ENGINE_SNAPSHOTS, ['worker', 'writer'] as const),
     reconcileEveryMin: reconcileEvery(env.RECONCILE_EVERY_MIN),
+    engineJournalRetentionHours:
+      env.ENGINE_JOURNAL_RETENTION_HOURS?.trim().toLowerCase() === 'all'
+        ? null
+        : positiveInteger('ENGINE_JOURNAL_RETENTION_HOURS', env.ENGINE_JOURNAL_RETENTION_HOURS, 168),
     stocks: defaults.stocks ?? loadStockSettings(env),
     rateLimits: loadRateLimits(env.RATE_LIMITS),
     trustProxy: loadTrustProxy(env.TRUST_PROXY),

@@ -413,6 +413,36 @@ export const MIGRATIONS: Migration[] = [
       ALTER TABLE users ADD COLUMN totp_last_step BIGINT NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 13,
+    // Idempotency keys honoured for 24 hours whatever the load (the engine's window forgets an id after
+    // 100,000 commands): written with the command's projection, pruned by created_at
+    // (apps/server/src/engine-host/idempotency-keys.ts, docs/decisions/0015-bounded-growth.md).
+    name: 'idempotency keys kept 24 hours',
+    sql: () => `
+      CREATE TABLE idempotency_keys (
+        command_id TEXT PRIMARY KEY,
+        body TEXT NOT NULL,
+        order_id BIGINT,
+        outcome TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+      );
+      CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at);
+    `,
+  },
+  {
+    version: 14,
+    // A market maker's quote cancelled without a fill leaves no orders row; its id goes into these
+    // ranges (merged as neighbours arrive), so the reconciliation still accounts for every id given out.
+    name: 'order ids of quotes that never traded, as ranges',
+    sql: () => `
+      CREATE TABLE unrecorded_order_ids (
+        from_id BIGINT PRIMARY KEY,
+        to_id BIGINT NOT NULL
+      );
+      CREATE UNIQUE INDEX unrecorded_order_ids_to ON unrecorded_order_ids(to_id);
+    `,
+  },
 ];
 
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {

@@ -94,6 +94,71 @@ describe.each(dbs)('projection on $dialect', ({ open }) => {
     }
   });
 
+  it("keeps no row for a market maker's quote that ended without a fill, and records its id as unrecorded", async () => {
+    const t = await setUp();
+    try {
+      const mm = `mm:${SPEC.id}`;
+      for (const [asset, amount] of [
+        ['USDT', '1000000'],
+        ['BTC', '100'],
+      ] as const) {
+        await t.ok(
+          t.engine.submit({
+            type: 'deposit',
+            id: `deposit:mm:${asset}`,
+            userId: mm,
+            wallet: 'spot',
+            asset,
+            amount,
+            from: 'faucet',
+            cause: 'paper_grant',
+          }),
+        );
+      }
+      const place = async (id: string, userId: string, side: 'buy' | 'sell', priceTicks: number, qtyLots: number) => {
+        const r = await t.ok(
+          t.engine.submit({
+            type: 'place_order',
+            id,
+            userId,
+            instrumentId: SPEC.id,
+            side,
+            orderType: 'limit',
+            priceTicks,
+            qtyLots,
+          }),
+        );
+        const placed = r.events[0];
+        if (placed?.type !== 'order_placed') throw new Error('not placed');
+        return placed.orderId;
+      };
+      const cancel = (userId: string, orderId: number) =>
+        t.ok(t.engine.submit({ type: 'cancel_order', id: `cancel:${orderId}`, userId, orderId }));
+      // Two ladders of quotes, each withdrawn unfilled; between them a customer's order and a quote that trades.
+      const first = [await place('q1', mm, 'buy', 4_000_000, 1), await place('q2', mm, 'sell', 6_000_000, 1)];
+      const customer = await place('c1', 'a', 'buy', 3_000_000, 1);
+      const traded = await place('q3', mm, 'sell', 5_500_000, 2);
+      await place('c2', 'b', 'buy', 5_500_000, 1); // takes one lot of q3
+      const second = [await place('q4', mm, 'buy', 4_100_000, 1), await place('q5', mm, 'sell', 6_100_000, 1)];
+      for (const id of [...second, ...first, traded]) await cancel(mm, id);
+      await cancel('a', customer);
+      const ids = (await t.rows()).map((r) => r.id);
+      expect(ids).toContain(customer);
+      expect(ids).toContain(traded);
+      for (const id of [...first, ...second]) expect(ids).not.toContain(id);
+      const ranges = await t.db.query<{ from_id: unknown; to_id: unknown }>(
+        'SELECT from_id, to_id FROM unrecorded_order_ids ORDER BY from_id',
+      );
+      // q1 and q2 are consecutive ids: one range; q4 and q5 another (the customer's order c2 lies between).
+      expect(ranges.map((r) => [Number(r.from_id), Number(r.to_id)])).toEqual([
+        [first[0], first[1]],
+        [second[0], second[1]],
+      ]);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('writes a shared commit of places, fills and cancels as the engine has them', async () => {
     const t = await setUp();
     try {

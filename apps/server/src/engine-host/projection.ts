@@ -1,6 +1,7 @@
-// Turns the engine's events into read-model rows (transfers, orders, trades), inside the journal's
-// transaction. Rows are keyed by the engine's own ids, so writing a batch twice changes nothing, and an
-// order row only moves forward (last_seq).
+// Turns the engine's events into read-model rows (transfers, orders, trades, idempotency keys), inside
+// the journal's transaction; a market maker's quote that ends without a fill keeps no orders row
+// (unrecorded-orders.ts). Rows are keyed by the engine's own ids, so writing a batch twice changes
+// nothing, and an order row only moves forward (last_seq).
 // On PostgreSQL a batch is written with one statement per table, not one per event: every statement is
 // a round trip made while the commit, and so every caller in the batch, waits. Each passes one array per
 // column to unnest(), so its text is the same whatever the batch size and PostgreSQL parses a short
@@ -30,6 +31,8 @@ import {
   type Trade,
 } from '@bourse/engine';
 import type { Applied } from './engine-host.ts';
+import { keyRow, projectKeys } from './idempotency-keys.ts';
+import { dropUnfilledQuotes } from './unrecorded-orders.ts';
 
 /** Reads each result's events in place (the engine's compact form), one batch at a time. */
 const reader = new EventReader();
@@ -155,9 +158,14 @@ export async function projectBatch(
       link,
     ]);
   };
-  for (const { seq, result, repeat } of batch) {
+  /** Keyed commands' outcomes (idempotency-keys.ts), rejections included: a retry must meet the same answer. */
+  const keys: Param[][] = [];
+  for (const { seq, command, result, repeat } of batch) {
     // A repeat's events are its first command's, already projected (the rows would go back to then).
-    if (!result.ok || repeat) continue;
+    if (repeat) continue;
+    const key = keyRow(command, result);
+    if (key !== undefined) keys.push(key);
+    if (!result.ok) continue;
     reader.read(result);
     while (reader.next()) {
       const kind = reader.kind;
@@ -263,6 +271,12 @@ export async function projectBatch(
   // beside that COMMIT, and an UPDATE would not see (nor wait for) a row not committed yet.
   if (updates.size > 0) await previousCommitted;
   await updateOrders(tx, [...updates.values()]);
+  // Orders that ended in this batch without a fill: a market maker's quote among them keeps no row.
+  const unfilledEnds: number[] = [];
+  for (const [id, status, , , filled] of updates.values())
+    if (filled === 0 && (status === 'cancelled' || status === 'rejected')) unfilledEnds.push(id);
+  await dropUnfilledQuotes(tx, unfilledEnds);
+  await projectKeys(tx, keys);
   await insertRows(
     tx,
     `INSERT INTO trades (id, seq, instrument_id, price_ticks, qty_lots, taker_side, maker_order_id, taker_order_id,

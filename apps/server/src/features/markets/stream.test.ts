@@ -38,6 +38,20 @@ it('streams ticker and candle updates with per-channel sequence numbers', async 
   ws.terminate();
 });
 
+it('reads no book nobody subscribed to, so the market moving makes the paper venue requote nothing', async () => {
+  // Each ticker used to build its book's view for subscribers that were not there, which marked every
+  // book watched and had the market maker requote it every few seconds for nobody; and the venue took
+  // its own quotes for a customer's order the price had reached. Either alone fails this (8,369 and
+  // 7,229 commands instead of none).
+  const seq = t.app.engine.seq;
+  for (let i = 0; i < 60; i++) {
+    t.clock.advance(1_000);
+    await t.app.market.pump();
+    await t.app.venue.sync();
+  }
+  expect(t.app.engine.seq).toBe(seq);
+});
+
 it("tells a signed-in user's own account channel when an order changes their account, and nobody else", async () => {
   const token = (await t.register('9000000301')).body.data.token as string;
   await t.call('POST', '/user/update/tradePassword', {

@@ -60,7 +60,10 @@ export function marketStream(
     if (!instrument) return;
     if (event.kind === 'ticker') {
       publish(`ticker:${instrument.id}`, market.quote(instrument));
-      publish(`book:${instrument.id}`, bookOf(instrument));
+      // Only for someone subscribed: reading the book marks it watched, and a watched book is requoted
+      // (an idle server kept every book watched and requoted: docs/decisions/0015-bounded-growth.md).
+      const book = `book:${instrument.id}`;
+      if ((subscribers.get(book)?.size ?? 0) > 0) publish(book, bookOf(instrument));
     } else if (event.kind === 'candle') {
       publish(`candles:${instrument.id}:${event.candle.interval}`, toCandleView(instrument, event.candle));
     } else {

@@ -101,4 +101,36 @@ describe.each(dbs)('stored tables on $dialect', ({ open }) => {
       await db.close();
     }
   });
+
+  it('accounts for the ids of quotes that kept no row by their unrecorded ranges, and still finds a lost row among them', async () => {
+    const db = await open();
+    try {
+      for (const id of [1, 3, 250]) await orderRow(db, id, 1);
+      const ranges = async (list: [number, number][]) => {
+        await db.run('DELETE FROM unrecorded_order_ids');
+        for (const [from, to] of list)
+          await db.run('INSERT INTO unrecorded_order_ids (from_id, to_id) VALUES ($1, $2)', [from, to]);
+      };
+      const check = () => checkTables(db, figures(4, [0n, 0n], { orderId: 251, tradeId: 0 }), null, noPause);
+      // Every id from 1 to 251 is a row or in a range: nothing lost.
+      await ranges([
+        [2, 2],
+        [4, 249],
+        [251, 400],
+      ]);
+      expect(await check()).toMatchObject({ discrepancies: [], discrepancyCount: 0 });
+      // Ranges that leave 201 … 249 and 251 uncovered: those are lost rows.
+      await ranges([
+        [2, 2],
+        [4, 120],
+        [121, 200],
+      ]);
+      const found = await check();
+      expect(found.discrepancyCount).toBe(49 + 1);
+      expect(found.discrepancies[0]).toEqual({ kind: 'order_row_missing', orderId: 201 });
+      expect(found.discrepancies.at(-1)).toEqual({ kind: 'order_row_missing', orderId: 251 });
+    } finally {
+      await db.close();
+    }
+  });
 });

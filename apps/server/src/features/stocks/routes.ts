@@ -73,7 +73,7 @@ export function stockRoutes(app: FastifyInstance, d: StockDeps) {
         preValidation: signedIn.first,
         schema: {
           tags,
-          description: `Places a ${side} order (market or limit) after checking the 6-digit transaction password. A clientOrderId (or Idempotency-Key header) makes a retry answer the first order.`,
+          description: `Places a ${side} order (market or limit) after checking the 6-digit transaction password. A clientOrderId (or Idempotency-Key header) makes a retry answer the first order, for at least 24 hours.`,
           body: placeStockOrderBody,
           response: { 200: okEnvelope(stockOrderResult) },
         },

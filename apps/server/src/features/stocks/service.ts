@@ -4,7 +4,7 @@
 // engine's read tables (orders, trades); nothing here moves money itself.
 
 import { randomUUID } from 'node:crypto';
-import type { orderPreviewView, StockOrderView } from '@bourse/contract';
+import type { ErrorCode, orderPreviewView, StockOrderView } from '@bourse/contract';
 import type { Db } from '@bourse/db';
 import {
   type EngineEvent,
@@ -24,6 +24,7 @@ import { formatDecimal, parseDecimal } from '@bourse/money';
 import type { z } from 'zod';
 import type { PaperVenue } from '../../adapters/venue/paper/paper-venue.ts';
 import type { StockSettings } from '../../config.ts';
+import { findKeyed, keyedCommandId } from '../../engine-host/idempotency-keys.ts';
 import type { TradingEngine } from '../../engine-host/trading-engine.ts';
 import { AppError, fieldError } from '../../http/app-error.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -204,27 +205,39 @@ export class StockOrders {
 
   /**
    * Places an order that passed check(); the caller has checked the transaction password.
-   * `clientOrderId` makes a retry answer the first order instead of placing a second.
+   * `clientOrderId` makes a retry answer the first order instead of placing a second: for 24 hours from
+   * the durable record of keys (engine-host/idempotency-keys.ts), and while the first is still being
+   * committed from the engine's window of recent command ids.
    */
   async place(user: UserRow, checked: Checked, clientOrderId?: string): Promise<StockOrderView> {
     const { side, orderType } = checked;
-    await this.#venue.prepare(checked.instrument);
-    const commandId = `stock:${user.id}:${clientOrderId ?? randomUUID()}`;
-    const result = await this.#engine.submit({
-      type: 'place_order',
-      id: commandId,
+    const command = {
+      type: 'place_order' as const,
+      id:
+        clientOrderId === undefined
+          ? `stock:${user.id}:${randomUUID()}`
+          : keyedCommandId('stock', user.id, clientOrderId),
       userId: String(user.id),
       instrumentId: checked.instrument.id,
       side,
       orderType,
       ...(checked.limitTicks !== null ? { priceTicks: checked.limitTicks } : {}),
       qtyLots: checked.lots,
-    });
-    if (!result.ok) {
-      if (result.code === 'command_id_reused') throw new AppError('idempotency_key_reused');
-      if (result.code === 'insufficient_balance' && side === 'sell') throw this.#sellRefusal(user, checked);
-      throw new AppError(result.code);
+    };
+    if (clientOrderId !== undefined) {
+      const earlier = await findKeyed(this.#db, command);
+      if (earlier === 'reused') throw new AppError('idempotency_key_reused');
+      if (earlier !== undefined) {
+        if (!earlier.ok) throw this.#refusal(earlier.code, side, user, checked);
+        // The order as it stands now (it may have filled or been cancelled since the first answer).
+        const view = earlier.orderId === null ? null : await this.info(user.id, earlier.orderId);
+        if (!view) throw new Error(`keyed order ${command.id} has no order row`);
+        return view;
+      }
     }
+    await this.#venue.prepare(checked.instrument);
+    const result = await this.#engine.submit(command);
+    if (!result.ok) throw this.#refusal(result.code, side, user, checked);
     const placed = result.events[0];
     if (placed?.type !== 'order_placed') throw new Error('place_order answered without order_placed');
     // The answer comes from the command's own events (committed, the same rows the read model got).
@@ -250,6 +263,14 @@ export class StockOrders {
       }));
     }
     return fieldError('quantity', 'insufficient_quantity');
+  }
+
+  /** The customer's error for an engine rejection of a place_order. */
+  #refusal(code: string, side: Side, user: UserRow, checked: Checked): AppError {
+    if (code === 'command_id_reused') return new AppError('idempotency_key_reused');
+    if (code === 'insufficient_balance' && side === 'sell') return this.#sellRefusal(user, checked);
+    // A stored code is one the engine gave (EngineRejection, a subset of the catalogue).
+    return new AppError(code as ErrorCode);
   }
 
   #viewFromEvents(placed: OrderPlaced, events: readonly EngineEvent[]): StockOrderView {

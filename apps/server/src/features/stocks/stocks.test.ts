@@ -377,6 +377,44 @@ describe.each(dbs)('stock trading on $dialect', ({ open }) => {
     }
   });
 
+  it('honours an order key after more than 100,000 other commands (the engine window is gone) and refuses it with another body', async () => {
+    const db = await open();
+    const t = await testApp(db);
+    try {
+      const { token, userId } = await trader(t, '9000000131');
+      const body = { symbol: 'NSE:ITC', quantity: '2', clientOrderId: 'long-retry-0001' };
+      const first = await order(t, token, 'buy', body);
+      expect(first.body.code, JSON.stringify(first.body)).toBe(0);
+      const cash = async () =>
+        (await t.call('POST', '/user/assets', { token })).body.data.items.find(
+          (a: { asset: string }) => a.asset === 'INR',
+        );
+      const before = await cash();
+      // 100,001 other commands (what the market maker alone sends in about five minutes): the engine's
+      // window of remembered ids no longer holds the first order's.
+      const filler: Promise<unknown>[] = [];
+      for (let i = 0; i < 100_001; i++) {
+        filler.push(t.app.engine.submit({ type: 'cancel_order', id: `filler:${i}`, userId: 'nobody', orderId: 1 }));
+      }
+      await Promise.all(filler);
+      t.clock.advance(60 * MINUTE);
+      const retry = await order(t, token, 'buy', body);
+      expect(retry.body.code, JSON.stringify(retry.body)).toBe(0);
+      expect(retry.body.data.order.id).toBe(first.body.data.order.id);
+      expect((await t.call('GET', '/stock/order/list', { token })).body.data.total).toBe(1);
+      expect(await cash()).toEqual(before);
+      const other = await order(t, token, 'buy', { ...body, quantity: '3' }, 'pt-BR');
+      expect(other.body).toMatchObject({
+        error: 'idempotency_key_reused',
+        msg: 'Esta solicitação já foi enviada com conteúdo diferente',
+      });
+      expect(t.app.engine.state.openOrders(userId)).toHaveLength(0);
+    } finally {
+      await t.close();
+      await db.close();
+    }
+  }, 120_000);
+
   it('refuses control characters in symbols, order keys and ledger filters with field_invalid in both languages, and goes on trading', async () => {
     const db = await open();
     const t = await testApp(db);

@@ -4,8 +4,8 @@
 // simulated price trades at or through a user's resting limit, the market maker fills it (at the
 // user's limit price, up to a per-quote size), which is what "limit orders rest until the price reaches
 // them" means on a real exchange. Quotes are refreshed lazily (before a user order, when the price
-// crosses a resting order, and while someone is watching the book), so the journal does not grow by
-// thousands of commands a second for nobody.
+// reaches a customer's resting order, and while someone is watching the book, once the price has moved
+// a ladder step), so the journal does not grow by thousands of commands a second for nobody.
 //
 // Sessions follow the exchange calendars: at the close the market maker withdraws and the instrument is
 // halted (orders then queue as after-market orders); at the open the day's reference price and band are
@@ -42,6 +42,9 @@ const SHARE_FLOAT_LEVELS = 100;
 const WATCHED_REQUOTE_MS = 3_000;
 const WATCH_WINDOW_MS = 60_000;
 const SETTLE_EVERY_MS = 60_000;
+
+/** A ladder step, in ticks, at `lastTicks`: also the move that makes a watched ladder follow the price. */
+export const requoteTicks = (lastTicks: number) => Math.max(1, Math.floor((lastTicks * SPREAD_BPS) / 10_000));
 
 type Quoted = { lastTicks: number; atMs: number; orderIds: number[] };
 
@@ -177,19 +180,60 @@ export class PaperVenue {
     await this.#flush();
   }
 
+  /**
+   * Between customers' orders the ladder follows the price only where it matters: a customer's resting
+   * order the price has reached (it must fill), a book someone is watching, or no ladder yet. A watched
+   * ladder moves once the price has moved by a ladder step (requoteTicks); a smaller move leaves every
+   * bid below the price and every ask above it. An idle book is left alone, so the journal and the
+   * tables grow with customers, not with the clock (docs/decisions/0015-bounded-growth.md).
+   */
   #maybeRequote(instrument: Instrument, now: number) {
     const last = this.#market.lastTicks(instrument.id)?.lastTicks;
     if (last === undefined) return;
-    if (!this.#isStale(instrument.id, last)) return;
     const quoted = this.#quoted.get(instrument.id);
-    const view = this.#engine.state.market(instrument.id);
-    const crosses =
-      view !== undefined &&
-      ((view.bestBidTicks !== null && view.bestBidTicks >= last) ||
-        (view.bestAskTicks !== null && view.bestAskTicks <= last));
+    if (!quoted) {
+      this.#requote(instrument, now);
+      return;
+    }
+    if (!this.#isStale(instrument.id, last)) return;
+    if (this.#customerCrosses(instrument.id, last)) {
+      this.#requote(instrument, now);
+      return;
+    }
     const watchedAt = this.#watched.get(instrument.id) ?? -Infinity;
-    const watched = now - watchedAt < WATCH_WINDOW_MS && now - (quoted?.atMs ?? 0) >= WATCHED_REQUOTE_MS;
-    if (crosses || watched || !quoted) this.#requote(instrument, now);
+    const watched = now - watchedAt < WATCH_WINDOW_MS && now - quoted.atMs >= WATCHED_REQUOTE_MS;
+    if (watched && this.#movedEnough(quoted, last)) this.#requote(instrument, now);
+  }
+
+  /** The price moved by at least a ladder step since the ladder went up, or some of its quotes were taken. */
+  #movedEnough(quoted: Quoted, lastTicks: number): boolean {
+    if (Math.abs(lastTicks - quoted.lastTicks) >= requoteTicks(quoted.lastTicks)) return true;
+    return quoted.orderIds.some((id) => this.#engine.state.order(id) === undefined);
+  }
+
+  /**
+   * Whether a customer's resting order is at or through `lastTicks` (a bid at or above it, an ask at or
+   * below it): the book's levels there hold more than the market maker's own quotes.
+   */
+  #customerCrosses(instrumentId: string, lastTicks: number): boolean {
+    const view = this.#engine.state.market(instrumentId);
+    if (!view) return false;
+    const bidCrosses = view.bestBidTicks !== null && view.bestBidTicks >= lastTicks;
+    const askCrosses = view.bestAskTicks !== null && view.bestAskTicks <= lastTicks;
+    if (!bidCrosses && !askCrosses) return false;
+    const own = new Map<string, number>();
+    for (const id of this.#quoted.get(instrumentId)?.orderIds ?? []) {
+      const o = this.#engine.state.order(id);
+      if (o) own.set(`${o.side}:${o.priceTicks}`, (own.get(`${o.side}:${o.priceTicks}`) ?? 0) + o.remainingLots);
+    }
+    // More crossing levels than the market maker quotes are certain to include a customer's.
+    const { bids, asks } = this.#engine.state.depth(instrumentId, LEVELS + 1);
+    const crossing = (side: 'buy' | 'sell', levels: [number, number][], through: (ticks: number) => boolean) =>
+      levels.some(([ticks, lots]) => through(ticks) && lots > (own.get(`${side}:${ticks}`) ?? 0));
+    return (
+      (bidCrosses && crossing('buy', bids, (t) => t >= lastTicks)) ||
+      (askCrosses && crossing('sell', asks, (t) => t <= lastTicks))
+    );
   }
 
   /** The price moved since the last quote, or some of the quotes were taken. */
@@ -257,7 +301,7 @@ export class PaperVenue {
     if (!view) return;
     const lo = Math.max(1, view.bandLoTicks ?? 1);
     const hi = view.bandHiTicks ?? Number.MAX_SAFE_INTEGER;
-    const step = Math.max(1, Math.floor((last * SPREAD_BPS) / 10_000));
+    const step = requoteTicks(last);
     const baseLots = this.#levelLots(instrument, last);
     const orderIds: number[] = [];
     if (!opening) {
