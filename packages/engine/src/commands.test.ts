@@ -54,6 +54,12 @@ const KEYS: Record<CommandType, Record<string, fc.Arbitrary<unknown>>> = (() => 
   const cause = fc.constantFrom('deposit', 'paper_grant', 'withdrawal', 'adjustment', 'allotment');
   const base = { id: text, timeMs: time };
   return {
+    register_asset: {
+      ...base,
+      asset: text,
+      scale: int,
+      kind: fc.constantFrom('fiat', 'crypto', 'share', 'collateral', 'meme'),
+    },
     register_instrument: { ...base, instrument: spec },
     set_reference_price: { ...base, instrumentId: text, priceTicks: int, bandLoTicks: int, bandHiTicks: int },
     set_mark_price: { ...base, instrumentId: text, priceTicks: int },
@@ -396,6 +402,7 @@ function journal(random: SeededRandom): Command[] {
     { id: 'p2', timeMs: 2_004, type: 'post_hold', holdId: 'h2', to: 'rail:upi' },
     c.mark(6_000_000),
     c.fees(3, 6),
+    c.registerAsset('PEPE', 18),
   );
   for (let i = 0; i < 120; i++) {
     const user = random.pick(['alice', 'bob', 'ユーザー']);

@@ -3,6 +3,7 @@
 // Must hold: decodeCommand(encodeCommand(c)) is JSON.parse(JSON.stringify(c)), keys in the same order;
 // lines written by earlier versions (JSON) still decode. Must not: read a clock or make up ids.
 
+import type { AssetKind } from '@bourse/money';
 import type { InstrumentSpec } from './instrument.ts';
 import type { PlatformAccountName, TransferCause, Wallet } from './ledger.ts';
 import type { Side, StpMode } from './order-book.ts';
@@ -19,6 +20,12 @@ type CommandBase = {
 };
 
 export type RegisterInstrument = CommandBase & { type: 'register_instrument'; instrument: InstrumentSpec };
+
+/**
+ * Adds an asset at run time (a coin offering's new coin, a new currency): its code, scale (decimals of
+ * one minor unit) and kind. A code is registered once (asset_exists); shares are implied by their code.
+ */
+export type RegisterAsset = CommandBase & { type: 'register_asset'; asset: string; scale: number; kind: AssetKind };
 
 /** Sets the reference price and, optionally, the band outside which limit prices are refused. */
 export type SetReferencePrice = CommandBase & {
@@ -137,6 +144,7 @@ export type AmendOrder = CommandBase & {
 export type Command =
   | RegisterInstrument
   | SetReferencePrice
+  | RegisterAsset
   | SetMarkPrice
   | SetTradingStatus
   | SetInstrumentFees
@@ -153,6 +161,7 @@ export type Command =
 export type CommandType = Command['type'];
 
 export const COMMAND_TYPES: readonly CommandType[] = [
+  'register_asset',
   'register_instrument',
   'set_reference_price',
   'set_mark_price',
@@ -282,10 +291,13 @@ const KEY_CODES: { readonly [K in CommandKey]: readonly [code: string, kind: Kin
   makerFeeBps: ['k', NUM],
   takerFeeBps: ['K', NUM],
   instrument: ['I', JSONV],
+  scale: ['z', NUM],
+  kind: ['d', CONST, ['fiat', 'crypto', 'share', 'collateral']],
 };
 
 /** Each command type's code (the character after `~`). */
 const TYPE_CODES: { readonly [T in CommandType]: string } = {
+  register_asset: 'N',
   register_instrument: 'I',
   set_reference_price: 'R',
   set_mark_price: 'M',

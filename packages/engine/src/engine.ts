@@ -3,6 +3,8 @@
 // Must hold: apply() is deterministic: the same commands from the same state give the same results and
 // the same stateHash(). Must not: read the clock, randomness, the network, files or the environment.
 
+import type { AssetDefinition } from '@bourse/money';
+import { assetOfCode, genesisAssets, registerAsset } from './assets.ts';
 import { CommandMemory } from './command-memory.ts';
 import type { Command, JournalMark } from './commands.ts';
 import { canonicalJson, JOURNAL_NEW, JOURNAL_REPEAT, JOURNAL_UNMARKED } from './commands.ts';
@@ -98,6 +100,7 @@ export class Engine {
     this.state = state ?? {
       config: merged,
       ledger: new Ledger(),
+      assets: genesisAssets(),
       instruments: new Map(),
       instrumentList: [],
       userIndexes: new UserIndex(),
@@ -300,6 +303,8 @@ export class Engine {
         return voidHold(state, command);
       case 'settle_trades':
         return settleTrades(state, command);
+      case 'register_asset':
+        return registerAsset(state, command);
       case 'register_instrument':
         return registerInstrument(state, command);
       case 'set_reference_price':
@@ -371,6 +376,16 @@ export class Engine {
   /** Every ledger account, in opening order (read-only: do not mutate). */
   accounts(): readonly Readonly<Account>[] {
     return this.state.ledger.accounts;
+  }
+
+  /** The asset a code names: a registered one (built-in or register_asset's), or a share implied by its code. */
+  asset(code: string): AssetDefinition | undefined {
+    return assetOfCode(this.state.assets, code);
+  }
+
+  /** Every registered asset, in registration order (shares are implied, not listed). */
+  assets(): AssetDefinition[] {
+    return [...this.state.assets.values()];
   }
 
   instrument(id: string): Instrument | undefined {

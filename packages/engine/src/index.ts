@@ -25,6 +25,7 @@ export {
   type PlaceOrder,
   type PostHold,
   parseJournalPage,
+  type RegisterAsset,
   type RegisterInstrument,
   type SetInstrumentFees,
   type SetMarkPrice,
@@ -46,6 +47,7 @@ export {
 } from './engine.ts';
 export { type ApplyResult, DEFAULT_CONFIG, type EngineConfig } from './engine-state.ts';
 export {
+  type AssetRegistered,
   type EngineEvent,
   eventToJson,
   type HoldPlaced,

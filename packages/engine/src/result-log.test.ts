@@ -21,6 +21,7 @@ import {
   RECORD_TRANSFER,
   ResultLog,
 } from './result-log.ts';
+import { hashSnapshot } from './state-hash.ts';
 
 /** The events an EventReader reads, made into objects field by field (as the projection reads them). */
 function eventsRead(reader: EventReader, result: ApplyResult): EngineEvent[] {
@@ -260,7 +261,9 @@ describe('the result log', () => {
     for (const seed of [1, 2, 3]) {
       const engine = new Engine({ rememberedCommandsMax: 500 });
       for (const command of commands(seed, 3_000)) engine.apply(command);
-      expect(engine.stateHash(), `seed ${seed}`).toBe(before[seed]);
+      // The snapshot has listed the assets since issue 22; without them it is the snapshot caaa7cc hashed.
+      const { assets: _assets, ...snapshot } = engine.snapshot();
+      expect(hashSnapshot(snapshot), `seed ${seed}`).toBe(before[seed]);
     }
   });
 

@@ -145,7 +145,12 @@ function withoutAfterMarket(json: string): string {
 
 /** The engine's snapshot in format 1 (as written before format 2), built through the public API only. */
 function formatOne(engine: Engine): EngineSnapshotV1 {
-  const { window, ...body } = JSON.parse(withoutAfterMarket(engine.snapshotState().json)) as EngineSnapshot;
+  // Format 1 predates the asset list (a restore takes the built-in assets).
+  const {
+    window,
+    assets: _assets,
+    ...body
+  } = JSON.parse(withoutAfterMarket(engine.snapshotState().json)) as EngineSnapshot;
   // A retry answers the remembered result and changes nothing: ask a copy for each one.
   const copy = Engine.restore(JSON.parse(engine.snapshotState().json));
   const remembered = window.ids.map((id, k) => {

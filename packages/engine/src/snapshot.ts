@@ -10,7 +10,8 @@
 // that is ~45 MB instead of ~120 MB of JSON, and nothing is decoded to write it. Format 1 still
 // restores (its results are stored again as the engine writes them: CommandMemory.addDecoded).
 
-import { customAsset } from '@bourse/money';
+import { type AssetKind, customAsset } from '@bourse/money';
+import { type AssetRegistry, genesisAssets } from './assets.ts';
 import { CommandMemory, type StoredWindow } from './command-memory.ts';
 import type { TimeInForce, TriggerSpec } from './commands.ts';
 import {
@@ -90,6 +91,8 @@ export type SnapshotBody = {
   config: EngineConfig;
   nextOrderId: number;
   nextTradeId: number;
+  /** Registered assets, [code, scale, kind] in registration order (built-in ones first). */
+  assets?: [string, number, AssetKind][];
   /** [owner, wallet, asset, scale, balance, held] in account-index order. */
   accounts: [string, Wallet, string, number, string, string][];
   /** Funds holds: [id, account index, remaining, cause, link]. */
@@ -365,6 +368,7 @@ export function snapshotWithoutWindow(
     config: { ...state.config },
     nextOrderId: state.nextOrderId,
     nextTradeId: state.nextTradeId,
+    ...(lists === 'full' ? { assets: [...state.assets.values()].map((a) => [a.code, a.scale, a.kind]) } : {}),
     accounts: ledger.accounts.map((a) => [
       a.owner,
       a.wallet,
@@ -490,6 +494,7 @@ export function restoreState(snapshot: EngineSnapshot | EngineSnapshotV1): Engin
   const state: EngineState = {
     config: { ...snapshot.config },
     ledger,
+    assets: snapshot.assets === undefined ? genesisAssets() : assetsOf(snapshot.assets),
     instruments: new Map(),
     instrumentList: [],
     userIndexes: new UserIndex(),
@@ -553,6 +558,10 @@ export function restoreState(snapshot: EngineSnapshot | EngineSnapshotV1): Engin
     }
   }
   return state;
+}
+
+function assetsOf(saved: [string, number, AssetKind][]): AssetRegistry {
+  return new Map(saved.map(([code, scale, kind]) => [code, { code, scale, kind }]));
 }
 
 function restoreOrder(state: EngineState, saved: OrderSnapshot): void {

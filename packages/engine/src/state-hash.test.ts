@@ -196,8 +196,9 @@ describe('state hash (v4, and v3, v2 and v1 for older hashes)', () => {
     applyOk(engine, c.deposit('alice', 'USDT', '100'));
     placedId(applyOk(engine, c.limit('alice', 'buy', 6_000_000, 1)));
     expect(engine.stateHash()).toBe(GOLDEN);
-    // Without an after-market order, v3 (before the mark existed) has the same digest.
-    expect(engine.stateHashAs('v3:')).toBe(`v3:${GOLDEN.slice(3)}`);
+    // Without an after-market order and the asset list (issue 22), v3 (before the mark) has the same digest.
+    const { assets: _assets, ...snapshot } = engine.snapshot();
+    expect(engine.stateHashAs('v3:')).toBe(`v3:${hashSnapshot(snapshot).slice(3)}`);
     // The same state's v2 hash, as the engine gave it before v3 (the state has not changed).
     expect(engine.stateHashAs('v2:')).toBe(GOLDEN_V2);
   });
@@ -313,5 +314,5 @@ describe('Murmur3x128', () => {
   });
 });
 
-const GOLDEN = 'v4:8966598fd7f1c2a24687c23f35e8aa6e';
+const GOLDEN = 'v4:4798782e753cbaa92f378b8772522fb9';
 const GOLDEN_V2 = 'v2:d337ae9bf030485d';

@@ -154,6 +154,7 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     compareResults(real, naive);
     tally(real.ok ? c.type : `${c.type}:${real.code}`);
     if (blockedByLocks && !real.ok) tally('place_order:refused_by_settlement_locks');
+    if (real.ok && c.type === 'deposit' && c.asset.startsWith('COIN')) tally('deposit:registered_coin');
     if (real.ok) {
       accepted += 1;
       if (cancelsQueued) tally('cancel_order:queued');
@@ -506,8 +507,38 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
       return undefined;
     }
     if (r >= 0.98 && r < 0.983) return feesCommand(spec.id);
+    if (r >= 0.983 && r < 0.985) return assetCommand(user);
     market.mid = Math.max(200, market.mid + random.int(-3, 3));
     return undefined;
+  }
+
+  /**
+   * A coin offering's new coin (register_asset, sometimes one already registered or a bad definition),
+   * or a grant of a coin registered so, at its own scale.
+   */
+  function assetCommand(user: string): Command {
+    const coins = [...reference.assets.keys()].filter((code) => code.startsWith('COIN'));
+    if (coins.length > 0 && random.chance(0.5)) {
+      const coin = random.pick(coins);
+      const scale = reference.assets.get(coin) as number;
+      const amount = scale === 0 ? `${random.int(1, 999)}` : `${random.int(0, 999)}.${'7'.repeat(scale)}`;
+      return {
+        ...nextBase(),
+        type: 'deposit',
+        userId: user,
+        wallet: 'spot',
+        asset: coin,
+        amount,
+        from: 'faucet',
+        cause: 'paper_grant',
+      };
+    }
+    const t = random.next();
+    const asset = t < 0.05 ? random.pick(['coin1', 'SHARE:NSE:TCS', 'X', 'USDT']) : `COIN${random.int(1, 12)}`;
+    const scale = t >= 0.05 && t < 0.1 ? random.pick([-1, 37, 2.5]) : random.int(0, 24);
+    const kind =
+      t >= 0.1 && t < 0.13 ? random.pick(['share', 'meme'] as const) : random.pick(['crypto', 'collateral'] as const);
+    return { ...nextBase(), type: 'register_asset', asset, scale, kind: kind as 'crypto' };
   }
 
   /** New fees for orders placed from now on (0 to 30 bps); now and then out of range or unknown. */
