@@ -40,7 +40,6 @@ export {
 export {
   type BalanceView,
   Engine,
-  isV1StateHash,
   type MarketView,
   type OrderView,
   type SettlementLockView,
@@ -62,7 +61,6 @@ export {
   type Trade,
   type TransferPosted,
 } from './events.ts';
-export { fnv1a64 } from './hash.ts';
 export {
   buyHoldFor,
   feeOf,
@@ -117,6 +115,6 @@ export {
   RECORD_TRADE,
   RECORD_TRANSFER,
 } from './result-log.ts';
-export { type EngineSnapshot, type EngineSnapshotV1, SNAPSHOT_VERSION } from './snapshot.ts';
-export { hashSnapshot, STATE_HASH_V2, STATE_HASH_V3, STATE_HASH_V4 } from './state-hash.ts';
+export { type EngineSnapshot, SNAPSHOT_VERSION } from './snapshot.ts';
+export { hashSnapshot, STATE_HASH_PREFIX } from './state-hash.ts';
 export { isOutsideBand } from './trading.ts';

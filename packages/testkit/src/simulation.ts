@@ -16,7 +16,6 @@ import {
   decodeCommand,
   Engine,
   type EngineEvent,
-  encodeCommand,
   encodeJournalLine,
   hashSnapshot,
   type InstrumentSpec,
@@ -322,36 +321,29 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     const fresh = new Engine(CONFIG);
     for (const c of log) fresh.apply(c);
     if (fresh.stateHash() !== hash) throw new Mismatch('replaying the whole command log gives another state hash');
-    // The start-up path: Engine.replay() over the journal as the host writes and reads it (each command
-    // through its journal line, which must give it back with its keys in order), every command followed
-    // by its repeat (as applyBoth sent them): most commands are replayed by id only, and the window's
-    // last 2 × rememberedCommandsMax entries are half repeats, exactly the margin replay() keeps.
-    const journal = log.flatMap((c) => {
-      const line = encodeCommand(c);
+    // The start-up path: Engine.replay() over the journal as the host writes and reads it: each command
+    // through its journal line (which must give it back with its keys in order), every command followed
+    // by its repeat (as applyBoth sent them), each line marked by what apply() made of its command (the
+    // repeats `=`), so the window's last 2 × rememberedCommandsMax entries are half repeats
+    // (docs/decisions/0010-journal-repeat-marks.md).
+    const marker = new Engine(CONFIG);
+    const lines = log.flatMap((c) => {
+      const line = encodeJournalLine(c, false);
       const read = decodeCommand(line);
       if (JSON.stringify(read) !== JSON.stringify(c))
         throw new Mismatch(`journal line ${JSON.stringify(line)} reads back as ${JSON.stringify(read)}`);
-      return [read, read];
+      return [read, read].map((command) => {
+        marker.apply(command);
+        return encodeJournalLine(command, marker.lastApplyWasRepeat);
+      });
     });
     const replayed = new Engine(CONFIG);
-    for (let i = 0; i < journal.length; i++) replayed.replay(journal[i] as Command, journal.length - 1 - i);
-    if (!replayed.replayComplete()) throw new Mismatch('Engine.replay() left commands remembered by id only');
-    if (replayed.stateHash() !== hash) throw new Mismatch('Engine.replay() of the journal gives another state hash');
-    // The same journal as the host writes it now: each line marked by what apply() made of its command
-    // (the repeats `=`), replayed without a window of ids (docs/decisions/0010-journal-repeat-marks.md).
-    const marker = new Engine(CONFIG);
-    const lines = journal.map((c) => {
-      marker.apply(c);
-      return encodeJournalLine(c, marker.lastApplyWasRepeat);
-    });
-    const marked = new Engine(CONFIG);
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i] as string;
-      marked.replay(decodeCommand(line), lines.length - 1 - i, journalMark(line));
+      replayed.replay(decodeCommand(line), lines.length - 1 - i, journalMark(line));
     }
-    if (!marked.replayComplete()) throw new Mismatch('Engine.replay() of marked lines could not rebuild the window');
-    if (marked.stateHash() !== hash)
-      throw new Mismatch('Engine.replay() of marked journal lines gives another state hash');
+    if (!replayed.replayComplete()) throw new Mismatch('Engine.replay() of the journal could not rebuild the window');
+    if (replayed.stateHash() !== hash) throw new Mismatch('Engine.replay() of the journal gives another state hash');
     for (const c of log.slice(-CONFIG.rememberedCommandsMax)) {
       const answer = JSON.stringify(toJsonSafe(replayed.apply(c)));
       if (answer !== JSON.stringify(toJsonSafe(fresh.apply(c))))
