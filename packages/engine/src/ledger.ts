@@ -457,22 +457,9 @@ export class Ledger {
   readonly holds = new Map<string, Hold>();
   /** Ids of idempotent transfers and pending holds → the body they were first used with. */
   readonly usedIds = new Map<string, { fingerprint: string; posted: TransferPosted | null }>();
-  /** Whether some used id looks like an order hold id (`order#<n>`), which would block that order. */
-  private orderLikeIdUsed = false;
-
   /** Records a used transfer/hold id (also from a snapshot). */
   recordUsedId(id: string, fingerprint: string, posted: TransferPosted | null): void {
     this.usedIds.set(id, { fingerprint, posted });
-    if (id.startsWith('order#')) this.orderLikeIdUsed = true;
-  }
-
-  /**
-   * Whether order `orderId`'s hold id `order#<orderId>` was already used by a transfer or funds hold.
-   * Only state from before such ids were refused (isEngineOwnedId) can hold one; that order is refused
-   * as it was then, so an old journal replays to the state it recorded.
-   */
-  isOrderHoldIdUsed(orderId: number): boolean {
-    return this.orderLikeIdUsed && this.usedIds.has(`order#${orderId}`);
   }
 
   /** The account, opened with a zero balance on first use. */
