@@ -23,6 +23,7 @@ import {
   STP_CANCEL_RESTING,
 } from '@bourse/engine';
 import { tryParseDecimal } from '@bourse/money';
+import { genesisAssets } from '../packages/engine/src/assets.ts';
 import { CommandMemory } from '../packages/engine/src/command-memory.ts';
 import type { OrderRecord } from '../packages/engine/src/engine-state.ts';
 import { buyHoldForSafe, feeOfSafe, tradeNotionalSafe } from '../packages/engine/src/instrument.ts';
@@ -126,7 +127,7 @@ export class EngineFloor {
     result.events = this.#noEvents;
     switch (command.type) {
       case 'register_instrument': {
-        this.#instrument = parseInstrument(command.instrument);
+        this.#instrument = parseInstrument(command.instrument, genesisAssets());
         if (!this.#instrument) throw new Error('floor: bad instrument');
         this.#book = new OrderBook(command.instrument.maxPriceTicks);
         this.#feeKey = `platform:fees/platform/${this.#instrument.quote.code}`;

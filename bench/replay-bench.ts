@@ -4,16 +4,11 @@
 // The journal is written by the engine host itself (no snapshot in between, a checkpoint at the end);
 // then a fresh process times TradingEngine.open() replaying all of it from an empty state and checks the
 // state hash against the engine that produced the journal. A second fresh process replays the same rows
-// in the host's pages, timing the reads, the decoding and the applying apart. With --baseline, two more
-// fresh processes first time the start-up as it was before Engine.replay() and the v2 state hash (every
-// command through apply(), then the v1 hash: FNV-1a over the snapshot's JSON, checked against a v1
-// checkpoint), and today's TradingEngine.open() against that v1 checkpoint (an old database), on the
-// same rows. The journal is written in today's format (compact lines, each marked new or repeat);
-// --journal unmarked writes compact lines without marks, as versions before 2026-11-21's session 9 did,
-// and --journal json every row as JSON, as versions before the compact format did, to time today's
-// start-up on an older database.
+// in the host's pages, timing the reads, the decoding and the applying apart. The journal is written in
+// the one format the engine has (compact lines, each marked new or repeat: issue 22 removed the older
+// ones and the baseline runs that timed them).
 // Prints ONE line of JSON per database. Run: npm run bench:replay [-- --commands 1000000 --seed 7
-// --chunk 1000 --db sqlite,postgres --journal compact|unmarked|json --baseline --cpu-prof DIR --keep]
+// --chunk 1000 --db sqlite,postgres --cpu-prof DIR --keep]
 
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -27,7 +22,6 @@ import {
   decodeCommand,
   decodeParsedLine,
   Engine,
-  encodeCommand,
   encodeJournalLine,
   type JournalMark,
   journalMark,
@@ -62,13 +56,7 @@ async function main() {
   const profileDir = argument('cpu-prof');
   // --keep leaves the database behind (its target is printed on stderr) to rerun a child by hand.
   const keep = process.argv.includes('--keep');
-  const baseline = process.argv.includes('--baseline');
   const dbs = (argument('db') ?? 'sqlite,postgres').split(',');
-  // --journal unmarked / json write rows as older versions did (an old database): today's code replays
-  // them too.
-  const journalFormat = argument('journal') ?? 'compact';
-  if (journalFormat !== 'compact' && journalFormat !== 'unmarked' && journalFormat !== 'json')
-    throw new Error('--journal compact, unmarked or json');
   for (const db of dbs) {
     let target: Target;
     let cleanUp: () => Promise<void>;
@@ -85,18 +73,7 @@ async function main() {
       throw new Error(`unknown --db ${db}: sqlite or postgres`);
     }
     try {
-      const journal = await writeJournal(target, total, seed, chunk, baseline, journalFormat);
-      let before: { old: ReplayRun; v1Checkpoint: ReplayRun } | undefined;
-      if (baseline) {
-        // The checkpoint as a version before v2 wrote it, for both runs below; then back to today's.
-        await setCheckpoint(target, total, journal.v1Hash as string);
-        const old = runChild('baseline', target) as ReplayRun;
-        const v1Checkpoint = runChild('replay', target) as ReplayRun;
-        if (old.seq !== total || old.hash !== journal.v1Hash || v1Checkpoint.hash !== journal.hash)
-          throw new Error(`${db}: baseline reached seq ${old.seq}, hash ${old.hash}; expected ${journal.v1Hash}`);
-        await setCheckpoint(target, total, journal.hash);
-        before = { old, v1Checkpoint };
-      }
+      const journal = await writeJournal(target, total, seed, chunk);
       // The journal just written is still going to disk: the first child would share the machine with
       // the writeback (its check ran ~0.3 s slower than in later runs). Flushed first, as a restart meets it.
       spawnSync('sync');
@@ -107,24 +84,6 @@ async function main() {
           throw new Error(`${db}: replay reached seq ${run.seq}, hash ${run.hash}; expected ${total}, ${journal.hash}`);
       }
       const ms = (x: number) => Math.round(x);
-      const baselineFields =
-        before === undefined
-          ? {}
-          : {
-              // The start-up before Engine.replay() and the v2 hash (apply() throughout, v1 hash check).
-              baseline: {
-                replayMs: ms(before.old.replayMs),
-                cpuMs: ms(before.old.cpuMs),
-                peakRssMiB: before.old.peakRssMiB,
-                load1: before.old.load1,
-              },
-              // Today's TradingEngine.open() on a database whose checkpoint an older version wrote (v1).
-              v1Checkpoint: {
-                replayMs: ms(before.v1Checkpoint.replayMs),
-                cpuMs: ms(before.v1Checkpoint.cpuMs),
-                load1: before.v1Checkpoint.load1,
-              },
-            };
       console.log(
         JSON.stringify({
           bench: 'replay',
@@ -159,8 +118,7 @@ async function main() {
           },
           load1: replay.load1,
           stealPct: replay.stealPct,
-          ...baselineFields,
-          journal: { format: journalFormat, ...journal.stats },
+          journal: journal.stats,
           node: process.version,
         }),
       );
@@ -190,21 +148,8 @@ class Producer implements ReplayableEngine<Command, ApplyResult> {
   }
 }
 
-const ENCODERS = {
-  compact: encodeJournalLine,
-  unmarked: (command: Command) => encodeCommand(command),
-  json: (command: Command) => JSON.stringify(command),
-};
-
 /** Journals `total` commands through the engine host, exactly as the server writes them. */
-async function writeJournal(
-  target: Target,
-  total: number,
-  seed: number,
-  chunk: number,
-  withV1Hash: boolean,
-  format: keyof typeof ENCODERS,
-) {
+async function writeJournal(target: Target, total: number, seed: number, chunk: number) {
   const start = performance.now();
   const db = await openTarget(target);
   const host = await EngineHost.open<Command, ApplyResult, Producer>({
@@ -213,7 +158,7 @@ async function writeJournal(
     restore: () => {
       throw new Error('the bench database has no snapshot');
     },
-    encode: ENCODERS[format],
+    encode: encodeJournalLine,
     decode: decodeCommand,
     snapshotEvery: NO_SNAPSHOT,
     maxBatch: 10_000,
@@ -250,7 +195,6 @@ async function writeJournal(
   await Promise.all(pending);
   await host.close();
   const hash = host.engine.stateHash();
-  const v1Hash = withV1Hash ? host.engine.engine.stateHashAs(V1_PROBE) : undefined;
   // What autovacuum does to a table long before a real restart: hint bits set, statistics known. Without
   // it the first reader of a freshly written table pays for that.
   if (db.dialect === 'postgres') await db.run('VACUUM (ANALYZE) engine_journal');
@@ -260,7 +204,6 @@ async function writeJournal(
   await db.close();
   return {
     hash,
-    v1Hash,
     stats: {
       rows: Number(size?.n),
       commandMiB: Math.round(Number(size?.bytes) / 2 ** 20),
@@ -271,54 +214,7 @@ async function writeJournal(
   };
 }
 
-/** Any 16 hex digits: asks stateHashAs() for the v1 hash (FNV-1a 64 over the snapshot's JSON). */
-const V1_PROBE = '0000000000000000';
-
-async function setCheckpoint(target: Target, seq: number, hash: string): Promise<void> {
-  const db = await openTarget(target);
-  await db.run('UPDATE engine_checkpoints SET state_hash = $1 WHERE seq = $2', [hash, seq]);
-  await db.close();
-}
-
-/** The engine as the host drove it before Engine.replay() and the v2 hash: apply() only, v1 hash. */
-class BeforeReplayPath implements ReplayableEngine<Command, ApplyResult> {
-  readonly engine = new Engine();
-  apply(command: Command): ApplyResult {
-    return this.engine.apply(command);
-  }
-  stateHash() {
-    return this.engine.stateHashAs(V1_PROBE);
-  }
-  snapshot() {
-    return this.engine.snapshot();
-  }
-}
-
-/** The start-up of the version before this one (see BeforeReplayPath), timed like timeReplay(). */
-async function timeBaseline(target: Target): Promise<ReplayRun> {
-  const db = await openTarget(target);
-  const load1 = Math.round((loadavg()[0] as number) * 10) / 10;
-  const cpuStart = process.cpuUsage();
-  const start = performance.now();
-  const host = await EngineHost.open<Command, ApplyResult, BeforeReplayPath>({
-    db,
-    create: () => new BeforeReplayPath(),
-    restore: () => {
-      throw new Error('the bench database has no snapshot');
-    },
-    encode: encodeCommand,
-    decode: decodeCommand,
-    snapshotEvery: NO_SNAPSHOT,
-  });
-  const replayMs = performance.now() - start;
-  const cpuMs = cpuSince(cpuStart);
-  const peak = peakRssMiB();
-  const result = { seq: host.seq, hash: host.engine.stateHash(), replayMs, cpuMs, peakRssMiB: peak, load1 };
-  await db.close();
-  return result;
-}
-
-function runChild(mode: 'replay' | 'split' | 'baseline', target: Target, profileDir?: string): Record<string, unknown> {
+function runChild(mode: 'replay' | 'split', target: Target, profileDir?: string): Record<string, unknown> {
   const flags = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
   const run = spawnSync(
     process.execPath,
@@ -441,10 +337,10 @@ async function timeSplit(target: Target): Promise<SplitRun> {
     lap('decode');
     // As the host does: the replay path, told how many commands follow each one.
     const after = last - (seq - commands.length) - 1;
-    for (let i = 0; i < commands.length; i++) engine.replay(commands[i] as Command, after - i, marks[i]);
+    for (let i = 0; i < commands.length; i++) engine.replay(commands[i] as Command, after - i, marks[i] as JournalMark);
     lap('apply');
   }
-  if (!engine.replayComplete()) throw new Error('the replay left commands remembered by id only');
+  if (!engine.replayComplete()) throw new Error('the replay could not rebuild the idempotency window');
   const hash = engine.stateHash();
   lap('hash');
   await db.close();
@@ -466,7 +362,7 @@ if (child !== undefined) {
   // compile cache (this child's own modules were loaded before it, without it).
   tuneV8();
   enableCompileCacheForThreads();
-  const run = child === 'replay' ? timeReplay : child === 'baseline' ? timeBaseline : timeSplit;
+  const run = child === 'replay' ? timeReplay : timeSplit;
   console.log(JSON.stringify(await run(target)));
 } else {
   await main();

@@ -322,6 +322,8 @@ export const ERRORS = {
   invalid_user: { status: 400, en: 'Unknown account', pt: 'Conta desconhecida' },
   invalid_amount: { status: 400, en: 'The amount is not valid', pt: 'O valor não é válido' },
   unknown_asset: { status: 400, en: 'Unknown asset', pt: 'Ativo desconhecido' },
+  invalid_asset: { status: 400, en: 'The asset definition is not valid', pt: 'A definição do ativo não é válida' },
+  asset_exists: { status: 409, en: 'This asset already exists', pt: 'Este ativo já existe' },
   hold_not_found: {
     status: 404,
     en: 'The reserved funds were not found',

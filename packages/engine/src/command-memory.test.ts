@@ -41,14 +41,10 @@ describe('command memory', () => {
         if (memory.knows(id)) return;
         memory.add(id, { id }, { ok: true, events: [] });
       };
-      // Wrapped round the ring more than once, and some ids by id only, before the clear.
-      for (const id of ids(0, 5 * max + 2)) {
-        if (random.chance(0.5)) used.addIdOnly(id);
-        else add(used, id);
-      }
+      // Wrapped round the ring more than once before the clear.
+      for (const id of ids(0, 5 * max + 2)) add(used, id);
       used.clear();
       expect(used.size).toBe(0);
-      expect(used.idOnlyCount).toBe(0);
       const before = ids(0, 5 * max + 2);
       for (const id of before) expect(used.knows(id), `${max}: ${id} after clear()`).toBe(false);
       const after = ids(10_000, 4 * max + 1);
@@ -70,34 +66,6 @@ describe('command memory', () => {
     memory.add('a', {}, { ok: true, events: [] });
     expect(memory.find('a')).toBeUndefined();
     expect(memory.size).toBe(0);
-  });
-
-  it('remembers ids alone (addIdOnly) in the same window, counts them, and refuses to read them', () => {
-    const random = new SeededRandom(12);
-    for (const max of [1, 3, 64]) {
-      const memory = new CommandMemory(max);
-      const model: { id: string; full: boolean }[] = [];
-      for (let n = 0; n < 5_000; n++) {
-        const id = random.chance(0.3) ? `x${random.int(0, 3 * max)}` : `c${n}`;
-        const known = model.some((entry) => entry.id === id);
-        const full = random.chance(0.5);
-        if (full) {
-          if (memory.knows(id) !== known) throw new Error(`${max}: knows(${id})`);
-          if (!known) memory.add(id, { id }, { ok: false, code: 'invalid_command' });
-        } else if (memory.addIdOnly(id) === known) {
-          throw new Error(`${max}: addIdOnly(${id})`);
-        }
-        if (!known) {
-          model.push({ id, full });
-          if (model.length > max) model.shift();
-        }
-        expect(memory.idOnlyCount).toBe(model.filter((entry) => !entry.full).length);
-      }
-      for (const entry of model) {
-        if (entry.full) expect(memory.find(entry.id)?.command).toEqual({ id: entry.id });
-        else expect(() => memory.find(entry.id)).toThrow(/remembered by its id only/);
-      }
-    }
   });
 
   it('exports its window as stored and loads it into a memory that answers the same (values by kind)', () => {

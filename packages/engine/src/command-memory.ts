@@ -2,9 +2,7 @@
 // Must hold: an id is found exactly while it is among the last N remembered; the oldest goes first;
 // iteration is oldest first (the snapshot's order); a remembered result decodes to an object deep-equal
 // (same keys, same order) to the one apply() returned. Must not: keep the result's event objects.
-// A replay may remember an id alone (addIdOnly: a command that will have left the window before the
-// replay ends); such an entry finds its id like any other, but reading its command or result throws.
-// A snapshot (format 2) stores the window in this memory's own form (exportWindow / loadWindow: the
+// A snapshot stores the window in this memory's own form (exportWindow / loadWindow: the
 // log's live segments, the references once each), so taking and restoring one decodes no result.
 //
 // Why not a Map<string, {command, result}>: at 100,000 entries, keeping every result's events (a dozen
@@ -46,8 +44,6 @@ export class CommandMemory {
   private readonly mask: number;
   /** Slots in use; once full, `oldest` is the slot evicted next. */
   private count = 0;
-  /** Entries remembered by id only (addIdOnly) still in the window. */
-  private idOnly = 0;
   private oldest = 0;
   private lastId: string | undefined;
   private lastHash = 0;
@@ -71,11 +67,6 @@ export class CommandMemory {
     return this.count;
   }
 
-  /** Entries in the window remembered by their id only (see addIdOnly). */
-  get idOnlyCount(): number {
-    return this.idOnly;
-  }
-
   /**
    * Forgets every entry (a replay of marked journal lines that will have pushed them all out, see
    * Engine.replay). Their results stay in the log until it moves on, unread.
@@ -84,7 +75,6 @@ export class CommandMemory {
     this.table.fill(0);
     this.entries.length = 0;
     this.count = 0;
-    this.idOnly = 0;
     this.oldest = 0;
     this.lastId = undefined;
     this.lastEmpty = -1;
@@ -108,7 +98,7 @@ export class CommandMemory {
   }
 
   /**
-   * Whether `id` is remembered (in full or by id only), without reading its entry; like find(), it
+   * Whether `id` is remembered, without reading its entry; like find(), it
    * prepares add() to insert where the lookup stopped.
    */
   knows(id: string): boolean {
@@ -125,45 +115,12 @@ export class CommandMemory {
     const at = META * slot;
     const meta = this.meta;
     const command = this.entries[2 * slot + 1];
-    if (command === ID_ONLY) throw new Error(`command ${this.entries[2 * slot]} is remembered by its id only`);
     const result = this.log.decode(
       meta[at + NUM_START] as number,
       meta[at + NUM_END] as number,
       meta[at + REF_START] as number,
     );
     return { command, result };
-  }
-
-  /**
-   * For a replay: remembers `id` without its command and result, unless it is remembered already (then
-   * it answers false and changes nothing). For a command that more than `max` later ones will push out
-   * of the window before the replay ends: repeats of it are recognised as with add(); reading it throws.
-   */
-  addIdOnly(id: string): boolean {
-    if (this.max === 0) return true;
-    const hash = hashOf(id);
-    const table = this.table;
-    // One probe run finds the id or the empty position it would take.
-    let at = hash & this.mask;
-    for (;;) {
-      const entry = table[2 * at] as number;
-      if (entry === 0) break;
-      if (table[2 * at + 1] === hash && this.entries[2 * (entry - 1)] === id) return false;
-      at = (at + 1) & this.mask;
-    }
-    const slot = this.claim(at, hash);
-    const meta = this.meta;
-    const m = META * slot;
-    this.idOnly += 1;
-    this.entries[2 * slot] = id;
-    this.entries[2 * slot + 1] = ID_ONLY;
-    // An empty segment of the log: forgetting up to it later forgets what came before, as for any entry.
-    meta[m + NUM_START] = this.log.numTail;
-    meta[m + NUM_END] = this.log.numTail;
-    meta[m + REF_START] = this.log.refTail;
-    meta[m + REF_END] = this.log.refTail;
-    meta[m + HASH] = hash;
-    return true;
   }
 
   /**
@@ -184,7 +141,6 @@ export class CommandMemory {
       const meta = this.meta;
       const m = META * slot;
       this.removeFromTable(slot, meta[m + HASH] as number);
-      if (this.entries[2 * slot + 1] === ID_ONLY) this.idOnly -= 1;
       this.oldest = slot + 1 === this.max ? 0 : slot + 1;
     }
     return slot;
@@ -239,9 +195,9 @@ export class CommandMemory {
   }
 
   /**
-   * For a snapshot that lists results decoded (format 1): remembers the entry exactly as the engine wrote
-   * it when apply() made the result, so the stored form (which format 2 and the v3 state hash take as it
-   * is) does not depend on how the state was reached. Settlement writes every fill whose four amounts are
+   * Remembers a result given decoded exactly as the engine wrote it when apply() made the result, so
+   * the stored form (which the snapshot and the state hash take as it is) does not depend on how the
+   * result was reached (a test encodes every window entry again this way and compares). Settlement writes every fill whose four amounts are
    * safe integers as one record, so a trade followed by exactly the transfers it posts, as decode()
    * rebuilds a fill record, with such amounts, is written as one here too.
    */
@@ -262,9 +218,8 @@ export class CommandMemory {
   }
 
   /**
-   * The window as a snapshot stores it (format 2, see StoredWindow), read from the rings as they are:
-   * no result is decoded. Throws if an entry is remembered by its id only (its command and result are
-   * not kept, see addIdOnly), as reading it would.
+   * The window as a snapshot stores it (see StoredWindow), read from the rings as they are: no result
+   * is decoded.
    */
   exportWindow(): StoredWindow {
     const n = this.count;
@@ -275,7 +230,6 @@ export class CommandMemory {
     let slot = n < this.max ? 0 : this.oldest;
     for (let k = 0; k < n; k++) {
       const command = this.entries[2 * slot + 1];
-      if (command === ID_ONLY) throw new Error(`command ${this.entries[2 * slot]} is remembered by its id only`);
       ids[k] = this.entries[2 * slot] as string;
       commands[k] = command;
       const m = META * slot;
@@ -504,9 +458,6 @@ function sameRecord(a: object, b: object): boolean {
   }
   return true;
 }
-
-/** The command of an entry remembered by its id only (addIdOnly). */
-const ID_ONLY: unknown = Symbol('id only');
 
 /** Per-slot metadata layout (see CommandMemory.meta). */
 const META = 5;

@@ -1,8 +1,9 @@
 // Owns the command shapes the engine accepts and their journal codec. Commands are plain JSON: integer
 // ticks and lots as numbers, money as decimal strings, time as epoch milliseconds from the sequencer.
-// Must hold: decodeCommand(encodeCommand(c)) is JSON.parse(JSON.stringify(c)), keys in the same order;
-// lines written by earlier versions (JSON) still decode. Must not: read a clock or make up ids.
+// Must hold: decodeCommand(encodeCommand(c)) is JSON.parse(JSON.stringify(c)), keys in the same order.
+// Must not: read a clock or make up ids.
 
+import type { AssetKind } from '@bourse/money';
 import type { InstrumentSpec } from './instrument.ts';
 import type { PlatformAccountName, TransferCause, Wallet } from './ledger.ts';
 import type { Side, StpMode } from './order-book.ts';
@@ -19,6 +20,12 @@ type CommandBase = {
 };
 
 export type RegisterInstrument = CommandBase & { type: 'register_instrument'; instrument: InstrumentSpec };
+
+/**
+ * Adds an asset at run time (a coin offering's new coin, a new currency): its code, scale (decimals of
+ * one minor unit) and kind. A code is registered once (asset_exists); shares are implied by their code.
+ */
+export type RegisterAsset = CommandBase & { type: 'register_asset'; asset: string; scale: number; kind: AssetKind };
 
 /** Sets the reference price and, optionally, the band outside which limit prices are refused. */
 export type SetReferencePrice = CommandBase & {
@@ -137,6 +144,7 @@ export type AmendOrder = CommandBase & {
 export type Command =
   | RegisterInstrument
   | SetReferencePrice
+  | RegisterAsset
   | SetMarkPrice
   | SetTradingStatus
   | SetInstrumentFees
@@ -153,6 +161,7 @@ export type Command =
 export type CommandType = Command['type'];
 
 export const COMMAND_TYPES: readonly CommandType[] = [
+  'register_asset',
   'register_instrument',
   'set_reference_price',
   'set_mark_price',
@@ -169,11 +178,10 @@ export const COMMAND_TYPES: readonly CommandType[] = [
   'amend_order',
 ];
 
-// The journal's encoding of a command (engine_journal.command, a TEXT column). Two formats, told apart by
-// the first character:
-// - JSON (`{`…): what every version before the compact format wrote, and what is still written for a
-//   command the compact format does not cover (an unknown type or key, a missing id or timeMs, an object
-//   that is not a plain one). Read with JSON.parse, as always.
+// The journal's encoding of a command (engine_journal.command, a TEXT column): one encoding (issue 22),
+// the compact one, with JSON as its escape, told apart by the first character:
+// - JSON (`{`…): written for a command the compact format does not cover (an unknown key, a missing id
+//   or timeMs, an object that is not a plain one). Read with JSON.parse.
 // - Compact (`~`, which JSON text never starts with): `~`, the command type's code, then one code per key
 //   in the command's own key order, then each value that is not in those codes, each after a tab:
 //     ~Pityuns0o0pq<TAB>b5<TAB>1700000000005<TAB>user5624<TAB>BTC-USDT<TAB>6000046<TAB>2
@@ -189,12 +197,11 @@ export const COMMAND_TYPES: readonly CommandType[] = [
 // format is ~2.5× faster than JSON.parse, in ~40% of the characters (bench/HISTORY.md, replay).
 // The codes below are the format: never reuse or change one; a new key, type or value gets a new code.
 //
-// A journal line written since 2026-11-21 (session 9) carries one more character in front of either
-// format, its mark (encodeJournalLine): `+` when the engine did not know the command's id when it applied
-// it (a new command, applied or refused), `=` when it answered it from its idempotency window (a repeat,
-// which changed nothing). Neither starts JSON or a compact line. A start-up replay of marked lines then
-// needs no window of ids to tell repeats (docs/decisions/0010-journal-repeat-marks.md); an unmarked line
-// (written before) is replayed as before.
+// A journal line carries one more character in front of either, its mark (encodeJournalLine): `+` when
+// the engine did not know the command's id when it applied it (a new command, applied or refused), `=`
+// when it answered it from its idempotency window (a repeat, which changed nothing). Neither starts JSON
+// or a compact line. A start-up replay then needs no window of ids to tell repeats
+// (docs/decisions/0010-journal-repeat-marks.md); Engine.replay refuses a line without a mark.
 
 /** A journal line's mark (see journalMark). */
 export const JOURNAL_UNMARKED = 0;
@@ -209,7 +216,7 @@ export function encodeJournalLine(command: Command, repeat: boolean): string {
   return (repeat ? '=' : '+') + encodeCommand(command);
 }
 
-/** What a journal line's mark says: a new command, a repeat, or nothing (a line written before marks). */
+/** What a journal line's mark says: a new command, a repeat, or nothing (no journal line: replay refuses it). */
 export function journalMark(text: string): JournalMark {
   const first = text.charCodeAt(0);
   return first === NEW_CODE ? JOURNAL_NEW : first === REPEAT_CODE ? JOURNAL_REPEAT : JOURNAL_UNMARKED;
@@ -282,10 +289,13 @@ const KEY_CODES: { readonly [K in CommandKey]: readonly [code: string, kind: Kin
   makerFeeBps: ['k', NUM],
   takerFeeBps: ['K', NUM],
   instrument: ['I', JSONV],
+  scale: ['z', NUM],
+  kind: ['d', CONST, ['fiat', 'crypto', 'share', 'collateral']],
 };
 
 /** Each command type's code (the character after `~`). */
 const TYPE_CODES: { readonly [T in CommandType]: string } = {
+  register_asset: 'N',
   register_instrument: 'I',
   set_reference_price: 'R',
   set_mark_price: 'M',

@@ -4,6 +4,7 @@
 // Must not: change state, except the pool of finished order records it hands out again (newOrderRecord,
 // recycleFinishedOrders); the command handlers do the rest.
 
+import type { AssetRegistry } from './assets.ts';
 import type { CommandMemory } from './command-memory.ts';
 import type { TimeInForce, TriggerSpec } from './commands.ts';
 import type { EngineEvent, OrderStatus } from './events.ts';
@@ -204,6 +205,8 @@ export type OrderRecord = {
 export type EngineState = {
   readonly config: EngineConfig;
   readonly ledger: Ledger;
+  /** The assets this engine knows (assets.ts): the built-in ones from genesis, then register_asset's. */
+  readonly assets: AssetRegistry;
   readonly instruments: Map<string, InstrumentState>;
   readonly instrumentList: InstrumentState[];
   /** User id → index in userList (and in userNumbers). */

@@ -3,9 +3,11 @@
 // Must hold: apply() is deterministic: the same commands from the same state give the same results and
 // the same stateHash(). Must not: read the clock, randomness, the network, files or the environment.
 
+import type { AssetDefinition } from '@bourse/money';
+import { assetOfCode, genesisAssets, registerAsset } from './assets.ts';
 import { CommandMemory } from './command-memory.ts';
 import type { Command, JournalMark } from './commands.ts';
-import { canonicalJson, JOURNAL_NEW, JOURNAL_REPEAT, JOURNAL_UNMARKED } from './commands.ts';
+import { canonicalJson, JOURNAL_NEW, JOURNAL_REPEAT } from './commands.ts';
 import {
   type ApplyResult,
   DEFAULT_CONFIG,
@@ -21,23 +23,14 @@ import {
   WRITTEN,
 } from './engine-state.ts';
 import { deposit, holdFunds, postHold, voidHold, walletTransfer } from './funds.ts';
-import { fnv1a64 } from './hash.ts';
 import type { Instrument } from './instrument.ts';
 import { type Account, Ledger, type Wallet } from './ledger.ts';
 import { OrderMap } from './order-map.ts';
 import { registerInstrument, setInstrumentFees, setMarkPrice, setReferencePrice } from './reference-data.ts';
 import { MIN_RESULT_RETENTION, ResultLog } from './result-log.ts';
 import { findBrokenLock, settleTrades } from './settlement-locks.ts';
-import {
-  type EngineSnapshot,
-  type EngineSnapshotV1,
-  jsonOfParts,
-  restoreState,
-  snapshotParts,
-  takeSnapshot,
-  takeSnapshotV1,
-} from './snapshot.ts';
-import { hashParts, hashState, hashStateV2, hashStateV3, STATE_HASH_V2, STATE_HASH_V3 } from './state-hash.ts';
+import { type EngineSnapshot, jsonOfParts, restoreState, snapshotParts, takeSnapshot } from './snapshot.ts';
+import { hashParts, hashState } from './state-hash.ts';
 import { amendOrder, cancelOrder, placeOrder, setTradingStatus } from './trading.ts';
 import { UserIndex } from './user-index.ts';
 
@@ -81,16 +74,10 @@ export type MarketView = {
 export class Engine {
   private readonly state: EngineState;
   #lastApplyWasRepeat = false;
-  /**
-   * How this replay reads the journal's marks, set by its first replay(): 'marked' when the first line
-   * carries one, 'unmarked' otherwise (marks are then ignored: the window of ids tells repeats). An
-   * unmarked line after marked ones turns it to 'unmarked' and the replay incomplete (see replay()).
-   */
-  #replayMode: 'marked' | 'unmarked' | undefined;
-  /** A marked replay cleared the window it began with and left quiet new commands out of it. */
+  /** Whether replay() has begun (its first call decides whether the window it began with is cleared). */
+  #replaying = false;
+  /** The replay cleared the window it began with and left quiet new commands out of it. */
   #replayClearedWindow = false;
-  /** An unmarked line came after marked ones: the window cannot be rebuilt (see replay()). */
-  #replayMixed = false;
 
   constructor(config: Partial<EngineConfig> = {}, state?: EngineState) {
     const merged = { ...DEFAULT_CONFIG, ...config };
@@ -98,6 +85,7 @@ export class Engine {
     this.state = state ?? {
       config: merged,
       ledger: new Ledger(),
+      assets: genesisAssets(),
       instruments: new Map(),
       instrumentList: [],
       userIndexes: new UserIndex(),
@@ -115,11 +103,11 @@ export class Engine {
   }
 
   /**
-   * The engine a snapshot describes: one snapshot() took (format 2), or one in format 1 (before
-   * 2026-11-21), as JSON.parse gives it back. The engine may keep objects of the snapshot (the remembered
-   * commands): do not mutate it afterwards.
+   * The engine a snapshot describes: one snapshot() took, as JSON.parse gives it back (another format
+   * throws). The engine may keep objects of the snapshot (the remembered commands): do not mutate it
+   * afterwards.
    */
-  static restore(snapshot: EngineSnapshot | EngineSnapshotV1): Engine {
+  static restore(snapshot: EngineSnapshot): Engine {
     return new Engine({}, restoreState(snapshot));
   }
 
@@ -197,58 +185,31 @@ export class Engine {
   /**
    * Replays one journaled command at start-up: the state afterwards is exactly what apply(command)
    * would leave, and the result is not made. `after` is how many journaled commands this replay applies
-   * after this one (the host knows the journal's last seq); `mark` is the journal line's (journalMark).
+   * after this one (the host knows the journal's last seq); `mark` is the journal line's (journalMark):
+   * every line carries one (docs/decisions/0010-journal-repeat-marks.md), and a line without one throws.
    *
-   * Unmarked lines (written before marks): a command followed by at least twice `rememberedCommandsMax`
-   * more is remembered by its id only: its repeats are still recognised, but the window will have
-   * forgotten it before the end unless more than half of the commands after it are repeats or invalid,
-   * which replayComplete() tells. The later ones take apply()'s path.
-   *
-   * Marked lines: a repeat is passed over and a new command is applied without asking the window. One
-   * followed by at least twice `rememberedCommandsMax` more does not enter the window at all, and the
-   * window the replay began with (a snapshot's) is emptied first: from then on it holds exactly the
-   * journal's last new commands, so nothing in it is one the live engine had forgotten. It is complete
-   * when it is full at the end (replayComplete()). The first line decides how the replay reads them:
-   * after an unmarked first line marks are ignored; an unmarked line after marked ones makes the replay
-   * incomplete (replayComplete()), for the host to replay with apply().
+   * A repeat is passed over and a new command is applied without asking the window. One followed by at
+   * least twice `rememberedCommandsMax` more does not enter the window at all, and the window the replay
+   * began with (a snapshot's) is emptied first: from then on it holds exactly the journal's last new
+   * commands, so nothing in it is one the live engine had forgotten. It is complete when it is full at
+   * the end (replayComplete()).
    */
-  replay(command: Command, after: number, mark: JournalMark | number = JOURNAL_UNMARKED): void {
-    if (mark !== JOURNAL_NEW && mark !== JOURNAL_REPEAT) mark = JOURNAL_UNMARKED;
+  replay(command: Command, after: number, mark: JournalMark | number): void {
+    if (mark !== JOURNAL_NEW && mark !== JOURNAL_REPEAT) throw new Error('a journal line without its mark');
     const state = this.state;
     const memory = state.memory;
-    let mode = this.#replayMode;
-    if (mode === undefined) {
-      mode = mark === JOURNAL_UNMARKED ? 'unmarked' : 'marked';
-      this.#replayMode = mode;
-      if (mode === 'marked' && after >= 2 * memory.max) {
+    if (!this.#replaying) {
+      this.#replaying = true;
+      if (after >= 2 * memory.max) {
         memory.clear();
         this.#replayClearedWindow = true;
       }
-    } else if (mode === 'marked' && mark === JOURNAL_UNMARKED) {
-      // Not written by one version (a downgrade, then this one again): what the marked lines left out
-      // of the window cannot be told now. The rest is replayed as unmarked lines, and replayComplete()
-      // answers false, so the host replays the journal with apply(), which is exact for any lines.
-      mode = 'unmarked';
-      this.#replayMode = mode;
-      this.#replayMixed = true;
     }
-    // apply() without what a replay throws away. A repeat changes nothing, whatever its body (its answer
-    // is not needed, and the first one may be remembered by id only).
-    if (!isIdentified(command)) return;
-    if (mode === 'marked') {
-      if (mark === JOURNAL_REPEAT) return;
-      if (after < 2 * memory.max) {
-        this.applyNew(command);
-        return;
-      }
-    } else {
-      if (after < 2 * memory.max) {
-        if (!memory.knows(command.id)) this.applyNew(command);
-        return;
-      }
-      // The id goes into the window first (nothing in dispatch() reads the window; a command that throws
-      // stops the replay either way).
-      if (!memory.addIdOnly(command.id)) return;
+    // A repeat changed nothing when it was applied, whatever its body (its answer is not needed).
+    if (mark === JOURNAL_REPEAT || !isIdentified(command)) return;
+    if (after < 2 * memory.max) {
+      this.applyNew(command);
+      return;
     }
     // A new command's result is neither kept nor, on the busy paths, built (state.quiet).
     state.finishedOrders.drop();
@@ -265,18 +226,15 @@ export class Engine {
   }
 
   /**
-   * After the last replay(): whether every command still in the idempotency window is remembered in
-   * full, as apply() would have it. False only when so many of the last commands were repeats or invalid
-   * that a command replayed by its id only is still in the window, or (marked lines) that the window
-   * is not full, or when an unmarked line came after marked ones: the engine must then be dropped and
-   * the journal replayed with apply() (its balances and books are right, but a repeat of that command,
-   * the snapshot and the state hash would be wrong).
+   * After the last replay(): whether the idempotency window holds what apply() would have left in it.
+   * False only when the replay cleared the window and so many of the last commands were repeats or
+   * invalid that it is not full: the engine must then be dropped and the journal replayed with apply()
+   * (its balances and books are right, but a repeat of a forgotten command, the snapshot and the state
+   * hash would be wrong).
    */
   replayComplete(): boolean {
     const memory = this.state.memory;
-    if (this.#replayMixed) return false;
-    if (this.#replayClearedWindow && memory.size < memory.max) return false;
-    return memory.idOnlyCount === 0;
+    return !(this.#replayClearedWindow && memory.size < memory.max);
   }
 
   private dispatch(command: Command): ApplyResult {
@@ -300,6 +258,8 @@ export class Engine {
         return voidHold(state, command);
       case 'settle_trades':
         return settleTrades(state, command);
+      case 'register_asset':
+        return registerAsset(state, command);
       case 'register_instrument':
         return registerInstrument(state, command);
       case 'set_reference_price':
@@ -319,38 +279,9 @@ export class Engine {
     return takeSnapshot(this.state);
   }
 
-  /**
-   * The state hash (format v4, `v4:` + 32 hex digits): MurmurHash3 x86_128 over the snapshot's parts
-   * (state-hash.ts), read from the state. Equal hashes mean equal state.
-   */
+  /** The state hash (state-hash.ts, `v5:` + 32 hex digits), read from the state. Equal hashes mean equal state. */
   stateHash(): string {
     return hashState(this.state);
-  }
-
-  /**
-   * The state hash in the format of `recorded`, to check a hash stored earlier: a v1 hash (16 hex
-   * digits, FNV-1a 64 over the format-1 snapshot's JSON) is recomputed the v1 way (slow: it builds that
-   * JSON), a v2 hash (`v2:`) the v2 way (slower than v3: it decodes the window), a v3 hash without the
-   * orders' after-market mark (which came with v4); anything else gets stateHash().
-   */
-  stateHashAs(recorded: string): string {
-    if (isV1StateHash(recorded)) return fnv1a64(JSON.stringify(takeSnapshotV1(this.state)));
-    if (recorded.startsWith(STATE_HASH_V2)) return hashStateV2(this.state);
-    if (recorded.startsWith(STATE_HASH_V3)) return hashStateV3(this.state);
-    return this.stateHash();
-  }
-
-  /**
-   * Whether this engine, restored from a snapshot whose hash was recorded as `recorded`, is exactly the
-   * state its journal gives. Not when the snapshot was hashed before v4 (v3, v2 or v1) and its books
-   * hold orders: it did not say which of them were placed after market (OrderRecord.afterMarket), so
-   * they restored unmarked where a replay marks them, and the two would go on to different v4 hashes. A
-   * host then starts from an older snapshot or the journal's start instead (once, after the upgrade).
-   */
-  restoresExactly(recorded: string): boolean {
-    if (!isV1StateHash(recorded) && !recorded.startsWith(STATE_HASH_V2) && !recorded.startsWith(STATE_HASH_V3))
-      return true;
-    return this.state.instrumentList.every((instrument) => instrument.book.restingCount === 0);
   }
 
   /**
@@ -371,6 +302,16 @@ export class Engine {
   /** Every ledger account, in opening order (read-only: do not mutate). */
   accounts(): readonly Readonly<Account>[] {
     return this.state.ledger.accounts;
+  }
+
+  /** The asset a code names: a registered one (built-in or register_asset's), or a share implied by its code. */
+  asset(code: string): AssetDefinition | undefined {
+    return assetOfCode(this.state.assets, code);
+  }
+
+  /** Every registered asset, in registration order (shares are implied, not listed). */
+  assets(): AssetDefinition[] {
+    return [...this.state.assets.values()];
   }
 
   instrument(id: string): Instrument | undefined {
@@ -495,11 +436,6 @@ function isIdentified(command: Command): boolean {
     command.id.length <= 128 &&
     Number.isSafeInteger(command.timeMs)
   );
-}
-
-/** A hash written before format v2: FNV-1a 64 over the snapshot's JSON, 16 hex digits, no prefix. */
-export function isV1StateHash(hash: string): boolean {
-  return /^[0-9a-f]{16}$/.test(hash);
 }
 
 function bodyOf(command: unknown): string {

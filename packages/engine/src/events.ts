@@ -2,6 +2,7 @@
 // Must hold: events describe what changed, in the order it changed; money is bigint minor units.
 // Must not: carry references into engine state (events outlive the command that made them).
 
+import type { AssetKind } from '@bourse/money';
 import type { TimeInForce, TriggerSpec } from './commands.ts';
 import type { InstrumentSpec } from './instrument.ts';
 import type { TransferPosted } from './ledger.ts';
@@ -99,6 +100,15 @@ export type InstrumentRegistered = {
   readonly timeMs: number;
 };
 
+/** An asset the engine knows from now on (register_asset). */
+export type AssetRegistered = {
+  readonly type: 'asset_registered';
+  readonly asset: string;
+  readonly scale: number;
+  readonly kind: AssetKind;
+  readonly timeMs: number;
+};
+
 export type PriceSet = {
   readonly type: 'reference_price_set' | 'mark_price_set';
   readonly instrumentId: string;
@@ -131,6 +141,7 @@ export type EngineEvent =
   | TransferPosted
   | HoldPlaced
   | HoldReleased
+  | AssetRegistered
   | InstrumentRegistered
   | PriceSet
   | TradingStatusSet

@@ -3,7 +3,8 @@
 // Must hold: every movement is one ledger transfer with a cause and a link; ids are idempotent.
 // Must not: touch order books.
 
-import { type Asset, findAsset, tryParseDecimal } from '@bourse/money';
+import { type Asset, tryParseDecimal } from '@bourse/money';
+import { assetOfCode } from './assets.ts';
 import type { Deposit, HoldFunds, PostHold, VoidHold, WalletTransfer } from './commands.ts';
 import { type ApplyResult, type EngineState, isValidUserId, userOf } from './engine-state.ts';
 import type { EngineEvent } from './events.ts';
@@ -23,9 +24,9 @@ import type { EngineRejection } from './rejections.ts';
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; code: EngineRejection };
 
-function parseMoney(assetCode: unknown, amount: unknown): Parsed<{ asset: Asset; minor: bigint }> {
+function parseMoney(state: EngineState, assetCode: unknown, amount: unknown): Parsed<{ asset: Asset; minor: bigint }> {
   if (typeof assetCode !== 'string') return { ok: false, code: 'invalid_command' };
-  const asset = findAsset(assetCode);
+  const asset = assetOfCode(state.assets, assetCode);
   if (!asset) return { ok: false, code: 'unknown_asset' };
   if (typeof amount !== 'string') return { ok: false, code: 'invalid_amount' };
   const parsed = tryParseDecimal(amount, asset.scale);
@@ -58,7 +59,7 @@ export function deposit(state: EngineState, command: Deposit): ApplyResult {
   ) {
     return { ok: false, code: 'invalid_command' };
   }
-  const money = parseMoney(command.asset, command.amount);
+  const money = parseMoney(state, command.asset, command.amount);
   if (!money.ok) return money;
   const { asset, minor } = money.value;
   const ledger = state.ledger;
@@ -95,7 +96,7 @@ export function walletTransfer(state: EngineState, command: WalletTransfer): App
   if (isEngineOwnedId(command.id) || !isUserWallet(command.fromWallet) || !isUserWallet(command.toWallet))
     return { ok: false, code: 'invalid_command' };
   if (command.fromWallet === command.toWallet) return { ok: false, code: 'same_account' };
-  const money = parseMoney(command.asset, command.amount);
+  const money = parseMoney(state, command.asset, command.amount);
   if (!money.ok) return money;
   const { asset, minor } = money.value;
   const ledger = state.ledger;
@@ -132,7 +133,7 @@ export function holdFunds(state: EngineState, command: HoldFunds): ApplyResult {
   if (isEngineOwnedId(command.id) || !isUserWallet(command.wallet) || !isCause(command.cause) || !link) {
     return { ok: false, code: 'invalid_command' };
   }
-  const money = parseMoney(command.asset, command.amount);
+  const money = parseMoney(state, command.asset, command.amount);
   if (!money.ok) return money;
   const { asset, minor } = money.value;
   const ledger = state.ledger;
@@ -174,7 +175,7 @@ export function postHold(state: EngineState, command: PostHold): ApplyResult {
   if (!isPlatformAccountName(command.to)) return { ok: false, code: 'invalid_command' };
   let amount = hold.remaining;
   if (command.amount !== undefined) {
-    const money = parseMoney(hold.account.asset.code, command.amount);
+    const money = parseMoney(state, hold.account.asset.code, command.amount);
     if (!money.ok) return money;
     amount = money.value.minor;
   }

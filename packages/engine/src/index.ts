@@ -25,6 +25,7 @@ export {
   type PlaceOrder,
   type PostHold,
   parseJournalPage,
+  type RegisterAsset,
   type RegisterInstrument,
   type SetInstrumentFees,
   type SetMarkPrice,
@@ -39,13 +40,13 @@ export {
 export {
   type BalanceView,
   Engine,
-  isV1StateHash,
   type MarketView,
   type OrderView,
   type SettlementLockView,
 } from './engine.ts';
 export { type ApplyResult, DEFAULT_CONFIG, type EngineConfig } from './engine-state.ts';
 export {
+  type AssetRegistered,
   type EngineEvent,
   eventToJson,
   type HoldPlaced,
@@ -60,7 +61,6 @@ export {
   type Trade,
   type TransferPosted,
 } from './events.ts';
-export { fnv1a64 } from './hash.ts';
 export {
   buyHoldFor,
   feeOf,
@@ -115,6 +115,6 @@ export {
   RECORD_TRADE,
   RECORD_TRANSFER,
 } from './result-log.ts';
-export { type EngineSnapshot, type EngineSnapshotV1, SNAPSHOT_VERSION } from './snapshot.ts';
-export { hashSnapshot, STATE_HASH_V2, STATE_HASH_V3, STATE_HASH_V4 } from './state-hash.ts';
+export { type EngineSnapshot, SNAPSHOT_VERSION } from './snapshot.ts';
+export { hashSnapshot, STATE_HASH_PREFIX } from './state-hash.ts';
 export { isOutsideBand } from './trading.ts';

@@ -1,6 +1,7 @@
 import { btcUsdt, reliance } from '@bourse/testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { genesisAssets } from './assets.ts';
 import {
   buyHoldFor,
   feeOf,
@@ -34,7 +35,7 @@ const SPECS: InstrumentSpec[] = [
 describe('float64 fast path of notional, fees and holds', () => {
   it('gives exactly the bigint notional, fee and buy hold whenever it answers', () => {
     for (const spec of SPECS) {
-      const def = parseInstrument(spec);
+      const def = parseInstrument(spec, genesisAssets());
       if (def === undefined) throw new Error(`bad spec ${spec.id}`);
       fc.assert(
         fc.property(
@@ -59,7 +60,7 @@ describe('float64 fast path of notional, fees and holds', () => {
   });
 
   it('takes the fast path for the usual case (BTC/USDT reduces to ticks × lots)', () => {
-    const def = parseInstrument(btcUsdt());
+    const def = parseInstrument(btcUsdt(), genesisAssets());
     expect(def?.notionalNum).toBe(1);
     expect(def?.notionalDen).toBe(1);
     expect(def && tradeNotionalSafe(def, 6_000_000, 3_000)).toBe(18_000_000_000);

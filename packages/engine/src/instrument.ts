@@ -7,13 +7,13 @@ import {
   type Asset,
   bpsOf,
   bpsOfDownSafe,
-  findAsset,
   formatDecimal,
   notionalMinor,
   notionalMinorDownSafe,
   tryParseDecimal,
   unitOf,
 } from '@bourse/money';
+import { type AssetRegistry, assetOfCode } from './assets.ts';
 import type { Wallet } from './ledger.ts';
 import { WALLETS } from './ledger.ts';
 import type { StpMode } from './order-book.ts';
@@ -96,13 +96,14 @@ function safeNumber(value: bigint): number {
 export const MAX_FEE_BPS = 1_000;
 const MAX_PROTECTION_BPS = 5_000;
 
-export function parseInstrument(spec: InstrumentSpec): Instrument | undefined {
+/** The definition with its numbers parsed, or undefined if invalid; its assets must be known to `assets`. */
+export function parseInstrument(spec: InstrumentSpec, assets: AssetRegistry): Instrument | undefined {
   if (typeof spec !== 'object' || spec === null) return undefined;
   if (typeof spec.id !== 'string' || !/^[A-Za-z0-9:_.-]{1,40}$/.test(spec.id)) return undefined;
   if (spec.kind !== 'spot' && spec.kind !== 'stock') return undefined;
   if (!(WALLETS as readonly string[]).includes(spec.wallet) || spec.wallet === 'platform') return undefined;
-  const base = findAsset(spec.base);
-  const quote = findAsset(spec.quote);
+  const base = typeof spec.base === 'string' ? assetOfCode(assets, spec.base) : undefined;
+  const quote = typeof spec.quote === 'string' ? assetOfCode(assets, spec.quote) : undefined;
   if (!base || !quote || base.code === quote.code) return undefined;
   const tick = tryParseDecimal(String(spec.tickSize), quote.scale);
   const lot = tryParseDecimal(String(spec.lotSize), base.scale);

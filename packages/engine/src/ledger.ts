@@ -65,8 +65,8 @@ export function isEngineOwnedId(id: string): boolean {
  * One account. Balance and held are exact integers of minor units. They live in the ledger's typed
  * arrays by account index (float64 integers while both stay within ±(2^53 - 1): no allocation per
  * update, and a fill touches dense arrays instead of objects spread over the heap), and in this object
- * as bigints from the first update that would leave that range (for good; the arrays then hold NaN).
- * Readers see bigints either way; only the ledger changes them.
+ * as bigints from the first update that would leave that range (the arrays then hold NaN) until an
+ * update brings both back within it. Readers see bigints either way; only the ledger changes them.
  */
 export class Account {
   readonly index: number;
@@ -136,6 +136,7 @@ export class Account {
       this.toBig();
     }
     this.balanceB += amount;
+    this.toNumbersIfSafe();
   }
 
   subtractBalance(amount: bigint): void {
@@ -148,6 +149,7 @@ export class Account {
       this.toBig();
     }
     this.balanceB -= amount;
+    this.toNumbersIfSafe();
   }
 
   addHeld(amount: bigint): void {
@@ -160,6 +162,7 @@ export class Account {
       this.toBig();
     }
     this.heldB += amount;
+    this.toNumbersIfSafe();
   }
 
   subtractHeld(amount: bigint): void {
@@ -172,6 +175,7 @@ export class Account {
       this.toBig();
     }
     this.heldB -= amount;
+    this.toNumbersIfSafe();
   }
 
   private setExact(balance: bigint, held: bigint): void {
@@ -183,6 +187,25 @@ export class Account {
     this.toBig();
     this.balanceB = balance;
     this.heldB = held;
+    this.toNumbersIfSafe();
+  }
+
+  /** Whether balance and held live in the typed arrays (the fast path), not as bigints. */
+  get isOnFastPath(): boolean {
+    return !this.isBig;
+  }
+
+  /**
+   * Back to the typed arrays once balance and held are both safe integers again (a whale's ETH
+   * withdrawn), so an account that once passed 2^53 does not stay on the bigint path for good.
+   */
+  private toNumbersIfSafe(): void {
+    const { balanceB, heldB } = this;
+    if (balanceB > MAX_SAFE || balanceB < MIN_SAFE || heldB > MAX_SAFE || heldB < MIN_SAFE) return;
+    this.numbers.balance[this.index] = Number(balanceB);
+    this.numbers.held[this.index] = Number(heldB);
+    this.balanceB = 0n;
+    this.heldB = 0n;
   }
 
   private toBig(): void {
@@ -257,7 +280,7 @@ export type HoldKind = 'order' | 'funds' | 'settlement';
 
 /**
  * A pending debit: `remaining` of the account's balance is reserved until posted or voided. Like an
- * account, it keeps `remaining` as a float64 integer while safe and as a bigint after.
+ * account, it keeps `remaining` as a float64 integer while safe and as a bigint while not.
  */
 export class Hold {
   readonly id: string;
@@ -296,8 +319,18 @@ export class Hold {
   }
 
   set remaining(value: bigint) {
-    if (this.remainingB === null && value <= MAX_SAFE && value >= MIN_SAFE) this.remainingN = Number(value);
-    else this.remainingB = value;
+    if (value <= MAX_SAFE && value >= MIN_SAFE) {
+      this.remainingN = Number(value);
+      this.remainingB = null;
+    } else this.remainingB = value;
+  }
+
+  /** Back to a number once a bigint remaining is a safe integer again (see Account.toNumbersIfSafe). */
+  private toNumberIfSafe(): void {
+    const big = this.remainingB as bigint;
+    if (big > MAX_SAFE || big < MIN_SAFE) return;
+    this.remainingN = Number(big);
+    this.remainingB = null;
   }
 
   /** Makes a closed order hold the new hold of another order (no allocation). */
@@ -342,6 +375,7 @@ export class Hold {
       this.remainingB = BigInt(this.remainingN);
     }
     this.remainingB -= amount;
+    this.toNumberIfSafe();
   }
 
   /** subtract() for a safe-integer amount. */
@@ -356,6 +390,7 @@ export class Hold {
       this.remainingB = BigInt(this.remainingN);
     }
     this.remainingB -= BigInt(amount);
+    this.toNumberIfSafe();
   }
 }
 
@@ -422,22 +457,9 @@ export class Ledger {
   readonly holds = new Map<string, Hold>();
   /** Ids of idempotent transfers and pending holds → the body they were first used with. */
   readonly usedIds = new Map<string, { fingerprint: string; posted: TransferPosted | null }>();
-  /** Whether some used id looks like an order hold id (`order#<n>`), which would block that order. */
-  private orderLikeIdUsed = false;
-
   /** Records a used transfer/hold id (also from a snapshot). */
   recordUsedId(id: string, fingerprint: string, posted: TransferPosted | null): void {
     this.usedIds.set(id, { fingerprint, posted });
-    if (id.startsWith('order#')) this.orderLikeIdUsed = true;
-  }
-
-  /**
-   * Whether order `orderId`'s hold id `order#<orderId>` was already used by a transfer or funds hold.
-   * Only state from before such ids were refused (isEngineOwnedId) can hold one; that order is refused
-   * as it was then, so an old journal replays to the state it recorded.
-   */
-  isOrderHoldIdUsed(orderId: number): boolean {
-    return this.orderLikeIdUsed && this.usedIds.has(`order#${orderId}`);
   }
 
   /** The account, opened with a zero balance on first use. */

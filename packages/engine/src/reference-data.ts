@@ -12,7 +12,7 @@ import { fireTriggers } from './trading.ts';
 import { emptyTriggerLists } from './triggers.ts';
 
 export function addInstrument(state: EngineState, spec: InstrumentSpec): InstrumentState | undefined {
-  const def = parseInstrument(spec);
+  const def = parseInstrument(spec, state.assets);
   if (def === undefined) return undefined;
   const instrument: InstrumentState = {
     index: state.instrumentList.length,
@@ -42,7 +42,7 @@ export function registerInstrument(state: EngineState, command: RegisterInstrume
   if (typeof spec !== 'object' || spec === null) return { ok: false, code: 'invalid_instrument' };
   if (state.instruments.has(spec.id)) return { ok: false, code: 'instrument_exists' };
   const copy: InstrumentSpec = { ...spec };
-  if (parseInstrument(copy) === undefined) return { ok: false, code: 'invalid_instrument' };
+  if (parseInstrument(copy, state.assets) === undefined) return { ok: false, code: 'invalid_instrument' };
   addInstrument(state, copy);
   return { ok: true, events: [{ type: 'instrument_registered', instrument: copy, timeMs: command.timeMs }] };
 }
@@ -96,7 +96,7 @@ export function setInstrumentFees(state: EngineState, command: SetInstrumentFees
   if (instrument === undefined) return { ok: false, code: 'unknown_instrument' };
   const { makerFeeBps, takerFeeBps } = command;
   if (!isValidFeeBps(makerFeeBps) || !isValidFeeBps(takerFeeBps)) return { ok: false, code: 'invalid_instrument' };
-  const def = parseInstrument({ ...instrument.def.spec, makerFeeBps, takerFeeBps });
+  const def = parseInstrument({ ...instrument.def.spec, makerFeeBps, takerFeeBps }, state.assets);
   if (def === undefined) return { ok: false, code: 'invalid_instrument' };
   instrument.def = def;
   const event: EngineEvent = {

@@ -9,6 +9,8 @@ export const ENGINE_REJECTIONS = [
   'invalid_user',
   'invalid_amount',
   'unknown_asset',
+  'invalid_asset',
+  'asset_exists',
   'insufficient_balance',
   'hold_not_found',
   'hold_amount_exceeded',

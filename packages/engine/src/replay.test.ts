@@ -59,17 +59,6 @@ function journal(seed: number, length: number): Command[] {
   return commands;
 }
 
-/** Where each command still in the window at the end was added, as apply() keeps it (a model of it). */
-function windowAddedAt(commands: readonly Command[], max: number): number[] {
-  const window: { id: string; at: number }[] = [];
-  commands.forEach((command, at) => {
-    if (command.id.length === 0 || window.some((entry) => entry.id === command.id)) return;
-    window.push({ id: command.id, at });
-    if (window.length > max) window.shift();
-  });
-  return window.map((entry) => entry.at);
-}
-
 /**
  * A replay of `commands` must leave the live engine's state: the same hash, no broken invariant, and the
  *  same answers to later retries of every id of their last 4 × WINDOW commands, remembered or
@@ -83,73 +72,6 @@ function expectSameAsLive(replayed: Engine, live: Engine, commands: readonly Com
   }
   expect(replayed.stateHash()).toBe(live.stateHash());
 }
-
-function replayAll(commands: readonly Command[], config = { rememberedCommandsMax: WINDOW }): Engine {
-  const engine = new Engine(config);
-  commands.forEach((command, i) => {
-    engine.replay(command, commands.length - 1 - i);
-  });
-  return engine;
-}
-
-describe('Engine.replay()', () => {
-  it('leaves the state apply() leaves, for a journal cut at every length (window boundaries included)', () => {
-    const commands = journal(5, 220);
-    let incomplete = 0;
-    for (let length = 0; length <= commands.length; length++) {
-      const prefix = commands.slice(0, length);
-      const live = new Engine({ rememberedCommandsMax: WINDOW });
-      for (const command of prefix) live.apply(command);
-      const replayed = replayAll(prefix);
-      // Incomplete exactly when a command the fast path remembered by id only is still in the window.
-      const idOnly = windowAddedAt(prefix, WINDOW).some((at) => length - 1 - at >= 2 * WINDOW);
-      expect(replayed.replayComplete(), `length ${length}`).toBe(!idOnly);
-      if (idOnly) {
-        incomplete += 1;
-        continue;
-      }
-      expectSameAsLive(replayed, live, prefix, `length ${length}`);
-    }
-    // The journal's retries make the fast path incomplete now and then: both branches are exercised.
-    expect(incomplete).toBeGreaterThan(0);
-    expect(incomplete).toBeLessThan(commands.length / 4);
-  });
-
-  it('replays with the window off, and with a window larger than the journal', () => {
-    const commands = journal(6, 150);
-    for (const rememberedCommandsMax of [0, 1, 1_000]) {
-      const live = new Engine({ rememberedCommandsMax });
-      for (const command of commands) live.apply(command);
-      const replayed = replayAll(commands, { rememberedCommandsMax });
-      expect(replayed.replayComplete()).toBe(true);
-      expect(replayed.stateHash()).toBe(live.stateHash());
-    }
-  });
-
-  it('reports a window left with commands remembered by id only, and a retry of one throws', () => {
-    const c = new CommandFactory('BTC-USDT');
-    const commands: Command[] = [c.register(btcUsdt()), c.deposit('alice', 'USDT', '100')];
-    for (let i = 0; i < 6; i++) commands.push(c.limit('alice', 'buy', 6_000_000 - i, 1));
-    const last = commands[commands.length - 1] as Command;
-    // Retries change nothing, so the window still holds the orders, replayed by id only.
-    for (let i = 0; i < 3 * WINDOW; i++) commands.push(last);
-    const replayed = replayAll(commands);
-    expect(replayed.replayComplete()).toBe(false);
-    expect(() => replayed.apply(commands[2] as Command)).toThrow(/remembered by its id only/);
-    expect(() => replayed.snapshot()).toThrow(/remembered by its id only/);
-  });
-
-  it('recognises repeats of a command replayed by id only, with the same body or another', () => {
-    const c = new CommandFactory('BTC-USDT');
-    const engine = new Engine({ rememberedCommandsMax: 2 });
-    engine.replay(c.register(btcUsdt()), 100);
-    const deposit = c.deposit('alice', 'USDT', '100');
-    engine.replay(deposit, 99);
-    engine.replay(deposit, 98);
-    engine.replay({ ...deposit, amount: '5' }, 97);
-    expect(engine.balance('alice', 'spot', 'USDT').balance).toBe(100_000_000n);
-  });
-});
 
 /** The journal's lines as the host writes them today: each command's mark from the live engine. */
 function markedLines(commands: readonly Command[], rememberedCommandsMax = WINDOW): { live: Engine; lines: string[] } {
@@ -168,7 +90,7 @@ function replayLines(engine: Engine, lines: readonly string[]): Engine {
   return engine;
 }
 
-describe('Engine.replay() of marked journal lines', () => {
+describe('Engine.replay() of journal lines', () => {
   it('leaves the state apply() leaves, for a journal cut at every length, or says it cannot', () => {
     const commands = journal(5, 220);
     let incomplete = 0;
@@ -230,18 +152,19 @@ describe('Engine.replay() of marked journal lines', () => {
     expect(live.balance('alice', 'spot', 'USDT').balance).toBe(100_000_000n);
   });
 
-  it('ignores marks after unmarked lines (an older journal continued), and says it is incomplete for an unmarked line after marked ones', () => {
-    const commands = journal(8, 120);
-    const { live, lines } = markedLines(commands);
-    // The first half as versions before marks wrote it.
-    const mixed = lines.map((line, i) => (i < 60 ? line.slice(1) : line));
-    const replayed = replayLines(new Engine({ rememberedCommandsMax: WINDOW }), mixed);
-    expect(replayed.replayComplete()).toBe(true);
-    expect(replayed.stateHash()).toBe(live.stateHash());
-    // A downgrade, then this version again: the host must fall back to apply(), which gives the state.
-    const downgraded = lines.map((line, i) => (i >= 60 ? line.slice(1) : line));
-    const again = replayLines(new Engine({ rememberedCommandsMax: WINDOW }), downgraded);
-    expect(again.replayComplete()).toBe(false);
-    expect(again.findBrokenInvariant()).toBeUndefined();
+  it('replays with the window off, and with a window larger than the journal', () => {
+    const commands = journal(6, 150);
+    for (const rememberedCommandsMax of [0, 1, 1_000]) {
+      const { live, lines } = markedLines(commands, rememberedCommandsMax);
+      const replayed = replayLines(new Engine({ rememberedCommandsMax }), lines);
+      expect(replayed.replayComplete()).toBe(true);
+      expect(replayed.stateHash()).toBe(live.stateHash());
+    }
+  });
+
+  it('refuses a journal line without its mark (the journal has one encoding)', () => {
+    const c = new CommandFactory('BTC-USDT');
+    const engine = new Engine();
+    expect(() => engine.replay(c.register(btcUsdt()), 0, 0)).toThrow(/without its mark/);
   });
 });

@@ -21,6 +21,8 @@ import {
   RECORD_TRANSFER,
   ResultLog,
 } from './result-log.ts';
+import { type EngineSnapshot, partsOfSnapshot } from './snapshot.ts';
+import { hashParts } from './state-hash.ts';
 
 /** The events an EventReader reads, made into objects field by field (as the projection reads them). */
 function eventsRead(reader: EventReader, result: ApplyResult): EngineEvent[] {
@@ -260,7 +262,11 @@ describe('the result log', () => {
     for (const seed of [1, 2, 3]) {
       const engine = new Engine({ rememberedCommandsMax: 500 });
       for (const command of commands(seed, 3_000)) engine.apply(command);
-      expect(engine.stateHash(), `seed ${seed}`).toBe(before[seed]);
+      // Since issue 22 the snapshot is format 3 and lists the assets: without them, as format 2, it is
+      // the snapshot caaa7cc hashed (the digest is the same; only the prefix moved on to v5).
+      const { assets: _assets, ...rest } = engine.snapshot();
+      const digest = hashParts(partsOfSnapshot({ ...rest, version: 2 } as unknown as EngineSnapshot)).slice(3);
+      expect(`v4:${digest}`, `seed ${seed}`).toBe(before[seed]);
     }
   });
 

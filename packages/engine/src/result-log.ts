@@ -396,9 +396,10 @@ export class ResultLog {
   }
 
   /**
-   * Events of a result built elsewhere (a snapshot in format 1, a test), with the fills `fills` names:
-   * per fill, the index of its trade in `events` and its flags (FILL_BUYER_FEE, FILL_SELLER_FEE); the
-   * trade and the transfers after it are written as one FILL record, as settlement would have.
+   * Events of a result built elsewhere (the rarer handlers, CommandMemory.addDecoded), with the fills
+   * `fills` names: per fill, the index of its trade in `events` and its flags (FILL_BUYER_FEE,
+   * FILL_SELLER_FEE); the trade and the transfers after it are written as one FILL record, as
+   * settlement would have.
    */
   pushAll(events: readonly EngineEvent[], fills: readonly number[] = []): void {
     let f = 0;

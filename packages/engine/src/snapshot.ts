@@ -3,18 +3,17 @@
 // again gives the same JSON: lists come in a canonical order (account index, book priority, trigger order).
 // Must not: include derived caches (they are rebuilt on restore).
 //
-// Format 2 (SNAPSHOT_VERSION) stores the idempotency window (`window`, the last key) in the command
-// memory's own form instead of format 1's `remembered` list of decoded results: the commands and ids as
+// One format (SNAPSHOT_VERSION; nothing is deployed, so no older one is read: issue 22). The idempotency
+// window (`window`, the last key) is stored in the command memory's own form: the commands and ids as
 // JSON, the results' numbers and reference indexes as base64 of little-endian typed arrays, and the
 // distinct references once each (see StoredWindow in command-memory.ts). At 100,000 remembered commands
-// that is ~45 MB instead of ~120 MB of JSON, and nothing is decoded to write it. Format 1 still
-// restores (its results are stored again as the engine writes them: CommandMemory.addDecoded).
+// that is ~45 MB of JSON, and nothing is decoded to write it.
 
-import { customAsset } from '@bourse/money';
+import { type AssetKind, customAsset } from '@bourse/money';
+import type { AssetRegistry } from './assets.ts';
 import { CommandMemory, type StoredWindow } from './command-memory.ts';
 import type { TimeInForce, TriggerSpec } from './commands.ts';
 import {
-  type ApplyResult,
   type EngineConfig,
   type EngineState,
   FinishedOrders,
@@ -43,10 +42,8 @@ import { MIN_RESULT_RETENTION, ResultLog } from './result-log.ts';
 import { addLock, liveLocks, settlementHoldId } from './settlement-locks.ts';
 import { UserIndex } from './user-index.ts';
 
-/** The format snapshot() writes. */
-export const SNAPSHOT_VERSION = 2;
-/** The format before 2: the window as `remembered`, each result decoded. Restore still reads it. */
-export const SNAPSHOT_VERSION_1 = 1;
+/** The format snapshot() writes and restore() reads (3: the asset list, issue 22); any other is refused. */
+export const SNAPSHOT_VERSION = 3;
 
 export type Where = 'book' | 'queued' | keyof TriggerLists;
 
@@ -75,21 +72,18 @@ export type OrderSnapshot = {
    */
   makerFeeBps?: number;
   takerFeeBps?: number;
-  /**
-   * Present (true) only for an order placed while trading was halted (OrderRecord.afterMarket), so
-   * states without one keep their hashes. Hashes before v4 (`v3:` and older) were taken without it:
-   * checking one leaves it out (snapshotWithoutWindow's 'v3'). A snapshot written before it existed
-   * restores it for the orders still queued; one that had entered the book since restores unmarked.
-   */
+  /** Present (true) only for an order placed while trading was halted (OrderRecord.afterMarket). */
   afterMarket?: true;
 };
 
-/** Every key of a snapshot but the window, in order (the same in formats 1 and 2). */
+/** Every key of a snapshot but the window, in order. */
 export type SnapshotBody = {
   version: number;
   config: EngineConfig;
   nextOrderId: number;
   nextTradeId: number;
+  /** Registered assets, [code, scale, kind] in registration order (built-in ones first). */
+  assets: [string, number, AssetKind][];
   /** [owner, wallet, asset, scale, balance, held] in account-index order. */
   accounts: [string, Wallet, string, number, string, string][];
   /** Funds holds: [id, account index, remaining, cause, link]. */
@@ -115,7 +109,7 @@ export type SnapshotBody = {
   settlementLocks?: [string, number, string, number, number][];
 };
 
-/** The idempotency window in format 2: a StoredWindow (command-memory.ts) made JSON-safe. */
+/** The idempotency window: a StoredWindow (command-memory.ts) made JSON-safe. */
 export type WindowSnapshot = {
   /** Command ids, oldest first. */
   ids: string[];
@@ -131,18 +125,12 @@ export type WindowSnapshot = {
   refs: string;
 };
 
-/** A snapshot as snapshot() takes it (format 2). `window` is the last key. */
+/** A snapshot as snapshot() takes it. `window` is the last key. */
 export type EngineSnapshot = SnapshotBody & { window: WindowSnapshot };
 
-/** A snapshot in format 1 (before 2026-11-21): still restored. */
-export type EngineSnapshotV1 = SnapshotBody & {
-  /** [command id, command, result]: the idempotency window, oldest first, each result decoded. */
-  remembered: [string, JsonValue, JsonValue][];
-};
-
 /**
- * A format-2 snapshot as the text pieces and arrays it is written from: what snapshotState() joins into
- * the snapshot's JSON (jsonOfParts) and the v3 state hash reads (state-hash.ts). Built from the state
+ * A snapshot as the text pieces and arrays it is written from: what snapshotState() joins into the
+ * snapshot's JSON (jsonOfParts) and the state hash reads (state-hash.ts). Built from the state
  * (snapshotParts) or from a snapshot (partsOfSnapshot), they are equal.
  */
 export type SnapshotParts = {
@@ -173,25 +161,11 @@ export function takeSnapshot(state: EngineState): EngineSnapshot {
   return snapshot;
 }
 
-/** The snapshot in format 1 (the window's results decoded), for the v1 state hash of old data. */
-export function takeSnapshotV1(state: EngineState): EngineSnapshotV1 {
-  const snapshot = snapshotWithoutWindow(state, 'v3', SNAPSHOT_VERSION_1) as EngineSnapshotV1;
-  const remembered: EngineSnapshotV1['remembered'] = [];
-  state.memory.forEach((id, command, result) => {
-    remembered.push([id, toJsonSafe(command), toJsonSafe(result)]);
-  });
-  snapshot.remembered = remembered;
-  return snapshot;
-}
-
-/**
- * The state's snapshot as parts (see SnapshotParts), without building the window's JSON-safe copy;
- * `lists` 'v3' leaves out what v3 hashes did not cover (see snapshotWithoutWindow).
- */
-export function snapshotParts(state: EngineState, lists: 'full' | 'v3' = 'full'): SnapshotParts {
+/** The state's snapshot as parts (see SnapshotParts), without building the window's JSON-safe copy. */
+export function snapshotParts(state: EngineState): SnapshotParts {
   const stored = state.memory.exportWindow();
   return {
-    body: JSON.stringify(snapshotWithoutWindow(state, lists)),
+    body: JSON.stringify(snapshotWithoutWindow(state)),
     ids: JSON.stringify(stored.ids),
     commands: commandsJson(stored.commands),
     values: JSON.stringify(stored.values.map(storedValue)),
@@ -201,7 +175,7 @@ export function snapshotParts(state: EngineState, lists: 'full' | 'v3' = 'full')
   };
 }
 
-/** A format-2 snapshot (as taken, or parsed back from its JSON) as parts (see SnapshotParts). */
+/** A snapshot (as taken, or parsed back from its JSON) as parts (see SnapshotParts). */
 export function partsOfSnapshot(snapshot: EngineSnapshot): SnapshotParts {
   const { window: stored, ...body } = snapshot;
   return {
@@ -331,24 +305,11 @@ function float64sOf(text: unknown): Float64Array {
   return new Float64Array(bytesOf(text, 8).buffer);
 }
 
-/**
- * The snapshot without its idempotency window, every other key in the same order. For the v2 state hash
- * (`lists` 'v2'), `orders` is left empty (the hash reads them from the state, see forEachLiveOrder) and
- * the used ids' transfers are not made JSON-safe (the hash encodes a bigint as its JSON-safe form). For
- * hashes taken before v4 (`lists` 'v3', also the v1 hash's format-1 snapshot), orders leave out
- * `afterMarket`. `version` is the format's (the v2 state hash hashes format 1's).
- */
-export function snapshotWithoutWindow(
-  state: EngineState,
-  lists: 'full' | 'v3' | 'v2' = 'full',
-  version = SNAPSHOT_VERSION,
-): SnapshotBody {
+/** The snapshot without its idempotency window, every other key in the same order. */
+export function snapshotWithoutWindow(state: EngineState): SnapshotBody {
   const ledger = state.ledger;
   const orders: OrderSnapshot[] = [];
-  if (lists !== 'v2') {
-    const withAfterMarket = lists === 'full';
-    forEachLiveOrder(state, (order, where) => orders.push(orderSnapshot(order, where, withAfterMarket)));
-  }
+  forEachLiveOrder(state, (order, where) => orders.push(orderSnapshot(order, where)));
   const holds: EngineSnapshot['holds'] = [];
   for (const hold of ledger.holds.values()) {
     if (hold.kind === 'funds')
@@ -361,10 +322,11 @@ export function snapshotWithoutWindow(
     }
   }
   return {
-    version,
+    version: SNAPSHOT_VERSION,
     config: { ...state.config },
     nextOrderId: state.nextOrderId,
     nextTradeId: state.nextTradeId,
+    assets: [...state.assets.values()].map((a) => [a.code, a.scale, a.kind]),
     accounts: ledger.accounts.map((a) => [
       a.owner,
       a.wallet,
@@ -374,11 +336,7 @@ export function snapshotWithoutWindow(
       a.held.toString(),
     ]),
     holds,
-    usedIds: [...ledger.usedIds].map(([id, used]) => [
-      id,
-      used.fingerprint,
-      lists === 'v2' ? (used.posted as unknown as JsonValue) : postedJsonSafe(used.posted),
-    ]),
+    usedIds: [...ledger.usedIds].map(([id, used]) => [id, used.fingerprint, postedJsonSafe(used.posted)]),
     instruments: state.instrumentList.map((i) => ({
       spec: i.def.spec,
       referenceTicks: i.referenceTicks,
@@ -454,7 +412,7 @@ function remainingText(hold: Hold): string {
   return n !== -1 ? `${n}` : hold.remaining.toString();
 }
 
-function orderSnapshot(order: OrderRecord, where: Where, withAfterMarket: boolean): OrderSnapshot {
+function orderSnapshot(order: OrderRecord, where: Where): OrderSnapshot {
   const spec = order.instrument.def.spec;
   const saved: OrderSnapshot = {
     id: order.id,
@@ -477,19 +435,20 @@ function orderSnapshot(order: OrderRecord, where: Where, withAfterMarket: boolea
   };
   if (order.makerFeeBps !== spec.makerFeeBps) saved.makerFeeBps = order.makerFeeBps;
   if (order.takerFeeBps !== spec.takerFeeBps) saved.takerFeeBps = order.takerFeeBps;
-  if (withAfterMarket && order.afterMarket) saved.afterMarket = true;
+  if (order.afterMarket) saved.afterMarket = true;
   return saved;
 }
 
-export function restoreState(snapshot: EngineSnapshot | EngineSnapshotV1): EngineState {
-  if (snapshot.version !== SNAPSHOT_VERSION && snapshot.version !== SNAPSHOT_VERSION_1)
-    throw new Error(`unsupported snapshot version ${snapshot.version}`);
+export function restoreState(snapshot: EngineSnapshot): EngineState {
+  if (snapshot.version !== SNAPSHOT_VERSION)
+    throw new Error(`snapshot format ${snapshot.version} is not this engine's (${SNAPSHOT_VERSION})`);
   const ledger = new Ledger();
   const log = new ResultLog(Math.max(snapshot.config.rememberedCommandsMax, MIN_RESULT_RETENTION));
   const memory = new CommandMemory(snapshot.config.rememberedCommandsMax, log);
   const state: EngineState = {
     config: { ...snapshot.config },
     ledger,
+    assets: assetsOf(snapshot.assets),
     instruments: new Map(),
     instrumentList: [],
     userIndexes: new UserIndex(),
@@ -545,14 +504,12 @@ export function restoreState(snapshot: EngineSnapshot | EngineSnapshotV1): Engin
     state.ledger.restoreHold(hold);
     addLock(instrument, { tradeId, user, qtyLots, timeMs, hold });
   }
-  if (snapshot.version === SNAPSHOT_VERSION) {
-    state.memory.loadWindow(storedWindowOf((snapshot as EngineSnapshot).window));
-  } else {
-    for (const [id, command, result] of (snapshot as EngineSnapshotV1).remembered) {
-      state.memory.addDecoded(id, fromJsonSafe(command), fromJsonSafe(result) as ApplyResult);
-    }
-  }
+  state.memory.loadWindow(storedWindowOf(snapshot.window));
   return state;
+}
+
+function assetsOf(saved: [string, number, AssetKind][]): AssetRegistry {
+  return new Map(saved.map(([code, scale, kind]) => [code, { code, scale, kind }]));
 }
 
 function restoreOrder(state: EngineState, saved: OrderSnapshot): void {
@@ -592,7 +549,7 @@ function restoreOrder(state: EngineState, saved: OrderSnapshot): void {
     saved.createdMs,
     saved.makerFeeBps ?? instrument.def.spec.makerFeeBps,
     saved.takerFeeBps ?? instrument.def.spec.takerFeeBps,
-    saved.afterMarket === true || saved.where === 'queued',
+    saved.afterMarket === true,
   );
   listOrder(state, order);
   if (saved.where === 'book') {

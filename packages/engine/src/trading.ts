@@ -200,7 +200,6 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
   const baseIndex = state.userNumbers.lastBase[ownerIndex] as number;
   const quoteIndex = state.userNumbers.lastQuote[ownerIndex] as number;
   const id = state.nextOrderId;
-  if (ledger.isOrderHoldIdUsed(id)) return reject('transfer_id_reused');
   const debit = ledger.accounts[debitIndex] as Account;
   const hold =
     holdN !== -1

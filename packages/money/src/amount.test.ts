@@ -15,20 +15,9 @@ import {
   rateOf,
   subtract,
 } from './amount.ts';
-import { ASSETS, assetOf, findAsset, shareAsset } from './assets.ts';
+import { ASSETS, shareAsset } from './assets.ts';
 
 describe('amounts', () => {
-  it('knows the scales of the listed assets and of per-instrument shares', () => {
-    expect(assetOf('INR').scale).toBe(2);
-    expect(assetOf('USDT').scale).toBe(6);
-    expect(assetOf('BTC').scale).toBe(8);
-    expect(assetOf('ETH').scale).toBe(18);
-    expect(assetOf('SOL').scale).toBe(9);
-    expect(shareAsset('NSE', 'RELIANCE')).toEqual({ code: 'SHARE:NSE:RELIANCE', scale: 0 });
-    expect(findAsset('SHARE:NSE:TCS')?.scale).toBe(0);
-    expect(findAsset('NOPE')).toBeUndefined();
-  });
-
   it('adds and subtracts the same asset and throws when two assets are mixed', () => {
     const a = parseAmount(ASSETS.INR, '10.50');
     expect(formatAmount(add(a, parseAmount(ASSETS.INR, '0.75')))).toBe('11.25');

@@ -30,17 +30,20 @@ export {
   zero,
 } from './amount.ts';
 export {
+  ASSET_KINDS,
   ASSETS,
   type Asset,
-  assetOf,
+  type AssetDefinition,
+  type AssetKind,
+  BUILT_IN_ASSETS,
   customAsset,
-  findAsset,
   isSameAsset,
   MAX_SCALE,
+  parseAssetDefinition,
   pow10,
-  SHARE,
   SHARE_PREFIX,
   shareAsset,
+  shareAssetOf,
   unitOf,
 } from './assets.ts';
 export {

@@ -10,6 +10,7 @@ import type {
   Deposit,
   InstrumentSpec,
   PlaceOrder,
+  RegisterAsset,
   SetInstrumentFees,
   SetMarkPrice,
   SetReferencePrice,
@@ -74,6 +75,10 @@ export class CommandFactory {
   private base(): { id: string; timeMs: number } {
     this.count += 1;
     return { id: `c${this.count}`, timeMs: 1_000 + this.count };
+  }
+
+  registerAsset(asset: string, scale: number, kind: RegisterAsset['kind'] = 'crypto'): RegisterAsset {
+    return { ...this.base(), type: 'register_asset', asset, scale, kind };
   }
 
   register(instrument: InstrumentSpec): Command {

@@ -15,7 +15,7 @@
 // set_instrument_fees changes the fees for orders placed afterwards only.
 
 import type { Command, InstrumentSpec, PlaceOrder, TriggerSpec } from '@bourse/engine';
-import { bpsOf, findAsset, notionalMinor, tryParseDecimal, unitOf } from '@bourse/money';
+import { BUILT_IN_ASSETS, bpsOf, notionalMinor, tryParseDecimal, unitOf } from '@bourse/money';
 
 type NaiveOrder = {
   id: number;
@@ -66,6 +66,8 @@ export type NaiveResult = { ok: true; trades: NaiveTrade[]; events: NaiveEvent[]
 
 export class ReferenceEngine {
   readonly balances = new Map<string, { balance: bigint; held: bigint }>();
+  /** Registered assets: code → scale (the built-in ones at genesis, then register_asset's). */
+  readonly assets = new Map<string, number>(BUILT_IN_ASSETS.map((a) => [a.code, a.scale]));
   orders: NaiveOrder[] = [];
   readonly instruments = new Map<string, NaiveInstrument>();
   private nextOrderId = 1;
@@ -105,12 +107,33 @@ export class ReferenceEngine {
     return code === undefined ? { ok: true, trades: this.trades, events: this.events } : { ok: false, code };
   }
 
+  /** A registered asset, or a share named by its code (SHARE:EXCHANGE:SYMBOL, whole shares). */
+  private findAsset(code: string): { code: string; scale: number } | undefined {
+    const scale = this.assets.get(code);
+    if (scale !== undefined) return { code, scale };
+    return /^SHARE:[A-Z0-9_.-]+:[A-Z0-9_.&-]+$/.test(code) ? { code, scale: 0 } : undefined;
+  }
+
   private dispatch(c: Command): string | undefined {
     switch (c.type) {
+      case 'register_asset': {
+        // 2-16 upper-case letters and digits from a letter, a whole scale 0-36, a kind other than share.
+        const valid =
+          typeof c.asset === 'string' &&
+          /^[A-Z][A-Z0-9]{1,15}$/.test(c.asset) &&
+          Number.isInteger(c.scale) &&
+          c.scale >= 0 &&
+          c.scale <= 36 &&
+          ['fiat', 'crypto', 'collateral'].includes(c.kind);
+        if (!valid) return 'invalid_asset';
+        if (this.assets.has(c.asset)) return 'asset_exists';
+        this.assets.set(c.asset, c.scale);
+        return undefined;
+      }
       case 'register_instrument': {
         const s = c.instrument;
-        const base = findAsset(s.base);
-        const quote = findAsset(s.quote);
+        const base = this.findAsset(s.base);
+        const quote = this.findAsset(s.quote);
         if (!base || !quote) return 'invalid_instrument';
         this.instruments.set(s.id, {
           spec: s,
@@ -126,7 +149,7 @@ export class ReferenceEngine {
         return undefined;
       }
       case 'deposit': {
-        const asset = findAsset(c.asset);
+        const asset = this.findAsset(c.asset);
         if (!asset) return 'unknown_asset';
         this.move(
           `platform:${c.from}/platform/${c.asset}`,
@@ -136,7 +159,7 @@ export class ReferenceEngine {
         return undefined;
       }
       case 'wallet_transfer': {
-        const asset = findAsset(c.asset);
+        const asset = this.findAsset(c.asset);
         if (!asset) return 'unknown_asset';
         const amount = tryParse(c.amount, asset.scale);
         const from = `${c.userId}/${c.fromWallet}/${c.asset}`;
@@ -176,7 +199,7 @@ export class ReferenceEngine {
         return undefined;
       }
       case 'hold_funds': {
-        const asset = findAsset(c.asset);
+        const asset = this.findAsset(c.asset);
         if (!asset) return 'unknown_asset';
         const amount = tryParse(c.amount, asset.scale);
         const key = `${c.userId}/${c.wallet}/${c.asset}`;
@@ -189,7 +212,7 @@ export class ReferenceEngine {
       case 'post_hold': {
         const hold = this.fundsHolds.get(c.holdId);
         if (!hold) return 'hold_not_found';
-        const asset = findAsset(hold.asset);
+        const asset = this.findAsset(hold.asset);
         const amount = c.amount === undefined || !asset ? hold.remaining : tryParse(c.amount, asset.scale);
         if (amount > hold.remaining) return 'hold_amount_exceeded';
         this.acct(hold.key).held -= amount;

@@ -35,13 +35,17 @@ describe('seeded simulation', () => {
     }
     // Rarer: posting more than a hold has left; triggers that waited through a halt fire at the open; an
     // amend that would trade while halted is refused; a fill-or-kill order fires and cannot fill; a large
-    // market order sweeps five levels or more.
+    // market order sweeps five levels or more; a coin registered at run time, granted at its own scale.
     for (const path of [
       'post_hold:hold_amount_exceeded',
       'set_trading_status:open_fires_triggers',
       'amend_order:instrument_halted',
       'trigger_fired:fok_not_fillable',
       'place_order:swept_5_levels',
+      'register_asset',
+      'register_asset:asset_exists',
+      'register_asset:invalid_asset',
+      'deposit:registered_coin',
     ]) {
       expect(report.coverage[path], path).toBeGreaterThan(0);
     }

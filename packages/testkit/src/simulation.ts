@@ -16,7 +16,6 @@ import {
   decodeCommand,
   Engine,
   type EngineEvent,
-  encodeCommand,
   encodeJournalLine,
   hashSnapshot,
   type InstrumentSpec,
@@ -154,6 +153,7 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     compareResults(real, naive);
     tally(real.ok ? c.type : `${c.type}:${real.code}`);
     if (blockedByLocks && !real.ok) tally('place_order:refused_by_settlement_locks');
+    if (real.ok && c.type === 'deposit' && c.asset.startsWith('COIN')) tally('deposit:registered_coin');
     if (real.ok) {
       accepted += 1;
       if (cancelsQueued) tally('cancel_order:queued');
@@ -321,36 +321,29 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     const fresh = new Engine(CONFIG);
     for (const c of log) fresh.apply(c);
     if (fresh.stateHash() !== hash) throw new Mismatch('replaying the whole command log gives another state hash');
-    // The start-up path: Engine.replay() over the journal as the host writes and reads it (each command
-    // through its journal line, which must give it back with its keys in order), every command followed
-    // by its repeat (as applyBoth sent them): most commands are replayed by id only, and the window's
-    // last 2 × rememberedCommandsMax entries are half repeats, exactly the margin replay() keeps.
-    const journal = log.flatMap((c) => {
-      const line = encodeCommand(c);
+    // The start-up path: Engine.replay() over the journal as the host writes and reads it: each command
+    // through its journal line (which must give it back with its keys in order), every command followed
+    // by its repeat (as applyBoth sent them), each line marked by what apply() made of its command (the
+    // repeats `=`), so the window's last 2 × rememberedCommandsMax entries are half repeats
+    // (docs/decisions/0010-journal-repeat-marks.md).
+    const marker = new Engine(CONFIG);
+    const lines = log.flatMap((c) => {
+      const line = encodeJournalLine(c, false);
       const read = decodeCommand(line);
       if (JSON.stringify(read) !== JSON.stringify(c))
         throw new Mismatch(`journal line ${JSON.stringify(line)} reads back as ${JSON.stringify(read)}`);
-      return [read, read];
+      return [read, read].map((command) => {
+        marker.apply(command);
+        return encodeJournalLine(command, marker.lastApplyWasRepeat);
+      });
     });
     const replayed = new Engine(CONFIG);
-    for (let i = 0; i < journal.length; i++) replayed.replay(journal[i] as Command, journal.length - 1 - i);
-    if (!replayed.replayComplete()) throw new Mismatch('Engine.replay() left commands remembered by id only');
-    if (replayed.stateHash() !== hash) throw new Mismatch('Engine.replay() of the journal gives another state hash');
-    // The same journal as the host writes it now: each line marked by what apply() made of its command
-    // (the repeats `=`), replayed without a window of ids (docs/decisions/0010-journal-repeat-marks.md).
-    const marker = new Engine(CONFIG);
-    const lines = journal.map((c) => {
-      marker.apply(c);
-      return encodeJournalLine(c, marker.lastApplyWasRepeat);
-    });
-    const marked = new Engine(CONFIG);
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i] as string;
-      marked.replay(decodeCommand(line), lines.length - 1 - i, journalMark(line));
+      replayed.replay(decodeCommand(line), lines.length - 1 - i, journalMark(line));
     }
-    if (!marked.replayComplete()) throw new Mismatch('Engine.replay() of marked lines could not rebuild the window');
-    if (marked.stateHash() !== hash)
-      throw new Mismatch('Engine.replay() of marked journal lines gives another state hash');
+    if (!replayed.replayComplete()) throw new Mismatch('Engine.replay() of the journal could not rebuild the window');
+    if (replayed.stateHash() !== hash) throw new Mismatch('Engine.replay() of the journal gives another state hash');
     for (const c of log.slice(-CONFIG.rememberedCommandsMax)) {
       const answer = JSON.stringify(toJsonSafe(replayed.apply(c)));
       if (answer !== JSON.stringify(toJsonSafe(fresh.apply(c))))
@@ -506,8 +499,38 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
       return undefined;
     }
     if (r >= 0.98 && r < 0.983) return feesCommand(spec.id);
+    if (r >= 0.983 && r < 0.985) return assetCommand(user);
     market.mid = Math.max(200, market.mid + random.int(-3, 3));
     return undefined;
+  }
+
+  /**
+   * A coin offering's new coin (register_asset, sometimes one already registered or a bad definition),
+   * or a grant of a coin registered so, at its own scale.
+   */
+  function assetCommand(user: string): Command {
+    const coins = [...reference.assets.keys()].filter((code) => code.startsWith('COIN'));
+    if (coins.length > 0 && random.chance(0.5)) {
+      const coin = random.pick(coins);
+      const scale = reference.assets.get(coin) as number;
+      const amount = scale === 0 ? `${random.int(1, 999)}` : `${random.int(0, 999)}.${'7'.repeat(scale)}`;
+      return {
+        ...nextBase(),
+        type: 'deposit',
+        userId: user,
+        wallet: 'spot',
+        asset: coin,
+        amount,
+        from: 'faucet',
+        cause: 'paper_grant',
+      };
+    }
+    const t = random.next();
+    const asset = t < 0.05 ? random.pick(['coin1', 'SHARE:NSE:TCS', 'X', 'USDT']) : `COIN${random.int(1, 12)}`;
+    const scale = t >= 0.05 && t < 0.1 ? random.pick([-1, 37, 2.5]) : random.int(0, 24);
+    const kind =
+      t >= 0.1 && t < 0.13 ? random.pick(['share', 'meme'] as const) : random.pick(['crypto', 'collateral'] as const);
+    return { ...nextBase(), type: 'register_asset', asset, scale, kind: kind as 'crypto' };
   }
 
   /** New fees for orders placed from now on (0 to 30 bps); now and then out of range or unknown. */

@@ -1,7 +1,6 @@
-// The host's start-up replay through an engine's replay() (told how many journaled commands follow),
-// its fallback to apply() when the engine says the fast replay was not exact, and hashes recorded in an
-// older format (checked with the engine's stateHashAs): with a small counter engine, then with the
-// trading engine itself and a checkpoint and a snapshot hashed the v1 way.
+// The host's start-up replay through an engine's replay() (told how many journaled commands follow) and
+// its fallback to apply() when the engine says the fast replay was not exact: with a small counter
+// engine, then with the trading engine itself.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +13,6 @@ import {
   Engine,
   type EngineSnapshot,
   encodeJournalLine,
-  isV1StateHash,
   JOURNAL_NEW,
   JOURNAL_REPEAT,
   journalMark,
@@ -27,7 +25,7 @@ import { TradingEngine } from './trading-engine.ts';
 
 type Cmd = { key: string; add: number };
 
-/** A keyed counter whose hash has two formats ("old:" and "new:"), with a replay path it logs. */
+/** A keyed counter with a replay path it logs. */
 class Counter implements ReplayableEngine<Cmd, number> {
   values = new Map<string, number>();
   replayed: number[] = [];
@@ -48,11 +46,6 @@ class Counter implements ReplayableEngine<Cmd, number> {
   }
   stateHash() {
     return `new:${JSON.stringify([...this.values].sort())}`;
-  }
-  stateHashAs(recorded: string) {
-    return recorded.startsWith('old:')
-      ? `old:${[...this.values.values()].reduce((a, b) => a + b, 0)}`
-      : this.stateHash();
   }
   snapshot() {
     return [...this.values];
@@ -126,49 +119,6 @@ describe.each(dbs)('engine host start-up replay on $dialect', ({ open: openDb })
     await db.close();
   });
 
-  it('checks a snapshot and a checkpoint hashed in an older format with stateHashAs()', async () => {
-    const db = await openDb();
-    await journal(db, 100);
-    const total = (100 * 99) / 2;
-    await db.run('UPDATE engine_snapshots SET state_hash = $1 WHERE seq = 80', [`old:${(80 * 79) / 2}`]);
-    await db.run('UPDATE engine_checkpoints SET state_hash = $1 WHERE seq = 100', [`old:${total}`]);
-    const again = await open(db);
-    expect(again.seq).toBe(100);
-    await again.close(); // a checkpoint at 100 exists already: it stays in the old format
-    // A checkpoint no start meets: from the snapshot at 80, then 40, then the journal's start; refused.
-    await db.run('UPDATE engine_checkpoints SET state_hash = $1 WHERE seq = 100', [`old:${total + 1}`]);
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    await expect(open(db)).rejects.toThrow(
-      `replay to 100 gives hash old:${total}, checkpoint recorded old:${total + 1}`,
-    );
-    const mismatch = `replay to 100 gives hash old:${total}, checkpoint recorded old:${total + 1}`;
-    expect(warn.mock.calls.map((c) => c[0])).toEqual([
-      `${mismatch}: starting from the snapshot at 40 instead`,
-      `${mismatch}: starting from the journal's start instead`,
-    ]);
-    warn.mockClear();
-    // A snapshot that does not restore to its recorded hash gives way to the one before it.
-    await db.run('UPDATE engine_checkpoints SET state_hash = $1 WHERE seq = 100', [`old:${total}`]);
-    await db.run('UPDATE engine_snapshots SET state_hash = $1 WHERE seq = 80', ['old:0']);
-    const fallback = await open(db);
-    expect(warn).toHaveBeenCalledWith(
-      'snapshot 80 restores to hash old:3160, recorded old:0: starting from the snapshot at 40 instead',
-    );
-    warn.mockRestore();
-    expect(fallback.startup).toMatchObject({
-      snapshotSeq: 40,
-      replayed: 60,
-      checkpointChecked: true,
-      skippedSnapshots: [80],
-    });
-    await fallback.close();
-    // Proven wrong, it is gone: the next start does not try it again.
-    expect((await db.query<{ seq: number }>('SELECT seq FROM engine_snapshots')).map((r) => Number(r.seq))).toEqual([
-      40,
-    ]);
-    await db.close();
-  });
-
   it('starts from an older snapshot when the newest cannot be restored', async () => {
     const db = await openDb();
     const hash = await journal(db, 100);
@@ -217,7 +167,7 @@ describe.each(dbs)('engine host start-up replay on $dialect', ({ open: openDb })
 const strip = ({ timeMs: _, ...rest }: Command) => rest as Parameters<TradingEngine['submit']>[0];
 
 describe.each(withFile)('trading engine restarts on $dialect', ({ open: openDb }) => {
-  it('replays to the live state and hash, and accepts a snapshot and checkpoint hashed the v1 way', async () => {
+  it('replays to the live state and hash, and refuses a checkpoint the replay does not meet', async () => {
     const db = await openDb();
     const clock = manualClock();
     const c = new CommandFactory('BTC-USDT');
@@ -235,7 +185,7 @@ describe.each(withFile)('trading engine restarts on $dialect', ({ open: openDb }
       if (i % 10 === 9) commands.push(commands[commands.length - 3] as Command); // a retry
     }
     for (const command of commands) await first.submit(strip(command));
-    // Books emptied, then a snapshot: one hashed the v1 way is then exact (see Engine.restoresExactly).
+    // Books emptied, then a snapshot.
     for (const user of ['alice', 'bob'])
       for (const order of first.state.openOrders(user)) await first.submit(strip(c.cancel(user, order.orderId)));
     while (first.seq % 50 !== 0) await first.submit(strip(c.deposit('alice', 'USDT', '1')));
@@ -248,134 +198,8 @@ describe.each(withFile)('trading engine restarts on $dialect', ({ open: openDb }
     expect(second.state.stateHash()).toBe(hash);
     await second.close();
 
-    // A database written before the v2 hash: its last snapshot and checkpoint carry v1 hashes.
-    const [snap] = await db.query<{ seq: number; state: string }>(
-      'SELECT seq, state FROM engine_snapshots ORDER BY seq DESC LIMIT 1',
-    );
-    const v1Snapshot = Engine.restore(JSON.parse(snap!.state)).stateHashAs('0000000000000000');
-    const v1Checkpoint = second.state.stateHashAs('0000000000000000');
-    expect(isV1StateHash(v1Snapshot) && isV1StateHash(v1Checkpoint)).toBe(true);
-    await db.run('UPDATE engine_snapshots SET state_hash = $1 WHERE seq = $2', [v1Snapshot, snap!.seq]);
-    await db.run('UPDATE engine_checkpoints SET state_hash = $1 WHERE seq = $2', [v1Checkpoint, seq]);
-    const third = await TradingEngine.open(db, clock);
-    expect(third.startup).toMatchObject({ snapshotSeq: Number(snap!.seq), skippedSnapshots: [] });
-    expect(third.state.stateHash()).toBe(hash);
-    await third.close();
     await db.run('UPDATE engine_checkpoints SET state_hash = $1 WHERE seq = $2', ['0123456789abcdef', seq]);
     await expect(TradingEngine.open(db, clock)).rejects.toThrow(/checkpoint recorded 0123456789abcdef/);
-    await db.close();
-  });
-});
-
-describe.each(dbs)('snapshots taken before the after-market mark, on $dialect', ({ open: openDb }) => {
-  it('passes over one whose book holds orders (it cannot say which were placed after market) and replays', async () => {
-    const db = await openDb();
-    const clock = manualClock();
-    const c = new CommandFactory('BTC-USDT');
-    const first = await TradingEngine.open(db, clock, { snapshotEvery: 10 });
-    for (const command of [
-      c.register(btcUsdt()),
-      c.deposit('alice', 'USDT', '100000'),
-      c.deposit('bob', 'BTC', '10'),
-      c.halt(),
-    ])
-      await first.submit(strip(command));
-    const placed = await first.submit(strip(c.limit('alice', 'buy', 5_990_000, 2)));
-    const id = placed.ok && placed.events[0]?.type === 'order_placed' ? placed.events[0].orderId : -1;
-    await first.submit(strip(c.halt(false)));
-    for (let i = 0; i < 15; i++) await first.submit(strip(c.limit('bob', 'sell', 6_010_000 + i, 1)));
-    expect(first.state.order(id)).toMatchObject({ queued: false, afterMarket: true });
-    const hash = first.state.stateHash();
-    const seq = first.seq;
-    await first.close();
-
-    // As the version before the mark left them: every snapshot without marks and hashed v3, a v3 checkpoint.
-    const snapshots = await db.query<{ seq: number; state: string }>('SELECT seq, state FROM engine_snapshots');
-    expect(snapshots.length).toBeGreaterThan(0);
-    for (const snap of snapshots) {
-      const old = snap.state.replaceAll(',"afterMarket":true', '');
-      const restored = Engine.restore(JSON.parse(old));
-      // Loaded as it is, the order would lose its mark, and the state would part from the journal's.
-      expect(restored.order(id)?.afterMarket).toBe(false);
-      await db.run('UPDATE engine_snapshots SET state = $1, state_hash = $2 WHERE seq = $3', [
-        old,
-        restored.stateHashAs('v3:'),
-        snap.seq,
-      ]);
-    }
-    await db.run('UPDATE engine_checkpoints SET state_hash = $1 WHERE seq = $2', [first.state.stateHashAs('v3:'), seq]);
-
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const again = await TradingEngine.open(db, clock);
-    expect(String(warn.mock.calls[0]?.[0])).toMatch(/predates part of the state it should hold/);
-    warn.mockRestore();
-    expect(again.startup).toMatchObject({ snapshotSeq: 0, replayed: seq, checkpointChecked: true });
-    expect(again.startup.skippedSnapshots.sort()).toEqual(snapshots.map((s) => Number(s.seq)).sort());
-    expect(again.state.order(id)?.afterMarket).toBe(true);
-    expect(again.state.stateHash()).toBe(hash);
-    await again.close();
-    await db.close();
-  });
-});
-
-describe.each(dbs)('journal formats on $dialect', ({ open: openDb }) => {
-  /** The command with its keys in reverse order (and its trigger's): not the order the factory builds. */
-  const reversed = <T extends object>(value: T): T =>
-    Object.fromEntries(
-      Object.entries(value)
-        .reverse()
-        .map(([k, v]) => [k, typeof v === 'object' && v !== null ? reversed(v) : v]),
-    ) as T;
-
-  it('replays JSON rows of an older version and compact rows after them, keys in any order, to the live state', async () => {
-    const db = await openDb();
-    const c = new CommandFactory('BTC-USDT');
-    // An older version: the same host and engine, every row written as JSON.
-    const old = await EngineHost.open<Command, ApplyResult, Engine>({
-      db,
-      create: () => new Engine(),
-      restore: (s) => Engine.restore(s as EngineSnapshot),
-      encode: (command) => JSON.stringify(command),
-      decode: decodeCommand,
-    });
-    await old.submit(reversed(c.register(btcUsdt())));
-    for (const user of ['alice', 'bob']) {
-      await old.submit(c.deposit(user, 'USDT', '100000'));
-      await old.submit(reversed(c.deposit(user, 'BTC', '10')));
-    }
-    await old.submit(reversed(c.limit('alice', 'sell', 6_000_010, 3)));
-    await old.close();
-
-    // This version goes on with compact rows; features build commands in their own key orders.
-    const clock = manualClock();
-    const now = await TradingEngine.open(db, clock);
-    const retried = reversed(c.limit('bob', 'buy', 6_000_010, 1));
-    const commands: Command[] = [
-      retried,
-      c.limit('alice', 'sell', 6_000_020, 2, { stp: 'cancel_taker', timeInForce: 'gtc' }),
-      reversed(c.market('bob', 'buy', 1, { kind: 'stop', priceTicks: 6_000_050, by: 'last' })),
-      c.amend('alice', 1, { qtyLots: 2 }),
-      retried, // a retry, same object
-      { ...retried }, // and as another object with the same body (a client's retry)
-      reversed(c.cancel('alice', 5)),
-      // Quotes, a backslash and a tab (written as JSON inside the compact line), and unicode.
-      reversed({ ...c.deposit('ユーザー', 'USDT', '5'), link: 'utr:"q"\\b\tt' }),
-      { ...c.deposit('bob', 'USDT', '1'), id: 'dep"\\1' },
-    ];
-    for (const command of commands) await now.submit(strip(command));
-    const hash = now.state.stateHash();
-    const snapshot = JSON.stringify(now.state.snapshot());
-    await now.close();
-    const rows = await db.query<{ command: string }>('SELECT command FROM engine_journal ORDER BY seq');
-    // Unmarked JSON, then compact lines marked new (+) or repeat (=: the two retries).
-    expect(rows.map((row) => row.command.charAt(0)).join('')).toBe(`${'{'.repeat(6)}++++==+++`);
-    expect(rows.slice(6).every((row) => row.command.charAt(1) === '~')).toBe(true);
-
-    const again = await TradingEngine.open(db, clock);
-    expect(again.seq).toBe(6 + commands.length);
-    expect(again.state.stateHash()).toBe(hash);
-    expect(JSON.stringify(again.state.snapshot())).toBe(snapshot);
-    await again.close();
     await db.close();
   });
 });
@@ -428,14 +252,9 @@ describe.each(dbs)('marked journal lines on $dialect', ({ open: openDb }) => {
       expect(fromStart.engine.stateHash()).toBe(hash);
       await fromStart.close();
       expect(warn).not.toHaveBeenCalled();
-
-      // Lines after 40 as a version before marks would have written them (a downgrade, then this
-      // version again): the replay cannot rebuild the window, and the host replays with apply().
+      // A line without its mark is no journal this engine wrote: start-up fails rather than guess.
       await db.run('UPDATE engine_journal SET command = substr(command, 2) WHERE seq > 40');
-      const downgraded = await host(1_000);
-      expect(downgraded.engine.stateHash()).toBe(hash);
-      await downgraded.close();
-      expect(warn).toHaveBeenCalledWith(expect.stringMatching(/incomplete; replaying again with apply\(\)/));
+      await expect(host(1_000)).rejects.toThrow(/without its mark/);
     } finally {
       warn.mockRestore();
     }

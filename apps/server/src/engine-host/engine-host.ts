@@ -23,17 +23,6 @@ import type {
 export interface ReplayableEngine<C, R> {
   apply(command: C): R;
   stateHash(): string;
-  /**
-   * The state hash in the format of `recorded`, a hash stored earlier (perhaps by a version that hashed
-   * differently), when the engine knows more than one format; else stateHash() is compared.
-   */
-  stateHashAs?(recorded: string): string;
-  /**
-   * For an engine restored from a snapshot recorded with hash `recorded`: whether it is exactly the state
-   * the journal gives at that seq (false for a snapshot from a version that did not record all that the
-   * state now holds). Start-up passes over one that is not, as over one that misses its hash.
-   */
-  restoresExactly?(recorded: string): boolean;
   snapshot(): unknown;
   /** The snapshot's JSON and its hash from one snapshot, when the engine can (else both separately). */
   snapshotState?(): { json: string; hash: string };
@@ -177,9 +166,7 @@ export function restoreSnapshot<E extends ReplayableEngine<unknown, unknown>>(
   } catch (error) {
     throw new StateMismatch(`snapshot ${seq} cannot be restored (${String(error)})`);
   }
-  if (restored.restoresExactly?.(row.state_hash) === false)
-    throw new StateMismatch(`snapshot ${seq} (hash ${row.state_hash}) predates part of the state it should hold`);
-  const hash = restored.stateHashAs?.(row.state_hash) ?? restored.stateHash();
+  const hash = restored.stateHash();
   if (hash !== row.state_hash)
     throw new StateMismatch(`snapshot ${seq} restores to hash ${hash}, recorded ${row.state_hash}`);
   return restored;
@@ -373,7 +360,7 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
         )
       )[0];
       if (checkpoint) {
-        const hash = engine.stateHashAs?.(checkpoint.state_hash) ?? engine.stateHash();
+        const hash = engine.stateHash();
         if (hash !== checkpoint.state_hash)
           throw new StateMismatch(`replay to ${seq} gives hash ${hash}, checkpoint recorded ${checkpoint.state_hash}`);
       }

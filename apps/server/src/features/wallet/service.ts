@@ -2,7 +2,7 @@
 // ledger lines from the read tables (/user/tx/record, the funds detail). Every line is a transfer.
 
 import type { Db } from '@bourse/db';
-import { findAsset, formatDecimal } from '@bourse/money';
+import { formatDecimal } from '@bourse/money';
 import type { TradingEngine } from '../../engine-host/trading-engine.ts';
 
 type TransferRow = {
@@ -17,15 +17,17 @@ type TransferRow = {
   link: string;
 };
 
-const scaleOf = (asset: string) => findAsset(asset)?.scale ?? 0;
-const fmt = (minor: bigint, asset: string) => formatDecimal(minor, scaleOf(asset));
-
 export class Wallets {
   readonly #db: Db;
   readonly #engine: TradingEngine;
   constructor(db: Db, engine: TradingEngine) {
     this.#db = db;
     this.#engine = engine;
+  }
+
+  /** Minor units as a decimal at the asset's scale, as the engine registered it. */
+  #fmt(minor: bigint, asset: string): string {
+    return formatDecimal(minor, this.#engine.state.asset(asset)?.scale ?? 0);
   }
 
   assets(userId: number) {
@@ -36,9 +38,9 @@ export class Wallets {
       .map((a) => ({
         wallet: a.wallet,
         asset: a.asset.code,
-        balance: fmt(a.balance, a.asset.code),
-        held: fmt(a.held, a.asset.code),
-        available: fmt(a.balance - a.held, a.asset.code),
+        balance: this.#fmt(a.balance, a.asset.code),
+        held: this.#fmt(a.held, a.asset.code),
+        available: this.#fmt(a.balance - a.held, a.asset.code),
       }));
   }
 
@@ -75,7 +77,7 @@ export class Wallets {
           id: r.transfer_id,
           at: Number(r.at),
           asset: r.asset,
-          amount: fmt(outgoing ? -minor : minor, r.asset),
+          amount: this.#fmt(outgoing ? -minor : minor, r.asset),
           wallet: mine.split('/')[1] ?? '',
           cause: r.cause,
           link: r.link,
