@@ -121,6 +121,16 @@ beforeAll(async () => {
     root: WEB,
     configFile: join(WEB, 'vite.config.ts'),
     logLevel: 'warn',
+    // Web workers (the captcha's proof of work) are bundled apart: their names change with the release too.
+    worker: {
+      rolldownOptions: {
+        output: {
+          entryFileNames: 'assets/[name]-next-[hash].js',
+          chunkFileNames: 'assets/[name]-next-[hash].js',
+          assetFileNames: 'assets/[name]-next-[hash][extname]',
+        },
+      },
+    },
     build: {
       outDir: buildB,
       emptyOutDir: true,
