@@ -144,6 +144,28 @@ export async function phonePage(
   return { context, page };
 }
 
+/** A customer's session as the app stores it (the sign-in answer's token and user). */
+export type CustomerSession = { token: string; user: unknown };
+
+/** A phone page in `lang`, signed in as `session` before the app loads when one is given. */
+export async function customerPage(
+  browser: Browser,
+  lang: 'en-US' | 'pt-BR',
+  session?: CustomerSession,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const { context, page } = await phonePage(browser, lang);
+  if (session) {
+    await context.addInitScript(
+      ([token, user]) => {
+        localStorage.setItem('userToken', token as string);
+        localStorage.setItem('userInfo', user as string);
+      },
+      [session.token, JSON.stringify(session.user)],
+    );
+  }
+  return { context, page };
+}
+
 export { solveCaptcha } from '../apps/server/src/features/common/captcha-solver.ts';
 
 export async function smsCode(server: Server, phone: string, areaCode = '91'): Promise<string> {

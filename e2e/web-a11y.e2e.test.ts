@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_CUSTOMER, launchBrowser, phonePage, type Server, shot, startServer } from './harness.ts';
+import { customerPage, DEMO_CUSTOMER, launchBrowser, type Server, shot, startServer } from './harness.ts';
 
 // Evaluated through the DevTools protocol: the app's CSP (script-src 'self') would block a script tag.
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -157,19 +157,8 @@ const VISITS: Visit[] = [
   },
 ];
 
-async function openPage(lang: 'en-US' | 'pt-BR', signedIn: boolean) {
-  const { context, page } = await phonePage(browser, lang);
-  if (signedIn) {
-    await context.addInitScript(
-      ([token, user]) => {
-        localStorage.setItem('userToken', token as string);
-        localStorage.setItem('userInfo', user as string);
-      },
-      [demo.token, JSON.stringify(demo.user)],
-    );
-  }
-  return { context, page };
-}
+const openPage = (lang: 'en-US' | 'pt-BR', signedIn: boolean) =>
+  customerPage(browser, lang, signedIn ? demo : undefined);
 
 describe('customer app accessibility and layout (real server, market closed)', () => {
   for (const lang of ['en-US', 'pt-BR'] as const) {

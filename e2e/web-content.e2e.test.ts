@@ -6,13 +6,13 @@
 // Screenshots: test-results/screens/web-content-*.png (phone 390×844) and admin-content-*.png.
 
 import type { Lang } from '@bourse/contract';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  customerPage,
   DEMO_CUSTOMER,
   launchBrowser,
   consolePage as openConsolePage,
-  phonePage,
   type Server,
   shot,
   staffSignIn,
@@ -83,19 +83,7 @@ async function consolePage(lang: Lang): Promise<Page> {
 }
 
 /** A phone page in `lang`; signed in as the demo customer when `isSignedIn`. */
-async function customerPage(lang: Lang, isSignedIn: boolean): Promise<{ context: BrowserContext; page: Page }> {
-  const { context, page } = await phonePage(browser, lang);
-  if (isSignedIn) {
-    await context.addInitScript(
-      ([token, user]) => {
-        localStorage.setItem('userToken', token as string);
-        localStorage.setItem('userInfo', user as string);
-      },
-      [demo.token, JSON.stringify(demo.user)],
-    );
-  }
-  return { context, page };
-}
+const customerPageAs = (lang: Lang, isSignedIn: boolean) => customerPage(browser, lang, isSignedIn ? demo : undefined);
 
 async function settle(page: Page) {
   await page.waitForTimeout(400);
@@ -134,7 +122,7 @@ describe('news, notices and the message centre', () => {
 
     for (const lang of ['en-US', 'pt-BR'] as const) {
       const copy = lang === 'en-US' ? ARTICLE.en : ARTICLE.pt;
-      const { context, page } = await customerPage(lang, false);
+      const { context, page } = await customerPageAs(lang, false);
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(error.message));
       await page.goto(`${server.baseUrl}/pages/tabbar/home`);
@@ -173,7 +161,7 @@ describe('news, notices and the message centre', () => {
     // The dialog closes once the server has accepted (a refusal would show inside it).
     await admin.getByTestId('reason-input').waitFor({ state: 'detached' });
     await row.getByText(TEXT['en-US'].unpublished, { exact: true }).waitFor();
-    const { context, page } = await customerPage('en-US', false);
+    const { context, page } = await customerPageAs('en-US', false);
     await page.goto(`${server.baseUrl}/pages/tabbar/home`);
     await page.locator('.news-row').first().waitFor();
     expect(await page.locator('.news-row__title').allTextContents()).not.toContain(ARTICLE.en.title);
@@ -195,7 +183,7 @@ describe('news, notices and the message centre', () => {
 
   it('en-US: the message centre shows the welcome message unread, then read; mark all read clears the bell', async () => {
     const text = TEXT['en-US'];
-    const { context, page } = await customerPage('en-US', true);
+    const { context, page } = await customerPageAs('en-US', true);
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`${server.baseUrl}/pages/tabbar/home`);
@@ -258,7 +246,7 @@ describe('news, notices and the message centre', () => {
     await shot(admin, 'admin-content-4-messages-pt-BR');
     await admin.context().close();
 
-    const { context, page } = await customerPage('pt-BR', true);
+    const { context, page } = await customerPageAs('pt-BR', true);
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`${server.baseUrl}/pages/tabbar/home`);
