@@ -1,6 +1,7 @@
 import { btcUsdt, CommandFactory, reliance, SeededRandom } from '@bourse/testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { CONST, type KeyCode, NUM, STR } from './command-family.ts';
 import {
   COMMAND_TYPES,
   type Command,
@@ -16,13 +17,19 @@ import {
   parseJournalPage,
 } from './commands.ts';
 import { Engine } from './engine.ts';
+import { FAMILIES } from './families.ts';
 import { toJsonSafe } from './json-codec.ts';
 import { TRANSFER_CAUSES, WALLETS } from './ledger.ts';
 
 /** What a journal line must give back: the command as a JSON round trip gives it, keys in the same order. */
 const viaJson = (command: unknown) => JSON.stringify(command);
 
-/** Every key of each command type, and a value of the kind it usually holds. */
+type FamilyType = keyof (typeof FAMILIES)[number]['commands'];
+
+/**
+ * Every key of each command type, and a value of the kind it usually holds: written out for the core
+ * commands, made from what its module declares for a family's (familyKeys), so a new family needs no line here.
+ */
 const KEYS: Record<CommandType, Record<string, fc.Arbitrary<unknown>>> = (() => {
   const text = fc.oneof(
     fc.string(),
@@ -53,13 +60,7 @@ const KEYS: Record<CommandType, Record<string, fc.Arbitrary<unknown>>> = (() => 
   const spec = fc.constantFrom(btcUsdt(), reliance({ lockBoughtUntilSettled: true }), { id: 'X', kind: 'odd' });
   const cause = fc.constantFrom('deposit', 'paper_grant', 'withdrawal', 'adjustment', 'allotment');
   const base = { id: text, timeMs: time };
-  return {
-    register_asset: {
-      ...base,
-      asset: text,
-      scale: int,
-      kind: fc.constantFrom('fiat', 'crypto', 'share', 'collateral', 'meme'),
-    },
+  const core: Record<Exclude<CommandType, FamilyType>, Record<string, fc.Arbitrary<unknown>>> = {
     register_instrument: { ...base, instrument: spec },
     set_reference_price: { ...base, instrumentId: text, priceTicks: int, bandLoTicks: int, bandHiTicks: int },
     set_mark_price: { ...base, instrumentId: text, priceTicks: int },
@@ -87,6 +88,26 @@ const KEYS: Record<CommandType, Record<string, fc.Arbitrary<unknown>>> = (() => 
     cancel_order: { ...base, userId: text, orderId: int },
     amend_order: { ...base, userId: text, orderId: int, priceTicks: int, qtyLots: int },
   };
+  // A family's key: as a core command's key of that name, else by its declared kind (a closed set also
+  // gets a value outside it, written as JSON).
+  const shared = new Map(Object.values(core).flatMap((keys) => Object.entries(keys)));
+  const declared = new Map<string, KeyCode>(FAMILIES.flatMap((family) => Object.entries(family.keys)));
+  const ofKey = (key: string): fc.Arbitrary<unknown> => {
+    const known = shared.get(key);
+    if (known !== undefined) return known;
+    const [, kind, values = []] = declared.get(key) ?? ['', STR];
+    if (kind === CONST) return fc.constantFrom(...values, 'outside_the_set');
+    return kind === STR ? text : kind === NUM ? int : fc.jsonValue({ maxDepth: 2 });
+  };
+  const familyKeys = Object.fromEntries(
+    FAMILIES.flatMap((family) =>
+      Object.entries(family.commands).map(([type, spec]) => [
+        type,
+        { ...base, ...Object.fromEntries(spec.keys.map((key) => [key, ofKey(key)])) },
+      ]),
+    ),
+  ) as unknown as Record<FamilyType, Record<string, fc.Arbitrary<unknown>>>;
+  return { ...core, ...familyKeys };
 })();
 
 /** Anything a caller might put in a field: other types, NaN, -0, nested JSON, undefined. */

@@ -3,7 +3,8 @@
 // Must hold: decodeCommand(encodeCommand(c)) is JSON.parse(JSON.stringify(c)), keys in the same order.
 // Must not: read a clock or make up ids.
 
-import type { AssetKind } from '@bourse/money';
+import { BOOL, CONST, JSONV, type KeyCode, type Kind, NUM, STR } from './command-family.ts';
+import { FAMILIES, type FamilyCommand } from './families.ts';
 import type { InstrumentSpec } from './instrument.ts';
 import type { PlatformAccountName, TransferCause, Wallet } from './ledger.ts';
 import type { Side, StpMode } from './order-book.ts';
@@ -20,12 +21,6 @@ type CommandBase = {
 };
 
 export type RegisterInstrument = CommandBase & { type: 'register_instrument'; instrument: InstrumentSpec };
-
-/**
- * Adds an asset at run time (a coin offering's new coin, a new currency): its code, scale (decimals of
- * one minor unit) and kind. A code is registered once (asset_exists); shares are implied by their code.
- */
-export type RegisterAsset = CommandBase & { type: 'register_asset'; asset: string; scale: number; kind: AssetKind };
 
 /** Sets the reference price and, optionally, the band outside which limit prices are refused. */
 export type SetReferencePrice = CommandBase & {
@@ -141,10 +136,10 @@ export type AmendOrder = CommandBase & {
   qtyLots?: number;
 };
 
-export type Command =
+/** The commands engine.ts dispatches itself (the hot path's among them); the others come by family. */
+type CoreCommand =
   | RegisterInstrument
   | SetReferencePrice
-  | RegisterAsset
   | SetMarkPrice
   | SetTradingStatus
   | SetInstrumentFees
@@ -158,10 +153,12 @@ export type Command =
   | CancelOrder
   | AmendOrder;
 
+/** Every command: the core ones and every family's (families.ts). */
+export type Command = CoreCommand | FamilyCommand;
+
 export type CommandType = Command['type'];
 
-export const COMMAND_TYPES: readonly CommandType[] = [
-  'register_asset',
+const CORE_COMMAND_TYPES: readonly CoreCommand['type'][] = [
   'register_instrument',
   'set_reference_price',
   'set_mark_price',
@@ -176,6 +173,11 @@ export const COMMAND_TYPES: readonly CommandType[] = [
   'place_order',
   'cancel_order',
   'amend_order',
+];
+
+export const COMMAND_TYPES: readonly CommandType[] = [
+  ...FAMILIES.flatMap((family) => Object.keys(family.commands) as FamilyCommand['type'][]),
+  ...CORE_COMMAND_TYPES,
 ];
 
 // The journal's encoding of a command (engine_journal.command, a TEXT column): one encoding (issue 22),
@@ -226,21 +228,13 @@ export function journalMark(text: string): JournalMark {
 const COMPACT = '~';
 const COMPACT_CODE = 0x7e;
 
-const STR = 0;
-const NUM = 1;
-const BOOL = 2;
-const JSONV = 3;
-/** A value from a closed set, coded in the key codes; `type`'s value is the line's type. */
-const CONST = 4;
-type Kind = typeof STR | typeof NUM | typeof BOOL | typeof JSONV | typeof CONST;
-
-/** Every key of every command type. */
-type CommandKey = Command extends infer C ? (C extends Command ? keyof C : never) : never;
+/** Every key of every core command type (a family codes the keys new with it). */
+type CommandKey = CoreCommand extends infer C ? (C extends CoreCommand ? keyof C : never) : never;
 
 const WALLET_CODES = ['spot', 'stock', 'contract', 'margin', 'fund', 'robot', 'loan', 'platform'];
 
 /** Each key's code and how its value is written (for a closed set: its values, coded 0, 1, 2…). */
-const KEY_CODES: { readonly [K in CommandKey]: readonly [code: string, kind: Kind, values?: readonly string[]] } = {
+const KEY_CODES: { readonly [K in CommandKey]: KeyCode } = {
   id: ['i', STR],
   timeMs: ['t', NUM],
   type: ['y', CONST],
@@ -289,13 +283,10 @@ const KEY_CODES: { readonly [K in CommandKey]: readonly [code: string, kind: Kin
   makerFeeBps: ['k', NUM],
   takerFeeBps: ['K', NUM],
   instrument: ['I', JSONV],
-  scale: ['z', NUM],
-  kind: ['d', CONST, ['fiat', 'crypto', 'share', 'collateral']],
 };
 
-/** Each command type's code (the character after `~`). */
-const TYPE_CODES: { readonly [T in CommandType]: string } = {
-  register_asset: 'N',
+/** Each core command type's code (the character after `~`); a family's are in its module. */
+const TYPE_CODES: { readonly [T in CoreCommand['type']]: string } = {
   register_instrument: 'I',
   set_reference_price: 'R',
   set_mark_price: 'M',
@@ -325,7 +316,18 @@ type KeyEntry = {
 };
 const KEYS_BY_NAME = new Map<string, KeyEntry>();
 const KEYS_BY_CODE = new Map<string, KeyEntry>();
-for (const [name, [code, kind, values]] of Object.entries(KEY_CODES)) {
+const TYPES_BY_NAME = new Map<string, string>();
+const TYPES_BY_CODE = new Map<string, CommandType>();
+/** Each command type's own keys (not id, timeMs or type), for a family's: what its module declares. */
+export const FAMILY_COMMAND_KEYS = new Map<string, readonly string[]>();
+const allKeys: [string, KeyCode][] = [
+  ...Object.entries(KEY_CODES),
+  ...FAMILIES.flatMap((family) => Object.entries(family.keys)),
+];
+for (const [name, [code, kind, values]] of allKeys) {
+  // A family whose code or key name is taken would misread journal lines: refuse to load.
+  if (KEYS_BY_NAME.has(name) || KEYS_BY_CODE.has(code) || code === '*' || code.length !== 1)
+    throw new Error(`journal key ${name} (${code}) is coded twice or badly`);
   const entry: KeyEntry = {
     name,
     code,
@@ -336,10 +338,23 @@ for (const [name, [code, kind, values]] of Object.entries(KEY_CODES)) {
   KEYS_BY_NAME.set(name, entry);
   KEYS_BY_CODE.set(code, entry);
 }
-const TYPES_BY_NAME = new Map<string, string>(Object.entries(TYPE_CODES));
-const TYPES_BY_CODE = new Map<string, CommandType>(
-  Object.entries(TYPE_CODES).map(([type, code]) => [code, type as CommandType]),
-);
+const allTypes: [string, string][] = [
+  ...Object.entries(TYPE_CODES),
+  ...FAMILIES.flatMap((family) =>
+    Object.entries(family.commands).map(([type, spec]) => {
+      for (const key of spec.keys)
+        if (!KEYS_BY_NAME.has(key)) throw new Error(`${type}: its key ${key} has no journal code`);
+      FAMILY_COMMAND_KEYS.set(type, spec.keys);
+      return [type, spec.code] as [string, string];
+    }),
+  ),
+];
+for (const [type, code] of allTypes) {
+  if (TYPES_BY_NAME.has(type) || TYPES_BY_CODE.has(code) || code.length !== 1)
+    throw new Error(`command type ${type} (${code}) is coded twice or badly`);
+  TYPES_BY_NAME.set(type, code);
+  TYPES_BY_CODE.set(code, type as CommandType);
+}
 
 /** The journal line of a command (see above): compact when it can be, JSON otherwise. */
 export function encodeCommand(command: Command): string {

@@ -2,6 +2,9 @@
 // Must hold: everything exported is pure given its inputs; time, ids and seeds come in as arguments.
 // Must not: export internals that would let callers change state other than through Engine.apply().
 
+// A family's command types come with the Command union; name one with Extract<Command, { type: … }>.
+export type { RegisterAsset } from './assets.ts';
+export type { CommandFamily } from './command-family.ts';
 export {
   type AmendOrder,
   type CancelOrder,
@@ -25,7 +28,6 @@ export {
   type PlaceOrder,
   type PostHold,
   parseJournalPage,
-  type RegisterAsset,
   type RegisterInstrument,
   type SetInstrumentFees,
   type SetMarkPrice,
