@@ -25,7 +25,7 @@ export type CommandSpec<C> = {
   /** The character after `~` in a compact journal line: unique over all commands, never reused. */
   readonly code: string;
   /** The command's own keys (not id, timeMs or type), each coded in the family's or commands.ts's keys. */
-  readonly keys: readonly string[];
+  readonly keys: readonly Exclude<keyof C, keyof CommandBase | 'type'>[];
   /** Applies it: events (or WRITTEN) on success, a rejection otherwise; deterministic (engine.ts). */
   readonly apply: (state: EngineState, command: C) => ApplyResult;
 };

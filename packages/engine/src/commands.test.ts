@@ -1,7 +1,7 @@
 import { btcUsdt, CommandFactory, reliance, SeededRandom } from '@bourse/testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CONST, type KeyCode, NUM, STR } from './command-family.ts';
+import { CONST, NUM, STR } from './command-family.ts';
 import {
   COMMAND_TYPES,
   type Command,
@@ -13,18 +13,19 @@ import {
   JOURNAL_NEW,
   JOURNAL_REPEAT,
   JOURNAL_UNMARKED,
+  journalKeyCode,
   journalMark,
   parseJournalPage,
 } from './commands.ts';
 import { Engine } from './engine.ts';
-import { FAMILIES } from './families.ts';
+import { FAMILIES, type FamilyCommand } from './families.ts';
 import { toJsonSafe } from './json-codec.ts';
 import { TRANSFER_CAUSES, WALLETS } from './ledger.ts';
 
 /** What a journal line must give back: the command as a JSON round trip gives it, keys in the same order. */
 const viaJson = (command: unknown) => JSON.stringify(command);
 
-type FamilyType = keyof (typeof FAMILIES)[number]['commands'];
+type FamilyType = FamilyCommand['type'];
 
 /**
  * Every key of each command type, and a value of the kind it usually holds: written out for the core
@@ -51,14 +52,12 @@ const KEYS: Record<CommandType, Record<string, fc.Arbitrary<unknown>>> = (() => 
   );
   const int = fc.oneof(fc.integer({ min: 0, max: 20_000_000 }), fc.maxSafeInteger());
   const time = fc.integer({ min: 0, max: 4_000_000_000_000 });
-  const wallet = fc.constantFrom('spot', 'stock', 'contract', 'margin', 'fund', 'robot', 'loan', 'platform');
   const trigger = fc.record({
     kind: fc.constantFrom('stop', 'take_profit'),
     priceTicks: int,
     by: fc.constantFrom('last', 'mark'),
   });
   const spec = fc.constantFrom(btcUsdt(), reliance({ lockBoughtUntilSettled: true }), { id: 'X', kind: 'odd' });
-  const cause = fc.constantFrom('deposit', 'paper_grant', 'withdrawal', 'adjustment', 'allotment');
   const base = { id: text, timeMs: time };
   const core: Record<Exclude<CommandType, FamilyType>, Record<string, fc.Arbitrary<unknown>>> = {
     register_instrument: { ...base, instrument: spec },
@@ -66,12 +65,6 @@ const KEYS: Record<CommandType, Record<string, fc.Arbitrary<unknown>>> = (() => 
     set_mark_price: { ...base, instrumentId: text, priceTicks: int },
     set_trading_status: { ...base, instrumentId: text, halted: fc.boolean() },
     set_instrument_fees: { ...base, instrumentId: text, makerFeeBps: int, takerFeeBps: int },
-    deposit: { ...base, userId: text, wallet, asset: text, amount: text, from: text, cause, link: text },
-    wallet_transfer: { ...base, userId: text, asset: text, fromWallet: wallet, toWallet: wallet, amount: text },
-    hold_funds: { ...base, userId: text, wallet, asset: text, amount: text, cause, link: text },
-    post_hold: { ...base, holdId: text, to: text, amount: text },
-    void_hold: { ...base, holdId: text },
-    settle_trades: { ...base, instrumentId: text, upToTradeId: int },
     place_order: {
       ...base,
       userId: text,
@@ -91,11 +84,10 @@ const KEYS: Record<CommandType, Record<string, fc.Arbitrary<unknown>>> = (() => 
   // A family's key: as a core command's key of that name, else by its declared kind (a closed set also
   // gets a value outside it, written as JSON).
   const shared = new Map(Object.values(core).flatMap((keys) => Object.entries(keys)));
-  const declared = new Map<string, KeyCode>(FAMILIES.flatMap((family) => Object.entries(family.keys)));
   const ofKey = (key: string): fc.Arbitrary<unknown> => {
     const known = shared.get(key);
     if (known !== undefined) return known;
-    const [, kind, values = []] = declared.get(key) ?? ['', STR];
+    const [, kind, values = []] = journalKeyCode(key) ?? ['', STR];
     if (kind === CONST) return fc.constantFrom(...values, 'outside_the_set');
     return kind === STR ? text : kind === NUM ? int : fc.jsonValue({ maxDepth: 2 });
   };
@@ -103,7 +95,7 @@ const KEYS: Record<CommandType, Record<string, fc.Arbitrary<unknown>>> = (() => 
     FAMILIES.flatMap((family) =>
       Object.entries(family.commands).map(([type, spec]) => [
         type,
-        { ...base, ...Object.fromEntries(spec.keys.map((key) => [key, ofKey(key)])) },
+        { ...base, ...Object.fromEntries((spec.keys as readonly string[]).map((key) => [key, ofKey(key)])) },
       ]),
     ),
   ) as unknown as Record<FamilyType, Record<string, fc.Arbitrary<unknown>>>;

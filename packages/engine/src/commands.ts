@@ -6,7 +6,6 @@
 import { BOOL, CONST, JSONV, type KeyCode, type Kind, NUM, STR } from './command-family.ts';
 import { FAMILIES, type FamilyCommand } from './families.ts';
 import type { InstrumentSpec } from './instrument.ts';
-import type { PlatformAccountName, TransferCause, Wallet } from './ledger.ts';
 import type { Side, StpMode } from './order-book.ts';
 
 type CommandBase = {
@@ -55,55 +54,6 @@ export type SetInstrumentFees = CommandBase & {
   takerFeeBps: number;
 };
 
-/** Platform account → user: a deposit through a rail, a paper-money grant, an allotment, an adjustment… */
-export type Deposit = CommandBase & {
-  type: 'deposit';
-  userId: string;
-  wallet: Wallet;
-  asset: string;
-  amount: string;
-  from: PlatformAccountName;
-  cause: TransferCause;
-  link?: string;
-};
-
-/** Between two wallets of one user, same asset. */
-export type WalletTransfer = CommandBase & {
-  type: 'wallet_transfer';
-  userId: string;
-  asset: string;
-  fromWallet: Wallet;
-  toWallet: Wallet;
-  amount: string;
-};
-
-/** Reserves user funds as a pending transfer (a withdrawal waiting for its rail); its id is the hold id. */
-export type HoldFunds = CommandBase & {
-  type: 'hold_funds';
-  userId: string;
-  wallet: Wallet;
-  asset: string;
-  amount: string;
-  cause: TransferCause;
-  link?: string;
-};
-
-/** Posts all or part of a funds hold to a platform account; what is not posted stays held. */
-export type PostHold = CommandBase & {
-  type: 'post_hold';
-  holdId: string;
-  to: PlatformAccountName;
-  amount?: string;
-};
-
-export type VoidHold = CommandBase & { type: 'void_hold'; holdId: string };
-
-/**
- * Releases the settlement holds of every trade of the instrument with trade id <= upToTradeId (the
- * host's calendar decides when a trade has settled). Repeating it, or nothing to release, is ok.
- */
-export type SettleTrades = CommandBase & { type: 'settle_trades'; instrumentId: string; upToTradeId: number };
-
 export type TimeInForce = 'gtc' | 'ioc' | 'fok';
 
 /** Stop fires when the price moves against the position's direction; take_profit when it moves for it. */
@@ -143,12 +93,6 @@ type CoreCommand =
   | SetMarkPrice
   | SetTradingStatus
   | SetInstrumentFees
-  | Deposit
-  | WalletTransfer
-  | HoldFunds
-  | PostHold
-  | VoidHold
-  | SettleTrades
   | PlaceOrder
   | CancelOrder
   | AmendOrder;
@@ -164,12 +108,6 @@ const CORE_COMMAND_TYPES: readonly CoreCommand['type'][] = [
   'set_mark_price',
   'set_trading_status',
   'set_instrument_fees',
-  'deposit',
-  'wallet_transfer',
-  'hold_funds',
-  'post_hold',
-  'void_hold',
-  'settle_trades',
   'place_order',
   'cancel_order',
   'amend_order',
@@ -233,8 +171,12 @@ type CommandKey = CoreCommand extends infer C ? (C extends CoreCommand ? keyof C
 
 const WALLET_CODES = ['spot', 'stock', 'contract', 'margin', 'fund', 'robot', 'loan', 'platform'];
 
-/** Each key's code and how its value is written (for a closed set: its values, coded 0, 1, 2…). */
-const KEY_CODES: { readonly [K in CommandKey]: KeyCode } = {
+/**
+ * Each key's code and how its value is written (for a closed set: its values, coded 0, 1, 2…): every
+ * core command's key, and the keys families share (asset, wallet, amount…). A key new with a family is
+ * coded in its module.
+ */
+const KEY_CODES: { readonly [K in CommandKey]: KeyCode } & { readonly [key: string]: KeyCode } = {
   id: ['i', STR],
   timeMs: ['t', NUM],
   type: ['y', CONST],
@@ -292,12 +234,6 @@ const TYPE_CODES: { readonly [T in CoreCommand['type']]: string } = {
   set_mark_price: 'M',
   set_trading_status: 'T',
   set_instrument_fees: 'F',
-  deposit: 'D',
-  wallet_transfer: 'W',
-  hold_funds: 'H',
-  post_hold: 'O',
-  void_hold: 'V',
-  settle_trades: 'S',
   place_order: 'P',
   cancel_order: 'C',
   amend_order: 'A',
@@ -338,6 +274,12 @@ for (const [name, [code, kind, values]] of allKeys) {
   KEYS_BY_NAME.set(name, entry);
   KEYS_BY_CODE.set(code, entry);
 }
+/** A key's journal code and kind, wherever it is declared (for tests that make commands of a family). */
+export function journalKeyCode(name: string): KeyCode | undefined {
+  const entry = KEYS_BY_NAME.get(name);
+  return entry && [entry.code, entry.kind, entry.values && [...entry.values.values()]];
+}
+
 const allTypes: [string, string][] = [
   ...Object.entries(TYPE_CODES),
   ...FAMILIES.flatMap((family) =>

@@ -23,13 +23,12 @@ import {
   WRITTEN,
 } from './engine-state.ts';
 import { FAMILY_HANDLERS, type FamilyCommand } from './families.ts';
-import { deposit, holdFunds, postHold, voidHold, walletTransfer } from './funds.ts';
 import type { Instrument } from './instrument.ts';
 import { type Account, Ledger, type Wallet } from './ledger.ts';
 import { OrderMap } from './order-map.ts';
 import { registerInstrument, setInstrumentFees, setMarkPrice, setReferencePrice } from './reference-data.ts';
 import { MIN_RESULT_RETENTION, ResultLog } from './result-log.ts';
-import { findBrokenLock, settleTrades } from './settlement-locks.ts';
+import { findBrokenLock } from './settlement-locks.ts';
 import { type EngineSnapshot, jsonOfParts, restoreState, snapshotParts, takeSnapshot } from './snapshot.ts';
 import { hashParts, hashState } from './state-hash.ts';
 import { amendOrder, cancelOrder, placeOrder, setTradingStatus } from './trading.ts';
@@ -247,18 +246,6 @@ export class Engine {
         return cancelOrder(state, command);
       case 'amend_order':
         return amendOrder(state, command);
-      case 'deposit':
-        return deposit(state, command);
-      case 'wallet_transfer':
-        return walletTransfer(state, command);
-      case 'hold_funds':
-        return holdFunds(state, command);
-      case 'post_hold':
-        return postHold(state, command);
-      case 'void_hold':
-        return voidHold(state, command);
-      case 'settle_trades':
-        return settleTrades(state, command);
       case 'register_instrument':
         return registerInstrument(state, command);
       case 'set_reference_price':

@@ -12,12 +12,10 @@ export {
   type Command,
   type CommandType,
   canonicalJson,
-  type Deposit,
   decodeCommand,
   decodeParsedLine,
   encodeCommand,
   encodeJournalLine,
-  type HoldFunds,
   JOURNAL_NEW,
   JOURNAL_PAGE_PARSER,
   JOURNAL_REPEAT,
@@ -26,18 +24,14 @@ export {
   journalMark,
   type ParsedJournalPage,
   type PlaceOrder,
-  type PostHold,
   parseJournalPage,
   type RegisterInstrument,
   type SetInstrumentFees,
   type SetMarkPrice,
   type SetReferencePrice,
   type SetTradingStatus,
-  type SettleTrades,
   type TimeInForce,
   type TriggerSpec,
-  type VoidHold,
-  type WalletTransfer,
 } from './commands.ts';
 export {
   type BalanceView,
@@ -63,6 +57,7 @@ export {
   type Trade,
   type TransferPosted,
 } from './events.ts';
+export type { Deposit, HoldFunds, PostHold, VoidHold, WalletTransfer } from './funds.ts';
 export {
   buyHoldFor,
   feeOf,
@@ -117,6 +112,7 @@ export {
   RECORD_TRADE,
   RECORD_TRANSFER,
 } from './result-log.ts';
+export type { SettleTrades } from './settlement-locks.ts';
 export { type EngineSnapshot, SNAPSHOT_VERSION } from './snapshot.ts';
 export { hashSnapshot, STATE_HASH_PREFIX } from './state-hash.ts';
 export { isOutsideBand } from './trading.ts';
