@@ -5,7 +5,6 @@
 
 import { BOOL, CONST, JSONV, type KeyCode, type Kind, NUM, STR } from './command-family.ts';
 import { FAMILIES, type FamilyCommand } from './families.ts';
-import type { InstrumentSpec } from './instrument.ts';
 import type { Side, StpMode } from './order-book.ts';
 
 type CommandBase = {
@@ -19,20 +18,6 @@ type CommandBase = {
   timeMs: number;
 };
 
-export type RegisterInstrument = CommandBase & { type: 'register_instrument'; instrument: InstrumentSpec };
-
-/** Sets the reference price and, optionally, the band outside which limit prices are refused. */
-export type SetReferencePrice = CommandBase & {
-  type: 'set_reference_price';
-  instrumentId: string;
-  priceTicks: number;
-  bandLoTicks?: number;
-  bandHiTicks?: number;
-};
-
-/** An outside mark/last price (index, other venue) that fires `by: 'mark'` triggers. */
-export type SetMarkPrice = CommandBase & { type: 'set_mark_price'; instrumentId: string; priceTicks: number };
-
 /**
  * Halts or resumes continuous trading (the exchange's session closed or open). While halted nothing
  * trades: orders are accepted and their funds held, but they wait in arrival order (after-market
@@ -41,18 +26,6 @@ export type SetMarkPrice = CommandBase & { type: 'set_mark_price'; instrumentId:
  * refused. Triggers wait too.
  */
 export type SetTradingStatus = CommandBase & { type: 'set_trading_status'; instrumentId: string; halted: boolean };
-
-/**
- * Changes an instrument's maker and taker fees (whole bps, as register_instrument allows) for orders
- * placed from now on. An order pays the fees in force when it was placed (what the customer was shown):
- * live orders keep theirs, and so do their holds.
- */
-export type SetInstrumentFees = CommandBase & {
-  type: 'set_instrument_fees';
-  instrumentId: string;
-  makerFeeBps: number;
-  takerFeeBps: number;
-};
 
 export type TimeInForce = 'gtc' | 'ioc' | 'fok';
 
@@ -87,15 +60,7 @@ export type AmendOrder = CommandBase & {
 };
 
 /** The commands engine.ts dispatches itself (the hot path's among them); the others come by family. */
-type CoreCommand =
-  | RegisterInstrument
-  | SetReferencePrice
-  | SetMarkPrice
-  | SetTradingStatus
-  | SetInstrumentFees
-  | PlaceOrder
-  | CancelOrder
-  | AmendOrder;
+type CoreCommand = SetTradingStatus | PlaceOrder | CancelOrder | AmendOrder;
 
 /** Every command: the core ones and every family's (families.ts). */
 export type Command = CoreCommand | FamilyCommand;
@@ -103,11 +68,7 @@ export type Command = CoreCommand | FamilyCommand;
 export type CommandType = Command['type'];
 
 const CORE_COMMAND_TYPES: readonly CoreCommand['type'][] = [
-  'register_instrument',
-  'set_reference_price',
-  'set_mark_price',
   'set_trading_status',
-  'set_instrument_fees',
   'place_order',
   'cancel_order',
   'amend_order',
@@ -229,11 +190,7 @@ const KEY_CODES: { readonly [K in CommandKey]: KeyCode } & { readonly [key: stri
 
 /** Each core command type's code (the character after `~`); a family's are in its module. */
 const TYPE_CODES: { readonly [T in CoreCommand['type']]: string } = {
-  register_instrument: 'I',
-  set_reference_price: 'R',
-  set_mark_price: 'M',
   set_trading_status: 'T',
-  set_instrument_fees: 'F',
   place_order: 'P',
   cancel_order: 'C',
   amend_order: 'A',

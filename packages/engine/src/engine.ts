@@ -26,7 +26,6 @@ import { FAMILY_HANDLERS, type FamilyCommand } from './families.ts';
 import type { Instrument } from './instrument.ts';
 import { type Account, Ledger, type Wallet } from './ledger.ts';
 import { OrderMap } from './order-map.ts';
-import { registerInstrument, setInstrumentFees, setMarkPrice, setReferencePrice } from './reference-data.ts';
 import { MIN_RESULT_RETENTION, ResultLog } from './result-log.ts';
 import { findBrokenLock } from './settlement-locks.ts';
 import { type EngineSnapshot, jsonOfParts, restoreState, snapshotParts, takeSnapshot } from './snapshot.ts';
@@ -246,16 +245,8 @@ export class Engine {
         return cancelOrder(state, command);
       case 'amend_order':
         return amendOrder(state, command);
-      case 'register_instrument':
-        return registerInstrument(state, command);
-      case 'set_reference_price':
-        return setReferencePrice(state, command);
-      case 'set_mark_price':
-        return setMarkPrice(state, command);
       case 'set_trading_status':
         return setTradingStatus(state, command);
-      case 'set_instrument_fees':
-        return setInstrumentFees(state, command);
       default: {
         // A family's command (families.ts): the hot path's commands above never reach this lookup.
         const handler = FAMILY_HANDLERS.get(command.type);

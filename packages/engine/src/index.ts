@@ -25,10 +25,6 @@ export {
   type ParsedJournalPage,
   type PlaceOrder,
   parseJournalPage,
-  type RegisterInstrument,
-  type SetInstrumentFees,
-  type SetMarkPrice,
-  type SetReferencePrice,
   type SetTradingStatus,
   type TimeInForce,
   type TriggerSpec,
@@ -99,6 +95,7 @@ export {
   STP_CANCEL_TAKER,
   type StpMode,
 } from './order-book.ts';
+export type { RegisterInstrument, SetInstrumentFees, SetMarkPrice, SetReferencePrice } from './reference-data.ts';
 export { ENGINE_REJECTIONS, type EngineRejection, isEngineRejection } from './rejections.ts';
 export {
   EventReader,
