@@ -448,6 +448,13 @@ function journal(random: SeededRandom): Command[] {
   commands.push(t.halt(false));
   // A retry whose keys come in another order than the first time: the same body, so the first answer.
   commands.push(shuffled(commands[commands.length - 3] as Command, random));
+  // A command of each family type the lines above do not write: one from its declared keys, so a new
+  // family is covered here without a line of its own.
+  const written = new Set(commands.map((command) => command.type));
+  for (const type of COMMAND_TYPES.filter((type) => !written.has(type))) {
+    const [sample] = fc.sample(commandOf(type, { odd: false }), { seed: random.int(0, 1_000_000), numRuns: 1 });
+    commands.push({ ...sample, id: `family-${type}`, timeMs: 4_000 } as unknown as Command);
+  }
   return commands.map((command) => (random.chance(0.8) ? shuffled(command, random) : command));
 }
 
