@@ -324,7 +324,6 @@ export const ERRORS = {
   unknown_asset: { status: 400, en: 'Unknown asset', pt: 'Ativo desconhecido' },
   invalid_asset: { status: 400, en: 'The asset definition is not valid', pt: 'A definição do ativo não é válida' },
   asset_exists: { status: 409, en: 'This asset already exists', pt: 'Este ativo já existe' },
-  note_too_long: { status: 400, en: 'The note is too long', pt: 'A nota é longa demais' },
   hold_not_found: {
     status: 404,
     en: 'The reserved funds were not found',

@@ -134,11 +134,7 @@ export type InstrumentFeesSet = {
   readonly timeMs: number;
 };
 
-/** A note (noop_note). */
-export type NoteRecorded = { readonly type: 'note_recorded'; readonly text: string; readonly timeMs: number };
-
 export type EngineEvent =
-  | NoteRecorded
   | OrderPlaced
   | OrderUpdated
   | Trade

@@ -81,10 +81,6 @@ export class CommandFactory {
     return { ...this.base(), type: 'register_asset', asset, scale, kind };
   }
 
-  note(text: string): Command {
-    return { ...this.base(), type: 'noop_note', text };
-  }
-
   register(instrument: InstrumentSpec): Command {
     return { ...this.base(), type: 'register_instrument', instrument };
   }

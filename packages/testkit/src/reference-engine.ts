@@ -130,9 +130,6 @@ export class ReferenceEngine {
         this.assets.set(c.asset, c.scale);
         return undefined;
       }
-      case 'noop_note':
-        if (typeof c.text !== 'string' || c.text.length > 140) return 'note_too_long';
-        return undefined;
       case 'register_instrument': {
         const s = c.instrument;
         const base = this.findAsset(s.base);

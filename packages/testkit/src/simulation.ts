@@ -500,8 +500,6 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     }
     if (r >= 0.98 && r < 0.983) return feesCommand(spec.id);
     if (r >= 0.983 && r < 0.985) return assetCommand(user);
-    if (r >= 0.985 && r < 0.986)
-      return { ...nextBase(), type: 'noop_note', text: random.chance(0.9) ? 'hello' : 'x'.repeat(141) };
     market.mid = Math.max(200, market.mid + random.int(-3, 3));
     return undefined;
   }
