@@ -1,5 +1,6 @@
-// Owns the command shapes the engine accepts and their journal codec. Commands are plain JSON: integer
-// ticks and lots as numbers, money as decimal strings, time as epoch milliseconds from the sequencer.
+// Owns the trading commands' shapes, the Command union (those plus every family's, families.ts) and the
+// journal codec of all of them. Commands are plain JSON: integer ticks and lots as numbers, money as
+// decimal strings, time as epoch milliseconds from the sequencer.
 // Must hold: decodeCommand(encodeCommand(c)) is JSON.parse(JSON.stringify(c)), keys in the same order.
 // Must not: read a clock or make up ids.
 
