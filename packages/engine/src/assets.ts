@@ -4,9 +4,21 @@
 // it); share assets (SHARE:EXCHANGE:SYMBOL, scale 0) are implied by their code and never registered.
 // Must not: move money or open accounts.
 
-import { type AssetDefinition, BUILT_IN_ASSETS, parseAssetDefinition, shareAssetOf } from '@bourse/money';
-import type { RegisterAsset } from './commands.ts';
+import {
+  type AssetDefinition,
+  type AssetKind,
+  BUILT_IN_ASSETS,
+  parseAssetDefinition,
+  shareAssetOf,
+} from '@bourse/money';
+import { CONST, type CommandBase, defineFamily, NUM } from './command-family.ts';
 import type { ApplyResult, EngineState } from './engine-state.ts';
+
+/**
+ * Adds an asset at run time (a coin offering's new coin, a new currency): its code, scale (decimals of
+ * one minor unit) and kind. A code is registered once (asset_exists); shares are implied by their code.
+ */
+export type RegisterAsset = CommandBase & { type: 'register_asset'; asset: string; scale: number; kind: AssetKind };
 
 /** Registered assets by code, in registration order (the snapshot's order). */
 export type AssetRegistry = Map<string, AssetDefinition>;
@@ -33,3 +45,11 @@ export function registerAsset(state: EngineState, command: RegisterAsset): Apply
     ],
   };
 }
+
+/** The family (families.ts): register_asset, journaled as `~N`; `asset` is coded in commands.ts (shared). */
+export const ASSETS_FAMILY = defineFamily<RegisterAsset, 'invalid_asset' | 'asset_exists'>({
+  name: 'assets',
+  commands: { register_asset: { code: 'N', keys: ['asset', 'scale', 'kind'], apply: registerAsset } },
+  keys: { scale: ['z', NUM], kind: ['d', CONST, ['fiat', 'crypto', 'share', 'collateral']] },
+  rejections: ['invalid_asset', 'asset_exists'],
+});

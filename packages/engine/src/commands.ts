@@ -1,11 +1,11 @@
-// Owns the command shapes the engine accepts and their journal codec. Commands are plain JSON: integer
-// ticks and lots as numbers, money as decimal strings, time as epoch milliseconds from the sequencer.
+// Owns the trading commands' shapes, the Command union (those plus every family's, families.ts) and the
+// journal codec of all of them. Commands are plain JSON: integer ticks and lots as numbers, money as
+// decimal strings, time as epoch milliseconds from the sequencer.
 // Must hold: decodeCommand(encodeCommand(c)) is JSON.parse(JSON.stringify(c)), keys in the same order.
 // Must not: read a clock or make up ids.
 
-import type { AssetKind } from '@bourse/money';
-import type { InstrumentSpec } from './instrument.ts';
-import type { PlatformAccountName, TransferCause, Wallet } from './ledger.ts';
+import { BOOL, CONST, JSONV, type KeyCode, type Kind, NUM, STR } from './command-family.ts';
+import { FAMILIES, type FamilyCommand } from './families.ts';
 import type { Side, StpMode } from './order-book.ts';
 
 type CommandBase = {
@@ -19,26 +19,6 @@ type CommandBase = {
   timeMs: number;
 };
 
-export type RegisterInstrument = CommandBase & { type: 'register_instrument'; instrument: InstrumentSpec };
-
-/**
- * Adds an asset at run time (a coin offering's new coin, a new currency): its code, scale (decimals of
- * one minor unit) and kind. A code is registered once (asset_exists); shares are implied by their code.
- */
-export type RegisterAsset = CommandBase & { type: 'register_asset'; asset: string; scale: number; kind: AssetKind };
-
-/** Sets the reference price and, optionally, the band outside which limit prices are refused. */
-export type SetReferencePrice = CommandBase & {
-  type: 'set_reference_price';
-  instrumentId: string;
-  priceTicks: number;
-  bandLoTicks?: number;
-  bandHiTicks?: number;
-};
-
-/** An outside mark/last price (index, other venue) that fires `by: 'mark'` triggers. */
-export type SetMarkPrice = CommandBase & { type: 'set_mark_price'; instrumentId: string; priceTicks: number };
-
 /**
  * Halts or resumes continuous trading (the exchange's session closed or open). While halted nothing
  * trades: orders are accepted and their funds held, but they wait in arrival order (after-market
@@ -47,67 +27,6 @@ export type SetMarkPrice = CommandBase & { type: 'set_mark_price'; instrumentId:
  * refused. Triggers wait too.
  */
 export type SetTradingStatus = CommandBase & { type: 'set_trading_status'; instrumentId: string; halted: boolean };
-
-/**
- * Changes an instrument's maker and taker fees (whole bps, as register_instrument allows) for orders
- * placed from now on. An order pays the fees in force when it was placed (what the customer was shown):
- * live orders keep theirs, and so do their holds.
- */
-export type SetInstrumentFees = CommandBase & {
-  type: 'set_instrument_fees';
-  instrumentId: string;
-  makerFeeBps: number;
-  takerFeeBps: number;
-};
-
-/** Platform account → user: a deposit through a rail, a paper-money grant, an allotment, an adjustment… */
-export type Deposit = CommandBase & {
-  type: 'deposit';
-  userId: string;
-  wallet: Wallet;
-  asset: string;
-  amount: string;
-  from: PlatformAccountName;
-  cause: TransferCause;
-  link?: string;
-};
-
-/** Between two wallets of one user, same asset. */
-export type WalletTransfer = CommandBase & {
-  type: 'wallet_transfer';
-  userId: string;
-  asset: string;
-  fromWallet: Wallet;
-  toWallet: Wallet;
-  amount: string;
-};
-
-/** Reserves user funds as a pending transfer (a withdrawal waiting for its rail); its id is the hold id. */
-export type HoldFunds = CommandBase & {
-  type: 'hold_funds';
-  userId: string;
-  wallet: Wallet;
-  asset: string;
-  amount: string;
-  cause: TransferCause;
-  link?: string;
-};
-
-/** Posts all or part of a funds hold to a platform account; what is not posted stays held. */
-export type PostHold = CommandBase & {
-  type: 'post_hold';
-  holdId: string;
-  to: PlatformAccountName;
-  amount?: string;
-};
-
-export type VoidHold = CommandBase & { type: 'void_hold'; holdId: string };
-
-/**
- * Releases the settlement holds of every trade of the instrument with trade id <= upToTradeId (the
- * host's calendar decides when a trade has settled). Repeating it, or nothing to release, is ok.
- */
-export type SettleTrades = CommandBase & { type: 'settle_trades'; instrumentId: string; upToTradeId: number };
 
 export type TimeInForce = 'gtc' | 'ioc' | 'fok';
 
@@ -141,41 +60,24 @@ export type AmendOrder = CommandBase & {
   qtyLots?: number;
 };
 
-export type Command =
-  | RegisterInstrument
-  | SetReferencePrice
-  | RegisterAsset
-  | SetMarkPrice
-  | SetTradingStatus
-  | SetInstrumentFees
-  | Deposit
-  | WalletTransfer
-  | HoldFunds
-  | PostHold
-  | VoidHold
-  | SettleTrades
-  | PlaceOrder
-  | CancelOrder
-  | AmendOrder;
+/** The commands engine.ts dispatches itself (the hot path's among them); the others come by family. */
+type CoreCommand = SetTradingStatus | PlaceOrder | CancelOrder | AmendOrder;
+
+/** Every command: the core ones and every family's (families.ts). */
+export type Command = CoreCommand | FamilyCommand;
 
 export type CommandType = Command['type'];
 
-export const COMMAND_TYPES: readonly CommandType[] = [
-  'register_asset',
-  'register_instrument',
-  'set_reference_price',
-  'set_mark_price',
+const CORE_COMMAND_TYPES: readonly CoreCommand['type'][] = [
   'set_trading_status',
-  'set_instrument_fees',
-  'deposit',
-  'wallet_transfer',
-  'hold_funds',
-  'post_hold',
-  'void_hold',
-  'settle_trades',
   'place_order',
   'cancel_order',
   'amend_order',
+];
+
+export const COMMAND_TYPES: readonly CommandType[] = [
+  ...FAMILIES.flatMap((family) => Object.keys(family.commands) as FamilyCommand['type'][]),
+  ...CORE_COMMAND_TYPES,
 ];
 
 // The journal's encoding of a command (engine_journal.command, a TEXT column): one encoding (issue 22),
@@ -226,21 +128,17 @@ export function journalMark(text: string): JournalMark {
 const COMPACT = '~';
 const COMPACT_CODE = 0x7e;
 
-const STR = 0;
-const NUM = 1;
-const BOOL = 2;
-const JSONV = 3;
-/** A value from a closed set, coded in the key codes; `type`'s value is the line's type. */
-const CONST = 4;
-type Kind = typeof STR | typeof NUM | typeof BOOL | typeof JSONV | typeof CONST;
-
-/** Every key of every command type. */
-type CommandKey = Command extends infer C ? (C extends Command ? keyof C : never) : never;
+/** Every key of every core command type (a family codes the keys new with it). */
+type CommandKey = CoreCommand extends infer C ? (C extends CoreCommand ? keyof C : never) : never;
 
 const WALLET_CODES = ['spot', 'stock', 'contract', 'margin', 'fund', 'robot', 'loan', 'platform'];
 
-/** Each key's code and how its value is written (for a closed set: its values, coded 0, 1, 2…). */
-const KEY_CODES: { readonly [K in CommandKey]: readonly [code: string, kind: Kind, values?: readonly string[]] } = {
+/**
+ * Each key's code and how its value is written (for a closed set: its values, coded 0, 1, 2…): every
+ * core command's key, and the keys families share (asset, wallet, amount…). A key new with a family is
+ * coded in its module.
+ */
+const KEY_CODES: { readonly [K in CommandKey]: KeyCode } & { readonly [key: string]: KeyCode } = {
   id: ['i', STR],
   timeMs: ['t', NUM],
   type: ['y', CONST],
@@ -289,24 +187,11 @@ const KEY_CODES: { readonly [K in CommandKey]: readonly [code: string, kind: Kin
   makerFeeBps: ['k', NUM],
   takerFeeBps: ['K', NUM],
   instrument: ['I', JSONV],
-  scale: ['z', NUM],
-  kind: ['d', CONST, ['fiat', 'crypto', 'share', 'collateral']],
 };
 
-/** Each command type's code (the character after `~`). */
-const TYPE_CODES: { readonly [T in CommandType]: string } = {
-  register_asset: 'N',
-  register_instrument: 'I',
-  set_reference_price: 'R',
-  set_mark_price: 'M',
+/** Each core command type's code (the character after `~`); a family's are in its module. */
+const TYPE_CODES: { readonly [T in CoreCommand['type']]: string } = {
   set_trading_status: 'T',
-  set_instrument_fees: 'F',
-  deposit: 'D',
-  wallet_transfer: 'W',
-  hold_funds: 'H',
-  post_hold: 'O',
-  void_hold: 'V',
-  settle_trades: 'S',
   place_order: 'P',
   cancel_order: 'C',
   amend_order: 'A',
@@ -325,7 +210,18 @@ type KeyEntry = {
 };
 const KEYS_BY_NAME = new Map<string, KeyEntry>();
 const KEYS_BY_CODE = new Map<string, KeyEntry>();
-for (const [name, [code, kind, values]] of Object.entries(KEY_CODES)) {
+const TYPES_BY_NAME = new Map<string, string>();
+const TYPES_BY_CODE = new Map<string, CommandType>();
+/** Each command type's own keys (not id, timeMs or type), for a family's: what its module declares. */
+export const FAMILY_COMMAND_KEYS = new Map<string, readonly string[]>();
+const allKeys: [string, KeyCode][] = [
+  ...Object.entries(KEY_CODES),
+  ...FAMILIES.flatMap((family) => Object.entries(family.keys)),
+];
+for (const [name, [code, kind, values]] of allKeys) {
+  // A family whose code or key name is taken would misread journal lines: refuse to load.
+  if (KEYS_BY_NAME.has(name) || KEYS_BY_CODE.has(code) || code === '*' || code.length !== 1)
+    throw new Error(`journal key ${name} (${code}) is coded twice or badly`);
   const entry: KeyEntry = {
     name,
     code,
@@ -336,10 +232,29 @@ for (const [name, [code, kind, values]] of Object.entries(KEY_CODES)) {
   KEYS_BY_NAME.set(name, entry);
   KEYS_BY_CODE.set(code, entry);
 }
-const TYPES_BY_NAME = new Map<string, string>(Object.entries(TYPE_CODES));
-const TYPES_BY_CODE = new Map<string, CommandType>(
-  Object.entries(TYPE_CODES).map(([type, code]) => [code, type as CommandType]),
-);
+/** A key's journal code and kind, wherever it is declared (for tests that make commands of a family). */
+export function journalKeyCode(name: string): KeyCode | undefined {
+  const entry = KEYS_BY_NAME.get(name);
+  return entry && [entry.code, entry.kind, entry.values && [...entry.values.values()]];
+}
+
+const allTypes: [string, string][] = [
+  ...Object.entries(TYPE_CODES),
+  ...FAMILIES.flatMap((family) =>
+    Object.entries(family.commands).map(([type, spec]) => {
+      for (const key of spec.keys)
+        if (!KEYS_BY_NAME.has(key)) throw new Error(`${type}: its key ${key} has no journal code`);
+      FAMILY_COMMAND_KEYS.set(type, spec.keys);
+      return [type, spec.code] as [string, string];
+    }),
+  ),
+];
+for (const [type, code] of allTypes) {
+  if (TYPES_BY_NAME.has(type) || TYPES_BY_CODE.has(code) || code.length !== 1)
+    throw new Error(`command type ${type} (${code}) is coded twice or badly`);
+  TYPES_BY_NAME.set(type, code);
+  TYPES_BY_CODE.set(code, type as CommandType);
+}
 
 /** The journal line of a command (see above): compact when it can be, JSON otherwise. */
 export function encodeCommand(command: Command): string {

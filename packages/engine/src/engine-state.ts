@@ -12,7 +12,7 @@ import type { Instrument } from './instrument.ts';
 import type { Account, Hold, Ledger } from './ledger.ts';
 import type { OrderBook, Side, SideCode, StpCode } from './order-book.ts';
 import type { OrderMap } from './order-map.ts';
-import { ENGINE_REJECTIONS, type EngineRejection } from './rejections.ts';
+import type { EngineRejection } from './rejections.ts';
 import type { ResultLog } from './result-log.ts';
 import type { UserIndex } from './user-index.ts';
 
@@ -33,9 +33,9 @@ export const DEFAULT_CONFIG: EngineConfig = {
 
 export type ApplyResult = { ok: true; events: EngineEvent[] } | { ok: false; code: EngineRejection };
 
-const REJECTED = new Map<string, ApplyResult>(
-  ENGINE_REJECTIONS.map((code) => [code, Object.freeze({ ok: false as const, code })]),
-);
+// Filled on first use rather than from ENGINE_REJECTIONS: that list is read from the family list
+// (families.ts), whose modules import this one.
+const REJECTED = new Map<string, ApplyResult>();
 
 /**
  * What a command handler answers when it wrote its events to the result log itself (state.log): the
@@ -48,7 +48,12 @@ export const WRITTEN: ApplyResult = Object.freeze({
 
 /** The result for a rejection: one frozen object per code, so refusing allocates nothing. */
 export function rejected(code: EngineRejection): ApplyResult {
-  return REJECTED.get(code) as ApplyResult;
+  let result = REJECTED.get(code);
+  if (result === undefined) {
+    result = Object.freeze({ ok: false as const, code });
+    REJECTED.set(code, result);
+  }
+  return result;
 }
 
 /**

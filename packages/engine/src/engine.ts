@@ -4,7 +4,7 @@
 // the same stateHash(). Must not: read the clock, randomness, the network, files or the environment.
 
 import type { AssetDefinition } from '@bourse/money';
-import { assetOfCode, genesisAssets, registerAsset } from './assets.ts';
+import { assetOfCode, genesisAssets } from './assets.ts';
 import { CommandMemory } from './command-memory.ts';
 import type { Command, JournalMark } from './commands.ts';
 import { canonicalJson, JOURNAL_NEW, JOURNAL_REPEAT } from './commands.ts';
@@ -22,13 +22,12 @@ import {
   UserNumbers,
   WRITTEN,
 } from './engine-state.ts';
-import { deposit, holdFunds, postHold, voidHold, walletTransfer } from './funds.ts';
+import { FAMILY_HANDLERS, type FamilyCommand } from './families.ts';
 import type { Instrument } from './instrument.ts';
 import { type Account, Ledger, type Wallet } from './ledger.ts';
 import { OrderMap } from './order-map.ts';
-import { registerInstrument, setInstrumentFees, setMarkPrice, setReferencePrice } from './reference-data.ts';
 import { MIN_RESULT_RETENTION, ResultLog } from './result-log.ts';
-import { findBrokenLock, settleTrades } from './settlement-locks.ts';
+import { findBrokenLock } from './settlement-locks.ts';
 import { type EngineSnapshot, jsonOfParts, restoreState, snapshotParts, takeSnapshot } from './snapshot.ts';
 import { hashParts, hashState } from './state-hash.ts';
 import { amendOrder, cancelOrder, placeOrder, setTradingStatus } from './trading.ts';
@@ -246,32 +245,13 @@ export class Engine {
         return cancelOrder(state, command);
       case 'amend_order':
         return amendOrder(state, command);
-      case 'deposit':
-        return deposit(state, command);
-      case 'wallet_transfer':
-        return walletTransfer(state, command);
-      case 'hold_funds':
-        return holdFunds(state, command);
-      case 'post_hold':
-        return postHold(state, command);
-      case 'void_hold':
-        return voidHold(state, command);
-      case 'settle_trades':
-        return settleTrades(state, command);
-      case 'register_asset':
-        return registerAsset(state, command);
-      case 'register_instrument':
-        return registerInstrument(state, command);
-      case 'set_reference_price':
-        return setReferencePrice(state, command);
-      case 'set_mark_price':
-        return setMarkPrice(state, command);
       case 'set_trading_status':
         return setTradingStatus(state, command);
-      case 'set_instrument_fees':
-        return setInstrumentFees(state, command);
-      default:
-        return rejected('invalid_command');
+      default: {
+        // A family's command (families.ts): the hot path's commands above never reach this lookup.
+        const handler = FAMILY_HANDLERS.get(command.type);
+        return handler === undefined ? rejected('invalid_command') : handler(state, command as FamilyCommand);
+      }
     }
   }
 

@@ -10,8 +10,9 @@ import {
   tradesOf,
 } from '@bourse/testkit';
 import { describe, expect, it } from 'vitest';
-import type { Command, Deposit, HoldFunds, PostHold } from './commands.ts';
+import type { Command } from './commands.ts';
 import { Engine } from './engine.ts';
+import type { Deposit, HoldFunds, PostHold } from './funds.ts';
 
 // BTC-USDT: 6,000,000 ticks = 60,000.00 USDT, lots of 0.0001 BTC.
 const P60000 = 6_000_000;

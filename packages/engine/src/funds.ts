@@ -5,13 +5,14 @@
 
 import { type Asset, tryParseDecimal } from '@bourse/money';
 import { assetOfCode } from './assets.ts';
-import type { Deposit, HoldFunds, PostHold, VoidHold, WalletTransfer } from './commands.ts';
+import { type CommandBase, defineFamily } from './command-family.ts';
 import { type ApplyResult, type EngineState, isValidUserId, userOf } from './engine-state.ts';
 import type { EngineEvent } from './events.ts';
 import {
   accountKey,
   isEngineOwnedId,
   isPlatformAccountName,
+  type PlatformAccountName,
   platformOwner,
   TRANSFER_CAUSES,
   type TransferCause,
@@ -21,6 +22,49 @@ import {
   type Wallet,
 } from './ledger.ts';
 import type { EngineRejection } from './rejections.ts';
+
+/** Platform account → user: a deposit through a rail, a paper-money grant, an allotment, an adjustment… */
+export type Deposit = CommandBase & {
+  type: 'deposit';
+  userId: string;
+  wallet: Wallet;
+  asset: string;
+  amount: string;
+  from: PlatformAccountName;
+  cause: TransferCause;
+  link?: string;
+};
+
+/** Between two wallets of one user, same asset. */
+export type WalletTransfer = CommandBase & {
+  type: 'wallet_transfer';
+  userId: string;
+  asset: string;
+  fromWallet: Wallet;
+  toWallet: Wallet;
+  amount: string;
+};
+
+/** Reserves user funds as a pending transfer (a withdrawal waiting for its rail); its id is the hold id. */
+export type HoldFunds = CommandBase & {
+  type: 'hold_funds';
+  userId: string;
+  wallet: Wallet;
+  asset: string;
+  amount: string;
+  cause: TransferCause;
+  link?: string;
+};
+
+/** Posts all or part of a funds hold to a platform account; what is not posted stays held. */
+export type PostHold = CommandBase & {
+  type: 'post_hold';
+  holdId: string;
+  to: PlatformAccountName;
+  amount?: string;
+};
+
+export type VoidHold = CommandBase & { type: 'void_hold'; holdId: string };
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; code: EngineRejection };
 
@@ -200,3 +244,21 @@ export function voidHold(state: EngineState, command: VoidHold): ApplyResult {
   };
   return { ok: true, events: [event] };
 }
+
+/** The family (families.ts); its keys are shared ones, coded in commands.ts. */
+export const FUNDS_FAMILY = defineFamily<Deposit | WalletTransfer | HoldFunds | PostHold | VoidHold>({
+  name: 'funds',
+  commands: {
+    deposit: { code: 'D', keys: ['userId', 'wallet', 'asset', 'amount', 'from', 'cause', 'link'], apply: deposit },
+    wallet_transfer: {
+      code: 'W',
+      keys: ['userId', 'asset', 'fromWallet', 'toWallet', 'amount'],
+      apply: walletTransfer,
+    },
+    hold_funds: { code: 'H', keys: ['userId', 'wallet', 'asset', 'amount', 'cause', 'link'], apply: holdFunds },
+    post_hold: { code: 'O', keys: ['holdId', 'to', 'amount'], apply: postHold },
+    void_hold: { code: 'V', keys: ['holdId'], apply: voidHold },
+  },
+  keys: {},
+  rejections: [],
+});

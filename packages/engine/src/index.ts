@@ -2,6 +2,9 @@
 // Must hold: everything exported is pure given its inputs; time, ids and seeds come in as arguments.
 // Must not: export internals that would let callers change state other than through Engine.apply().
 
+// A family's command types come with the Command union; name one with Extract<Command, { type: … }>.
+export type { RegisterAsset } from './assets.ts';
+export type { CommandFamily } from './command-family.ts';
 export {
   type AmendOrder,
   type CancelOrder,
@@ -9,12 +12,10 @@ export {
   type Command,
   type CommandType,
   canonicalJson,
-  type Deposit,
   decodeCommand,
   decodeParsedLine,
   encodeCommand,
   encodeJournalLine,
-  type HoldFunds,
   JOURNAL_NEW,
   JOURNAL_PAGE_PARSER,
   JOURNAL_REPEAT,
@@ -23,19 +24,10 @@ export {
   journalMark,
   type ParsedJournalPage,
   type PlaceOrder,
-  type PostHold,
   parseJournalPage,
-  type RegisterAsset,
-  type RegisterInstrument,
-  type SetInstrumentFees,
-  type SetMarkPrice,
-  type SetReferencePrice,
   type SetTradingStatus,
-  type SettleTrades,
   type TimeInForce,
   type TriggerSpec,
-  type VoidHold,
-  type WalletTransfer,
 } from './commands.ts';
 export {
   type BalanceView,
@@ -61,6 +53,7 @@ export {
   type Trade,
   type TransferPosted,
 } from './events.ts';
+export type { Deposit, HoldFunds, PostHold, VoidHold, WalletTransfer } from './funds.ts';
 export {
   buyHoldFor,
   feeOf,
@@ -102,6 +95,7 @@ export {
   STP_CANCEL_TAKER,
   type StpMode,
 } from './order-book.ts';
+export type { RegisterInstrument, SetInstrumentFees, SetMarkPrice, SetReferencePrice } from './reference-data.ts';
 export { ENGINE_REJECTIONS, type EngineRejection, isEngineRejection } from './rejections.ts';
 export {
   EventReader,
@@ -115,6 +109,7 @@ export {
   RECORD_TRADE,
   RECORD_TRANSFER,
 } from './result-log.ts';
+export type { SettleTrades } from './settlement-locks.ts';
 export { type EngineSnapshot, SNAPSHOT_VERSION } from './snapshot.ts';
 export { hashSnapshot, STATE_HASH_PREFIX } from './state-hash.ts';
 export { isOutsideBand } from './trading.ts';

@@ -3,13 +3,39 @@
 // Must hold: a band, when set, satisfies 1 <= lo <= hi <= the book's highest tick.
 // Must not: move money.
 
-import type { RegisterInstrument, SetInstrumentFees, SetMarkPrice, SetReferencePrice } from './commands.ts';
+import { type CommandBase, defineFamily } from './command-family.ts';
 import { type ApplyResult, type EngineState, type InstrumentState, WRITTEN } from './engine-state.ts';
 import type { EngineEvent } from './events.ts';
 import { type InstrumentSpec, isIntIn, isValidFeeBps, parseInstrument } from './instrument.ts';
 import { OrderBook } from './order-book.ts';
 import { fireTriggers } from './trading.ts';
 import { emptyTriggerLists } from './triggers.ts';
+
+export type RegisterInstrument = CommandBase & { type: 'register_instrument'; instrument: InstrumentSpec };
+
+/** Sets the reference price and, optionally, the band outside which limit prices are refused. */
+export type SetReferencePrice = CommandBase & {
+  type: 'set_reference_price';
+  instrumentId: string;
+  priceTicks: number;
+  bandLoTicks?: number;
+  bandHiTicks?: number;
+};
+
+/** An outside mark/last price (index, other venue) that fires `by: 'mark'` triggers. */
+export type SetMarkPrice = CommandBase & { type: 'set_mark_price'; instrumentId: string; priceTicks: number };
+
+/**
+ * Changes an instrument's maker and taker fees (whole bps, as register_instrument allows) for orders
+ * placed from now on. An order pays the fees in force when it was placed (what the customer was shown):
+ * live orders keep theirs, and so do their holds.
+ */
+export type SetInstrumentFees = CommandBase & {
+  type: 'set_instrument_fees';
+  instrumentId: string;
+  makerFeeBps: number;
+  takerFeeBps: number;
+};
 
 export function addInstrument(state: EngineState, spec: InstrumentSpec): InstrumentState | undefined {
   const def = parseInstrument(spec, state.assets);
@@ -108,3 +134,26 @@ export function setInstrumentFees(state: EngineState, command: SetInstrumentFees
   };
   return { ok: true, events: [event] };
 }
+
+/** The family (families.ts); its keys are coded in commands.ts (instrument, instrumentId, priceTicks…). */
+export const REFERENCE_DATA_FAMILY = defineFamily<
+  RegisterInstrument | SetReferencePrice | SetMarkPrice | SetInstrumentFees
+>({
+  name: 'reference-data',
+  commands: {
+    register_instrument: { code: 'I', keys: ['instrument'], apply: registerInstrument },
+    set_reference_price: {
+      code: 'R',
+      keys: ['instrumentId', 'priceTicks', 'bandLoTicks', 'bandHiTicks'],
+      apply: setReferencePrice,
+    },
+    set_mark_price: { code: 'M', keys: ['instrumentId', 'priceTicks'], apply: setMarkPrice },
+    set_instrument_fees: {
+      code: 'F',
+      keys: ['instrumentId', 'makerFeeBps', 'takerFeeBps'],
+      apply: setInstrumentFees,
+    },
+  },
+  keys: {},
+  rejections: [],
+});

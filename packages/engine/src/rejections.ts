@@ -1,16 +1,18 @@
 // Owns the closed list of named outcomes the engine answers instead of throwing for expected failures.
 // Must hold: codes are stable snake_case strings; the contract package mirrors this list for translation.
-// Must not: grow silently: a new code is a contract change (add it here, then to the catalogue).
+// Must not: grow silently: a new code is a contract change (add it here or in its family, then to the
+// catalogue in contract/src/errors.ts).
 
-export const ENGINE_REJECTIONS = [
+import { FAMILIES, type FamilyRejection } from './families.ts';
+
+/** The rejections of the core commands; each family adds its own (families.ts). */
+const CORE_REJECTIONS = [
   'invalid_command',
   'command_id_reused',
   'transfer_id_reused',
   'invalid_user',
   'invalid_amount',
   'unknown_asset',
-  'invalid_asset',
-  'asset_exists',
   'insufficient_balance',
   'hold_not_found',
   'hold_amount_exceeded',
@@ -36,7 +38,12 @@ export const ENGINE_REJECTIONS = [
   'amend_no_change',
 ] as const;
 
-export type EngineRejection = (typeof ENGINE_REJECTIONS)[number];
+export type EngineRejection = (typeof CORE_REJECTIONS)[number] | FamilyRejection;
+
+export const ENGINE_REJECTIONS: readonly EngineRejection[] = [
+  ...CORE_REJECTIONS,
+  ...FAMILIES.flatMap((family): readonly FamilyRejection[] => family.rejections),
+];
 
 const REJECTION_SET: ReadonlySet<string> = new Set(ENGINE_REJECTIONS);
 

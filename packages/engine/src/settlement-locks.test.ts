@@ -9,9 +9,10 @@ import {
   tradesOf,
 } from '@bourse/testkit';
 import { describe, expect, it } from 'vitest';
-import type { Command, SettleTrades } from './commands.ts';
+import type { Command } from './commands.ts';
 import { Engine } from './engine.ts';
 import type { EngineEvent, Trade } from './events.ts';
+import type { SettleTrades } from './settlement-locks.ts';
 
 // NSE:RELIANCE: tick 0.05 INR, 1 share per lot; 59,000 ticks = 2,950.00 INR.
 const PRICE = 59_000;

@@ -3,7 +3,7 @@
 // Must hold: per (user, instrument) the locks sum to at most the base balance (they are ledger holds);
 // locks are released in trade id order, exactly once. Must not: decide WHEN a trade settles.
 
-import type { SettleTrades } from './commands.ts';
+import { type CommandBase, defineFamily } from './command-family.ts';
 import type {
   ApplyResult,
   EngineState,
@@ -14,6 +14,12 @@ import type {
 } from './engine-state.ts';
 import type { EngineEvent } from './events.ts';
 import type { Account } from './ledger.ts';
+
+/**
+ * Releases the settlement holds of every trade of the instrument with trade id <= upToTradeId (the
+ * host's calendar decides when a trade has settled). Repeating it, or nothing to release, is ok.
+ */
+export type SettleTrades = CommandBase & { type: 'settle_trades'; instrumentId: string; upToTradeId: number };
 
 export function settlementHoldId(instrumentId: string, tradeId: number): string {
   return `settle:${instrumentId}:${tradeId}`;
@@ -110,3 +116,11 @@ export function findBrokenLock(state: EngineState, instrument: InstrumentState):
   }
   return undefined;
 }
+
+/** The family (families.ts): settle_trades, journaled as `~S`. */
+export const SETTLEMENT_FAMILY = defineFamily<SettleTrades>({
+  name: 'settlement',
+  commands: { settle_trades: { code: 'S', keys: ['instrumentId', 'upToTradeId'], apply: settleTrades } },
+  keys: {},
+  rejections: [],
+});
