@@ -70,6 +70,9 @@ export const revokeOtherStaffSessions = (db: Sql, staffId: number, keepSessionId
 export const revokeAllStaffSessions = (db: Sql, staffId: number, now: number) =>
   db.run('UPDATE staff_sessions SET revoked_at = $2 WHERE staff_id = $1 AND revoked_at IS NULL', [staffId, now]);
 
+export const countStaff = async (db: Sql) =>
+  Number((await db.query<{ n: number }>('SELECT COUNT(*) AS n FROM staff'))[0]?.n ?? 0);
+
 export const listStaff = (db: Sql) => db.query<StaffRow>('SELECT * FROM staff ORDER BY id');
 
 export const usernameTaken = async (db: Sql, username: string) =>
