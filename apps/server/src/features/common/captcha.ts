@@ -10,6 +10,7 @@ import type { CaptchaWork } from '../../config.ts';
 import { fieldError } from '../../http/app-error.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { newId, newToken } from '../../platform/secrets.ts';
+import * as repo from './repo.ts';
 
 export const CAPTCHA_TTL_MS = 5 * 60_000;
 /** PBKDF2 over SHA-256: the browser's Web Crypto derives it natively, so a phone solves it in its workers. */
@@ -40,13 +41,9 @@ export class Captchas {
       hmacKeySignatureSecret: secret,
     });
     const now = this.#clock.now();
-    await this.#db.run('INSERT INTO captchas (id, secret, expires_at) VALUES ($1, $2, $3)', [
-      captchaId,
-      secret,
-      now + CAPTCHA_TTL_MS,
-    ]);
+    await repo.insertCaptcha(this.#db, captchaId, secret, now + CAPTCHA_TTL_MS);
     // Old captchas are removed as new ones are made, so the table stays small without a job.
-    await this.#db.run('DELETE FROM captchas WHERE expires_at < $1', [now - CAPTCHA_TTL_MS]);
+    await repo.deleteCaptchasExpiredBefore(this.#db, now - CAPTCHA_TTL_MS);
     return { captchaId, challenge };
   }
 
@@ -56,11 +53,7 @@ export class Captchas {
    */
   async consume(db: Sql, captchaId: string, solution: string): Promise<void> {
     const now = this.#clock.now();
-    const rows = await db.query<{ secret: string; expires_at: number }>(
-      'UPDATE captchas SET used_at = $2 WHERE id = $1 AND used_at IS NULL RETURNING secret, expires_at',
-      [captchaId, now],
-    );
-    const row = rows[0];
+    const row = await repo.consumeCaptcha(db, captchaId, now);
     if (!row) throw fieldError('captchaCode', 'captcha_incorrect');
     if (Number(row.expires_at) < now) throw fieldError('captchaCode', 'captcha_expired');
     const payload = readPayload(solution);

@@ -29,55 +29,10 @@ import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { appendAudit } from '../staff/audit.ts';
 import type { StaffAuth } from '../staff/service.ts';
+import * as repo from './repo.ts';
+import { type CentreRow, type ContentRow, FIELD_COLUMNS } from './repo.ts';
 
 type Suffix = 'en' | 'pt';
-
-type ContentRow = {
-  id: number;
-  kind: ContentKind;
-  status: ContentStatus;
-  title_en: string;
-  title_pt: string;
-  summary_en: string;
-  summary_pt: string;
-  body_en: string;
-  body_pt: string;
-  source_en: string;
-  source_pt: string;
-  image_en: string;
-  image_pt: string;
-  link: string;
-  seed_key: string | null;
-  created_by: number | null;
-  created_at: number;
-  updated_at: number;
-  published_at: number | null;
-  unpublished_at: number | null;
-};
-
-type MessageRow = {
-  id: number;
-  user_id: number;
-  title_en: string;
-  title_pt: string;
-  body_en: string;
-  body_pt: string;
-  created_at: number;
-  read_at: number | null;
-};
-
-type CentreRow = {
-  kind: MessageKind;
-  id: number;
-  title_en: string;
-  title_pt: string;
-  summary_en: string;
-  summary_pt: string;
-  body_en: string;
-  body_pt: string;
-  at: number;
-  is_read: number | boolean;
-};
 
 const other = (s: Suffix): Suffix => (s === 'en' ? 'pt' : 'en');
 
@@ -95,21 +50,6 @@ const either = (row: Record<string, unknown>, field: string, s: Suffix) =>
   String(row[`${field}_${s}`] || row[`${field}_${other(s)}`] || '');
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
-
-/** The column list of an item's editable fields, in the order the statements below bind them. */
-const FIELD_COLUMNS = [
-  ['titleEn', 'title_en'],
-  ['titlePt', 'title_pt'],
-  ['summaryEn', 'summary_en'],
-  ['summaryPt', 'summary_pt'],
-  ['bodyEn', 'body_en'],
-  ['bodyPt', 'body_pt'],
-  ['sourceEn', 'source_en'],
-  ['sourcePt', 'source_pt'],
-  ['imageEn', 'image_en'],
-  ['imagePt', 'image_pt'],
-  ['link', 'link'],
-] as const satisfies readonly (readonly [keyof ContentFields, keyof ContentRow])[];
 
 function rejectIncomplete(issues: Record<string, ErrorCode>) {
   const first = Object.values(issues)[0];
@@ -144,11 +84,9 @@ export class Content {
   }
 
   async news(lang: Lang, page: number, limit: number): Promise<{ items: NewsView[]; total: number }> {
-    const [count] = await this.#db.query<{ n: number }>(
-      "SELECT COUNT(*) AS n FROM content_items WHERE kind = 'news' AND status = 'published'",
-    );
+    const total = await repo.countPublishedNews(this.#db);
     const rows = await this.#published('news', limit, (page - 1) * limit);
-    return { items: rows.map((r) => this.#newsView(r, lang)), total: Number(count?.n ?? 0) };
+    return { items: rows.map((r) => this.#newsView(r, lang)), total };
   }
 
   async newsArticle(lang: Lang, id: number): Promise<NewsArticle> {
@@ -163,42 +101,24 @@ export class Content {
     lang: Lang,
     q: { page: number; limit: number; kind?: MessageKind | undefined },
   ): Promise<MessageCentre> {
-    const { sql, params } = centreSql(userId, q.kind);
-    const [count] = await this.#db.query<{ n: number }>(`SELECT COUNT(*) AS n FROM (${sql}) x`, params);
-    const rows = await this.#db.query<CentreRow>(
-      `SELECT * FROM (${sql}) x ORDER BY x.at DESC, x.kind, x.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, q.limit, (q.page - 1) * q.limit],
-    );
+    const total = await repo.countCentre(this.#db, userId, q.kind);
+    const rows = await repo.listCentre(this.#db, userId, q.kind, q.limit, (q.page - 1) * q.limit);
     return {
       items: rows.map((r) => centreView(r, lang)),
-      total: Number(count?.n ?? 0),
+      total,
       unread: await this.unread(userId),
     };
   }
 
   async messageInfo(userId: number, lang: Lang, kind: MessageKind, id: number): Promise<MessageView> {
-    const { sql, params } = centreSql(userId, kind);
-    const [row] = await this.#db.query<CentreRow>(`SELECT * FROM (${sql}) x WHERE x.id = $${params.length + 1}`, [
-      ...params,
-      id,
-    ]);
+    const row = await repo.findCentreEntry(this.#db, userId, kind, id);
     if (!row) throw new AppError('not_found');
     return centreView(row, lang);
   }
 
   async unread(userId: number): Promise<UnreadCounts> {
-    const [messages] = await this.#db.query<{ n: number }>(
-      'SELECT COUNT(*) AS n FROM user_messages WHERE user_id = $1 AND read_at IS NULL',
-      [userId],
-    );
-    const [notices] = await this.#db.query<{ n: number }>(
-      `SELECT COUNT(*) AS n FROM content_items c
-       WHERE c.kind = 'notice' AND c.status = 'published'
-         AND NOT EXISTS (SELECT 1 FROM notice_reads r WHERE r.item_id = c.id AND r.user_id = $1)`,
-      [userId],
-    );
-    const message = Number(messages?.n ?? 0);
-    const notice = Number(notices?.n ?? 0);
+    const message = await repo.countUnreadMessages(this.#db, userId);
+    const notice = await repo.countUnreadNotices(this.#db, userId);
     return { total: message + notice, message, notice };
   }
 
@@ -210,31 +130,18 @@ export class Content {
     const now = this.#clock.now();
     await this.#db.transaction(async (tx) => {
       if (target.all) {
-        await tx.run('UPDATE user_messages SET read_at = $2 WHERE user_id = $1 AND read_at IS NULL', [userId, now]);
-        await tx.run(
-          `INSERT INTO notice_reads (user_id, item_id, read_at)
-           SELECT CAST($1 AS BIGINT), c.id, CAST($2 AS BIGINT) FROM content_items c
-           WHERE c.kind = 'notice' AND c.status = 'published'
-             AND NOT EXISTS (SELECT 1 FROM notice_reads r WHERE r.item_id = c.id AND r.user_id = $1)`,
-          [userId, now],
-        );
+        await repo.markAllRead(tx, userId, now);
         return;
       }
       if (target.kind === 'message') {
-        const [row] = await tx.query<MessageRow>('SELECT * FROM user_messages WHERE id = $1 AND user_id = $2', [
-          target.id!,
-          userId,
-        ]);
+        const row = await repo.findUserMessage(tx, target.id!, userId);
         // Another user's message is "not found", never "forbidden": its existence is not ours to tell.
         if (!row) throw new AppError('not_found');
-        if (row.read_at === null) await tx.run('UPDATE user_messages SET read_at = $2 WHERE id = $1', [row.id, now]);
+        if (row.read_at === null) await repo.markMessageRead(tx, row.id, now);
         return;
       }
       await publishedOne(tx, 'notice', target.id!);
-      await tx.run(
-        'INSERT INTO notice_reads (user_id, item_id, read_at) VALUES ($1, $2, $3) ON CONFLICT (user_id, item_id) DO NOTHING',
-        [userId, target.id!, now],
-      );
+      await repo.markNoticeRead(tx, userId, target.id!, now);
     });
     return this.unread(userId);
   }
@@ -253,20 +160,13 @@ export class Content {
       where.push(`c.status = $${params.length}`);
     }
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const [count] = await this.#db.query<{ n: number }>(`SELECT COUNT(*) AS n FROM content_items c ${clause}`, params);
-    const rows = await this.#db.query<ContentRow & { author: string | null }>(
-      `SELECT c.*, s.username AS author FROM content_items c LEFT JOIN staff s ON s.id = c.created_by ${clause}
-       ORDER BY c.updated_at DESC, c.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, q.limit, (q.page - 1) * q.limit],
-    );
-    return { items: rows.map(adminView), total: Number(count?.n ?? 0) };
+    const total = await repo.countItems(this.#db, clause, params);
+    const rows = await repo.listItemsWithAuthor(this.#db, clause, params, q.limit, (q.page - 1) * q.limit);
+    return { items: rows.map(adminView), total };
   }
 
   async get(id: number): Promise<AdminContentView> {
-    const [row] = await this.#db.query<ContentRow & { author: string | null }>(
-      'SELECT c.*, s.username AS author FROM content_items c LEFT JOIN staff s ON s.id = c.created_by WHERE c.id = $1',
-      [id],
-    );
+    const row = await repo.findItemWithAuthor(this.#db, id);
     if (!row) throw new AppError('not_found');
     return adminView(row);
   }
@@ -275,21 +175,14 @@ export class Content {
     rejectIncomplete(checkContent(input.kind, input));
     const now = this.#clock.now();
     const id = await this.#db.transaction(async (tx) => {
-      const [row] = await tx.query<{ id: number }>(
-        `INSERT INTO content_items (kind, status, ${FIELD_COLUMNS.map(([, c]) => c).join(', ')},
-           created_by, updated_by, created_at, updated_at, published_at)
-         VALUES ($1, $2, ${FIELD_COLUMNS.map((_, i) => `$${i + 3}`).join(', ')}, $14, $14, $15, $15, $16)
-         RETURNING id`,
-        [
-          input.kind,
-          input.publish ? 'published' : 'draft',
-          ...FIELD_COLUMNS.map(([f]) => input[f]),
-          auth.staff.id,
-          now,
-          input.publish ? now : null,
-        ],
-      );
-      const created = row!.id;
+      const created = await repo.insertItem(tx, {
+        kind: input.kind,
+        status: input.publish ? 'published' : 'draft',
+        fields: input,
+        staffId: auth.staff.id,
+        now,
+        publishedAt: input.publish ? now : null,
+      });
       await appendAudit(
         tx,
         {
@@ -311,16 +204,12 @@ export class Content {
   async update(auth: StaffAuth, input: ContentFields & { id: number }) {
     const now = this.#clock.now();
     await this.#db.transaction(async (tx) => {
-      const [row] = await tx.query<ContentRow>('SELECT * FROM content_items WHERE id = $1', [input.id]);
+      const row = await repo.findItem(tx, input.id);
       if (!row) throw new AppError('not_found');
       rejectIncomplete(checkContent(row.kind, input));
       const changed = FIELD_COLUMNS.filter(([f, c]) => row[c] !== input[f]).map(([f]) => f);
       if (changed.length === 0) return;
-      await tx.run(
-        `UPDATE content_items SET ${FIELD_COLUMNS.map(([, c], i) => `${c} = $${i + 2}`).join(', ')},
-           updated_by = $13, updated_at = $14 WHERE id = $1`,
-        [input.id, ...FIELD_COLUMNS.map(([f]) => input[f]), auth.staff.id, now],
-      );
+      await repo.updateItemFields(tx, input.id, input, auth.staff.id, now);
       await appendAudit(
         tx,
         {
@@ -341,15 +230,12 @@ export class Content {
   async publish(auth: StaffAuth, id: number) {
     const now = this.#clock.now();
     await this.#db.transaction(async (tx) => {
-      const [row] = await tx.query<ContentRow>('SELECT * FROM content_items WHERE id = $1', [id]);
+      const row = await repo.findItem(tx, id);
       if (!row) throw new AppError('not_found');
       if (row.status === 'published') throw new AppError('content_already_published');
       rejectIncomplete(checkContent(row.kind, fieldsOf(row)));
-      await tx.run(
-        "UPDATE content_items SET status = 'published', published_at = $2, unpublished_at = NULL, updated_by = $3, updated_at = $2 WHERE id = $1",
-        [id, now, auth.staff.id],
-      );
-      if (row.status === 'unpublished') await tx.run('DELETE FROM notice_reads WHERE item_id = $1', [id]);
+      await repo.setPublished(tx, id, auth.staff.id, now);
+      if (row.status === 'unpublished') await repo.deleteNoticeReads(tx, id);
       await appendAudit(
         tx,
         {
@@ -370,13 +256,10 @@ export class Content {
   async unpublish(auth: StaffAuth, id: number, reason: string) {
     const now = this.#clock.now();
     await this.#db.transaction(async (tx) => {
-      const [row] = await tx.query<ContentRow>('SELECT * FROM content_items WHERE id = $1', [id]);
+      const row = await repo.findItem(tx, id);
       if (!row) throw new AppError('not_found');
       if (row.status !== 'published') throw new AppError('content_not_published');
-      await tx.run(
-        "UPDATE content_items SET status = 'unpublished', unpublished_at = $2, updated_by = $3, updated_at = $2 WHERE id = $1",
-        [id, now, auth.staff.id],
-      );
+      await repo.setUnpublished(tx, id, auth.staff.id, now);
       await appendAudit(
         tx,
         {
@@ -397,13 +280,17 @@ export class Content {
     rejectIncomplete(checkContent('message', input));
     const now = this.#clock.now();
     const id = await this.#db.transaction(async (tx) => {
-      const [user] = await tx.query<{ id: number }>('SELECT id FROM users WHERE id = $1', [input.userId]);
-      if (!user) throw new AppError('user_not_found', { userId: 'user_not_found' });
-      const [row] = await tx.query<{ id: number }>(
-        `INSERT INTO user_messages (user_id, title_en, title_pt, body_en, body_pt, created_by, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-        [input.userId, input.titleEn, input.titlePt, input.bodyEn, input.bodyPt, auth.staff.id, now],
-      );
+      if (!(await repo.userExists(tx, input.userId)))
+        throw new AppError('user_not_found', { userId: 'user_not_found' });
+      const messageId = await repo.insertMessage(tx, {
+        userId: input.userId,
+        titleEn: input.titleEn,
+        titlePt: input.titlePt,
+        bodyEn: input.bodyEn,
+        bodyPt: input.bodyPt,
+        staffId: auth.staff.id,
+        now,
+      });
       await appendAudit(
         tx,
         {
@@ -412,27 +299,18 @@ export class Content {
           targetType: 'user',
           targetId: String(input.userId),
           reason: '',
-          detail: { messageId: row!.id, title: input.titleEn || input.titlePt },
+          detail: { messageId, title: input.titleEn || input.titlePt },
         },
         now,
       );
-      return row!.id;
+      return messageId;
     });
     return { id };
   }
 
   async sentMessages(q: { page: number; limit: number; userId?: number | undefined }) {
-    const clause = q.userId ? 'WHERE m.user_id = $1' : '';
-    const params: Param[] = q.userId ? [q.userId] : [];
-    const [count] = await this.#db.query<{ n: number }>(`SELECT COUNT(*) AS n FROM user_messages m ${clause}`, params);
-    const rows = await this.#db.query<
-      MessageRow & { area_code: string; national_number: string; sender: string | null }
-    >(
-      `SELECT m.*, u.area_code, u.national_number, s.username AS sender
-       FROM user_messages m JOIN users u ON u.id = m.user_id LEFT JOIN staff s ON s.id = m.created_by ${clause}
-       ORDER BY m.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, q.limit, (q.page - 1) * q.limit],
-    );
+    const total = await repo.countSentMessages(this.#db, q.userId);
+    const rows = await repo.listSentMessages(this.#db, q.userId, q.limit, (q.page - 1) * q.limit);
     const items: AdminMessageView[] = rows.map((m) => ({
       id: m.id,
       userId: m.user_id,
@@ -445,21 +323,14 @@ export class Content {
       createdAt: iso(m.created_at)!,
       readAt: iso(m.read_at),
     }));
-    return { items, total: Number(count?.n ?? 0) };
+    return { items, total };
   }
 
   // --- seeding (paper mode) ---------------------------------------------------------------------
 
   /** Inserts a published item once per `seedKey`; later starts (or staff unpublishing it) leave it alone. */
   async seedItem(seedKey: string, kind: ContentKind, fields: Partial<ContentFields>, publishedAt: number) {
-    const values = FIELD_COLUMNS.map(([f]) => fields[f] ?? '');
-    await this.#db.run(
-      `INSERT INTO content_items (kind, status, ${FIELD_COLUMNS.map(([, c]) => c).join(', ')},
-         seed_key, created_at, updated_at, published_at)
-       VALUES ($1, 'published', ${FIELD_COLUMNS.map((_, i) => `$${i + 2}`).join(', ')}, $13, $14, $14, $14)
-       ON CONFLICT (seed_key) DO NOTHING`,
-      [kind, ...values, seedKey, publishedAt],
-    );
+    await repo.seedItem(this.#db, seedKey, kind, fields, publishedAt);
   }
 
   async seedMessage(
@@ -468,21 +339,13 @@ export class Content {
     fields: { titleEn: string; titlePt: string; bodyEn: string; bodyPt: string },
     at: number,
   ) {
-    await this.#db.run(
-      `INSERT INTO user_messages (user_id, title_en, title_pt, body_en, body_pt, seed_key, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (seed_key) DO NOTHING`,
-      [userId, fields.titleEn, fields.titlePt, fields.bodyEn, fields.bodyPt, seedKey, at],
-    );
+    await repo.seedMessage(this.#db, seedKey, userId, fields, at);
   }
 
   // --- helpers ----------------------------------------------------------------------------------
 
   #published(kind: ContentKind, limit: number, offset: number) {
-    return this.#db.query<ContentRow>(
-      `SELECT * FROM content_items WHERE kind = $1 AND status = 'published'
-       ORDER BY published_at DESC, id DESC LIMIT $2 OFFSET $3`,
-      [kind, limit, offset],
-    );
+    return repo.listPublished(this.#db, kind, limit, offset);
   }
 
   #publishedOne(kind: ContentKind, id: number) {
@@ -507,25 +370,9 @@ export class Content {
 }
 
 async function publishedOne(db: Sql, kind: ContentKind, id: number): Promise<ContentRow> {
-  const [row] = await db.query<ContentRow>(
-    "SELECT * FROM content_items WHERE id = $1 AND kind = $2 AND status = 'published'",
-    [id, kind],
-  );
+  const row = await repo.findPublished(db, kind, id);
   if (!row) throw new AppError('not_found');
   return row;
-}
-
-/** Personal messages and published notices as one list (optionally one kind), with this user's read state. */
-function centreSql(userId: number, kind: MessageKind | undefined): { sql: string; params: Param[] } {
-  const messages = `SELECT 'message' AS kind, m.id, m.title_en, m.title_pt, '' AS summary_en, '' AS summary_pt,
-      m.body_en, m.body_pt, m.created_at AS at, CASE WHEN m.read_at IS NULL THEN 0 ELSE 1 END AS is_read
-    FROM user_messages m WHERE m.user_id = $1`;
-  const notices = `SELECT 'notice' AS kind, c.id, c.title_en, c.title_pt, c.summary_en, c.summary_pt,
-      c.body_en, c.body_pt, c.published_at AS at, CASE WHEN r.user_id IS NULL THEN 0 ELSE 1 END AS is_read
-    FROM content_items c LEFT JOIN notice_reads r ON r.item_id = c.id AND r.user_id = $1
-    WHERE c.kind = 'notice' AND c.status = 'published'`;
-  const sql = kind === 'message' ? messages : kind === 'notice' ? notices : `${messages} UNION ALL ${notices}`;
-  return { sql, params: [userId] };
 }
 
 function centreView(r: CentreRow, lang: Lang): MessageView {

@@ -9,6 +9,7 @@ import { hashPassword } from '../../platform/secrets.ts';
 import * as repo from '../accounts/repo.ts';
 import { seedDemoContent } from '../content/demo-content.ts';
 import type { Content } from '../content/service.ts';
+import * as staffRepo from '../staff/repo.ts';
 import type { Staff } from '../staff/service.ts';
 
 export const DEMO_CUSTOMER = {
@@ -33,7 +34,7 @@ export async function seed(deps: {
   content?: Content;
 }) {
   const { db, clock, config, staff } = deps;
-  const staffCount = (await db.query<{ n: number }>('SELECT COUNT(*) AS n FROM staff'))[0]?.n ?? 0;
+  const staffCount = await staffRepo.countStaff(db);
   if (config.mode === 'paper') {
     const phone = `+${DEMO_CUSTOMER.areaCode}${DEMO_CUSTOMER.phone}`;
     const demo = await repo.findUserByPhone(db, phone);

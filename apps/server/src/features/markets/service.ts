@@ -30,6 +30,7 @@ import {
   timeZoneOf,
 } from '@bourse/market';
 import type { Clock } from '../../platform/clock.ts';
+import * as repo from './repo.ts';
 
 const DAY_MS = 86_400_000;
 const TAPE_LENGTH = 50;
@@ -50,15 +51,6 @@ export type MarketEvent =
   | { kind: 'ticker'; instrumentId: string }
   | { kind: 'trade'; instrumentId: string; entry: TapeEntry }
   | { kind: 'candle'; instrumentId: string; candle: Candle };
-
-type CandleRow = {
-  start_ms: number;
-  open_ticks: number;
-  high_ticks: number;
-  low_ticks: number;
-  close_ticks: number;
-  volume_lots: number;
-};
 
 export class MarketData {
   readonly #db: Db;
@@ -84,7 +76,7 @@ export class MarketData {
 
   /** Continues the saved simulator (catching up over downtime) or starts one anchored at now. */
   static async open(db: Db, clock: Clock, seed: string): Promise<MarketData> {
-    const row = (await db.query<{ state: string }>("SELECT state FROM market_state WHERE id = 'simulator'"))[0];
+    const row = await repo.findSimulatorState(db);
     const now = clock.now();
     let sim: MarketSimulator;
     let anchorMs: number;
@@ -168,14 +160,7 @@ export class MarketData {
     await this.#db.transaction(async (tx) => {
       for (let i = 0; i < batch.length; i += 200) {
         const chunk = batch.slice(i, i + 200);
-        const values = chunk
-          .map((_, k) => `(${Array.from({ length: 8 }, (_, j) => `$${k * 8 + j + 1}`).join(', ')})`)
-          .join(', ');
-        await tx.run(
-          `INSERT INTO candles (instrument_id, interval, start_ms, open_ticks, high_ticks, low_ticks, close_ticks, volume_lots)
-           VALUES ${values} ON CONFLICT (instrument_id, interval, start_ms) DO NOTHING`,
-          chunk.flatMap((c) => [c.instrumentId, c.interval, c.startMs, c.open, c.high, c.low, c.close, c.volumeLots]),
-        );
+        await repo.insertCandles(tx, chunk);
       }
     });
   }
@@ -183,11 +168,7 @@ export class MarketData {
   async save(): Promise<void> {
     const now = this.#clock.now();
     const state = JSON.stringify({ anchorMs: this.#anchorMs, seed: this.#seed, snapshot: this.#sim.snapshot() });
-    await this.#db.run(
-      `INSERT INTO market_state (id, state, updated_at) VALUES ('simulator', $1, $2)
-       ON CONFLICT (id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`,
-      [state, now],
-    );
+    await repo.saveSimulatorState(this.#db, state, now);
     this.#savedAt = now;
   }
 
@@ -282,10 +263,12 @@ export class MarketData {
     beforeMs = Number.POSITIVE_INFINITY,
   ): Promise<Candle[]> {
     const live = (
-      await this.#db.query<CandleRow>(
-        `SELECT start_ms, open_ticks, high_ticks, low_ticks, close_ticks, volume_lots FROM candles
-         WHERE instrument_id = $1 AND interval = $2 AND start_ms < $3 ORDER BY start_ms DESC LIMIT $4`,
-        [instrument.id, interval, Number.isFinite(beforeMs) ? beforeMs : Number.MAX_SAFE_INTEGER, limit],
+      await repo.listCandlesBefore(
+        this.#db,
+        instrument.id,
+        interval,
+        Number.isFinite(beforeMs) ? beforeMs : Number.MAX_SAFE_INTEGER,
+        limit,
       )
     )
       .reverse()

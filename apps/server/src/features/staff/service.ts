@@ -12,20 +12,11 @@ import { freshTotpStep, newTotpSecret, totpUrl } from '../../platform/totp.ts';
 import * as accountsRepo from '../accounts/repo.ts';
 import type { SessionCache } from '../accounts/session-cache.ts';
 import { appendAudit, listAudit } from './audit.ts';
+import type { StaffRow } from './repo.ts';
+import * as repo from './repo.ts';
 
 const STAFF_SESSION_TTL_MS = 12 * 3_600_000;
 
-type StaffRow = {
-  id: number;
-  username: string;
-  password_hash: string;
-  totp_secret: string;
-  /** The time step of the last TOTP code that signed in (migration 12). */
-  totp_last_step: number;
-  role: StaffRole;
-  status: number;
-  created_at: number;
-};
 export type StaffAuth = { staff: StaffRow; sessionId: string };
 
 const view = (s: StaffRow) => ({ id: s.id, username: s.username, role: s.role });
@@ -46,9 +37,7 @@ export class Staff {
     const now = this.#clock.now();
     const subject = `staff:${username.toLowerCase()}`;
     await checkLoginAllowed(this.#db, subject, now);
-    const staff = (
-      await this.#db.query<StaffRow>('SELECT * FROM staff WHERE username = $1', [username.toLowerCase()])
-    )[0];
+    const staff = await repo.findStaffByUsername(this.#db, username.toLowerCase());
     const passwordOk = staff ? await verifyPassword(staff.password_hash, password) : await verifyDecoy(password);
     // A code already used (or an older one) is refused like a wrong one: seen once, it must not sign in again.
     const step =
@@ -63,18 +52,14 @@ export class Staff {
     const token = newToken();
     await this.#db.transaction(async (tx) => {
       // Claimed in the transaction, so that of two sign-ins with one code only the first gets a session.
-      if (
-        (await tx.run('UPDATE staff SET totp_last_step = $2 WHERE id = $1 AND totp_last_step < $2', [
-          staff.id,
-          step,
-        ])) === 0
-      )
-        throw new AppError('staff_login_failed');
-      await tx.run(
-        `INSERT INTO staff_sessions (id, staff_id, token_hash, created_at, last_seen_at, expires_at)
-         VALUES ($1, $2, $3, $4, $4, $5)`,
-        [newId(), staff.id, sha256(token), now, now + STAFF_SESSION_TTL_MS],
-      );
+      if ((await repo.claimTotpStep(tx, staff.id, step)) === 0) throw new AppError('staff_login_failed');
+      await repo.insertStaffSession(tx, {
+        id: newId(),
+        staffId: staff.id,
+        tokenHash: sha256(token),
+        now,
+        expiresAt: now + STAFF_SESSION_TTL_MS,
+      });
       await appendAudit(
         tx,
         {
@@ -94,12 +79,7 @@ export class Staff {
   async authenticate(token: string | undefined, permission?: StaffPermission): Promise<StaffAuth> {
     if (!token) throw new AppError('not_logged_in');
     const now = this.#clock.now();
-    const rows = await this.#db.query<StaffRow & { session_id: string }>(
-      `SELECT s.*, ss.id AS session_id FROM staff_sessions ss JOIN staff s ON s.id = ss.staff_id
-       WHERE ss.token_hash = $1 AND ss.revoked_at IS NULL AND ss.expires_at > $2`,
-      [sha256(token), now],
-    );
-    const row = rows[0];
+    const row = await repo.findSessionStaff(this.#db, sha256(token), now);
     if (!row && (await this.#isCustomerSession(token, now))) throw new AppError('forbidden');
     if (row?.status !== 1) throw new AppError('session_invalid');
     if (permission && !staffCan(row.role, permission)) throw new AppError('forbidden');
@@ -108,11 +88,7 @@ export class Staff {
 
   /** A signed-in customer is known but has no right to a staff call: forbidden, not "sign in again". */
   async #isCustomerSession(token: string, now: number): Promise<boolean> {
-    const rows = await this.#db.query<{ id: string }>(
-      'SELECT id FROM sessions WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2',
-      [sha256(token), now],
-    );
-    return rows.length > 0;
+    return repo.customerSessionExists(this.#db, sha256(token), now);
   }
 
   me(auth: StaffAuth) {
@@ -120,7 +96,7 @@ export class Staff {
   }
 
   async logout(auth: StaffAuth) {
-    await this.#db.run('UPDATE staff_sessions SET revoked_at = $2 WHERE id = $1', [auth.sessionId, this.#clock.now()]);
+    await repo.revokeStaffSession(this.#db, auth.sessionId, this.#clock.now());
   }
 
   async changePassword(auth: StaffAuth, oldPassword: string, password: string) {
@@ -135,11 +111,8 @@ export class Staff {
     await clearLoginFailures(this.#db, subject);
     const hash = await hashPassword(password);
     await this.#db.transaction(async (tx) => {
-      await tx.run('UPDATE staff SET password_hash = $2 WHERE id = $1', [auth.staff.id, hash]);
-      await tx.run(
-        'UPDATE staff_sessions SET revoked_at = $3 WHERE staff_id = $1 AND id <> $2 AND revoked_at IS NULL',
-        [auth.staff.id, auth.sessionId, now],
-      );
+      await repo.updateStaffPassword(tx, auth.staff.id, hash);
+      await repo.revokeOtherStaffSessions(tx, auth.staff.id, auth.sessionId, now);
       await appendAudit(
         tx,
         {
@@ -156,7 +129,7 @@ export class Staff {
   }
 
   async list() {
-    const rows = await this.#db.query<StaffRow>('SELECT * FROM staff ORDER BY id');
+    const rows = await repo.listStaff(this.#db);
     return rows.map((s) => ({ ...view(s), status: s.status, createdAt: new Date(s.created_at).toISOString() }));
   }
 
@@ -175,25 +148,21 @@ export class Staff {
     const hash = await hashPassword(initialPassword);
     const now = this.#clock.now();
     const id = await this.#db.transaction(async (tx) => {
-      if ((await tx.query('SELECT id FROM staff WHERE username = $1', [username])).length)
-        throw fieldError('username', 'staff_username_taken');
-      const [row] = await tx.query<{ id: number }>(
-        'INSERT INTO staff (username, password_hash, totp_secret, role, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id',
-        [username, hash, totpSecret, role, now],
-      );
+      if (await repo.usernameTaken(tx, username)) throw fieldError('username', 'staff_username_taken');
+      const created = await repo.insertStaff(tx, { username, passwordHash: hash, totpSecret, role, now });
       await appendAudit(
         tx,
         {
           staffId: auth.staff.id || null,
           action: 'staff.created',
           targetType: 'staff',
-          targetId: String(row!.id),
+          targetId: String(created),
           reason,
           detail: { username, role },
         },
         now,
       );
-      return row!.id;
+      return created;
     });
     return {
       id,
@@ -212,15 +181,10 @@ export class Staff {
       // Never the last active administrator: two disabling each other at once would leave none. The
       // active administrators are locked first (PostgreSQL; SQLite runs one writing transaction at a
       // time), so the second of two such disables waits for the first and then counts what it left.
-      if (tx.dialect === 'postgres')
-        await tx.query(`SELECT id FROM staff WHERE role = 'admin' AND status = 1 FOR UPDATE`);
-      if ((await tx.run('UPDATE staff SET status = 0 WHERE id = $1 AND status = 1', [id])) === 0)
-        throw new AppError('not_found');
-      const [admins] = await tx.query<{ n: number }>(
-        `SELECT COUNT(*) AS n FROM staff WHERE role = 'admin' AND status = 1`,
-      );
-      if (Number(admins?.n ?? 0) === 0) throw new AppError('last_admin');
-      await tx.run('UPDATE staff_sessions SET revoked_at = $2 WHERE staff_id = $1 AND revoked_at IS NULL', [id, now]);
+      if (tx.dialect === 'postgres') await repo.lockActiveAdmins(tx);
+      if ((await repo.disableStaff(tx, id)) === 0) throw new AppError('not_found');
+      if ((await repo.countActiveAdmins(tx)) === 0) throw new AppError('last_admin');
+      await repo.revokeAllStaffSessions(tx, id, now);
       await appendAudit(
         tx,
         {
@@ -238,14 +202,10 @@ export class Staff {
 
   async users(q: { page: number; limit: number; keyword?: string | undefined }) {
     const like = q.keyword ? `%${q.keyword.replace(/[%_]/g, '')}%` : '%';
-    const total =
-      (await this.#db.query<{ n: number }>('SELECT COUNT(*) AS n FROM users WHERE phone LIKE $1', [like]))[0]?.n ?? 0;
-    const rows = await this.#db.query<accountsRepo.UserRow>(
-      'SELECT * FROM users WHERE phone LIKE $1 ORDER BY id DESC LIMIT $2 OFFSET $3',
-      [like, q.limit, (q.page - 1) * q.limit],
-    );
+    const total = await repo.countUsersByPhone(this.#db, like);
+    const rows = await repo.listUsersByPhone(this.#db, like, q.limit, (q.page - 1) * q.limit);
     return {
-      total: Number(total),
+      total,
       items: rows.map((u) => ({
         id: u.id,
         account: `+${u.area_code} ${u.national_number}`,

@@ -15,21 +15,9 @@ import { decimalToTicks, type Instrument, tradingDayOf } from '@bourse/market';
 import { formatDecimal } from '@bourse/money';
 import type { TradingEngine } from '../../engine-host/trading-engine.ts';
 import type { MarketData } from '../markets/service.ts';
+import type { TradeRow } from './repo.ts';
+import * as repo from './repo.ts';
 import { unlockAtMs } from './settlement-calendar.ts';
-
-type TradeRow = {
-  id: number;
-  instrument_id: string;
-  price_ticks: number;
-  qty_lots: number;
-  maker_user_id: string;
-  taker_user_id: string;
-  taker_side: 'buy' | 'sell';
-  notional: string;
-  maker_fee: string;
-  taker_fee: string;
-  at: number;
-};
 
 type Book = {
   lots: bigint;
@@ -55,10 +43,7 @@ export class Holdings {
 
   async list(userId: number, now: number): Promise<HoldingView[]> {
     const owner = String(userId);
-    const trades = await this.#db.query<TradeRow>(
-      'SELECT * FROM trades WHERE maker_user_id = $1 OR taker_user_id = $1 ORDER BY id',
-      [owner],
-    );
+    const trades = await repo.listUserTrades(this.#db, owner);
     return this.#views(owner, this.#stocks, trades, now);
   }
 
@@ -66,10 +51,7 @@ export class Holdings {
     const owner = String(userId);
     const instrument = this.#stocks.find((i) => i.id === instrumentId);
     if (!instrument) return null;
-    const trades = await this.#db.query<TradeRow>(
-      'SELECT * FROM trades WHERE instrument_id = $2 AND (maker_user_id = $1 OR taker_user_id = $1) ORDER BY id',
-      [owner, instrumentId],
-    );
+    const trades = await repo.listUserTradesIn(this.#db, owner, instrumentId);
     return this.#views(owner, [instrument], trades, now)[0] ?? null;
   }
 

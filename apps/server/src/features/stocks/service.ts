@@ -30,6 +30,8 @@ import { AppError, fieldError } from '../../http/app-error.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { UserRow } from '../accounts/repo.ts';
 import type { MarketData } from '../markets/service.ts';
+import type { OrderRow } from './repo.ts';
+import * as repo from './repo.ts';
 import { unlockAtMs } from './settlement-calendar.ts';
 import { isStock } from './stock-instruments.ts';
 
@@ -39,22 +41,6 @@ export type OrderInput = {
   orderType: 'market' | 'limit';
   price?: string | undefined;
   quantity: string;
-};
-
-type OrderRow = {
-  id: number;
-  command_id: string;
-  instrument_id: string;
-  side: Side;
-  order_type: 'market' | 'limit';
-  price_ticks: number;
-  qty_lots: number;
-  filled_lots: number;
-  status: OrderStatus;
-  reason: string;
-  created_at: number;
-  updated_at: number;
-  queued: number;
 };
 
 type Fills = { notional: bigint; fee: bigint; lots: number };
@@ -372,35 +358,25 @@ export class StockOrders {
   }
 
   async list(userId: number, q: { status: 'open' | 'history' | 'all'; page: number; limit: number }) {
-    const where = [`user_id = $1`, `instrument_id IN (${this.#stockIds.map((_, k) => `$${k + 2}`).join(', ')})`];
-    if (q.status === 'open') where.push(`status IN ('pending', 'partial')`);
-    if (q.status === 'history') where.push(`status NOT IN ('pending', 'partial')`);
-    const params: (string | number)[] = [String(userId), ...this.#stockIds];
-    const clause = where.join(' AND ');
-    const total =
-      (await this.#db.query<{ n: number }>(`SELECT COUNT(*) AS n FROM orders WHERE ${clause}`, params))[0]?.n ?? 0;
-    const rows = await this.#db.query<OrderRow>(
-      `SELECT * FROM orders WHERE ${clause} ORDER BY id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, q.limit, (q.page - 1) * q.limit],
+    const { rows, total } = await repo.listOrders(
+      this.#db,
+      userId,
+      this.#stockIds,
+      q.status,
+      q.limit,
+      (q.page - 1) * q.limit,
     );
-    return { items: await this.#views(rows), total: Number(total) };
+    return { items: await this.#views(rows), total };
   }
 
   /** Counts and traded value per currency over all of the user's stock orders. */
   async statistics(userId: number) {
     const owner = String(userId);
-    const stocks = `instrument_id IN (${this.#stockIds.map((_, k) => `$${k + 2}`).join(', ')})`;
-    const counts = await this.#db.query<{ status: OrderStatus; reason: string; n: number }>(
-      `SELECT status, reason, COUNT(*) AS n FROM orders WHERE user_id = $1 AND ${stocks} GROUP BY status, reason`,
-      [owner, ...this.#stockIds],
-    );
+    const counts = await repo.countOrdersByState(this.#db, owner, this.#stockIds);
     const count = (state: StockOrderView['status']) =>
       counts.reduce((sum, c) => sum + (customerStatus(c.status, c.reason) === state ? Number(c.n) : 0), 0);
     // Traded value: every fill the user took part in (never both sides: self-trades are prevented).
-    const fills = await this.#db.query<{ instrument_id: string; notional: string }>(
-      `SELECT instrument_id, notional FROM trades WHERE (maker_user_id = $1 OR taker_user_id = $1) AND ${stocks}`,
-      [owner, ...this.#stockIds],
-    );
+    const fills = await repo.listStockFillNotionals(this.#db, owner, this.#stockIds);
     const turnover = new Map<string, { minor: bigint; scale: number }>();
     for (const f of fills) {
       const quote = this.#engine.state.instrument(f.instrument_id)?.quote;
@@ -418,27 +394,13 @@ export class StockOrders {
   }
 
   async #row(userId: number, orderId: number): Promise<OrderRow | undefined> {
-    return (
-      await this.#db.query<OrderRow>('SELECT * FROM orders WHERE id = $1 AND user_id = $2', [orderId, String(userId)])
-    )[0];
+    return repo.findOrder(this.#db, userId, orderId);
   }
 
   async #views(rows: OrderRow[]): Promise<StockOrderView[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => Number(r.id));
-    const marks = ids.map((_, k) => `$${k + 1}`).join(', ');
-    const trades = await this.#db.query<{
-      maker_order_id: number;
-      taker_order_id: number;
-      qty_lots: number;
-      notional: string;
-      maker_fee: string;
-      taker_fee: string;
-    }>(
-      `SELECT maker_order_id, taker_order_id, qty_lots, notional, maker_fee, taker_fee FROM trades
-       WHERE maker_order_id IN (${marks}) OR taker_order_id IN (${marks})`,
-      ids,
-    );
+    const trades = await repo.listFillsOfOrders(this.#db, ids);
     const fills = new Map<number, Fills>();
     const add = (orderId: number, lots: number, notional: bigint, fee: bigint) => {
       const f = fills.get(orderId) ?? { notional: 0n, fee: 0n, lots: 0 };

@@ -4,18 +4,7 @@
 import type { Db } from '@bourse/db';
 import { formatDecimal } from '@bourse/money';
 import type { TradingEngine } from '../../engine-host/trading-engine.ts';
-
-type TransferRow = {
-  transfer_id: string;
-  at: number;
-  debit: string;
-  credit: string;
-  debit_owner: string;
-  asset: string;
-  amount: string;
-  cause: string;
-  link: string;
-};
+import * as repo from './repo.ts';
 
 export class Wallets {
   readonly #db: Db;
@@ -49,26 +38,9 @@ export class Wallets {
     q: { page: number; limit: number; wallet?: string | undefined; asset?: string | undefined },
   ) {
     const owner = String(userId);
-    const where = ['(debit_owner = $1 OR credit_owner = $1)'];
-    const params: (string | number)[] = [owner];
-    if (q.asset) {
-      params.push(q.asset);
-      where.push(`asset = $${params.length}`);
-    }
-    if (q.wallet) {
-      params.push(`${owner}/${q.wallet}/%`);
-      where.push(`(debit LIKE $${params.length} OR credit LIKE $${params.length})`);
-    }
-    const clause = where.join(' AND ');
-    const total =
-      (await this.#db.query<{ n: number }>(`SELECT COUNT(*) AS n FROM ledger_transfers WHERE ${clause}`, params))[0]
-        ?.n ?? 0;
-    const rows = await this.#db.query<TransferRow>(
-      `SELECT * FROM ledger_transfers WHERE ${clause} ORDER BY seq DESC, transfer_id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, q.limit, (q.page - 1) * q.limit],
-    );
+    const { rows, total } = await repo.listUserTransfers(this.#db, owner, q, q.limit, (q.page - 1) * q.limit);
     return {
-      total: Number(total),
+      total,
       items: rows.map((r) => {
         const outgoing = r.debit_owner === owner;
         const mine = outgoing ? r.debit : r.credit;
