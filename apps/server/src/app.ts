@@ -27,6 +27,8 @@ import { testClockRoutes } from './features/common/test-clock.ts';
 import { contentRoutes } from './features/content/routes.ts';
 import { Content } from './features/content/service.ts';
 import { seed } from './features/demo/seed.ts';
+import { kycRoutes } from './features/kyc/routes.ts';
+import { Kyc } from './features/kyc/service.ts';
 import { bookView, marketDataRoutes } from './features/markets/routes.ts';
 import { MarketData } from './features/markets/service.ts';
 import { marketStream } from './features/markets/stream.ts';
@@ -221,6 +223,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         });
       }
       contentRoutes(api, { content, accounts, staff });
+      kycRoutes(api, { kyc: new Kyc({ db, clock, sessions }), accounts, staff });
       marketStream(
         api,
         market,

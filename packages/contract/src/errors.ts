@@ -176,6 +176,18 @@ export const ERRORS = {
   cpf_invalid: { status: 400, en: 'CPF format is incorrect', pt: 'O formato do CPF está incorreto' },
   cnpj_invalid: { status: 400, en: 'CNPJ format is incorrect', pt: 'O formato do CNPJ está incorreto' },
   kyc_required: { status: 403, en: 'Please complete KYC first', pt: 'Conclua o KYC primeiro' },
+  kyc_transition_refused: {
+    status: 409,
+    en: 'This KYC action is not allowed in the current state',
+    pt: 'Esta ação de KYC não é permitida no estado atual',
+  },
+  kyc_image_type: {
+    status: 400,
+    en: 'The photo must be a JPEG, PNG or WebP image',
+    pt: 'A foto deve ser uma imagem JPEG, PNG ou WebP',
+  },
+  kyc_image_too_large: { status: 400, en: 'The photo is too large', pt: 'A foto é grande demais' },
+  kyc_not_found: { status: 404, en: 'KYC submission not found', pt: 'Envio de KYC não encontrado' },
   // --- staff ---
   staff_login_failed: {
     status: 401,

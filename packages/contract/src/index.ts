@@ -3,6 +3,7 @@ export * from './content.ts';
 export * from './envelope.ts';
 export * from './errors.ts';
 export * from './fields.ts';
+export * from './kyc.ts';
 export * from './lang.ts';
 export * from './market.ts';
 export * from './phone.ts';

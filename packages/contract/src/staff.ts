@@ -67,6 +67,8 @@ export const STAFF_PERMISSIONS = {
   'content.manage': ['support', 'admin'],
   /** Ledger totals per asset and the checks of the read tables and the audit chain against them. */
   'reconciliation.read': ['finance', 'admin'],
+  /** Reviewing customers' KYC submissions and their photos. */
+  'kyc.review': ['compliance', 'admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffPermission = keyof typeof STAFF_PERMISSIONS;
 

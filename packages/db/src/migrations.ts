@@ -443,6 +443,37 @@ export const MIGRATIONS: Migration[] = [
       CREATE UNIQUE INDEX unrecorded_order_ids_to ON unrecorded_order_ids(to_id);
     `,
   },
+  {
+    version: 16,
+    // KYC life cycle. Photos are kept in the database (re-encoded JPEG as base64 TEXT): both dialects
+    // store text alike and nothing lands under a web root. users.id_status stays the current state.
+    name: 'kyc submissions and their transition table',
+    sql: () => `
+      CREATE TABLE kyc_transitions (
+        from_status TEXT NOT NULL,
+        to_status TEXT NOT NULL,
+        PRIMARY KEY (from_status, to_status)
+      );
+      INSERT INTO kyc_transitions (from_status, to_status) VALUES
+        ('none', 'pending'), ('pending', 'succ'), ('pending', 'fail'), ('fail', 'pending');
+      CREATE TABLE kyc_submissions (
+        id {{id}},
+        user_id BIGINT NOT NULL,
+        doc_type TEXT NOT NULL,
+        full_name TEXT NOT NULL,
+        doc_number TEXT NOT NULL,
+        front_image TEXT NOT NULL,
+        back_image TEXT NOT NULL,
+        status TEXT NOT NULL,
+        reason TEXT NOT NULL DEFAULT '',
+        created_at BIGINT NOT NULL,
+        reviewed_at BIGINT,
+        reviewed_by BIGINT
+      );
+      CREATE INDEX kyc_submissions_user ON kyc_submissions(user_id);
+      CREATE INDEX kyc_submissions_status ON kyc_submissions(status);
+    `,
+  },
 ];
 
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
