@@ -3,6 +3,7 @@
 
 import { z } from 'zod';
 import { idStatus } from './accounts.ts';
+import { actionReason } from './staff.ts';
 
 export const kycDocType = z.enum(['id_card', 'driving_licence', 'passport']);
 
@@ -43,7 +44,10 @@ export const kycReviewItem = z.object({
 });
 export type KycReviewItem = z.infer<typeof kycReviewItem>;
 
+/** A compliance decision on a pending submission. */
 export const kycDecisionBody = z.object({
   decision: z.enum(['approve', 'reject']),
-  reason: z.string().trim().max(500).default(''),
+  // Approvals carry a written reason too: every staff action's audit row says why.
+  reason: actionReason(),
 });
+export type KycDecisionInput = z.infer<typeof kycDecisionBody>;

@@ -78,7 +78,6 @@ export class Kyc {
 
   async #decide(staffId: number, id: number, decision: 'approve' | 'reject', reason: string): Promise<number> {
     const to = decision === 'approve' ? 'succ' : 'fail';
-    if (to === 'fail' && !reason) throw new AppError('reason_required');
     const at = this.#clock.now();
     return this.#db.transaction(async (tx) => {
       const s = await repo.findById(tx, id);
