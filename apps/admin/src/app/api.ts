@@ -15,6 +15,8 @@ import type {
   CustomerUserView,
   DoneView,
   Items,
+  KycDecisionInput,
+  KycReviewItem,
   MessageSendInput,
   MessageSentView,
   Paged,
@@ -86,6 +88,8 @@ export const adminApi = {
   sendMessage: (body: MessageSendInput) => client.post<MessageSentView>('/admin/messages/send', body),
   reconciliation: () => client.get<ReconciliationState>('/admin/reconciliation'),
   runReconciliation: () => client.post<ReconciliationReport>('/admin/reconciliation/run'),
+  kycPending: () => client.get<Items<KycReviewItem>>('/admin/kyc'),
+  kycDecide: (id: number, body: KycDecisionInput) => client.post<DoneView>(`/admin/kyc/${id}/decide`, body),
 };
 
 export const queryKeys = {
@@ -96,4 +100,5 @@ export const queryKeys = {
   content: (query: object) => ['content', query] as const,
   sentMessages: (query: object) => ['messages', query] as const,
   reconciliation: ['reconciliation'] as const,
+  kyc: ['kyc'] as const,
 };

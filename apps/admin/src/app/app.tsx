@@ -23,6 +23,7 @@ const StaffPage = lazy(() => import('../features/staff/staff-page.tsx'));
 const UsersPage = lazy(() => import('../features/accounts/users-page.tsx'));
 const ContentPage = lazy(() => import('../features/content/content-page.tsx'));
 const ReconciliationPage = lazy(() => import('../features/reconciliation/reconciliation-page.tsx'));
+const KycReviewPage = lazy(() => import('../features/kyc/kyc-review-page.tsx'));
 const ComingSoonPage = lazy(() => import('../features/coming-soon/coming-soon-page.tsx'));
 const NotFoundPage = lazy(() => import('../features/coming-soon/not-found-page.tsx'));
 
@@ -52,6 +53,7 @@ export function App() {
                     <Route path="staff" element={<StaffPage />} />
                     <Route path="content" element={<ContentPage />} />
                     <Route path="reconciliation" element={<ReconciliationPage />} />
+                    <Route path="kyc" element={<KycReviewPage />} />
                     <Route path="password" element={<ChangePasswordPage />} />
                     {SECTIONS.filter((section) => !section.ready).map((section) => (
                       <Route

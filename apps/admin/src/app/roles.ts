@@ -54,7 +54,7 @@ export interface ConsoleSection {
 export const SECTIONS: readonly ConsoleSection[] = [
   { key: 'dashboard', path: '/', permission: null, ready: true },
   { key: 'users', path: '/users', permission: 'users.read', ready: true },
-  { key: 'kyc', path: '/kyc', permission: 'kyc.review', ready: false },
+  { key: 'kyc', path: '/kyc', permission: 'kyc.review', ready: true },
   { key: 'chat', path: '/chat', permission: 'chat.reply', ready: false },
   { key: 'deposits', path: '/deposits', permission: 'deposits.confirm', ready: false },
   { key: 'withdrawals', path: '/withdrawals', permission: 'withdrawals.review', ready: false },
