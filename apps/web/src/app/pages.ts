@@ -89,6 +89,7 @@ const newsPages = () => import('../features/markets/news-pages.tsx');
 const noticePages = () => import('../features/content/notice-pages.tsx');
 const tradePages = () => import('../features/stocks/trade-pages.tsx');
 const orderPage = () => import('../features/stocks/order-page.tsx');
+const kycPage = () => import('../features/kyc/kyc-page.tsx');
 
 /**
  * Screens whose data is requested at start-up, before React renders them (preloadScreen in
@@ -125,6 +126,7 @@ export const builtPages: Record<string, Loader> = {
   'robot/list': named(placeholderPages, 'RobotListPage'),
   'tabbar/mine': named(minePages, 'MinePage'),
   'user/about': named(minePages, 'AboutPage'),
+  'user/kyc': named(kycPage, 'KycPage'),
   'user/security': named(securityPages, 'SecurityPage'),
   'user/loginPassword': named(securityPages, 'LoginPasswordPage'),
   'user/tradePassword': named(securityPages, 'TradePasswordPage'),

@@ -74,6 +74,28 @@ export const enUS = {
     succ: 'Verified',
     fail: 'Verification failed',
   },
+  kyc: {
+    hint: {
+      none: 'Verify your identity to unlock every feature. A reviewer checks your document, usually within a day.',
+      pending: 'Your documents are under review. We will update this page when a reviewer has decided.',
+      succ: 'Your identity is verified.',
+      fail: 'Your verification was not accepted. Check the reason, then submit again.',
+    },
+    reason: 'Reason',
+    resubmit: 'Submit again',
+    docType: 'Document type',
+    docTypes: { id_card: 'ID card', driving_licence: 'Driving licence', passport: 'Passport' },
+    fullName: 'Full name (as on the document)',
+    fullNameRequired: 'Enter your full name.',
+    docNumber: 'Document number',
+    docNumberRequired: 'Enter the document number.',
+    front: 'Front photo',
+    back: 'Back photo',
+    photosRequired: 'Add a photo of the front and of the back.',
+    tooLarge: 'The photo is too large (5 MB at most).',
+    submit: 'Submit for review',
+    submitted: 'Submitted',
+  },
   start: {
     headline: 'Invest with a platform that cannot cheat you',
     intro:

@@ -76,6 +76,28 @@ export const ptBR: Messages = {
     succ: 'Verificado',
     fail: 'Verificação recusada',
   },
+  kyc: {
+    hint: {
+      none: 'Verifique sua identidade para liberar todos os recursos. Um analista confere seu documento, em geral em até um dia.',
+      pending: 'Seus documentos estão em análise. Esta página será atualizada quando houver uma decisão.',
+      succ: 'Sua identidade está verificada.',
+      fail: 'Sua verificação não foi aceita. Veja o motivo e envie novamente.',
+    },
+    reason: 'Motivo',
+    resubmit: 'Enviar novamente',
+    docType: 'Tipo de documento',
+    docTypes: { id_card: 'Documento de identidade', driving_licence: 'Carteira de motorista', passport: 'Passaporte' },
+    fullName: 'Nome completo (como no documento)',
+    fullNameRequired: 'Informe seu nome completo.',
+    docNumber: 'Número do documento',
+    docNumberRequired: 'Informe o número do documento.',
+    front: 'Foto da frente',
+    back: 'Foto do verso',
+    photosRequired: 'Adicione uma foto da frente e uma do verso.',
+    tooLarge: 'A foto é grande demais (no máximo 5 MB).',
+    submit: 'Enviar para análise',
+    submitted: 'Enviado',
+  },
   start: {
     headline: 'Invista com uma plataforma que não pode enganar você',
     intro:

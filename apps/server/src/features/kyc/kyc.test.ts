@@ -133,7 +133,11 @@ describe.each(dbs)('kyc on $dialect', ({ open }) => {
     expect((await state(token)).idStatus).toBe('pending');
     expect((await decide(staff, id, 'reject', 'The photo is blurred')).body.code).toBe(0);
     expect(await state(token)).toMatchObject({ idStatus: 'fail', reason: 'The photo is blurred' });
-    const again = await submit(token, { docNumber: 'P7654321' });
+    // The app posts a form body (SPEC §7's request wrapper), photos as data URLs.
+    const again = await t.call('POST', '/user/auth', {
+      token,
+      body: form({ docNumber: 'P7654321', front: `data:image/jpeg;base64,${jpeg}` }),
+    });
     expect(again.body.data).toMatchObject({ idStatus: 'pending', reason: '', submission: { docNumber: 'P7654321' } });
   });
 
