@@ -14,7 +14,7 @@ import { loginPath } from '../../app/navigation.ts';
 import { useSession } from '../../app/session.ts';
 import { Page } from '../../app/shell/page.tsx';
 import { VerificationBadge } from '../../app/shell/verification-badge.tsx';
-import { FormBanner, ServerForm } from '../accounts/server-form.tsx';
+import { ServerForm } from '../accounts/server-form.tsx';
 
 const kycKey = ['user', 'kyc'] as const;
 const DOC_TYPES = ['id_card', 'driving_licence', 'passport'] as const;
@@ -114,7 +114,7 @@ function KycForm({ onDone }: { onDone: () => void }) {
   return (
     <ServerForm
       form={form}
-      banner={null}
+      banner={banner}
       isPending={submit.isPending}
       submitText={t('kyc.submit')}
       initialValues={{ docType: ['id_card'] }}
@@ -125,7 +125,6 @@ function KycForm({ onDone }: { onDone: () => void }) {
         submit.mutate(values);
       }}
     >
-      <FormBanner message={banner} />
       <Form.Item name="docType" label={t('kyc.docType')} rules={[{ required: true }]}>
         <Selector columns={1} options={DOC_TYPES.map((value) => ({ value, label: t(`kyc.docTypes.${value}`) }))} />
       </Form.Item>

@@ -1,0 +1,124 @@
+// Proves KYC end to end against the real server, once per language: a fresh customer opens
+// /pages/user/kyc at 390×844, submits a document with two small generated photos and sees it under
+// review; the demo administrator approves it in the console's KYC review with a written reason; the
+// app then shows the customer verified, and the drawer's badge says so too.
+// Screenshots: test-results/screens/web-kyc-<lang>-*.png and admin-kyc-<lang>-*.png.
+
+import type { Lang } from '@bourse/contract';
+import type { Browser } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  customerPage,
+  launchBrowser,
+  consolePage as openConsolePage,
+  type Server,
+  shot,
+  solveCaptcha,
+  staffSignIn,
+  startServer,
+} from './harness.ts';
+
+let server: Server;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function api(path: string, body: Record<string, string> | null, token?: string) {
+  const res = await fetch(`${server.baseUrl}/ipor-api${path}`, {
+    method: body ? 'POST' : 'GET',
+    headers: {
+      ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      ...(token ? { token } : {}),
+    },
+    ...(body ? { body: new URLSearchParams(body).toString() } : {}),
+  });
+  return (await res.json()) as { code: number; data: any };
+}
+
+async function freshCustomer(phone: string) {
+  const captcha = (await api('/common/captcha', null)).data;
+  const reg = await api('/user/register', {
+    areaCode: '91',
+    phone,
+    password: 'secret12',
+    confirmPassword: 'secret12',
+    agree: '1',
+    captchaId: captcha.captchaId,
+    captchaCode: await solveCaptcha(captcha.challenge),
+  });
+  expect(reg.code, JSON.stringify(reg)).toBe(0);
+  return { token: reg.data.token as string, user: reg.data.user };
+}
+
+const photo = (color: string) =>
+  sharp({ create: { width: 320, height: 200, channels: 3, background: color } })
+    .jpeg()
+    .toBuffer();
+
+const TEXT = {
+  'en-US': { passport: 'Passport', pending: 'Under review', verified: 'Verified', approve: 'Approve' },
+  'pt-BR': { passport: 'Passaporte', pending: 'Em análise', verified: 'Verificado', approve: 'Aprovar' },
+} as const;
+
+describe.each(['en-US', 'pt-BR'] as const)('KYC (%s)', (lang: Lang) => {
+  it('submits in the app, is approved in the console, and shows verified', async () => {
+    const text = TEXT[lang];
+    const session = await freshCustomer(lang === 'en-US' ? '9123400001' : '9123400002');
+    const { context, page } = await customerPage(browser, lang, session);
+    try {
+      await page.goto(`${server.baseUrl}/pages/user/kyc`);
+      await page.getByTestId('kyc-form').waitFor();
+      await shot(page, `web-kyc-${lang}-01-form`);
+      await page.getByText(text.passport, { exact: true }).click();
+      await page.getByTestId('kyc-name').locator('input').fill('Asha Rao');
+      await page.getByTestId('kyc-number').locator('input').fill('P1234567');
+      await page
+        .getByTestId('kyc-front')
+        .locator('input[type=file]')
+        .setInputFiles({ name: 'front.jpg', mimeType: 'image/jpeg', buffer: await photo('#3366cc') });
+      await page
+        .getByTestId('kyc-back')
+        .locator('input[type=file]')
+        .setInputFiles({ name: 'back.jpg', mimeType: 'image/jpeg', buffer: await photo('#cc6633') });
+      await page.locator('.adm-image-uploader-cell img').nth(1).waitFor();
+      await shot(page, `web-kyc-${lang}-02-filled`);
+      await page.getByTestId('kyc-form').locator('button[type=submit]').click();
+      await page.locator('[data-testid=kyc-state][data-status=pending]').waitFor();
+      expect(await page.getByTestId('id-status').textContent()).toContain(text.pending);
+      await shot(page, `web-kyc-${lang}-03-pending`);
+
+      const desk = await openConsolePage(browser, lang);
+      try {
+        await staffSignIn(desk, server);
+        await desk.goto(`${server.baseUrl}/admin/kyc`);
+        const card = desk.locator('[data-testid^=kyc-item-]').filter({ hasText: 'P1234567' }).last();
+        await card.waitFor();
+        await card.getByTestId('kyc-photo-back').waitFor();
+        await shot(desk, `admin-kyc-${lang}-01-pending`);
+        await card.getByTestId('kyc-approve').click();
+        await desk.getByTestId('reason-input').fill('Photos match the name and number');
+        await shot(desk, `admin-kyc-${lang}-02-approve`);
+        await desk.getByTestId('reason-confirm').click();
+        await card.waitFor({ state: 'detached' });
+      } finally {
+        await desk.context().close();
+      }
+
+      await page.reload();
+      await page.locator('[data-testid=kyc-state][data-status=succ]').waitFor();
+      expect(await page.getByTestId('id-status').textContent()).toContain(text.verified);
+      await shot(page, `web-kyc-${lang}-04-verified`);
+    } finally {
+      await context.close();
+    }
+  });
+});
