@@ -1,7 +1,7 @@
 // Proves KYC end to end against the real server, once per language: a fresh customer opens
 // /pages/user/kyc at 390×844, submits a document with two small generated photos and sees it under
 // review; the demo administrator approves it in the console's KYC review with a written reason; the
-// app then shows the customer verified, and the drawer's badge says so too.
+// app then shows the customer verified (the badge reads users.id_status, as the drawer's does).
 // Screenshots: test-results/screens/web-kyc-<lang>-*.png and admin-kyc-<lang>-*.png.
 
 import type { Lang } from '@bourse/contract';
@@ -106,6 +106,7 @@ describe.each(['en-US', 'pt-BR'] as const)('KYC (%s)', (lang: Lang) => {
         await shot(desk, `admin-kyc-${lang}-01-pending`);
         await card.getByTestId('kyc-approve').click();
         await desk.getByTestId('reason-input').fill('Photos match the name and number');
+        await desk.waitForTimeout(400); // the dialog's opening animation
         await shot(desk, `admin-kyc-${lang}-02-approve`);
         await desk.getByTestId('reason-confirm').click();
         await card.waitFor({ state: 'detached' });
