@@ -443,6 +443,30 @@ export const MIGRATIONS: Migration[] = [
       CREATE UNIQUE INDEX unrecorded_order_ids_to ON unrecorded_order_ids(to_id);
     `,
   },
+  {
+    version: 15,
+    // The customer's own bank accounts (SPEC §3), soft-deleted so a later withdrawal keeps its link. The
+    // 24 h withdrawal lock is derived from the newest created_at, deleted rows included (deleting one
+    // must not lift the lock).
+    name: 'bank accounts',
+    sql: () => `
+      CREATE TABLE bank_accounts (
+        id {{id}},
+        user_id BIGINT NOT NULL REFERENCES users(id),
+        country TEXT NOT NULL CHECK (country IN ('IN', 'BR')),
+        holder_name TEXT NOT NULL,
+        bank_name TEXT NOT NULL,
+        account_number TEXT NOT NULL,
+        ifsc TEXT,
+        branch TEXT,
+        pix_key TEXT,
+        tax_id TEXT,
+        created_at BIGINT NOT NULL,
+        deleted_at BIGINT
+      );
+      CREATE INDEX bank_accounts_user ON bank_accounts(user_id, created_at);
+    `,
+  },
 ];
 
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
