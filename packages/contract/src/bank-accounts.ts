@@ -54,3 +54,5 @@ export const bankTemplateView = z.object({
   country: z.enum(BANK_COUNTRIES),
   fields: z.array(z.object({ name: z.string(), required: z.boolean() })),
 });
+export type AddBankInput = z.input<typeof addBankBody>;
+export type BankListView = z.infer<typeof bankListView>;
