@@ -67,6 +67,7 @@ const field = (page: Page, label: string) =>
 
 async function deleteFirst(page: Page) {
   await page.getByTestId('bank-item').first().getByRole('button').click();
+  await shot(page, `web-bank-delete-confirm-${await page.evaluate('document.documentElement.lang')}`);
   await page.locator('.adm-dialog-button-bold').click();
 }
 
@@ -118,6 +119,7 @@ describe('customer bank accounts (real server)', () => {
           await expect.poll(() => page.getByTestId('bank-item').count()).toBe(i - 1);
         }
         await page.getByText(text.empty).waitFor();
+        await page.locator('.adm-dialog').waitFor({ state: 'hidden' });
         await shot(page, `web-bank-empty-${lang}`);
       } finally {
         await context.close();

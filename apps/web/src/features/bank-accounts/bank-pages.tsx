@@ -76,7 +76,13 @@ function BankList() {
               key={item.id}
               item={item}
               onDelete={async () => {
-                if (await Dialog.confirm({ content: t('bank.confirmDelete') })) del.mutate(item.id);
+                // The static dialog sits outside the app's locale provider: its buttons are named here.
+                const isConfirmed = await Dialog.confirm({
+                  content: t('bank.confirmDelete'),
+                  confirmText: t('bank.delete'),
+                  cancelText: t('common.cancel'),
+                });
+                if (isConfirmed) del.mutate(item.id);
               }}
             />
           ))}
