@@ -119,7 +119,9 @@ describe('customer bank accounts (real server)', () => {
           await expect.poll(() => page.getByTestId('bank-item').count()).toBe(i - 1);
         }
         await page.getByText(text.empty).waitFor();
-        await page.locator('.adm-dialog').waitFor({ state: 'hidden' });
+        // The dialog and the toast fade out before they leave the page.
+        await page.locator('.adm-dialog-footer').waitFor({ state: 'detached' });
+        await page.locator('.adm-toast-mask').waitFor({ state: 'detached' });
         await shot(page, `web-bank-empty-${lang}`);
       } finally {
         await context.close();
