@@ -20,6 +20,7 @@ const TEXT = {
     lock: 'Withdrawals are locked until',
     empty: 'No bank accounts yet.',
     badIfsc: 'This IFSC code is not valid',
+    del: 'Delete',
   },
   'pt-BR': {
     add: 'Adicionar conta bancária',
@@ -35,6 +36,7 @@ const TEXT = {
     lock: 'Os saques ficam bloqueados até',
     empty: 'Nenhuma conta bancária ainda.',
     badIfsc: 'Este código IFSC não é válido',
+    del: 'Excluir',
   },
 } as const;
 
@@ -65,10 +67,11 @@ const field = (page: Page, label: string) =>
     .filter({ has: page.locator('.adm-form-item-label', { hasText: new RegExp(`^${label}\\s*\\*?$`) }) })
     .locator('input');
 
-async function deleteFirst(page: Page) {
+async function deleteFirst(page: Page, confirmText: string) {
   await page.getByTestId('bank-item').first().getByRole('button').click();
   await shot(page, `web-bank-delete-confirm-${await page.evaluate('document.documentElement.lang')}`);
-  await page.locator('.adm-dialog-button-bold').click();
+  // Named in the app's language (the static dialog once showed antd-mobile's Chinese default).
+  await page.locator('.adm-dialog-button-bold', { hasText: confirmText }).click();
 }
 
 describe('customer bank accounts (real server)', () => {
@@ -115,7 +118,7 @@ describe('customer bank accounts (real server)', () => {
 
         const count = await page.getByTestId('bank-item').count();
         for (let i = count; i > 0; i--) {
-          await deleteFirst(page);
+          await deleteFirst(page, text.del);
           await expect.poll(() => page.getByTestId('bank-item').count()).toBe(i - 1);
         }
         await page.getByText(text.empty).waitFor();
