@@ -21,6 +21,8 @@ import { TradingEngine } from './engine-host/trading-engine.ts';
 import { accountRoutes } from './features/accounts/routes.ts';
 import { Accounts } from './features/accounts/service.ts';
 import { SessionCache } from './features/accounts/session-cache.ts';
+import { bankAccountRoutes } from './features/bank-accounts/routes.ts';
+import { BankAccounts } from './features/bank-accounts/service.ts';
 import { Captchas } from './features/common/captcha.ts';
 import { commonRoutes } from './features/common/routes.ts';
 import { testClockRoutes } from './features/common/test-clock.ts';
@@ -211,6 +213,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await registerRateLimits(api, config.rateLimits);
       commonRoutes(api, { config, captchas, sandboxSms: config.testHooks ? sandboxSms : null });
       accountRoutes(api, accounts);
+      bankAccountRoutes(api, accounts, new BankAccounts({ db, clock }));
       staffRoutes(api, staff, config);
       reconciliationRoutes(api, { reconciliation, staff });
       walletRoutes(api, accounts, wallets);

@@ -20,6 +20,15 @@ export const ERRORS = {
     pt: 'Você não tem permissão para fazer isso',
   },
   not_found: { status: 404, en: 'Not found', pt: 'Não encontrado' },
+  // --- bank accounts ---
+  bank_account_not_found: { status: 404, en: 'Bank account not found', pt: 'Conta bancária não encontrada' },
+  bank_account_limit: {
+    status: 400,
+    en: 'You have reached the maximum number of bank accounts',
+    pt: 'Você atingiu o número máximo de contas bancárias',
+  },
+  ifsc_invalid: { status: 400, en: 'This IFSC code is not valid', pt: 'Este código IFSC não é válido' },
+  tax_id_invalid: { status: 400, en: 'This CPF or CNPJ is not valid', pt: 'Este CPF ou CNPJ não é válido' },
   too_many_requests: {
     status: 429,
     en: 'Too many requests. Please wait a moment and try again.',

@@ -1,4 +1,5 @@
 export * from './accounts.ts';
+export * from './bank-accounts.ts';
 export * from './content.ts';
 export * from './envelope.ts';
 export * from './errors.ts';

@@ -444,6 +444,30 @@ export const MIGRATIONS: Migration[] = [
     `,
   },
   {
+    version: 15,
+    // The customer's own bank accounts (SPEC §3), soft-deleted so a later withdrawal keeps its link. The
+    // 24 h withdrawal lock is derived from the newest created_at, deleted rows included (deleting one
+    // must not lift the lock).
+    name: 'bank accounts',
+    sql: () => `
+      CREATE TABLE bank_accounts (
+        id {{id}},
+        user_id BIGINT NOT NULL REFERENCES users(id),
+        country TEXT NOT NULL CHECK (country IN ('IN', 'BR')),
+        holder_name TEXT NOT NULL,
+        bank_name TEXT NOT NULL,
+        account_number TEXT NOT NULL,
+        ifsc TEXT,
+        branch TEXT,
+        pix_key TEXT,
+        tax_id TEXT,
+        created_at BIGINT NOT NULL,
+        deleted_at BIGINT
+      );
+      CREATE INDEX bank_accounts_user ON bank_accounts(user_id, created_at);
+      `,
+  },
+  {
     version: 16,
     // KYC life cycle. Photos are kept in the database (re-encoded JPEG as base64 TEXT): both dialects
     // store text alike and nothing lands under a web root. users.id_status stays the current state.

@@ -89,6 +89,7 @@ const newsPages = () => import('../features/markets/news-pages.tsx');
 const noticePages = () => import('../features/content/notice-pages.tsx');
 const tradePages = () => import('../features/stocks/trade-pages.tsx');
 const orderPage = () => import('../features/stocks/order-page.tsx');
+const bankPages = () => import('../features/bank-accounts/bank-pages.tsx');
 const kycPage = () => import('../features/kyc/kyc-page.tsx');
 
 /**
@@ -130,4 +131,6 @@ export const builtPages: Record<string, Loader> = {
   'user/security': named(securityPages, 'SecurityPage'),
   'user/loginPassword': named(securityPages, 'LoginPasswordPage'),
   'user/tradePassword': named(securityPages, 'TradePasswordPage'),
+  'wallet/bankList': named(bankPages, 'BankListPage'),
+  'wallet/addBank': named(bankPages, 'AddBankPage'),
 };

@@ -1,5 +1,7 @@
 // English texts (the default language). Every visible string of the app comes from here or from
 // pt-BR.ts, which must have exactly the same keys (checked by the type below and by a unit test).
+
+import { bankEnUS } from './bank.en-US.ts';
 import { contentEnUS } from './content.en-US.ts';
 import { marketsEnUS } from './markets.en-US.ts';
 
@@ -334,6 +336,7 @@ export const enUS = {
     tabbar: { home: 'Home', markets: 'Markets', trade: 'Trade', mine: 'Mine', position: 'Positions' },
   },
   ...marketsEnUS,
+  ...bankEnUS,
   ...contentEnUS,
 };
 

@@ -1,6 +1,7 @@
 // Portuguese (Brazil) texts. Same keys as en-US.ts (the Messages type enforces it). Portuguese runs
 // longer than English: keep labels short enough for a 390 px wide screen.
 
+import { bankPtBR } from './bank.pt-BR.ts';
 import { contentPtBR } from './content.pt-BR.ts';
 import type { Messages } from './en-US.ts';
 import { marketsPtBR } from './markets.pt-BR.ts';
@@ -332,5 +333,6 @@ export const ptBR: Messages = {
     tabbar: { home: 'Início', markets: 'Mercados', trade: 'Negociar', mine: 'Conta', position: 'Posições' },
   },
   ...marketsPtBR,
+  ...bankPtBR,
   ...contentPtBR,
 };

@@ -29,7 +29,7 @@ import { confirmPasswordRules, passwordLengthMax, passwordRules } from './passwo
 import { applyServerErrors } from './server-errors.ts';
 import { FormBanner, ServerForm } from './server-form.tsx';
 
-function RequireLogin({ children }: { children: ReactNode }) {
+export function RequireLogin({ children }: { children: ReactNode }) {
   const session = useSession();
   const location = useLocation();
   if (!session.token) {

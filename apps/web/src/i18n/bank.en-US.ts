@@ -1,0 +1,25 @@
+// English texts of the bank-account screens (merged into en-US.ts).
+export const bankEnUS = {
+  bank: {
+    country: 'Country',
+    countries: { IN: 'India', BR: 'Brazil' },
+    holderName: 'Account holder',
+    bankName: 'Bank',
+    accountNumber: 'Account number',
+    ifsc: 'IFSC',
+    branch: 'Branch',
+    pixKey: 'PIX key',
+    taxId: 'CPF or CNPJ',
+    password: 'Login password',
+    totpCode: 'Authenticator code',
+    required: 'This field is required',
+    add: 'Add bank account',
+    save: 'Save',
+    empty: 'No bank accounts yet.',
+    delete: 'Delete',
+    confirmDelete: 'Delete this bank account?',
+    deleted: 'Deleted',
+    added: 'Bank account added',
+    lockedUntil: 'Withdrawals are locked until {{time}} after a new bank account.',
+  },
+};
