@@ -81,6 +81,10 @@ export const totpDisableBody = z.object({
 });
 export const revokeSessionBody = z.object({ id: text(64) });
 
+/** What a customer may change about themselves on /user/update: the name the app greets them by. */
+export const NICKNAME_MAX = 30;
+export const updateProfileBody = z.object({ nickname: text(NICKNAME_MAX) });
+
 export const idStatus = z.enum(['none', 'pending', 'succ', 'fail']);
 
 export const userView = z.object({
@@ -94,6 +98,18 @@ export const userView = z.object({
   totpEnabled: z.boolean(),
 });
 export type UserView = z.infer<typeof userView>;
+
+/** /user/info: the signed-in customer's profile, the login-info user plus what the profile page shows. */
+export const profileView = userView.extend({
+  areaCode: z.string(),
+  /** The national number, without the area code. */
+  phone: z.string(),
+  /** Empty until the customer sets one on /user/update. */
+  nickname: z.string(),
+  /** When the account was opened (epoch ms). */
+  createdAt: z.number().int(),
+});
+export type ProfileView = z.infer<typeof profileView>;
 
 export const loginResult = z.object({ token: z.string(), user: userView });
 export type LoginResult = z.infer<typeof loginResult>;
@@ -169,3 +185,4 @@ export type UpdateEmailInput = z.input<typeof updateEmailBody>;
 export type TotpEnableInput = z.input<typeof totpEnableBody>;
 export type TotpDisableInput = z.input<typeof totpDisableBody>;
 export type RevokeSessionInput = z.input<typeof revokeSessionBody>;
+export type UpdateProfileInput = z.input<typeof updateProfileBody>;

@@ -498,6 +498,13 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX kyc_submissions_status ON kyc_submissions(status);
     `,
   },
+  {
+    version: 17,
+    // The one thing a customer changes about themselves on /user/update (SPEC §7 names the call, not its
+    // fields): the name the app shows them. Empty means none set.
+    name: 'users: nickname',
+    sql: () => `ALTER TABLE users ADD COLUMN nickname TEXT NOT NULL DEFAULT '';`,
+  },
 ];
 
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {

@@ -19,6 +19,8 @@ export type UserRow = {
   id_status: 'none' | 'pending' | 'succ' | 'fail';
   invite_code: string;
   invited_by: number | null;
+  /** Migration 17; '' when none set. */
+  nickname: string;
   created_at: number;
 };
 
@@ -71,6 +73,7 @@ const UPDATABLE = [
   'totp_pending_secret',
   'status',
   'id_status',
+  'nickname',
 ] as const;
 export type UpdatableColumn = (typeof UPDATABLE)[number];
 

@@ -6,6 +6,7 @@ import {
   loginBody,
   loginInfo,
   loginResult,
+  profileView,
   registerBody,
   revokeSessionBody,
   sendCodeBody,
@@ -16,6 +17,7 @@ import {
   totpEnableBody,
   totpSetupView,
   updateEmailBody,
+  updateProfileBody,
 } from '@bourse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -45,6 +47,19 @@ export function accountRoutes(app: FastifyInstance, accounts: Accounts) {
     '/user/login/info',
     { preValidation: signedIn.first, schema: { tags, response: { 200: okEnvelope(loginInfo) } } },
     async (req) => ok(accounts.loginInfo((await signedIn(req)).user)),
+  );
+  r.post(
+    '/user/info',
+    { preValidation: signedIn.first, schema: { tags, response: { 200: okEnvelope(profileView) } } },
+    async (req) => ok(await accounts.profile(await signedIn(req))),
+  );
+  r.post(
+    '/user/update',
+    {
+      preValidation: signedIn.first,
+      schema: { tags, body: updateProfileBody, response: { 200: okEnvelope(profileView) } },
+    },
+    async (req) => done(req, 'modified', await accounts.updateProfile(await signedIn(req), req.body.nickname)),
   );
   r.post(
     '/user/logout',

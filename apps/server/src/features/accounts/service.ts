@@ -3,7 +3,7 @@
 // changes nothing (checks first, then one transaction). A blocked user (status 0) is signed out
 // on the next call.
 
-import type { loginBody, registerBody, UserView } from '@bourse/contract';
+import type { loginBody, ProfileView, registerBody, UserView } from '@bourse/contract';
 import { normalizePhone } from '@bourse/contract';
 import type { Db } from '@bourse/db';
 import type { z } from 'zod';
@@ -226,6 +226,26 @@ export class Accounts {
       openAutoApply: this.#config.openAutoApply,
       serviceSaleSmartly: this.#config.serviceChatUrl,
     };
+  }
+
+  /** /user/info: read fresh from the database, not the session cache, so a change shows at once. */
+  async profile(auth: Authenticated): Promise<ProfileView> {
+    const u = (await repo.findUserById(this.#db, auth.user.id)) ?? auth.user;
+    return {
+      ...toUserView(u),
+      areaCode: u.area_code,
+      phone: u.national_number,
+      nickname: u.nickname,
+      createdAt: Number(u.created_at),
+    };
+  }
+
+  /** /user/update: the nickname only (validated by the contract); nothing else about a user changes here. */
+  async updateProfile(auth: Authenticated, nickname: string): Promise<ProfileView> {
+    await this.#changing(auth.user.id, () =>
+      repo.updateUser(this.#db, auth.user.id, 'nickname', nickname, this.#clock.now()),
+    );
+    return this.profile(auth);
   }
 
   async logout(auth: Authenticated) {

@@ -15,11 +15,11 @@ export type TransferRow = {
   link: string;
 };
 
-/** A user's ledger lines, newest first, optionally of one asset and one of their wallets. */
+/** A user's ledger lines, newest first, optionally of one asset, one of their wallets, or one transfer id. */
 export async function listUserTransfers(
   db: Sql,
   owner: string,
-  q: { asset?: string | undefined; wallet?: string | undefined },
+  q: { asset?: string | undefined; wallet?: string | undefined; id?: string | undefined },
   limit: number,
   offset: number,
 ) {
@@ -28,6 +28,10 @@ export async function listUserTransfers(
   if (q.asset) {
     params.push(q.asset);
     where.push(`asset = $${params.length}`);
+  }
+  if (q.id) {
+    params.push(q.id);
+    where.push(`transfer_id = $${params.length}`);
   }
   if (q.wallet) {
     params.push(`${owner}/${q.wallet}/%`);

@@ -35,7 +35,13 @@ export class Wallets {
 
   async txRecord(
     userId: number,
-    q: { page: number; limit: number; wallet?: string | undefined; asset?: string | undefined },
+    q: {
+      page: number;
+      limit: number;
+      wallet?: string | undefined;
+      asset?: string | undefined;
+      id?: string | undefined;
+    },
   ) {
     const owner = String(userId);
     const { rows, total } = await repo.listUserTransfers(this.#db, owner, q, q.limit, (q.page - 1) * q.limit);

@@ -49,4 +49,26 @@ describe.each(dbs)('wallet on $dialect', ({ open }) => {
       await db.close();
     }
   });
+
+  it('reads one ledger line by its id for its owner only (the record detail page)', async () => {
+    const db = await open();
+    const t = await testApp(db);
+    try {
+      const owner = (await t.register('9000000031')).body.data.token as string;
+      const other = (await t.register('9000000032')).body.data.token as string;
+      const [line] = (await t.call('GET', '/user/tx/record?limit=1', { token: owner })).body.data.items;
+      const one = await t.call('GET', `/user/tx/record?id=${encodeURIComponent(line.id)}`, { token: owner });
+      expect(one.body.data).toEqual({ total: 1, items: [line] });
+      // Another customer's line answers no line, exactly like an unknown id.
+      const foreign = await t.call('GET', `/user/tx/record?id=${encodeURIComponent(line.id)}`, { token: other });
+      expect(foreign.body.data).toEqual({ total: 0, items: [] });
+      expect((await t.call('GET', '/user/tx/record?id=nope', { token: owner })).body.data).toEqual({
+        total: 0,
+        items: [],
+      });
+    } finally {
+      await t.close();
+      await db.close();
+    }
+  });
 });
