@@ -91,6 +91,8 @@ const tradePages = () => import('../features/stocks/trade-pages.tsx');
 const orderPage = () => import('../features/stocks/order-page.tsx');
 const bankPages = () => import('../features/bank-accounts/bank-pages.tsx');
 const kycPage = () => import('../features/kyc/kyc-page.tsx');
+const profilePage = () => import('../features/accounts/profile-page.tsx');
+const fundsPages = () => import('../features/wallet/funds-pages.tsx');
 
 /**
  * Screens whose data is requested at start-up, before React renders them (preloadScreen in
@@ -133,4 +135,8 @@ export const builtPages: Record<string, Loader> = {
   'user/tradePassword': named(securityPages, 'TradePasswordPage'),
   'wallet/bankList': named(bankPages, 'BankListPage'),
   'wallet/addBank': named(bankPages, 'AddBankPage'),
+  'user/userInfo': named(profilePage, 'UserInfoPage'),
+  'user/assets': named(fundsPages, 'AssetsPage'),
+  'fundsDetail/index': named(fundsPages, 'FundsDetailPage'),
+  'wallet/recordDetail': named(fundsPages, 'RecordDetailPage'),
 };

@@ -3,6 +3,7 @@
 
 import { bankEnUS } from './bank.en-US.ts';
 import { contentEnUS } from './content.en-US.ts';
+import { fundsEnUS } from './funds.en-US.ts';
 import { marketsEnUS } from './markets.en-US.ts';
 
 export const enUS = {
@@ -338,6 +339,7 @@ export const enUS = {
   ...marketsEnUS,
   ...bankEnUS,
   ...contentEnUS,
+  ...fundsEnUS,
 };
 
 type DeepStrings<T> = { [K in keyof T]: T[K] extends string ? string : DeepStrings<T[K]> };

@@ -4,6 +4,7 @@
 import { bankPtBR } from './bank.pt-BR.ts';
 import { contentPtBR } from './content.pt-BR.ts';
 import type { Messages } from './en-US.ts';
+import { fundsPtBR } from './funds.pt-BR.ts';
 import { marketsPtBR } from './markets.pt-BR.ts';
 
 export const ptBR: Messages = {
@@ -335,4 +336,5 @@ export const ptBR: Messages = {
   ...marketsPtBR,
   ...bankPtBR,
   ...contentPtBR,
+  ...fundsPtBR,
 };

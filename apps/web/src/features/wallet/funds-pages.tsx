@@ -1,0 +1,427 @@
+// The customer's money screens: user/assets (balances per wallet and asset from POST /user/assets, with
+// a total per currency), fundsDetail/index (every ledger line from GET /user/tx/record, paged, filtered
+// by wallet and asset) and wallet/recordDetail (one line in full). Reads only; amounts as the server
+// sent them (exact decimal strings), formatted by lib/ and shown through Amount so they never wrap.
+import type { BalanceView, Items, Paged, TransferView } from '@bourse/contract';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { apiGet, apiPost } from '../../app/api.ts';
+import { useSession } from '../../app/session.ts';
+import { Amount } from '../../app/shell/amount.tsx';
+import { ChevronRightIcon, ListIcon } from '../../app/shell/icons.tsx';
+import { Page } from '../../app/shell/page.tsx';
+import { currentLanguage } from '../../i18n/index.ts';
+import { formatAmount, formatAmountCompact } from '../../lib/market-format.ts';
+import { formatDateTime } from '../../lib/time.ts';
+import { RequireLogin } from '../accounts/security-page.tsx';
+import { EmptyState, ErrorState, LoadMoreFooter, SkeletonRows, useSentinel } from '../markets/market-ui.tsx';
+import { groupByDay } from '../stocks/order-math.ts';
+import { pnlClass, timeZoneOfCurrency } from '../stocks/trading-ui.tsx';
+import { byWallet, isShare, totalsByCurrency } from './funds-math.ts';
+import './funds.css';
+
+const assetsKey = ['user', 'assets'] as const;
+const background = { isBackground: true } as const;
+const PAGE_SIZE = 20;
+
+const knownCauses = [
+  'trade',
+  'fee',
+  'paper_grant',
+  'deposit',
+  'withdrawal',
+  'refund',
+  'adjustment',
+  'transfer',
+  'dividend',
+];
+const knownWallets = ['stock', 'spot', 'fund'];
+
+function useLabels() {
+  const { t } = useTranslation();
+  return {
+    cause: (cause: string) => (knownCauses.includes(cause) ? t(`trading.causes.${cause}`) : cause.replace(/_/g, ' ')),
+    wallet: (wallet: string) => (knownWallets.includes(wallet) ? t(`funds.wallets.${wallet}`) : wallet),
+    asset: (asset: string) => (isShare(asset) ? asset.split(':').slice(2).join(':') || asset : asset),
+  };
+}
+
+function Money({ value, asset, isSigned = false }: { value: string; asset: string; isSigned?: boolean }) {
+  const language = currentLanguage();
+  const options = isSigned ? ({ signDisplay: 'exceptZero' } as const) : {};
+  return (
+    <Amount
+      full={formatAmount(value, asset, language, options)}
+      compact={formatAmountCompact(value, asset, language, options)}
+    />
+  );
+}
+
+function useBalances() {
+  const session = useSession();
+  return useQuery({
+    queryKey: assetsKey,
+    queryFn: () => apiPost<Items<BalanceView>>('/user/assets', undefined, background),
+    enabled: Boolean(session.token),
+    refetchInterval: 15_000,
+  });
+}
+
+function CauseTag({ cause }: { cause: string }) {
+  const labels = useLabels();
+  return (
+    <span className={`cause-tag cause-tag--${knownCauses.includes(cause) ? cause : 'other'}`}>
+      {labels.cause(cause)}
+    </span>
+  );
+}
+
+// --- user/assets ------------------------------------------------------------------------------------
+
+function Assets() {
+  const { t } = useTranslation();
+  const labels = useLabels();
+  const query = useBalances();
+  if (query.isPending) return <SkeletonRows count={4} height={96} />;
+  if (query.isError) return <ErrorState onRetry={() => void query.refetch()} />;
+  const balances = query.data.items;
+  if (balances.length === 0) return <EmptyState title={t('funds.noAssets')} hint={t('funds.noAssetsHint')} />;
+  return (
+    <>
+      <div className="account-cards" data-testid="asset-totals">
+        {totalsByCurrency(balances).map((total) => (
+          <section
+            key={total.currency}
+            className="account-card-x"
+            aria-label={t('funds.totalIn', { currency: total.currency })}
+          >
+            <p className="account-card-x__label">{t('funds.totalIn', { currency: total.currency })}</p>
+            <p className="account-card-x__total tabular">
+              <Money value={total.balance} asset={total.currency} />
+            </p>
+            <dl className="account-card-x__grid funds-grid">
+              <div>
+                <dt>{t('funds.available')}</dt>
+                <dd className="tabular">
+                  <Money value={total.available} asset={total.currency} />
+                </dd>
+              </div>
+              <div>
+                <dt>{t('funds.held')}</dt>
+                <dd className="tabular">
+                  <Money value={total.held} asset={total.currency} />
+                </dd>
+              </div>
+            </dl>
+          </section>
+        ))}
+      </div>
+      <p className="section-hint">{t('funds.heldHint')}</p>
+      {byWallet(balances).map((group) => (
+        <section key={group.wallet} aria-label={labels.wallet(group.wallet)} data-testid="wallet-group">
+          <h2 className="day-head">{labels.wallet(group.wallet)}</h2>
+          <ul className="ledger">
+            {group.items.map((b) => (
+              <li key={b.asset}>
+                <Link
+                  className="ledger-row funds-link"
+                  to={`/pages/fundsDetail/index?wallet=${encodeURIComponent(b.wallet)}&asset=${encodeURIComponent(b.asset)}`}
+                  data-testid="asset-row"
+                >
+                  <span className="ledger-row__body">
+                    <span className="funds-asset">{labels.asset(b.asset)}</span>
+                    <span className="ledger-row__time">
+                      {t('funds.available')} {formatAmount(b.available, b.asset, currentLanguage())} · {t('funds.held')}{' '}
+                      {formatAmount(b.held, b.asset, currentLanguage())}
+                    </span>
+                  </span>
+                  <span className="ledger-row__amount tabular funds-amount">
+                    <Money value={b.balance} asset={b.asset} />
+                  </span>
+                  <ChevronRightIcon size={16} />
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+      <div className="list">
+        <Link className="list-row" to="/pages/fundsDetail/index" data-testid="records-link">
+          <span className="menu-row__icon">
+            <ListIcon />
+          </span>
+          <span className="list-row__label">{t('funds.records')}</span>
+          <ChevronRightIcon size={18} />
+        </Link>
+      </div>
+    </>
+  );
+}
+
+export function AssetsPage() {
+  const { t } = useTranslation();
+  return (
+    <RequireLogin>
+      <Page title={t('titles.user.assets')}>
+        <Assets />
+      </Page>
+    </RequireLogin>
+  );
+}
+
+// --- fundsDetail/index ------------------------------------------------------------------------------
+
+function FilterChips({
+  label,
+  value,
+  options,
+  onChange,
+  testId,
+}: {
+  label: string;
+  value: string;
+  options: readonly { value: string; label: string }[];
+  onChange: (value: string) => void;
+  testId: string;
+}) {
+  return (
+    <fieldset className="funds-filter" data-testid={testId}>
+      <legend className="funds-filter__label">{label}</legend>
+      <div className="chips">
+        {options.map((o) => (
+          <button
+            key={o.value}
+            type="button"
+            className={`chip-button${o.value === value ? ' chip-button--on' : ''}`}
+            aria-pressed={o.value === value}
+            onClick={() => onChange(o.value)}
+          >
+            {o.label}
+          </button>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+function LedgerLine({ line }: { line: TransferView }) {
+  const timeZone = timeZoneOfCurrency(line.asset);
+  return (
+    <li>
+      <Link
+        className="ledger-row funds-link"
+        to={`/pages/wallet/recordDetail?id=${encodeURIComponent(line.id)}`}
+        data-testid="ledger-line"
+      >
+        <span className="ledger-row__body">
+          <CauseTag cause={line.cause} />
+          <span className="ledger-row__time tabular">{formatDateTime(line.at, timeZone).slice(11)}</span>
+        </span>
+        <span className={`ledger-row__amount tabular funds-amount ${pnlClass(line.amount)}`}>
+          <Money value={line.amount} asset={line.asset} isSigned />
+        </span>
+        <ChevronRightIcon size={16} />
+      </Link>
+    </li>
+  );
+}
+
+function FundsRecords() {
+  const { t } = useTranslation();
+  const labels = useLabels();
+  const [params, setParams] = useSearchParams();
+  const wallet = params.get('wallet') ?? '';
+  const asset = params.get('asset') ?? '';
+  const balances = useBalances();
+  const owned = balances.data?.items ?? [];
+  const walletOptions = [...new Set([...owned.map((b) => b.wallet), ...(wallet ? [wallet] : [])])].sort();
+  const assetOptions = [
+    ...new Set([...owned.filter((b) => !wallet || b.wallet === wallet).map((b) => b.asset), ...(asset ? [asset] : [])]),
+  ].sort((a, b) => Number(isShare(a)) - Number(isShare(b)) || a.localeCompare(b));
+  const setFilter = (name: 'wallet' | 'asset', value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    setParams(next, { replace: true });
+  };
+
+  const ledger = useInfiniteQuery({
+    queryKey: ['user', 'tx', 'all', wallet, asset],
+    queryFn: ({ pageParam }) =>
+      apiGet<Paged<TransferView>>(
+        '/user/tx/record',
+        { page: pageParam, limit: PAGE_SIZE, ...(wallet ? { wallet } : {}), ...(asset ? { asset } : {}) },
+        background,
+      ),
+    initialPageParam: 1,
+    getNextPageParam: (last, pages) =>
+      pages.reduce((n, p) => n + p.items.length, 0) < last.total && last.items.length > 0
+        ? pages.length + 1
+        : undefined,
+  });
+  const items = ledger.data?.pages.flatMap((p) => p.items) ?? [];
+  const loadMore = () => {
+    if (ledger.hasNextPage && !ledger.isFetchingNextPage) void ledger.fetchNextPage();
+  };
+  const sentinel = useSentinel(loadMore, Boolean(ledger.hasNextPage) && !ledger.isFetchNextPageError);
+  // Days are grouped in the deployment's first market's zone when filtered to nothing in particular.
+  const timeZone = timeZoneOfCurrency(asset || items[0]?.asset || 'INR');
+
+  return (
+    <>
+      <FilterChips
+        label={t('funds.filterWallet')}
+        value={wallet}
+        options={[
+          { value: '', label: t('funds.all') },
+          ...walletOptions.map((w) => ({ value: w, label: labels.wallet(w) })),
+        ]}
+        onChange={(v) => {
+          const next = new URLSearchParams(params);
+          if (v) next.set('wallet', v);
+          else next.delete('wallet');
+          next.delete('asset');
+          setParams(next, { replace: true });
+        }}
+        testId="filter-wallet"
+      />
+      <FilterChips
+        label={t('funds.filterAsset')}
+        value={asset}
+        options={[
+          { value: '', label: t('funds.all') },
+          ...assetOptions.map((a) => ({ value: a, label: labels.asset(a) })),
+        ]}
+        onChange={(v) => setFilter('asset', v)}
+        testId="filter-asset"
+      />
+      {ledger.isPending ? (
+        <SkeletonRows count={6} />
+      ) : ledger.isError ? (
+        <ErrorState onRetry={() => void ledger.refetch()} />
+      ) : items.length === 0 ? (
+        <EmptyState title={t('funds.noRecords')} hint={t('funds.noRecordsHint')} />
+      ) : (
+        <>
+          <p className="section-hint">{t('funds.recordsHint')}</p>
+          {groupByDay(items, timeZone).map((group) => (
+            <section key={group.day} aria-label={group.day}>
+              <h2 className="day-head tabular">{group.day}</h2>
+              <ul className="ledger" data-testid="ledger">
+                {group.items.map((line) => (
+                  <LedgerLine key={line.id} line={line} />
+                ))}
+              </ul>
+            </section>
+          ))}
+          <div ref={sentinel} />
+          <LoadMoreFooter
+            state={
+              ledger.isFetchNextPageError
+                ? 'failed'
+                : ledger.isFetchingNextPage
+                  ? 'loading'
+                  : ledger.hasNextPage
+                    ? 'more'
+                    : 'noMore'
+            }
+            onMore={loadMore}
+          />
+        </>
+      )}
+    </>
+  );
+}
+
+export function FundsDetailPage() {
+  const { t } = useTranslation();
+  return (
+    <RequireLogin>
+      <Page title={t('titles.fundsDetail.index')}>
+        <FundsRecords />
+      </Page>
+    </RequireLogin>
+  );
+}
+
+// --- wallet/recordDetail ----------------------------------------------------------------------------
+
+function Counterparty({ value }: { value: string }) {
+  const { t } = useTranslation();
+  const session = useSession();
+  // Another customer is never named: a trade's other side is "the market".
+  if (value.startsWith('platform')) return <>{t('funds.counterparties.platform')}</>;
+  if (session.user && value === String(session.user.id)) return <>{t('funds.counterparties.you')}</>;
+  return <>{t('funds.counterparties.market')}</>;
+}
+
+function RecordDetail() {
+  const { t } = useTranslation();
+  const labels = useLabels();
+  const [params] = useSearchParams();
+  const id = params.get('id') ?? '';
+  const query = useQuery({
+    queryKey: ['user', 'tx', 'one', id],
+    queryFn: () => apiGet<Paged<TransferView>>('/user/tx/record', { id, limit: 1 }, background),
+    enabled: id !== '',
+  });
+  if (id !== '' && query.isPending) return <SkeletonRows count={6} />;
+  if (query.isError) return <ErrorState onRetry={() => void query.refetch()} />;
+  const line = query.data?.items[0];
+  if (!line) return <EmptyState title={t('funds.detail.notFound')} hint={t('funds.detail.notFoundHint')} />;
+  return (
+    <>
+      <section className="funds-detail__head" data-testid="record-detail">
+        <CauseTag cause={line.cause} />
+        <p className={`funds-detail__amount tabular ${pnlClass(line.amount)}`} data-testid="record-amount">
+          <Money value={line.amount} asset={line.asset} isSigned />
+        </p>
+      </section>
+      <dl className="list funds-detail">
+        {(
+          [
+            ['cause', labels.cause(line.cause)],
+            ['amount', formatAmount(line.amount, line.asset, currentLanguage(), { signDisplay: 'exceptZero' })],
+            ['asset', labels.asset(line.asset)],
+            ['wallet', labels.wallet(line.wallet)],
+            ['time', formatDateTime(line.at, timeZoneOfCurrency(line.asset))],
+            ['link', line.link || '--'],
+            ['counterparty', <Counterparty key="c" value={line.counterparty} />],
+            ['id', line.id],
+          ] as const
+        ).map(([key, value]) => (
+          <div key={key} className="list-row funds-detail__row">
+            <dt className="list-row__label">{t(`funds.detail.${key}`)}</dt>
+            <dd className="funds-detail__value tabular" data-testid={`record-${key}`}>
+              {value}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      <div className="list">
+        <Link
+          className="list-row"
+          to={`/pages/fundsDetail/index?wallet=${encodeURIComponent(line.wallet)}&asset=${encodeURIComponent(line.asset)}`}
+        >
+          <span className="menu-row__icon">
+            <ListIcon />
+          </span>
+          <span className="list-row__label">{t('funds.recordsOf')}</span>
+          <ChevronRightIcon size={18} />
+        </Link>
+      </div>
+    </>
+  );
+}
+
+export function RecordDetailPage() {
+  const { t } = useTranslation();
+  return (
+    <RequireLogin>
+      <Page title={t('titles.wallet.recordDetail')}>
+        <RecordDetail />
+      </Page>
+    </RequireLogin>
+  );
+}
