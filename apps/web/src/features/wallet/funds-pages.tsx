@@ -374,7 +374,7 @@ function RecordDetail() {
     <>
       <section className="funds-detail__head" data-testid="record-detail">
         <CauseTag cause={line.cause} />
-        <p className={`funds-detail__amount tabular ${pnlClass(line.amount)}`} data-testid="record-amount">
+        <p className={`funds-detail__amount tabular ${pnlClass(line.amount)}`} data-testid="record-headline">
           <Money value={line.amount} asset={line.asset} isSigned />
         </p>
       </section>
