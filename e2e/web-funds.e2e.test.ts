@@ -97,9 +97,18 @@ describe('customer profile, assets and funds records (real server)', () => {
         await page.getByTestId('edit-nickname').click();
         const input = page.getByTestId('nickname-form').locator('input');
         await input.fill(nickname);
+        // The sheet has finished sliding up when it rests on the bottom edge.
+        await expect
+          .poll(async () => {
+            const box = await page.locator('.adm-popup-body.sheet').boundingBox();
+            return box ? Math.round(box.y + box.height) : 0;
+          })
+          .toBe(844);
         await shot(page, `web-funds-nickname-${lang}`);
         await page.getByRole('button', { name: text.save }).click();
         await page.getByText(text.saved).waitFor();
+        // The toast fades out before the next screenshots.
+        await page.locator('.adm-toast-mask').waitFor({ state: 'detached' });
         await expect.poll(() => page.getByTestId('profile-nickname').textContent()).toBe(nickname);
         await expect.poll(() => page.getByTestId('profile-name').textContent()).toBe(nickname);
 
@@ -117,6 +126,9 @@ describe('customer profile, assets and funds records (real server)', () => {
         await page.getByTestId('records-link').click();
         await expect.poll(() => page.getByTestId('ledger-line').count()).toBe(3);
         await expect.poll(() => page.getByTestId('ledger-line').first().textContent()).toContain(text.grant);
+        // The three grants were made at one instant: one clock shows them at one time.
+        const times = await page.locator('[data-testid="ledger-line"] .ledger-row__time').allTextContents();
+        expect(new Set(times).size).toBe(1);
         await expectNoWrappedAmounts(page);
         await shot(page, `web-funds-records-${lang}`);
         await page.getByTestId('filter-asset').getByRole('button', { name: 'USD', exact: true }).click();

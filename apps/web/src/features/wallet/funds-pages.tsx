@@ -6,18 +6,19 @@ import type { BalanceView, Items, Paged, TransferView } from '@bourse/contract';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { apiGet, apiPost } from '../../app/api.ts';
+import { apiGet, apiPost, usePlatformProps } from '../../app/api.ts';
 import { useSession } from '../../app/session.ts';
 import { Amount } from '../../app/shell/amount.tsx';
 import { ChevronRightIcon, ListIcon } from '../../app/shell/icons.tsx';
 import { Page } from '../../app/shell/page.tsx';
 import { currentLanguage } from '../../i18n/index.ts';
+import { marketFormats } from '../../lib/format.ts';
 import { formatAmount, formatAmountCompact } from '../../lib/market-format.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import { RequireLogin } from '../accounts/security-page.tsx';
 import { EmptyState, ErrorState, LoadMoreFooter, SkeletonRows, useSentinel } from '../markets/market-ui.tsx';
 import { groupByDay } from '../stocks/order-math.ts';
-import { pnlClass, timeZoneOfCurrency } from '../stocks/trading-ui.tsx';
+import { pnlClass } from '../stocks/trading-ui.tsx';
 import { byWallet, isShare, totalsByCurrency } from './funds-math.ts';
 import './funds.css';
 
@@ -56,6 +57,15 @@ function Money({ value, asset, isSigned = false }: { value: string; asset: strin
       compact={formatAmountCompact(value, asset, language, options)}
     />
   );
+}
+
+/**
+ * One clock for every line, the deployment's stock market's (as the stock funds detail): lines of
+ * different currencies made at one instant must not look hours apart.
+ */
+function useTimeZone(): string {
+  const props = usePlatformProps();
+  return marketFormats[props.data?.stockCountry ?? 'IN'].timeZone;
 }
 
 function useBalances() {
@@ -205,8 +215,7 @@ function FilterChips({
   );
 }
 
-function LedgerLine({ line }: { line: TransferView }) {
-  const timeZone = timeZoneOfCurrency(line.asset);
+function LedgerLine({ line, timeZone }: { line: TransferView; timeZone: string }) {
   return (
     <li>
       <Link
@@ -265,8 +274,7 @@ function FundsRecords() {
     if (ledger.hasNextPage && !ledger.isFetchingNextPage) void ledger.fetchNextPage();
   };
   const sentinel = useSentinel(loadMore, Boolean(ledger.hasNextPage) && !ledger.isFetchNextPageError);
-  // Days are grouped in the deployment's first market's zone when filtered to nothing in particular.
-  const timeZone = timeZoneOfCurrency(asset || items[0]?.asset || 'INR');
+  const timeZone = useTimeZone();
 
   return (
     <>
@@ -310,7 +318,7 @@ function FundsRecords() {
               <h2 className="day-head tabular">{group.day}</h2>
               <ul className="ledger" data-testid="ledger">
                 {group.items.map((line) => (
-                  <LedgerLine key={line.id} line={line} />
+                  <LedgerLine key={line.id} line={line} timeZone={timeZone} />
                 ))}
               </ul>
             </section>
@@ -360,6 +368,7 @@ function RecordDetail() {
   const { t } = useTranslation();
   const labels = useLabels();
   const [params] = useSearchParams();
+  const timeZone = useTimeZone();
   const id = params.get('id') ?? '';
   const query = useQuery({
     queryKey: ['user', 'tx', 'one', id],
@@ -385,7 +394,7 @@ function RecordDetail() {
             ['amount', formatAmount(line.amount, line.asset, currentLanguage(), { signDisplay: 'exceptZero' })],
             ['asset', labels.asset(line.asset)],
             ['wallet', labels.wallet(line.wallet)],
-            ['time', formatDateTime(line.at, timeZoneOfCurrency(line.asset))],
+            ['time', formatDateTime(line.at, timeZone)],
             ['link', line.link || '--'],
             ['counterparty', <Counterparty key="c" value={line.counterparty} />],
             ['id', line.id],
