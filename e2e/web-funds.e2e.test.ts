@@ -65,6 +65,10 @@ async function expectNoWrappedAmounts(page: Page) {
   const wrapped = await page.locator('.amount').evaluateAll((nodes) =>
     nodes
       .filter((n) => {
+        // The browser's global, typed here since the e2e project has no DOM globals.
+        const { getComputedStyle } = globalThis as unknown as {
+          getComputedStyle: (node: unknown) => { lineHeight: string; fontSize: string };
+        };
         const style = getComputedStyle(n);
         const lineHeight = Number.parseFloat(style.lineHeight) || Number.parseFloat(style.fontSize) * 1.5;
         return n.getClientRects().length > 1 || n.getBoundingClientRect().height > lineHeight * 1.5;
