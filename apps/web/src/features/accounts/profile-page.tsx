@@ -2,7 +2,6 @@
 // (verification, PINs, two-factor), links to security, KYC, bank accounts and assets, and the one field
 // they change here, the nickname (POST /user/update). The server validates; this shows its messages.
 import type { ProfileView, UpdateProfileInput } from '@bourse/contract';
-import { NICKNAME_MAX } from '@bourse/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Form, Input, Popup, Toast } from 'antd-mobile';
 import '../../app/antd-mobile-react-19.ts';
@@ -22,6 +21,8 @@ import { applyServerErrors } from './server-errors.ts';
 import { ServerForm } from './server-form.tsx';
 
 export const profileKey = ['user', 'info'] as const;
+/** The contract's NICKNAME_MAX (the apps import only the contract's types); the server checks it. */
+const nicknameMax = 30;
 
 function InfoRow({ label, value, to, testId }: { label: string; value: ReactNode; to?: string; testId?: string }) {
   const body = (
@@ -96,7 +97,7 @@ function NicknameSheet({ profile, isOpen, onClose }: { profile: ProfileView; isO
               help={t('funds.profile.nicknameHint')}
               rules={[{ required: true, whitespace: true, message: t('common.required') }]}
             >
-              <Input maxLength={NICKNAME_MAX} clearable autoComplete="nickname" />
+              <Input maxLength={nicknameMax} clearable autoComplete="nickname" />
             </Form.Item>
           </ServerForm>
         </div>
