@@ -16,7 +16,14 @@ import { currentLanguage } from '../../i18n/index.ts';
 import { marketFormats } from '../../lib/format.ts';
 import { formatChatTime, formatDateTime } from '../../lib/time.ts';
 import { apiGet, type Items, type NoticeView } from '../markets/market-api.ts';
-import { EmptyState, ErrorState, LoadMoreFooter, SkeletonRows, useSentinel } from '../markets/market-ui.tsx';
+import {
+  EmptyState,
+  ErrorState,
+  LoadMoreFooter,
+  loadMoreState,
+  SkeletonRows,
+  useSentinel,
+} from '../markets/market-ui.tsx';
 import {
   type MessageKind,
   type MessageView,
@@ -175,18 +182,7 @@ function SignedInCentre() {
             ))}
           </ul>
           <div ref={sentinel} />
-          <LoadMoreFooter
-            state={
-              list.isFetchNextPageError
-                ? 'failed'
-                : list.isFetchingNextPage
-                  ? 'loading'
-                  : list.hasNextPage
-                    ? 'more'
-                    : 'noMore'
-            }
-            onMore={loadMore}
-          />
+          <LoadMoreFooter state={loadMoreState(list)} onMore={loadMore} />
         </PullToRefresh>
       )}
     </>

@@ -106,6 +106,17 @@ export function EmptyState({ title, hint, action }: { title: string; hint?: stri
 
 export type LoadMoreState = 'more' | 'loading' | 'noMore' | 'failed';
 
+/** The footer's state of an infinite query: its next page failed, is loading, exists, or not. */
+export function loadMoreState(query: {
+  isFetchNextPageError: boolean;
+  isFetchingNextPage: boolean;
+  hasNextPage: boolean;
+}): LoadMoreState {
+  if (query.isFetchNextPageError) return 'failed';
+  if (query.isFetchingNextPage) return 'loading';
+  return query.hasNextPage ? 'more' : 'noMore';
+}
+
 /** SPEC §2's load-more indicator: more, loading, no more (and a retry when a page failed). */
 export function LoadMoreFooter({ state, onMore }: { state: LoadMoreState; onMore: () => void }) {
   const { t } = useTranslation();

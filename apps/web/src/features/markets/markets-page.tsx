@@ -20,6 +20,7 @@ import {
   EmptyState,
   ErrorState,
   LoadMoreFooter,
+  loadMoreState,
   QuoteRow,
   Segmented,
   SkeletonRows,
@@ -112,18 +113,7 @@ function StockList({ country, sort }: { country: MarketCode; sort: QuoteSort }) 
     <PullToRefresh onRefresh={() => list.refetch().then(() => undefined)} {...pullTexts(t)}>
       <QuoteList items={items} />
       <div ref={sentinel} />
-      <LoadMoreFooter
-        state={
-          list.isFetchNextPageError
-            ? 'failed'
-            : list.isFetchingNextPage
-              ? 'loading'
-              : list.hasNextPage
-                ? 'more'
-                : 'noMore'
-        }
-        onMore={loadMore}
-      />
+      <LoadMoreFooter state={loadMoreState(list)} onMore={loadMore} />
     </PullToRefresh>
   );
 }

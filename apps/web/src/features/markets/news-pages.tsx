@@ -6,7 +6,7 @@ import { Page } from '../../app/shell/page.tsx';
 import { formatDateTime } from '../../lib/time.ts';
 import { NewsItem } from './home-page.tsx';
 import { apiGet, marketKeys, type NewsArticle, type NewsView, type Paged } from './market-api.ts';
-import { EmptyState, ErrorState, LoadMoreFooter, SkeletonRows, useSentinel } from './market-ui.tsx';
+import { EmptyState, ErrorState, LoadMoreFooter, loadMoreState, SkeletonRows, useSentinel } from './market-ui.tsx';
 
 const newsPageSize = 20;
 
@@ -43,18 +43,7 @@ export function NewsListPage() {
             ))}
           </ul>
           <div ref={sentinel} />
-          <LoadMoreFooter
-            state={
-              news.isFetchNextPageError
-                ? 'failed'
-                : news.isFetchingNextPage
-                  ? 'loading'
-                  : news.hasNextPage
-                    ? 'more'
-                    : 'noMore'
-            }
-            onMore={loadMore}
-          />
+          <LoadMoreFooter state={loadMoreState(news)} onMore={loadMore} />
         </>
       )}
     </Page>

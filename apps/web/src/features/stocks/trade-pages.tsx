@@ -24,7 +24,15 @@ import { formatAmount, formatAmountCompact, marketOfCurrency } from '../../lib/m
 import { formatDateTime } from '../../lib/time.ts';
 import { SearchIcon } from '../markets/icons.tsx';
 import { apiGet, type Paged } from '../markets/market-api.ts';
-import { EmptyState, ErrorState, LoadMoreFooter, Segmented, SkeletonRows, useSentinel } from '../markets/market-ui.tsx';
+import {
+  EmptyState,
+  ErrorState,
+  LoadMoreFooter,
+  loadMoreState,
+  Segmented,
+  SkeletonRows,
+  useSentinel,
+} from '../markets/market-ui.tsx';
 import { groupByDay } from './order-math.ts';
 import {
   type BalanceView,
@@ -403,18 +411,7 @@ function OrderList({ status, onOpen }: { status: 'open' | 'history'; onOpen: (or
         ))}
       </ul>
       <div ref={sentinel} />
-      <LoadMoreFooter
-        state={
-          orders.isFetchNextPageError
-            ? 'failed'
-            : orders.isFetchingNextPage
-              ? 'loading'
-              : orders.hasNextPage
-                ? 'more'
-                : 'noMore'
-        }
-        onMore={loadMore}
-      />
+      <LoadMoreFooter state={loadMoreState(orders)} onMore={loadMore} />
     </PullToRefresh>
   );
 }
@@ -528,18 +525,7 @@ export function StockFundsDetailPage() {
             </section>
           ))}
           <div ref={sentinel} />
-          <LoadMoreFooter
-            state={
-              ledger.isFetchNextPageError
-                ? 'failed'
-                : ledger.isFetchingNextPage
-                  ? 'loading'
-                  : ledger.hasNextPage
-                    ? 'more'
-                    : 'noMore'
-            }
-            onMore={loadMore}
-          />
+          <LoadMoreFooter state={loadMoreState(ledger)} onMore={loadMore} />
         </>
       )}
     </Page>

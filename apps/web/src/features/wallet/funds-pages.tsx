@@ -16,7 +16,14 @@ import { marketFormats } from '../../lib/format.ts';
 import { formatAmount, formatAmountCompact } from '../../lib/market-format.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import { RequireLogin } from '../accounts/security-page.tsx';
-import { EmptyState, ErrorState, LoadMoreFooter, SkeletonRows, useSentinel } from '../markets/market-ui.tsx';
+import {
+  EmptyState,
+  ErrorState,
+  LoadMoreFooter,
+  loadMoreState,
+  SkeletonRows,
+  useSentinel,
+} from '../markets/market-ui.tsx';
 import { groupByDay } from '../stocks/order-math.ts';
 import { pnlClass } from '../stocks/trading-ui.tsx';
 import { byWallet, isShare, totalsByCurrency } from './funds-math.ts';
@@ -324,18 +331,7 @@ function FundsRecords() {
             </section>
           ))}
           <div ref={sentinel} />
-          <LoadMoreFooter
-            state={
-              ledger.isFetchNextPageError
-                ? 'failed'
-                : ledger.isFetchingNextPage
-                  ? 'loading'
-                  : ledger.hasNextPage
-                    ? 'more'
-                    : 'noMore'
-            }
-            onMore={loadMore}
-          />
+          <LoadMoreFooter state={loadMoreState(ledger)} onMore={loadMore} />
         </>
       )}
     </>
