@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customerPage, DEMO_CUSTOMER, launchBrowser, type Server, shot, startServer } from './harness.ts';
+import { customerPage, launchBrowser, type Server, shot, signInCustomer, startServer } from './harness.ts';
 
 // Evaluated through the DevTools protocol: the app's CSP (script-src 'self') would block a script tag.
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -23,12 +23,7 @@ let demo: { token: string; user: unknown };
 beforeAll(async () => {
   server = await startServer({ BOURSE_TEST_CLOCK: SATURDAY });
   browser = await launchBrowser();
-  const res = await fetch(`${server.baseUrl}/ipor-api/user/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(DEMO_CUSTOMER).toString(),
-  });
-  demo = ((await res.json()) as { data: typeof demo }).data;
+  demo = await signInCustomer(server);
 });
 
 afterAll(async () => {

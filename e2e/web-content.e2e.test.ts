@@ -10,11 +10,11 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   customerPage,
-  DEMO_CUSTOMER,
   launchBrowser,
   consolePage as openConsolePage,
   type Server,
   shot,
+  signInCustomer,
   staffSignIn,
   startServer,
 } from './harness.ts';
@@ -58,16 +58,7 @@ let demo: { token: string; user: { id: number } };
 beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
-  const res = await fetch(`${server.baseUrl}/ipor-api/user/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      areaCode: DEMO_CUSTOMER.areaCode,
-      phone: DEMO_CUSTOMER.phone,
-      password: DEMO_CUSTOMER.password,
-    }).toString(),
-  });
-  demo = ((await res.json()) as { data: typeof demo }).data;
+  demo = await signInCustomer(server);
 });
 
 afterAll(async () => {

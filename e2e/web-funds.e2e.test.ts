@@ -5,7 +5,7 @@
 // Screenshots: test-results/screens/web-funds-*.png.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customerPage, DEMO_CUSTOMER, launchBrowser, type Server, shot, startServer } from './harness.ts';
+import { customerPage, launchBrowser, type Server, shot, signInCustomer, startServer } from './harness.ts';
 
 const TEXT = {
   'en-US': {
@@ -47,12 +47,7 @@ let demo: { token: string; user: unknown };
 beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
-  const res = await fetch(`${server.baseUrl}/ipor-api/user/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(DEMO_CUSTOMER).toString(),
-  });
-  demo = ((await res.json()) as { data: typeof demo }).data;
+  demo = await signInCustomer(server);
 });
 
 afterAll(async () => {
