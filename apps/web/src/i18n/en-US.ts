@@ -98,6 +98,8 @@ export const enUS = {
     tooLarge: 'The photo is too large (5 MB at most).',
     submit: 'Submit for review',
     submitted: 'Submitted',
+    yourSubmission: 'What you sent',
+    sentAt: 'Sent',
   },
   start: {
     headline: 'Invest with a platform that cannot cheat you',

@@ -99,6 +99,8 @@ export const ptBR: Messages = {
     tooLarge: 'A foto é grande demais (no máximo 5 MB).',
     submit: 'Enviar para análise',
     submitted: 'Enviado',
+    yourSubmission: 'O que você enviou',
+    sentAt: 'Enviado em',
   },
   start: {
     headline: 'Invista com uma plataforma que não pode enganar você',
