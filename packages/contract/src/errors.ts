@@ -29,6 +29,11 @@ export const ERRORS = {
   },
   ifsc_invalid: { status: 400, en: 'This IFSC code is not valid', pt: 'Este código IFSC não é válido' },
   tax_id_invalid: { status: 400, en: 'This CPF or CNPJ is not valid', pt: 'Este CPF ou CNPJ não é válido' },
+  pix_key_invalid: {
+    status: 400,
+    en: 'This PIX key is not valid: use a CPF, CNPJ, e-mail, +55 phone or random key',
+    pt: 'Esta chave Pix não é válida: use CPF, CNPJ, e-mail, celular +55 ou chave aleatória',
+  },
   too_many_requests: {
     status: 429,
     en: 'Too many requests. Please wait a moment and try again.',
