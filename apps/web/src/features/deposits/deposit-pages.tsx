@@ -557,7 +557,7 @@ function DepositList({ rails }: { rails: readonly DepositRail[] }) {
           label={t('deposits.filterRail')}
           value={rail}
           options={[
-            ...(rails.length > 2 ? [{ value: '' as const, label: t('deposits.all') }] : []),
+            { value: '' as const, label: t('deposits.all') },
             ...rails.map((r) => ({ value: r, label: t(`deposits.rails.${r}`) })),
           ]}
           onChange={(v) => setFilter('rail', v)}
