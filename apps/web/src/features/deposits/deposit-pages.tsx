@@ -171,6 +171,9 @@ function ChannelList({ currency }: { currency: DepositCurrency }) {
   return (
     <>
       <VirtualNote />
+      <h2 className="day-head">
+        {currency} · {t(`deposits.currencies.${currency}`)}
+      </h2>
       <div className="list">
         {mine.map((c) => (
           <button
@@ -210,7 +213,7 @@ export function RechargeChannelPage() {
   const currency = isCurrency(given) ? given : home;
   return (
     <RequireLogin>
-      <Page title={`${t('titles.recharge.rechargeChannel')} · ${currency}`}>
+      <Page title={t('titles.recharge.rechargeChannel')}>
         <ChannelList currency={currency} />
       </Page>
     </RequireLogin>
@@ -277,10 +280,10 @@ function PixForm({ channel }: { channel: DepositChannelView }) {
 
 // --- recharge/bankRecharge and recharge/offlineRecharge ---------------------------------------------
 
-function CopyRow({ label, value }: { label: string; value: string }) {
+function CopyRow({ label, value, isStacked = false }: { label: string; value: string; isStacked?: boolean }) {
   const { t } = useTranslation();
   return (
-    <div className="deposit-account__row">
+    <div className={`deposit-account__row${isStacked ? ' deposit-account__row--stacked' : ''}`}>
       <span className="deposit-account__label">{label}</span>
       <code className="deposit-account__value">{value}</code>
       <button
@@ -433,8 +436,8 @@ function TransferPage({ rail }: { rail: 'bank' | 'offline' }) {
     <RequireLogin>
       <Page title={t(`titles.recharge.${rail === 'bank' ? 'bankRecharge' : 'offlineRecharge'}`)}>
         {offered.length > 1 && (
-          <fieldset className="funds-filter">
-            <legend className="funds-filter__label">{t('deposits.chooseCurrency')}</legend>
+          <fieldset className="deposit-filter">
+            <legend className="deposit-filter__label">{t('deposits.chooseCurrency')}</legend>
             <div className="chips deposit-chips">
               {offered.map((c) => (
                 <button
@@ -473,8 +476,8 @@ function Chips<T extends string>({
   onChange: (value: T | '') => void;
 }) {
   return (
-    <fieldset className="funds-filter">
-      <legend className="funds-filter__label">{label}</legend>
+    <fieldset className="deposit-filter">
+      <legend className="deposit-filter__label">{label}</legend>
       <div className="chips deposit-chips">
         {options.map((o) => (
           <button
@@ -674,7 +677,7 @@ function PixPanel({ deposit }: { deposit: DepositDetailView }) {
           {t('deposits.pix.expiresIn', { time: left })}
         </p>
       )}
-      <CopyRow label={t('deposits.pix.code')} value={deposit.pix.brCode} />
+      <CopyRow label={t('deposits.pix.code')} value={deposit.pix.brCode} isStacked />
       {deposit.canSimulate && (
         <div className="deposit-pix__simulate">
           <button
@@ -717,9 +720,9 @@ function DepositDetail({ id }: { id: number }) {
   ];
   return (
     <div data-testid="deposit-detail">
-      <section className="funds-detail__head">
+      <section className="deposit-head">
         <StatusChip status={d.status} />
-        <p className="funds-detail__amount tabular" data-testid="deposit-amount-head">
+        <p className="deposit-head__amount tabular" data-testid="deposit-amount-head">
           {money(d.amount, d.currency)}
         </p>
         {d.status === 'confirmed' && d.rail === 'pix' && (
@@ -728,11 +731,11 @@ function DepositDetail({ id }: { id: number }) {
         {d.status === 'expired' && <p className="muted">{t('deposits.pix.expired')}</p>}
       </section>
       <PixPanel deposit={d} />
-      <dl className="list funds-detail">
+      <dl className="list deposit-facts">
         {rows.map(([key, value]) => (
-          <div key={key} className="list-row funds-detail__row">
+          <div key={key} className="list-row deposit-facts__row">
             <dt className="list-row__label">{t(`deposits.detail.${key}`)}</dt>
-            <dd className="funds-detail__value tabular break-anywhere" data-testid={`deposit-${key}`}>
+            <dd className="deposit-facts__value tabular" data-testid={`deposit-${key}`}>
               {value}
             </dd>
           </div>
