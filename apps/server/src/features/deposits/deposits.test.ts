@@ -238,6 +238,21 @@ describe.each(dbs)('deposits on $dialect', ({ open }) => {
     const wrong = sandbox.notification(txid, '2500.00', t.clock.now());
     const wrongAnswer = await webhook(wrong, signPixBody(wrong, SECRET));
     expect(wrongAnswer.json()).toMatchObject({ error: 'deposit_amount_mismatch' });
+    // Another provider's address, and a body that is not JSON (its exact bytes cannot be checked).
+    const elsewhere = await t.app.http.inject({
+      method: 'POST',
+      url: '/ipor-api/webhooks/pix/other-bank',
+      headers: { 'content-type': 'application/json', [PIX_SIGNATURE_HEADER]: signPixBody(genuine, SECRET) },
+      payload: genuine,
+    });
+    expect(elsewhere.statusCode).toBe(404);
+    const form = await t.app.http.inject({
+      method: 'POST',
+      url: '/ipor-api/webhooks/pix/sandbox',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', [PIX_SIGNATURE_HEADER]: 'sha256=00' },
+      payload: 'pix=1',
+    });
+    expect(form.json()).toMatchObject({ error: 'unsupported_media_type' });
     expect(await balance(token, 'BRL')).toBe(before);
     expect((await t.call('GET', `/user/recharge/status?id=${id}`, { token })).body.data.status).toBe(
       'awaiting_payment',
@@ -276,6 +291,29 @@ describe.each(dbs)('deposits on $dialect', ({ open }) => {
     const late = new SandboxPix(SECRET).notification(txid, '10.00', t.clock.now());
     expect((await webhook(late, signPixBody(late, SECRET))).json().data).toEqual({ credited: 1 });
     expect((await t.call('GET', `/user/recharge/status?id=${id}`, { token })).body.data.status).toBe('confirmed');
+  });
+
+  it('limits PIX to R$ 1,000 between 20:00 and 06:00 in São Paulo (DOMAIN.md), and not by day', async () => {
+    const cases = [
+      ['2026-11-28T02:00:00Z', '1000.00', '1000.01', '9123400011'], // 23:00 in São Paulo
+      ['2026-11-28T15:00:00Z', '100000.00', '100000.01', '9123400012'], // 12:00 in São Paulo
+    ] as const;
+    for (const [i, [at, max, over, phone]] of cases.entries()) {
+      if (i > 0) {
+        await t.close();
+        await closeDb();
+      }
+      const db = await open();
+      closeDb = () => db.close();
+      t = await testApp(db, { deposits: settings() }, Date.parse(at));
+      const { token } = await customer(phone);
+      const pix = (await t.call('GET', '/index/bank/recharge?currency=BRL')).body.data.items[0];
+      expect(pix).toMatchObject({ rail: 'pix', maxAmount: max });
+      expect((await add(token, { rail: 'pix', currency: 'BRL', amount: over })).body.error).toBe(
+        'deposit_above_maximum',
+      );
+      expect((await add(token, { rail: 'pix', currency: 'BRL', amount: max })).body.code).toBe(0);
+    }
   });
 
   it('refuses each bad request in both languages and changes nothing', async () => {

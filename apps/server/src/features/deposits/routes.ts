@@ -135,7 +135,9 @@ export function depositRoutes(
       '/webhooks/pix/:provider',
       { schema: { hide: true } },
       async (req) => {
-        if (req.params.provider !== deps.pixProvider || typeof req.body !== 'string') throw new AppError('not_found');
+        if (req.params.provider !== deps.pixProvider) throw new AppError('not_found');
+        // Only a JSON body was kept as its exact text; anything else cannot be checked against its signature.
+        if (typeof req.body !== 'string') throw new AppError('unsupported_media_type');
         const signature = req.headers[PIX_SIGNATURE_HEADER];
         const result = await deposits.notify(req.body, typeof signature === 'string' ? signature : undefined);
         return ok(result);

@@ -414,7 +414,8 @@ const parse = (value: string, scale: number): bigint => {
 
 /** An amount as the customer reads it in their language (for the limit messages). */
 function shown(value: string, currency: string, lang: Lang): string {
-  return new Intl.NumberFormat(lang, { style: 'currency', currency }).format(value as unknown as number);
+  // Intl formats the decimal string itself, digit for digit (no float in between).
+  return new Intl.NumberFormat(lang, { style: 'currency', currency }).format(value as `${number}`);
 }
 
 /** What makes two requests with one key "the same": every field, the proof by its digest. */

@@ -22,6 +22,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { apiGet, apiPost, usePlatformProps } from '../../app/api.ts';
+import { newIdempotencyKey } from '../../app/request.ts';
 import { copyText } from '../../app/shell/copy.ts';
 import { ChevronRightIcon, CopyIcon, ListIcon } from '../../app/shell/icons.tsx';
 import { Page } from '../../app/shell/page.tsx';
@@ -223,7 +224,7 @@ export function RechargeChannelPage() {
 /** A fresh idempotency key per form: a retry of the same submission reuses it. */
 function useRequestId(): string {
   const ref = useRef<string>('');
-  if (!ref.current) ref.current = crypto.randomUUID();
+  if (!ref.current) ref.current = newIdempotencyKey();
   return ref.current;
 }
 
