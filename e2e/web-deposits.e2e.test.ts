@@ -125,6 +125,7 @@ describe.each(['en-US', 'pt-BR'] as const)('deposits (%s)', (lang: Lang) => {
       await shot(page, `web-deposits-${lang}-07-offline-filled`);
       await page.getByTestId('deposit-form').locator('button[type=submit]').click();
       await page.locator('[data-testid=deposit-detail] [data-status=pending]').first().waitFor();
+      await page.getByTestId('deposit-proof-image').waitFor();
       await shot(page, `web-deposits-${lang}-08-offline-pending`);
 
       const desk = await openConsolePage(browser, lang);

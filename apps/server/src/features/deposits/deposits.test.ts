@@ -258,6 +258,11 @@ describe.each(dbs)('deposits on $dialect', ({ open }) => {
       'awaiting_payment',
     );
 
+    // The finance desk cannot confirm a PIX charge by hand: only the provider's signed notification does.
+    const staff = await admin();
+    expect((await decide(staff, id, 'confirm')).body.error).toBe('deposit_transition_refused');
+    expect(await balance(token, 'BRL')).toBe(before);
+
     const paid = await t.call('POST', '/user/recharge/simulate', { token, json: { id } });
     expect(paid.body.data).toMatchObject({ status: 'confirmed', transferId: `deposit:${id}`, canSimulate: false });
     expect(paid.body.data.history.at(-1)).toMatchObject({

@@ -285,7 +285,11 @@ export class Deposits {
     }
     let credited = 0;
     for (const { row, endToEndId } of matched) {
-      if (row.status === 'confirmed') continue;
+      if (row.status === 'confirmed') {
+        // A retry after a credit that failed once (the provider repeats until answered OK).
+        if (row.credited_at === null) await this.#credit(row);
+        continue;
+      }
       const moved = await this.#confirm(row, { kind: 'provider', id: endToEndId }, `PIX ${endToEndId}`, null);
       if (moved) credited++;
     }
@@ -305,6 +309,8 @@ export class Deposits {
   async decide(staffId: number, id: number, decision: 'confirm' | 'reject', reason: string): Promise<void> {
     const row = await repo.find(this.#d.db, id);
     if (!row) throw new AppError('deposit_not_found');
+    // A PIX payment is confirmed by its provider's signed notification only, never by hand.
+    if (row.rail === 'pix') throw new AppError('deposit_transition_refused');
     if (decision === 'confirm') {
       const moved = await this.#confirm(row, { kind: 'staff', id: String(staffId) }, reason, staffId);
       if (!moved) throw new AppError('deposit_transition_refused');

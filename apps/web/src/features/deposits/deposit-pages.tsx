@@ -23,6 +23,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { apiGet, apiPost, usePlatformProps } from '../../app/api.ts';
 import { newIdempotencyKey } from '../../app/request.ts';
+import { getToken } from '../../app/session.ts';
 import { copyText } from '../../app/shell/copy.ts';
 import { ChevronRightIcon, CopyIcon, ListIcon } from '../../app/shell/icons.tsx';
 import { Page } from '../../app/shell/page.tsx';
@@ -742,6 +743,7 @@ function DepositDetail({ id }: { id: number }) {
           </div>
         ))}
       </dl>
+      {d.hasProof && <ProofImage id={d.id} />}
       <h2 className="day-head">{t('deposits.detail.history')}</h2>
       <ol className="deposit-history" data-testid="deposit-history">
         {d.history.map((h, i) => (
@@ -775,5 +777,35 @@ function DepositDetail({ id }: { id: number }) {
         </div>
       )}
     </div>
+  );
+}
+
+/** The customer's own receipt photo, fetched with their token and shown from memory (never a public URL). */
+function ProofImage({ id }: { id: number }) {
+  const { t } = useTranslation();
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    let objectUrl: string | null = null;
+    let isLive = true;
+    const token = getToken();
+    void fetch(`/ipor-api/user/recharge/proof/${id}`, { headers: token ? { token } : {} })
+      .then((res) => (res.ok ? res.blob() : null))
+      .then((blob) => {
+        if (!isLive || blob === null) return;
+        objectUrl = URL.createObjectURL(blob);
+        setUrl(objectUrl);
+      })
+      .catch(() => undefined);
+    return () => {
+      isLive = false;
+      if (objectUrl) URL.revokeObjectURL(objectUrl);
+    };
+  }, [id]);
+  if (!url) return null;
+  return (
+    <figure className="deposit-proof">
+      <img src={url} alt={t('deposits.proof')} data-testid="deposit-proof-image" />
+      <figcaption className="muted">{t('deposits.proof')}</figcaption>
+    </figure>
   );
 }
