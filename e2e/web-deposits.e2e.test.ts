@@ -85,6 +85,15 @@ describe.each(['en-US', 'pt-BR'] as const)('deposits (%s)', (lang: Lang) => {
     const session = await freshCustomer(lang === 'en-US' ? '9123450001' : '9123450002');
     const { context, page } = await customerPage(browser, lang, session);
     try {
+      // An empty record list says what to do next.
+      await page.goto(`${server.baseUrl}/pages/recharge/rechargeRecord`);
+      await page.getByText(lang === 'en-US' ? 'No deposits yet' : 'Nenhum depósito ainda').waitFor();
+      await shot(page, `web-deposits-${lang}-00-no-records`);
+      // A US bank wire shows its sandbox account with SWIFT and routing number.
+      await page.goto(`${server.baseUrl}/pages/recharge/bankRecharge?currency=USD`);
+      await page.getByTestId('deposit-account').getByText('SBOXUS00XXX').waitFor();
+      await shot(page, `web-deposits-${lang}-00-usd-wire`);
+
       // --- PIX ---
       await page.goto(`${server.baseUrl}/pages/recharge/recharge`);
       await page.getByTestId('deposit-currency-BRL').waitFor();
@@ -94,6 +103,7 @@ describe.each(['en-US', 'pt-BR'] as const)('deposits (%s)', (lang: Lang) => {
       await shot(page, `web-deposits-${lang}-02-channels`);
       await page.getByTestId('deposit-rail-pix').click();
       await page.getByTestId('pix-amount').locator('input').fill(text.pixAmount);
+      await shot(page, `web-deposits-${lang}-02b-pix-form`);
       await page.getByTestId('pix-form').locator('button[type=submit]').click();
       await page.getByTestId('pix-panel').waitFor();
       await page.getByTestId('pix-countdown').waitFor();
