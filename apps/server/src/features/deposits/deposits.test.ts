@@ -149,6 +149,23 @@ describe.each(dbs)('deposits on $dialect', ({ open }) => {
     expect(pix).toMatchObject({ account: null, isOpen: true, expiresInMin: 30 });
   });
 
+  it('a deployment without a receiving account shows those rails closed and refuses them, changing nothing', async () => {
+    const db = await open();
+    closeDb = () => db.close();
+    t = await testApp(db, { deposits: { ...settings(), accounts: {} } });
+    const { token } = await customer('9123400013');
+    const items = (await t.call('GET', '/index/bank/recharge')).body.data.items as { rail: string; isOpen: boolean }[];
+    expect(items.filter((c) => c.rail !== 'pix').every((c) => !c.isOpen)).toBe(true);
+    expect(items.find((c) => c.rail === 'pix')?.isOpen).toBe(true);
+    for (const [lang, msg] of [
+      ['en-US', 'Deposits cannot be made at the current time'],
+      ['pt-BR', 'Não é possível fazer depósitos no momento'],
+    ] as const) {
+      expect((await add(token, bankBody(), lang)).body).toMatchObject({ error: 'deposits_closed', msg });
+    }
+    expect(await deposits(token)).toEqual({ items: [], total: 0 });
+  });
+
   it('a bank deposit confirmed by finance raises the balance by exactly its amount, linked and audited', async () => {
     await start();
     const { token } = await customer('9123400001');
