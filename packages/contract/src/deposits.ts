@@ -108,7 +108,12 @@ export type DepositDetailView = z.infer<typeof depositDetailView>;
 
 export const depositOrderQuery = pageQuery.extend({
   status: z.enum(DEPOSIT_STATUSES).optional(),
-  rail: z.enum(DEPOSIT_RAILS).optional(),
+  /** One rail, or several separated by commas (bank records list bank and offline together). */
+  rail: z
+    .string()
+    .regex(/^(bank|offline|pix)(,(bank|offline|pix))*$/, { error: 'field_invalid' })
+    .transform((v) => [...new Set(v.split(','))] as DepositRail[])
+    .optional(),
 });
 export const depositIdQuery = z.object({ id: recordId() });
 export const depositIdBody = depositIdQuery;

@@ -422,6 +422,16 @@ describe.each(dbs)('deposits on $dialect', ({ open }) => {
       'pending',
     ]);
     expect(await deposits(other.token)).toEqual({ items: [], total: 0 });
+    // Filters: one rail, several rails, a status; a rail that is not one is refused.
+    const list = async (query: string) =>
+      (await t.call('GET', `/user/recharge/order?${query}`, { token: owner.token })).body.data;
+    expect((await list('rail=pix')).items.map((d: { id: number }) => d.id)).toEqual([pix]);
+    expect((await list('rail=bank,offline')).items.map((d: { id: number }) => d.id)).toEqual([bank]);
+    expect((await list('rail=bank,pix')).total).toBe(2);
+    expect((await list('status=pending')).items.map((d: { id: number }) => d.id)).toEqual([bank]);
+    expect((await t.call('GET', '/user/recharge/order?rail=cash', { token: owner.token })).body.error).toBe(
+      'validation_failed',
+    );
   });
 
   it('a retry with the same key answers the first deposit; the key with another body is refused', async () => {

@@ -156,7 +156,7 @@ export async function findByRequest(db: Sql, userId: number, requestId: string):
 export async function listForUser(
   db: Sql,
   userId: number,
-  q: { status?: DepositStatus | undefined; rail?: DepositRail | undefined },
+  q: { status?: DepositStatus | undefined; rail?: readonly DepositRail[] | undefined },
   limit: number,
   offset: number,
 ): Promise<{ rows: DepositRow[]; total: number }> {
@@ -166,9 +166,10 @@ export async function listForUser(
     params.push(q.status);
     where.push(`status = $${params.length}`);
   }
-  if (q.rail) {
-    params.push(q.rail);
-    where.push(`rail = $${params.length}`);
+  if (q.rail && q.rail.length > 0) {
+    const first = params.length + 1;
+    params.push(...q.rail);
+    where.push(`rail IN (${q.rail.map((_, i) => `$${first + i}`).join(', ')})`);
   }
   const clause = where.join(' AND ');
   const total = (await db.query<{ n: unknown }>(`SELECT COUNT(*) AS n FROM deposits WHERE ${clause}`, params))[0]?.n;

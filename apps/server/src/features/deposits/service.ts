@@ -196,7 +196,7 @@ export class Deposits {
 
   async list(
     userId: number,
-    q: { page: number; limit: number; status?: DepositStatus | undefined; rail?: DepositRail | undefined },
+    q: { page: number; limit: number; status?: DepositStatus | undefined; rail?: readonly DepositRail[] | undefined },
   ): Promise<{ items: DepositView[]; total: number }> {
     await this.expireDue();
     const { rows, total } = await repo.listForUser(this.#d.db, userId, q, q.limit, (q.page - 1) * q.limit);

@@ -539,7 +539,7 @@ function DepositList({ rails }: { rails: readonly DepositRail[] }) {
     queryFn: ({ pageParam }) =>
       apiGet<Paged<DepositView>>(
         '/user/recharge/order',
-        { page: pageParam, limit: PAGE_SIZE, ...(status ? { status } : {}), ...(rail ? { rail } : {}) },
+        { page: pageParam, limit: PAGE_SIZE, ...(status ? { status } : {}), rail: rail || rails.join(',') },
         { isBackground: true },
       ),
     initialPageParam: 1,
@@ -549,8 +549,7 @@ function DepositList({ rails }: { rails: readonly DepositRail[] }) {
         : undefined,
     refetchInterval: 10_000,
   });
-  // With no rail chosen on a bank-only list, the other rails' rows are left out here.
-  const items = (list.data?.pages.flatMap((p) => p.items) ?? []).filter((d) => rails.includes(d.rail));
+  const items = list.data?.pages.flatMap((p) => p.items) ?? [];
   const loadMore = () => {
     if (list.hasNextPage && !list.isFetchingNextPage) void list.fetchNextPage();
   };
