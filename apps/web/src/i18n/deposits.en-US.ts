@@ -35,6 +35,7 @@ export const depositsEnUS = {
     referenceRequired: 'Enter the reference of your transfer',
     proof: 'Photo of the receipt',
     proofRequired: 'Attach a photo of the receipt',
+    removeProof: 'Remove the photo',
     tooLarge: 'The photo is larger than 5 MB',
     submit: 'Submit deposit',
     submitted: 'Deposit submitted',

@@ -39,6 +39,7 @@ export const depositsPtBR: Texts<typeof depositsEnUS> = {
     referenceRequired: 'Informe a referência da transferência',
     proof: 'Foto do comprovante',
     proofRequired: 'Anexe uma foto do comprovante',
+    removeProof: 'Remover a foto',
     tooLarge: 'A foto tem mais de 5 MB',
     submit: 'Enviar depósito',
     submitted: 'Depósito enviado',

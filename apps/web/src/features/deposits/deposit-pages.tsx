@@ -251,7 +251,7 @@ function PixForm({ channel }: { channel: DepositChannelView }) {
     onError: (error) => setBanner(applyServerErrors(form, error, ['amount'])),
   });
   return (
-    <section className="deposit-section" aria-label={t('deposits.pixAmount')}>
+    <section className="deposit-section deposit-form" aria-label={t('deposits.pixAmount')}>
       <ServerForm
         form={form}
         banner={banner}
@@ -376,7 +376,7 @@ function TransferForm({ rail, currency }: { rail: 'bank' | 'offline'; currency: 
     <>
       <VirtualNote />
       <AccountCard account={channel.account} />
-      <div className="padded">
+      <div className="padded deposit-form">
         <ServerForm
           form={form}
           banner={banner}
@@ -416,6 +416,20 @@ function TransferForm({ rail, currency }: { rail: 'bank' | 'offline'; currency: 
                 upload={upload}
                 maxCount={1}
                 accept="image/jpeg,image/png,image/webp"
+                // Our own preview: antd-mobile's has no alt text and an unlabelled delete icon.
+                renderItem={(_node, file) => (
+                  <div className="adm-image-uploader-cell deposit-proof-cell">
+                    <img className="deposit-proof-cell__image" src={file.url} alt={t('deposits.proof')} />
+                    <button
+                      type="button"
+                      className="deposit-proof-cell__remove"
+                      aria-label={t('deposits.removeProof')}
+                      onClick={() => setPhoto([])}
+                    >
+                      ×
+                    </button>
+                  </div>
+                )}
               />
             </div>
           </Form.Item>
