@@ -474,6 +474,10 @@ describe.each(dbs)('deposits on $dialect', ({ open }) => {
         error: 'forbidden',
         msg,
       });
+      expect((await t.call('GET', `/admin/deposits/${id}/proof`, { token: compliance, lang })).body).toMatchObject({
+        error: 'forbidden',
+        msg,
+      });
       expect((await decide(compliance, id, 'confirm', 'looks fine', lang)).body).toMatchObject({
         error: 'forbidden',
         msg,

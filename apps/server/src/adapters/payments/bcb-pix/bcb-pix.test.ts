@@ -4,6 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { parsePix } from 'pix-utils';
+import { computeCRC } from 'pix-utils/dist/main/crc.js';
 import { describe, expect, it } from 'vitest';
 import { parsePixNotification, signPixBody, verifyPixSignature } from '../pix-port.ts';
 import { BcbPix } from './bcb-pix.ts';
@@ -72,6 +73,17 @@ describe('BCB PIX adapter (recorded responses)', () => {
     await expect(
       pix.createCharge({ txid: TXID, amount: '123.45', expiresInSec: 1800, description: 'x' }),
     ).rejects.toThrow(/400/);
+  });
+
+  it('uses a BR Code library whose CRC agrees with DOMAIN.md’s vector (CRC-16/CCITT-FALSE)', () => {
+    // DOMAIN.md's payload checks its CRC only: its field 62 declares 8 characters for a 7-character value,
+    // so it is not a well-formed BR Code and the vector is tested on the CRC alone.
+    const payload =
+      '00020126360014BR.GOV.BCB.PIX0114+5511943214321520400005303986540566.665802BR5907EMPRESA6008BRASILIA62080503***6304';
+    expect(computeCRC(payload)).toBe('170E');
+    // The codes we make are well formed: their CRC is what parsePix recomputes.
+    const made = JSON.parse(fixture('cob-put-201.json')).pixCopiaECola as string;
+    expect(computeCRC(made.slice(0, -4))).toBe(made.slice(-4));
   });
 
   it('reads a recorded notification and checks its signature', () => {
