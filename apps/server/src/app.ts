@@ -12,6 +12,8 @@ import swagger from '@fastify/swagger';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { PIX_SIGNATURE_HEADER } from './adapters/payments/pix-port.ts';
+import { SandboxPix } from './adapters/payments/sandbox/sandbox-pix.ts';
 import { SandboxSms } from './adapters/sms/sandbox/sandbox.ts';
 import type { SmsPort } from './adapters/sms/sms-port.ts';
 import { PaperVenue } from './adapters/venue/paper/paper-venue.ts';
@@ -29,6 +31,8 @@ import { testClockRoutes } from './features/common/test-clock.ts';
 import { contentRoutes } from './features/content/routes.ts';
 import { Content } from './features/content/service.ts';
 import { seed } from './features/demo/seed.ts';
+import { depositRoutes } from './features/deposits/routes.ts';
+import { Deposits } from './features/deposits/service.ts';
 import { kycRoutes } from './features/kyc/routes.ts';
 import { Kyc } from './features/kyc/service.ts';
 import { bookView, marketDataRoutes } from './features/markets/routes.ts';
@@ -202,6 +206,27 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const reconciliation = new Reconciliation({ db, engine, clock, log: http.log, everyMin: config.reconcileEveryMin });
   // A run in progress reads the engine and the database: closing waits for it.
   http.addHook('onClose', () => reconciliation.stop());
+  // Fiat deposits. Paper mode: the sandbox PIX provider, which pays through the real signed webhook.
+  // Live mode: no PIX provider is wired yet (the BCB adapter's shape is ready), so PIX stays closed.
+  const sandboxPix = config.mode === 'paper' ? new SandboxPix(config.deposits.pixWebhookSecret) : null;
+  const deposits = new Deposits({
+    db,
+    engine,
+    clock,
+    settings: config.deposits,
+    pix: sandboxPix,
+    simulatePayment: sandboxPix ? (txid, amount) => sandboxPix.pay(txid, amount, clock.now()) : null,
+    log: (m) => http.log.warn(m),
+  });
+  sandboxPix?.connect(async (rawBody, signature) => {
+    const res = await http.inject({
+      method: 'POST',
+      url: `${API_PREFIX}/webhooks/pix/${sandboxPix.name}`,
+      headers: { 'content-type': 'application/json', [PIX_SIGNATURE_HEADER]: signature },
+      payload: rawBody,
+    });
+    if (res.statusCode !== 200) throw new Error(`sandbox PIX notification refused: ${res.statusCode} ${res.body}`);
+  });
 
   await http.register(
     async (api) => {
@@ -227,6 +252,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       }
       contentRoutes(api, { content, accounts, staff });
       kycRoutes(api, { kyc: new Kyc({ db, clock, sessions }), accounts, staff });
+      depositRoutes(api, { deposits, accounts, staff, pixProvider: sandboxPix?.name ?? null });
       marketStream(
         api,
         market,
@@ -241,6 +267,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   serveFrontEnds(http, config);
   await seed({ db, clock, config, staff, onUserCreated, log: (m) => http.log.warn(m), content });
+  const recredited = await deposits.creditConfirmed();
+  if (recredited > 0) http.log.warn({ recredited }, 'confirmed deposits credited after a restart');
   reconciliation.start();
   retention.start();
   return { http, accounts, staff, engine, reconciliation, retention, market, venue, sandboxSms, clock };
