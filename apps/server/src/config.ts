@@ -3,6 +3,7 @@
 // server's threads: platform/compile-cache.ts).
 
 import { isIP } from 'node:net';
+import { type CryptoDepositSettings, loadCryptoDepositSettings } from './features/crypto-deposits/settings.ts';
 
 export type Mode = 'paper' | 'live';
 
@@ -53,6 +54,8 @@ export type Config = {
   trustProxy: string[] | false;
   /** The registration captcha's proof of work (features/common/captcha.ts). */
   captcha: CaptchaWork;
+  /** Crypto deposits: xpubs, minimums, closed assets, sandbox chain timing (features/crypto-deposits). */
+  cryptoDeposits: CryptoDepositSettings;
 };
 
 /** Requests per client address per window: every API call (global) and tighter ceilings per route. */
@@ -245,5 +248,6 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: Pa
     rateLimits: loadRateLimits(env.RATE_LIMITS),
     trustProxy: loadTrustProxy(env.TRUST_PROXY),
     captcha: loadCaptchaWork(env, mode),
+    cryptoDeposits: defaults.cryptoDeposits ?? loadCryptoDepositSettings(env, mode),
   };
 }

@@ -1,0 +1,61 @@
+// HTTP routes of crypto deposits (SPEC §7): GET /index/recharge/coins (public), POST
+// /coin/recharge/address and /coin/recharge/address/generate, POST /coin/recharge/add (the notice of a
+// sent deposit; paper mode: a test deposit from the sandbox faucet), GET /coin/recharge/order.
+
+import {
+  cryptoAssetNetworkBody,
+  cryptoDepositNoticeBody,
+  cryptoDepositOrderQuery,
+  cryptoDepositPageView,
+  cryptoDepositView,
+  depositAddressView,
+  depositCoinsView,
+} from '@bourse/contract';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { bearerToken, guard } from '../../http/auth.ts';
+import { done, ok, okEnvelope } from '../../http/envelope.ts';
+import type { Accounts, Authenticated } from '../accounts/service.ts';
+import type { CryptoDeposits } from './service.ts';
+
+export function cryptoDepositRoutes(app: FastifyInstance, accounts: Accounts, deposits: CryptoDeposits) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const signedIn = guard((request): Promise<Authenticated> => accounts.authenticate(bearerToken(request)));
+  const tags = ['crypto-deposits'];
+
+  r.get('/index/recharge/coins', { schema: { tags, response: { 200: okEnvelope(depositCoinsView) } } }, async () =>
+    ok(deposits.coins()),
+  );
+  r.post(
+    '/coin/recharge/address',
+    {
+      preValidation: signedIn.first,
+      schema: { tags, body: cryptoAssetNetworkBody, response: { 200: okEnvelope(depositAddressView) } },
+    },
+    async (req) => ok(await deposits.address((await signedIn(req)).user.id, req.body)),
+  );
+  r.post(
+    '/coin/recharge/address/generate',
+    {
+      preValidation: signedIn.first,
+      schema: { tags, body: cryptoAssetNetworkBody, response: { 200: okEnvelope(depositAddressView) } },
+    },
+    async (req) => ok(await deposits.generate((await signedIn(req)).user.id, req.body)),
+  );
+  r.post(
+    '/coin/recharge/add',
+    {
+      preValidation: signedIn.first,
+      schema: { tags, body: cryptoDepositNoticeBody, response: { 200: okEnvelope(cryptoDepositView) } },
+    },
+    async (req) => done(req, 'submitted', await deposits.notice((await signedIn(req)).user.id, req.body)),
+  );
+  r.get(
+    '/coin/recharge/order',
+    {
+      preValidation: signedIn.first,
+      schema: { tags, querystring: cryptoDepositOrderQuery, response: { 200: okEnvelope(cryptoDepositPageView) } },
+    },
+    async (req) => ok(await deposits.orders((await signedIn(req)).user.id, req.query)),
+  );
+}
