@@ -11,7 +11,9 @@ export type CryptoDepositStatus = (typeof CRYPTO_DEPOSIT_STATUSES)[number];
 
 const code = (max: number) =>
   z
-    .string({ error: (issue) => (issue.input === undefined || issue.input === '' ? 'field_required' : 'field_invalid') })
+    .string({
+      error: (issue) => (issue.input === undefined || issue.input === '' ? 'field_required' : 'field_invalid'),
+    })
     .trim()
     .toUpperCase()
     .min(1, { error: 'field_required' })

@@ -35,7 +35,10 @@ export function confirmationsAt(transfer: { blockHeight: number | null }, tip: n
 }
 
 /** fetch as the live adapters use it (injected, so tests answer from recorded responses). */
-export type Fetch = (url: string, init?: { method?: string; headers?: Record<string, string>; body?: string }) => Promise<{
+export type Fetch = (
+  url: string,
+  init?: { method?: string; headers?: Record<string, string>; body?: string },
+) => Promise<{
   ok: boolean;
   status: number;
   text(): Promise<string>;

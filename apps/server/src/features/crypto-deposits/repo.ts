@@ -5,7 +5,13 @@
 import type { CryptoDepositStatus } from '@bourse/contract';
 import type { Sql } from '@bourse/db';
 
-export type DepositAddressRow = { id: number; user_id: number; network: string; derivation_index: number; address: string };
+export type DepositAddressRow = {
+  id: number;
+  user_id: number;
+  network: string;
+  derivation_index: number;
+  address: string;
+};
 
 export type DepositRow = {
   id: number;
@@ -92,10 +98,10 @@ export async function addressesOn(db: Sql, network: string): Promise<DepositAddr
 }
 
 export async function transitionAllowed(db: Sql, from: CryptoDepositStatus | 'none', to: CryptoDepositStatus) {
-  const rows = await db.query(
-    'SELECT 1 FROM crypto_deposit_transitions WHERE from_status = $1 AND to_status = $2',
-    [from, to],
-  );
+  const rows = await db.query('SELECT 1 FROM crypto_deposit_transitions WHERE from_status = $1 AND to_status = $2', [
+    from,
+    to,
+  ]);
   return rows.length > 0;
 }
 
@@ -166,7 +172,16 @@ export async function moveDeposit(
        reason = COALESCE($6, reason), transfer_id = COALESCE($7, transfer_id),
        credited_at = CASE WHEN $8 = 1 THEN $5 ELSE credited_at END
      WHERE id = $1 AND status = $2 RETURNING id`,
-    [id, from, change.to, change.confirmations, change.at, change.reason ?? null, change.transferId ?? null, credited ? 1 : 0],
+    [
+      id,
+      from,
+      change.to,
+      change.confirmations,
+      change.at,
+      change.reason ?? null,
+      change.transferId ?? null,
+      credited ? 1 : 0,
+    ],
   );
   return rows.length > 0;
 }
@@ -176,11 +191,7 @@ export async function depositById(db: Sql, id: number): Promise<DepositRow | und
   return rows[0] && depositOf(rows[0]);
 }
 
-export async function depositByTx(
-  db: Sql,
-  network: string,
-  txid: string,
-): Promise<DepositRow[]> {
+export async function depositByTx(db: Sql, network: string, txid: string): Promise<DepositRow[]> {
   const rows = await db.query<RawDeposit>(
     `SELECT ${DEPOSIT_COLUMNS} FROM crypto_deposits WHERE network = $1 AND LOWER(txid) = LOWER($2) ORDER BY output_index`,
     [network, txid],

@@ -96,7 +96,9 @@ export class CryptoDeposits {
     return {
       isPaper: this.#mode === 'paper',
       items: DEPOSIT_ASSETS.map((asset) => {
-        const networks = CRYPTO_NETWORKS.filter((n) => n.assets.includes(asset)).map((n) => this.#networkView(n, asset));
+        const networks = CRYPTO_NETWORKS.filter((n) => n.assets.includes(asset)).map((n) =>
+          this.#networkView(n, asset),
+        );
         return { asset, networks, isOpen: networks.some((n) => n.isOpen) };
       }),
     };
@@ -107,7 +109,7 @@ export class CryptoDeposits {
     const asset = body.asset.toUpperCase();
     if (!(DEPOSIT_ASSETS as readonly string[]).includes(asset)) throw fieldError('asset', 'crypto_asset_unknown');
     const network = networkOf(body.network.toUpperCase());
-    if (!network || !network.assets.includes(asset)) throw fieldError('network', 'crypto_network_unsupported');
+    if (!network?.assets.includes(asset)) throw fieldError('network', 'crypto_network_unsupported');
     if (!this.#isOpen(network, asset)) throw new AppError('deposits_closed');
     return { asset, network };
   }

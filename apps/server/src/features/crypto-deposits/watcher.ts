@@ -85,9 +85,11 @@ export class DepositWatcher {
     const previous = this.#running ?? Promise.resolve(null);
     const next = previous.catch(() => null).then(() => this.#scanAll());
     this.#running = next;
-    next.finally(() => {
-      if (this.#running === next) this.#running = null;
-    }).catch(() => {});
+    next
+      .finally(() => {
+        if (this.#running === next) this.#running = null;
+      })
+      .catch(() => {});
     return next;
   }
 
@@ -182,13 +184,23 @@ export class DepositWatcher {
     if (result.ok) {
       if (!(await repo.transitionAllowed(this.#db, deposit.status, 'credited')))
         throw new Error(`transition ${deposit.status} → credited refused`);
-      await repo.moveDeposit(this.#db, deposit.id, deposit.status, { to: 'credited', confirmations, at, transferId: id });
+      await repo.moveDeposit(this.#db, deposit.id, deposit.status, {
+        to: 'credited',
+        confirmations,
+        at,
+        transferId: id,
+      });
       return true;
     }
     // The engine refused (an asset it does not know, say): recorded as failed with its reason, and
     // logged, because a confirmed payment that cannot be credited needs a person.
     this.#log(`crypto deposit ${deposit.id} could not be credited: ${result.code}`);
-    await repo.moveDeposit(this.#db, deposit.id, deposit.status, { to: 'failed', confirmations, at, reason: result.code });
+    await repo.moveDeposit(this.#db, deposit.id, deposit.status, {
+      to: 'failed',
+      confirmations,
+      at,
+      reason: result.code,
+    });
     return false;
   }
 }

@@ -47,7 +47,8 @@ export class EvmRpcChain implements ChainPort {
     });
     if (!response.ok) throw new Error(`evm rpc ${method}: HTTP ${response.status}`);
     const body = JSON.parse(await response.text()) as { result?: T; error?: { message: string } };
-    if (body.error || body.result === undefined) throw new Error(`evm rpc ${method}: ${body.error?.message ?? 'no result'}`);
+    if (body.error || body.result === undefined)
+      throw new Error(`evm rpc ${method}: ${body.error?.message ?? 'no result'}`);
     return body.result;
   }
 
