@@ -3,6 +3,7 @@
 
 import { bankEnUS } from './bank.en-US.ts';
 import { contentEnUS } from './content.en-US.ts';
+import { cryptoEnUS } from './crypto.en-US.ts';
 import { fundsEnUS } from './funds.en-US.ts';
 import { marketsEnUS } from './markets.en-US.ts';
 
@@ -340,6 +341,7 @@ export const enUS = {
   ...bankEnUS,
   ...contentEnUS,
   ...fundsEnUS,
+  ...cryptoEnUS,
 };
 
 type DeepStrings<T> = { [K in keyof T]: T[K] extends string ? string : DeepStrings<T[K]> };

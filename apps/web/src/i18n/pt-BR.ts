@@ -3,6 +3,7 @@
 
 import { bankPtBR } from './bank.pt-BR.ts';
 import { contentPtBR } from './content.pt-BR.ts';
+import { cryptoPtBR } from './crypto.pt-BR.ts';
 import type { Messages } from './en-US.ts';
 import { fundsPtBR } from './funds.pt-BR.ts';
 import { marketsPtBR } from './markets.pt-BR.ts';
@@ -337,4 +338,5 @@ export const ptBR: Messages = {
   ...bankPtBR,
   ...contentPtBR,
   ...fundsPtBR,
+  ...cryptoPtBR,
 };

@@ -11,12 +11,25 @@ import {
   depositAddressView,
   depositCoinsView,
 } from '@bourse/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { fieldError } from '../../http/app-error.ts';
 import { bearerToken, guard } from '../../http/auth.ts';
 import { done, ok, okEnvelope } from '../../http/envelope.ts';
 import type { Accounts, Authenticated } from '../accounts/service.ts';
 import type { CryptoDeposits } from './service.ts';
+
+/**
+ * A test deposit's idempotency key: the body's requestId or the Idempotency-Key header (as orders take
+ * theirs). A malformed header, or one contradicting the body, is refused rather than ignored.
+ */
+function requestKey(req: FastifyRequest, fromBody: string | undefined): string | undefined {
+  const header = req.headers['idempotency-key'];
+  if (header === undefined) return fromBody;
+  if (typeof header !== 'string' || !/^[\w-]{8,64}$/.test(header)) throw fieldError('Idempotency-Key', 'field_invalid');
+  if (fromBody !== undefined && fromBody !== header) throw fieldError('requestId', 'field_invalid');
+  return header;
+}
 
 export function cryptoDepositRoutes(app: FastifyInstance, accounts: Accounts, deposits: CryptoDeposits) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -48,7 +61,11 @@ export function cryptoDepositRoutes(app: FastifyInstance, accounts: Accounts, de
       preValidation: signedIn.first,
       schema: { tags, body: cryptoDepositNoticeBody, response: { 200: okEnvelope(cryptoDepositView) } },
     },
-    async (req) => done(req, 'submitted', await deposits.notice((await signedIn(req)).user.id, req.body)),
+    async (req) => {
+      const userId = (await signedIn(req)).user.id;
+      const requestId = requestKey(req, req.body.requestId);
+      return done(req, 'submitted', await deposits.notice(userId, { ...req.body, requestId }));
+    },
   );
   r.get(
     '/coin/recharge/order',
