@@ -125,6 +125,22 @@ describe.each(dbs)('crypto deposits on $dialect', ({ open }) => {
     // A retry of the same request sends nothing new.
     const again = await send(token, { asset: 'BTC', network: 'BTC', amount: '0.5', requestId: 'test-deposit-0001' });
     expect(again.body.data.id).toBe(deposit.id);
+    // The key may come as the Idempotency-Key header too; one contradicting the body is refused.
+    const byHeader = await t.call('POST', '/coin/recharge/add', {
+      token,
+      body: { asset: 'BTC', network: 'BTC', amount: '0.5' },
+      headers: { 'idempotency-key': 'test-deposit-0001' },
+    });
+    expect(byHeader.body.data.id).toBe(deposit.id);
+    const contradicting = await t.call('POST', '/coin/recharge/add', {
+      token,
+      body: { asset: 'BTC', network: 'BTC', amount: '0.5', requestId: 'test-deposit-0001' },
+      headers: { 'idempotency-key': 'test-deposit-0002' },
+    });
+    expect(contradicting.body).toMatchObject({
+      error: 'field_invalid',
+      fields: { requestId: 'This value is not valid' },
+    });
     expect((await orders(token)).data.total).toBe(1);
 
     await advanceAndScan(60_000);

@@ -132,7 +132,7 @@ export class DepositWatcher {
         else report.failed++;
       } else if (confirmations !== deposit.confirmations || (confirmations > 0 && deposit.status === 'seen')) {
         const to = confirmations > 0 ? 'confirming' : deposit.status;
-        await repo.moveDeposit(this.#db, deposit.id, deposit.status, { to, confirmations, at: this.#clock.now() });
+        await this.#move(deposit, { to, confirmations, at: this.#clock.now() });
       }
     }
     return report;
@@ -182,9 +182,7 @@ export class DepositWatcher {
     });
     const at = this.#clock.now();
     if (result.ok) {
-      if (!(await repo.transitionAllowed(this.#db, deposit.status, 'credited')))
-        throw new Error(`transition ${deposit.status} → credited refused`);
-      await repo.moveDeposit(this.#db, deposit.id, deposit.status, {
+      await this.#move(deposit, {
         to: 'credited',
         confirmations,
         at,
@@ -195,12 +193,14 @@ export class DepositWatcher {
     // The engine refused (an asset it does not know, say): recorded as failed with its reason, and
     // logged, because a confirmed payment that cannot be credited needs a person.
     this.#log(`crypto deposit ${deposit.id} could not be credited: ${result.code}`);
-    await repo.moveDeposit(this.#db, deposit.id, deposit.status, {
-      to: 'failed',
-      confirmations,
-      at,
-      reason: result.code,
-    });
+    await this.#move(deposit, { to: 'failed', confirmations, at, reason: result.code });
     return false;
+  }
+
+  /** A change of state must be in crypto_deposit_transitions (a bug otherwise: it throws). */
+  async #move(deposit: repo.DepositRow, change: Parameters<typeof repo.moveDeposit>[3]): Promise<void> {
+    if (change.to !== deposit.status && !(await repo.transitionAllowed(this.#db, deposit.status, change.to)))
+      throw new Error(`crypto deposit ${deposit.id}: transition ${deposit.status} → ${change.to} refused`);
+    await repo.moveDeposit(this.#db, deposit.id, deposit.status, change);
   }
 }
