@@ -59,7 +59,13 @@ export function cryptoDepositRoutes(app: FastifyInstance, accounts: Accounts, de
     '/coin/recharge/add',
     {
       preValidation: signedIn.first,
-      schema: { tags, body: cryptoDepositNoticeBody, response: { 200: okEnvelope(cryptoDepositView) } },
+      schema: {
+        tags,
+        description:
+          "The customer's notice of a sent deposit. With `txid`: the chain is looked at now and the deposit that transaction made to the customer's address is answered (crypto_tx_not_seen if the network does not show it yet). Paper mode, with `amount` and no `txid`: the sandbox chain's faucet sends that amount to the customer's address (generated if need be) and the new deposit is answered; a `requestId` (or Idempotency-Key header) makes a retry send nothing twice. Deposits are credited by the chain watcher after the network's confirmations, with or without a notice.",
+        body: cryptoDepositNoticeBody,
+        response: { 200: okEnvelope(cryptoDepositView) },
+      },
     },
     async (req) => {
       const userId = (await signedIn(req)).user.id;

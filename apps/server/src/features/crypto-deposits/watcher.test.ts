@@ -8,9 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDb } from '@bourse/db';
 import { afterAll, describe, expect, it } from 'vitest';
+import { manualClock } from '../../platform/clock.ts';
 import { testApp } from '../../testing.ts';
 import { loadCryptoDepositSettings } from './settings.ts';
-import { creditCommandId, minimumMinor, railAccount } from './watcher.ts';
+import { creditCommandId, DepositWatcher, minimumMinor, railAccount } from './watcher.ts';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -127,5 +128,80 @@ describe('deposit watcher', () => {
     expect(minimumMinor(settings, 'BTC')).toBe(2n);
     expect(minimumMinor(settings, 'USDT')).toBe(5_000_000n);
     expect(minimumMinor(settings, 'ETH')).toBe(5_000_000_000_000_000n);
+  });
+});
+
+describe('deposit watcher with a chain that answers what the test says', () => {
+  it('records a refused credit as failed with the engine code, and keeps a deposit the chain stops showing', async () => {
+    const db = await openDb({ dataDir: null });
+    try {
+      const clock = manualClock(START);
+      await db.run(
+        "INSERT INTO users (id, phone, area_code, national_number, password_hash, invite_code, created_at, updated_at) VALUES (7, '+919123400003', '91', '9123400003', 'x', 'INV7', 0, 0)",
+      );
+      await db.run(
+        "INSERT INTO crypto_deposit_addresses (user_id, network, derivation_index, address, created_at) VALUES (7, 'BTC', 0, 'tb1qours', 0)",
+      );
+      let transfers = [
+        {
+          asset: 'BTC',
+          txid: 'aa'.repeat(32),
+          outputIndex: 0,
+          address: 'tb1qours',
+          amountMinor: 50_000n,
+          blockHeight: 100,
+        },
+        {
+          asset: 'BTC',
+          txid: 'bb'.repeat(32),
+          outputIndex: 1,
+          address: 'tb1qours',
+          amountMinor: 60_000n,
+          blockHeight: 101,
+        },
+        // Someone else's address: not ours to record.
+        {
+          asset: 'BTC',
+          txid: 'cc'.repeat(32),
+          outputIndex: 0,
+          address: 'tb1qtheirs',
+          amountMinor: 70_000n,
+          blockHeight: 100,
+        },
+      ];
+      let tip = 100;
+      const submitted: string[] = [];
+      const watcher = new DepositWatcher({
+        db,
+        clock,
+        // An engine that refuses every credit, as it would an asset it does not know.
+        engine: {
+          submit: async (command: { id: string }) => {
+            submitted.push(command.id);
+            return { ok: false, code: 'unknown_asset' };
+          },
+        } as never,
+        ports: new Map([
+          ['BTC', { network: 'BTC', assets: ['BTC'], tipHeight: async () => tip, incoming: async () => transfers }],
+        ]),
+        settings: overrides.cryptoDeposits,
+        log: () => {},
+      });
+      expect(await watcher.scan()).toEqual({ recorded: 2, credited: 0, failed: 0 });
+      // The second one leaves the chain's answer (a reorganisation): it keeps its last state.
+      transfers = transfers.slice(0, 1);
+      tip = 102;
+      expect(await watcher.scan()).toEqual({ recorded: 0, credited: 0, failed: 1 });
+      const rows = await db.query<{ txid: string; status: string; reason: string; confirmations: number }>(
+        'SELECT txid, status, reason, confirmations FROM crypto_deposits ORDER BY id',
+      );
+      expect(rows.map((r) => [r.txid.slice(0, 2), r.status, r.reason, Number(r.confirmations)])).toEqual([
+        ['aa', 'failed', 'unknown_asset', 3],
+        ['bb', 'seen', '', 0],
+      ]);
+      expect(submitted).toEqual(['crypto-deposit:1']);
+    } finally {
+      await db.close();
+    }
   });
 });
