@@ -21,6 +21,8 @@ const CASES = {
     creditedLabel: 'Credited',
     records: 'Crypto deposit records',
     addressPrefix: /^tb1q/,
+    small: '0.00001',
+    belowMinimum: 'Not credited: below the minimum of',
   },
   'pt-BR': {
     asset: 'USDT',
@@ -34,6 +36,8 @@ const CASES = {
     creditedLabel: 'Creditado',
     records: 'Registros de depósitos de cripto',
     addressPrefix: /^0x[0-9a-fA-F]{40}$/,
+    small: '1',
+    belowMinimum: 'Não creditado: abaixo do mínimo de',
   },
 } as const;
 
@@ -87,6 +91,8 @@ describe('crypto deposits (real server)', () => {
         await shot(page, `web-crypto-address-${lang}`);
 
         await page.locator('#crypto-test-amount').fill(c.amount);
+        await page.getByTestId('crypto-test-deposit').scrollIntoViewIfNeeded();
+        await shot(page, `web-crypto-test-deposit-${lang}`);
         await page.getByRole('button', { name: c.send }).click();
         await page.waitForURL(/\/pages\/recharge\/cryptoRecord\?id=\d+/);
         const detail = page.getByTestId('crypto-deposit-detail');
@@ -107,9 +113,19 @@ describe('crypto deposits (real server)', () => {
         await shot(page, `web-crypto-credited-${lang}`);
         expect(await spot(c.asset)).toBe(c.credited);
 
+        // Less than the minimum: recorded and shown with the reason, never credited.
+        await page.goto(`${server.baseUrl}/pages/recharge/cryptoRecharge?asset=${c.asset}`);
+        await page.locator('#crypto-test-amount').fill(c.small);
+        await page.getByRole('button', { name: c.send }).click();
+        await page.waitForURL(/\/pages\/recharge\/cryptoRecord\?id=\d+/);
+        await page.getByTestId('crypto-deposit-detail').getByText(c.belowMinimum).waitFor();
+        await page.locator('.adm-toast-mask').waitFor({ state: 'detached' });
+        await shot(page, `web-crypto-below-minimum-${lang}`);
+        expect(await spot(c.asset)).toBe(c.credited);
+
         await page.goto(`${server.baseUrl}/pages/recharge/coinRechargeList`);
         await page.getByTestId('crypto-deposit').first().waitFor();
-        expect(await page.getByTestId('crypto-deposit').first().textContent()).toContain(c.creditedLabel);
+        expect(await page.getByTestId('crypto-deposit').nth(1).textContent()).toContain(c.creditedLabel);
         await shot(page, `web-crypto-list-${lang}`);
 
         await page.goto(`${server.baseUrl}/pages/user/assets`);

@@ -326,6 +326,13 @@ function StatusTag({ deposit }: { deposit: CryptoDepositView }) {
 }
 
 function Confirmations({ deposit }: { deposit: CryptoDepositView }) {
+  // A deposit below the minimum is not followed after it is recorded: a count would look stuck.
+  if (deposit.status === 'below_minimum')
+    return (
+      <span className="tabular crypto-confirmations" data-testid="crypto-confirmations">
+        --
+      </span>
+    );
   const shown = Math.min(deposit.confirmations, deposit.confirmationsRequired);
   return (
     <span className="tabular crypto-confirmations" data-testid="crypto-confirmations">
