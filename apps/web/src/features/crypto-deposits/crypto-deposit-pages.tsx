@@ -11,7 +11,7 @@ import type {
   DepositAddressView,
   DepositCoinsView,
 } from '@bourse/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Input, Toast } from 'antd-mobile';
 import '../../app/antd-mobile-react-19.ts';
 import { type ReactNode, useRef, useState } from 'react';
@@ -26,7 +26,15 @@ import { currentLanguage } from '../../i18n/index.ts';
 import { formatAmount } from '../../lib/market-format.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import { RequireLogin } from '../accounts/security-page.tsx';
-import { EmptyState, ErrorState, Segmented, SkeletonRows } from '../markets/market-ui.tsx';
+import {
+  EmptyState,
+  ErrorState,
+  LoadMoreFooter,
+  loadMoreState,
+  Segmented,
+  SkeletonRows,
+  useSentinel,
+} from '../markets/market-ui.tsx';
 import './crypto-deposits.css';
 
 const coinsKey = ['crypto', 'coins'] as const;
@@ -34,6 +42,7 @@ const depositsKey = ['crypto', 'deposits'] as const;
 const background = { isBackground: true } as const;
 /** While a deposit is confirming, its screen asks again this often (blocks come every 12–60 s). */
 const REFRESH_MS = 4_000;
+const PAGE_SIZE = 20;
 
 /** A crypto amount with the decimals it has (at least two): "0.5 BTC", "250.50 USDT". */
 export function formatCrypto(value: string, asset: string, language: string): string {
@@ -374,14 +383,26 @@ function DepositRow({ deposit }: { deposit: CryptoDepositView }) {
 function DepositList() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const list = useQuery({
+  const list = useInfiniteQuery({
     queryKey: [...depositsKey, 'list'],
-    queryFn: () => apiGet<CryptoDepositPageView>('/coin/recharge/order', { page: 1, limit: 50 }, background),
-    refetchInterval: (query) => (query.state.data?.items.some(isOpenStatus) ? REFRESH_MS : false),
+    queryFn: ({ pageParam }) =>
+      apiGet<CryptoDepositPageView>('/coin/recharge/order', { page: pageParam, limit: PAGE_SIZE }, background),
+    initialPageParam: 1,
+    getNextPageParam: (last, pages) =>
+      pages.reduce((n, p) => n + p.items.length, 0) < last.total && last.items.length > 0
+        ? pages.length + 1
+        : undefined,
+    // Asked again while any shown deposit still confirms (every loaded page, so states stay in step).
+    refetchInterval: (query) => (query.state.data?.pages.some((p) => p.items.some(isOpenStatus)) ? REFRESH_MS : false),
   });
+  const items = list.data?.pages.flatMap((p) => p.items) ?? [];
+  const loadMore = () => {
+    if (list.hasNextPage && !list.isFetchingNextPage) void list.fetchNextPage();
+  };
+  const sentinel = useSentinel(loadMore, Boolean(list.hasNextPage) && !list.isFetchNextPageError);
   if (list.isPending) return <SkeletonRows count={5} />;
   if (list.isError) return <ErrorState onRetry={() => void list.refetch()} />;
-  if (list.data.items.length === 0)
+  if (items.length === 0)
     return (
       <EmptyState
         title={t('crypto.empty')}
@@ -395,12 +416,14 @@ function DepositList() {
     );
   return (
     <>
-      {list.data.items.some(isOpenStatus) && <p className="section-hint">{t('crypto.updating')}</p>}
+      {items.some(isOpenStatus) && <p className="section-hint">{t('crypto.updating')}</p>}
       <ul className="crypto-list" data-testid="crypto-deposits">
-        {list.data.items.map((d) => (
+        {items.map((d) => (
           <DepositRow key={d.id} deposit={d} />
         ))}
       </ul>
+      <div ref={sentinel} />
+      <LoadMoreFooter state={loadMoreState(list)} onMore={loadMore} />
     </>
   );
 }
