@@ -4,7 +4,9 @@
 // clock moves on (POST /test/clock/advance, which also runs the chain watcher), and the deposit shows
 // as credited with the spot balance raised by exactly its amount. en-US: BTC (2 confirmations);
 // pt-BR: USDT on the EVM network (12). Screenshots: test-results/screens/web-crypto-*.png.
-import type { Browser } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customerPage, launchBrowser, type Server, shot, signInCustomer, startServer } from './harness.ts';
 
@@ -40,6 +42,24 @@ const CASES = {
     belowMinimum: 'Não creditado: abaixo do mínimo de',
   },
 } as const;
+
+// axe-core (WCAG 2.0/2.1 A and AA), run as web-a11y.e2e.test.ts runs it (through the DevTools protocol:
+// the CSP blocks a script tag). What fails the test: a contrast violation or a serious or critical one.
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+async function blockingAxeViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate("'axe' in window"))) await page.evaluate(AXE);
+  const found = (await page.evaluate(`window.axe.run(document, {
+    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    resultTypes: ['violations'],
+  }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`)) as {
+    id: string;
+    impact: string | null;
+    nodes: string[];
+  }[];
+  return found
+    .filter((v) => v.id === 'color-contrast' || v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.join(', ')}`);
+}
 
 let server: Server;
 let browser: Browser;
@@ -82,6 +102,7 @@ describe('crypto deposits (real server)', () => {
         await page.goto(`${server.baseUrl}/pages/recharge/coinRecharge`);
         await page.getByTestId(`crypto-coin-${c.asset}`).waitFor();
         await shot(page, `web-crypto-coins-${lang}`);
+        expect(await blockingAxeViolations(page)).toEqual([]);
         await page.getByTestId(`crypto-coin-${c.asset}`).click();
         await page.getByTestId('crypto-warning').getByText(c.warning).waitFor();
         await page.getByRole('button', { name: c.generate }).click();
@@ -89,6 +110,7 @@ describe('crypto deposits (real server)', () => {
         expect(address).toMatch(c.addressPrefix);
         await page.locator('img.crypto-qr').waitFor();
         await shot(page, `web-crypto-address-${lang}`);
+        expect(await blockingAxeViolations(page)).toEqual([]);
 
         await page.locator('#crypto-test-amount').fill(c.amount);
         await page.getByTestId('crypto-test-deposit').scrollIntoViewIfNeeded();
@@ -111,6 +133,7 @@ describe('crypto deposits (real server)', () => {
           .waitFor({ timeout: 15_000 });
         await page.getByTestId('crypto-ledger-link').waitFor();
         await shot(page, `web-crypto-credited-${lang}`);
+        expect(await blockingAxeViolations(page)).toEqual([]);
         expect(await spot(c.asset)).toBe(c.credited);
 
         // Less than the minimum: recorded and shown with the reason, never credited.
@@ -127,6 +150,7 @@ describe('crypto deposits (real server)', () => {
         await page.getByTestId('crypto-deposit').first().waitFor();
         expect(await page.getByTestId('crypto-deposit').nth(1).textContent()).toContain(c.creditedLabel);
         await shot(page, `web-crypto-list-${lang}`);
+        expect(await blockingAxeViolations(page)).toEqual([]);
 
         await page.goto(`${server.baseUrl}/pages/user/assets`);
         await page.getByText(c.asset, { exact: false }).first().waitFor();
