@@ -222,6 +222,41 @@ describe.each(dbs)('crypto deposits on $dialect', ({ open }) => {
     expect(unseen.body.error).toBe('crypto_tx_not_seen');
   });
 
+  it('live mode: a network takes deposits only with its xpub and chain endpoint, and there are no test deposits', async () => {
+    await start({
+      mode: 'live',
+      testHooks: false,
+      cryptoDeposits: loadCryptoDepositSettings(
+        {
+          CRYPTO_SCAN_EVERY_MS: '0',
+          CRYPTO_XPUB_BTC:
+            'xpub661MyMwAqRbcFW31YEwpkMuc5THy2PSt5bDMsktWQcFF8syAmRUapSCGu8ED9W6oDMSgv6Zz8idoc4a6mr8BDzTJY47LJhkJ8UB7WEGuduB',
+          CRYPTO_BTC_ESPLORA_URL: 'https://esplora.invalid/api',
+        },
+        'live',
+      ),
+    });
+    const coins = (await t.call('GET', '/index/recharge/coins')).body.data;
+    expect(coins.isPaper).toBe(false);
+    expect(coins.items.map((c: { asset: string; isOpen: boolean }) => [c.asset, c.isOpen])).toEqual([
+      ['USDT', false],
+      ['BTC', true],
+      ['ETH', false],
+    ]);
+    expect(coins.items[1].networks[0].name).toBe('Bitcoin');
+    const token = await customer('9123456788');
+    const btc = (await address(token, 'BTC', 'BTC', true)).body.data.address;
+    expect(isValidAddress('BTC', btc, 'live')).toBe(true);
+    expect(btc).toMatch(/^bc1q/);
+    const test = await send(token, { asset: 'BTC', network: 'BTC', amount: '1' }, 'pt-BR');
+    expect(test.body).toMatchObject({
+      error: 'crypto_test_deposit_paper_only',
+      msg: 'Depósitos de teste só podem ser enviados no modo simulado',
+    });
+    expect((await send(token, { asset: 'ETH', network: 'ETH', amount: '1' })).body.error).toBe('deposits_closed');
+    expect((await orders(token)).data.total).toBe(0);
+  });
+
   it('refuses an unknown coin, a network not carrying it, a bad amount and closed deposits, in both languages, changing nothing', async () => {
     await start(settings({ CRYPTO_DEPOSITS_CLOSED: 'USDT' }));
     const token = await customer('9123456787');

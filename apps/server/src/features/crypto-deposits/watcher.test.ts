@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDb } from '@bourse/db';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { ChainPort } from '../../adapters/chain/chain-port.ts';
 import { manualClock } from '../../platform/clock.ts';
+import type { NetworkCode } from '../../platform/crypto-networks.ts';
 import { testApp } from '../../testing.ts';
 import { loadCryptoDepositSettings } from './settings.ts';
 import { creditCommandId, DepositWatcher, minimumMinor, railAccount } from './watcher.ts';
@@ -140,7 +142,7 @@ describe('deposit watcher with a chain that answers what the test says', () => {
         "INSERT INTO users (id, phone, area_code, national_number, password_hash, invite_code, created_at, updated_at) VALUES (7, '+919123400003', '91', '9123400003', 'x', 'INV7', 0, 0)",
       );
       await db.run(
-        "INSERT INTO crypto_deposit_addresses (user_id, network, derivation_index, address, created_at) VALUES (7, 'BTC', 0, 'tb1qours', 0)",
+        "INSERT INTO crypto_deposit_addresses (user_id, network, derivation_index, address, created_at) VALUES (7, 'BTC', 0, 'tb1qours', 0), (7, 'ETH', 0, '0xOurs', 0)",
       );
       let transfers = [
         {
@@ -171,6 +173,7 @@ describe('deposit watcher with a chain that answers what the test says', () => {
       ];
       let tip = 100;
       const submitted: string[] = [];
+      const logged: string[] = [];
       const watcher = new DepositWatcher({
         db,
         clock,
@@ -181,13 +184,26 @@ describe('deposit watcher with a chain that answers what the test says', () => {
             return { ok: false, code: 'unknown_asset' };
           },
         } as never,
-        ports: new Map([
+        ports: new Map<NetworkCode, ChainPort>([
+          // An unreachable chain first: its failure is logged and the others are still scanned.
+          [
+            'ETH',
+            {
+              network: 'ETH',
+              assets: ['ETH', 'USDT'],
+              tipHeight: async () => {
+                throw new Error('rpc down');
+              },
+              incoming: async () => [],
+            },
+          ],
           ['BTC', { network: 'BTC', assets: ['BTC'], tipHeight: async () => tip, incoming: async () => transfers }],
         ]),
         settings: overrides.cryptoDeposits,
-        log: () => {},
+        log: (message) => logged.push(message),
       });
       expect(await watcher.scan()).toEqual({ recorded: 2, credited: 0, failed: 0 });
+      expect(logged).toEqual(['crypto deposit scan of ETH failed']);
       // The second one leaves the chain's answer (a reorganisation): it keeps its last state.
       transfers = transfers.slice(0, 1);
       tip = 102;

@@ -96,7 +96,14 @@ export class DepositWatcher {
   async #scanAll(): Promise<ScanReport> {
     const report: ScanReport = { recorded: 0, credited: 0, failed: 0 };
     for (const [network, port] of this.#ports) {
-      const one = await this.#scanNetwork(network, port);
+      let one: ScanReport;
+      try {
+        one = await this.#scanNetwork(network, port);
+      } catch (error) {
+        // One chain unreachable (its API down) must not stop the others; the next scan tries again.
+        this.#log(`crypto deposit scan of ${network} failed`, error);
+        continue;
+      }
       report.recorded += one.recorded;
       report.credited += one.credited;
       report.failed += one.failed;
