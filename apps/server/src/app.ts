@@ -12,6 +12,10 @@ import swagger from '@fastify/swagger';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { ChainPort } from './adapters/chain/chain-port.ts';
+import { EsploraBtcChain } from './adapters/chain/esplora/esplora-btc.ts';
+import { EvmRpcChain } from './adapters/chain/evm-rpc/evm-rpc-chain.ts';
+import { SandboxChain } from './adapters/chain/sandbox/sandbox-chain.ts';
 import { PIX_SIGNATURE_HEADER } from './adapters/payments/pix-port.ts';
 import { SandboxPix } from './adapters/payments/sandbox/sandbox-pix.ts';
 import { SandboxSms } from './adapters/sms/sandbox/sandbox.ts';
@@ -30,6 +34,9 @@ import { commonRoutes } from './features/common/routes.ts';
 import { testClockRoutes } from './features/common/test-clock.ts';
 import { contentRoutes } from './features/content/routes.ts';
 import { Content } from './features/content/service.ts';
+import { cryptoDepositRoutes } from './features/crypto-deposits/routes.ts';
+import { CryptoDeposits } from './features/crypto-deposits/service.ts';
+import { DepositWatcher } from './features/crypto-deposits/watcher.ts';
 import { seed } from './features/demo/seed.ts';
 import { depositRoutes } from './features/deposits/routes.ts';
 import { Deposits } from './features/deposits/service.ts';
@@ -54,6 +61,7 @@ import { errorEnvelope, registerEnvelope, requestLang } from './http/envelope.ts
 import { registerRateLimits } from './http/rate-limits.ts';
 import { apiSecurityHeaders, securityHeaders } from './http/security-headers.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
+import type { NetworkCode } from './platform/crypto-networks.ts';
 
 export const API_PREFIX = '/ipor-api';
 
@@ -79,6 +87,8 @@ export type App = {
   venue: PaperVenue;
   sandboxSms: SandboxSms | null;
   clock: Clock;
+  /** Crypto deposits' watcher (scan() on demand) and, in paper mode, the sandbox chain. */
+  cryptoDeposits: { watcher: DepositWatcher; sandboxChain: SandboxChain | null };
 };
 
 export async function buildApp(deps: AppDeps): Promise<App> {
@@ -227,6 +237,26 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     });
     if (res.statusCode !== 200) throw new Error(`sandbox PIX notification refused: ${res.statusCode} ${res.body}`);
   });
+  const { ports: chainPorts, sandbox: sandboxChain } = chainPortsFor(config, db, clock);
+  const cryptoWatcher = new DepositWatcher({
+    db,
+    clock,
+    engine,
+    ports: chainPorts,
+    settings: config.cryptoDeposits,
+    log: (message, error) => http.log.error({ err: error }, message),
+  });
+  // A scan in progress writes through the engine and the database: closing waits for it.
+  http.addHook('onClose', () => cryptoWatcher.stop());
+  const cryptoDeposits = new CryptoDeposits({
+    db,
+    clock,
+    mode: config.mode,
+    settings: config.cryptoDeposits,
+    watcher: cryptoWatcher,
+    sandbox: sandboxChain,
+    hasChain: (network, asset) => chainPorts.get(network)?.assets.includes(asset) ?? false,
+  });
 
   await http.register(
     async (api) => {
@@ -248,11 +278,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         testClockRoutes(api, clock, async () => {
           await market.pump();
           await venue.sync();
+          await cryptoWatcher.scan();
         });
       }
       contentRoutes(api, { content, accounts, staff });
       kycRoutes(api, { kyc: new Kyc({ db, clock, sessions }), accounts, staff });
       depositRoutes(api, { deposits, accounts, staff, pixProvider: sandboxPix?.name ?? null });
+      cryptoDepositRoutes(api, accounts, cryptoDeposits);
       marketStream(
         api,
         market,
@@ -271,7 +303,44 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   if (recredited > 0) http.log.warn({ recredited }, 'confirmed deposits credited after a restart');
   reconciliation.start();
   retention.start();
-  return { http, accounts, staff, engine, reconciliation, retention, market, venue, sandboxSms, clock };
+  cryptoWatcher.start(config.cryptoDeposits.scanEveryMs);
+  return {
+    http,
+    accounts,
+    staff,
+    engine,
+    reconciliation,
+    retention,
+    market,
+    venue,
+    sandboxSms,
+    clock,
+    cryptoDeposits: { watcher: cryptoWatcher, sandboxChain },
+  };
+}
+
+/**
+ * The chain each crypto network is watched on: paper mode's sandbox chain for every network; live mode
+ * an Esplora API for Bitcoin and JSON-RPC for the EVM network's USDT, each only when configured.
+ */
+function chainPortsFor(
+  config: Config,
+  db: Db,
+  clock: Clock,
+): { ports: Map<NetworkCode, ChainPort>; sandbox: SandboxChain | null } {
+  const ports = new Map<NetworkCode, ChainPort>();
+  const settings = config.cryptoDeposits;
+  if (config.mode === 'paper') {
+    const sandbox = new SandboxChain({ db, clock, blockMs: settings.blockMs });
+    ports.set('BTC', sandbox.port('BTC'));
+    ports.set('ETH', sandbox.port('ETH'));
+    return { ports, sandbox };
+  }
+  const { btcEsploraUrl, ethRpcUrl, usdtContract } = settings.live;
+  if (btcEsploraUrl) ports.set('BTC', new EsploraBtcChain(btcEsploraUrl, fetch));
+  if (ethRpcUrl && usdtContract)
+    ports.set('ETH', new EvmRpcChain({ url: ethRpcUrl, fetch, tokens: [{ asset: 'USDT', contract: usdtContract }] }));
+  return { ports, sandbox: null };
 }
 
 /** The customer app at /, the staff console at /admin, each falling back to its index.html (SPA routes). */

@@ -3,6 +3,7 @@
 // server's threads: platform/compile-cache.ts).
 
 import { isIP } from 'node:net';
+import { type CryptoDepositSettings, loadCryptoDepositSettings } from './features/crypto-deposits/settings.ts';
 import { type DepositSettings, loadDepositSettings } from './features/deposits/settings.ts';
 
 export type Mode = 'paper' | 'live';
@@ -56,6 +57,8 @@ export type Config = {
   captcha: CaptchaWork;
   /** Fiat deposit rails, limits and receiving accounts (features/deposits/settings.ts). */
   deposits: DepositSettings;
+  /** Crypto deposits: xpubs, minimums, closed assets, sandbox chain timing (features/crypto-deposits). */
+  cryptoDeposits: CryptoDepositSettings;
 };
 
 /** Requests per client address per window: every API call (global) and tighter ceilings per route. */
@@ -249,5 +252,6 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: Pa
     trustProxy: loadTrustProxy(env.TRUST_PROXY),
     captcha: loadCaptchaWork(env, mode),
     deposits: defaults.deposits ?? loadDepositSettings(env, mode),
+    cryptoDeposits: defaults.cryptoDeposits ?? loadCryptoDepositSettings(env, mode),
   };
 }

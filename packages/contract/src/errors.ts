@@ -202,6 +202,28 @@ export const ERRORS = {
   },
   kyc_image_too_large: { status: 400, en: 'The photo is too large', pt: 'A foto é grande demais' },
   kyc_not_found: { status: 404, en: 'KYC submission not found', pt: 'Envio de KYC não encontrado' },
+  // --- crypto deposits ---
+  crypto_asset_unknown: {
+    status: 400,
+    en: 'This coin cannot be deposited',
+    pt: 'Esta moeda não pode ser depositada',
+  },
+  crypto_network_unsupported: {
+    status: 400,
+    en: 'This coin cannot be sent on this network',
+    pt: 'Esta moeda não pode ser enviada nesta rede',
+  },
+  crypto_deposit_not_found: { status: 404, en: 'Deposit not found', pt: 'Depósito não encontrado' },
+  crypto_tx_not_seen: {
+    status: 404,
+    en: 'This transaction to your deposit address is not on the network yet. It will appear here once it is.',
+    pt: 'Esta transação para o seu endereço de depósito ainda não está na rede. Ela aparecerá aqui assim que estiver.',
+  },
+  crypto_test_deposit_paper_only: {
+    status: 400,
+    en: 'Test deposits can only be sent in paper mode',
+    pt: 'Depósitos de teste só podem ser enviados no modo simulado',
+  },
   // --- staff ---
   staff_login_failed: {
     status: 401,

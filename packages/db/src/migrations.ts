@@ -557,6 +557,69 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX deposit_history_deposit ON deposit_history(deposit_id, id);
     `,
   },
+  {
+    version: 19,
+    // Crypto deposits (features/crypto-deposits). A customer's address per network is derived from the
+    // network's extended public key at a derivation index allocated here once (unique per network), so
+    // an address is never given to two customers. A deposit is recorded once per (network, txid,
+    // output index) and moves through crypto_deposit_transitions; its credit is one engine deposit.
+    // sandbox_chain_txs is paper mode's sandbox chain (adapters/chain/sandbox): its transactions.
+    name: 'crypto deposit addresses, crypto deposits and their transition table, the sandbox chain',
+    sql: () => `
+      CREATE TABLE crypto_deposit_addresses (
+        id {{id}},
+        user_id BIGINT NOT NULL REFERENCES users(id),
+        network TEXT NOT NULL,
+        derivation_index BIGINT NOT NULL,
+        address TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        UNIQUE (user_id, network),
+        UNIQUE (network, derivation_index),
+        UNIQUE (network, address)
+      );
+      CREATE TABLE crypto_deposit_transitions (
+        from_status TEXT NOT NULL,
+        to_status TEXT NOT NULL,
+        PRIMARY KEY (from_status, to_status)
+      );
+      INSERT INTO crypto_deposit_transitions (from_status, to_status) VALUES
+        ('none', 'seen'), ('none', 'confirming'), ('none', 'below_minimum'),
+        ('seen', 'confirming'), ('seen', 'credited'), ('seen', 'failed'),
+        ('confirming', 'credited'), ('confirming', 'failed');
+      CREATE TABLE crypto_deposits (
+        id {{id}},
+        user_id BIGINT NOT NULL REFERENCES users(id),
+        network TEXT NOT NULL,
+        asset TEXT NOT NULL,
+        address TEXT NOT NULL,
+        txid TEXT NOT NULL,
+        output_index INTEGER NOT NULL,
+        amount_minor {{money}} NOT NULL,
+        confirmations INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        reason TEXT NOT NULL DEFAULT '',
+        transfer_id TEXT,
+        seen_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        credited_at BIGINT,
+        UNIQUE (network, txid, output_index)
+      );
+      CREATE INDEX crypto_deposits_user ON crypto_deposits(user_id, id);
+      CREATE INDEX crypto_deposits_open ON crypto_deposits(status);
+      CREATE TABLE sandbox_chain_txs (
+        id {{id}},
+        network TEXT NOT NULL,
+        asset TEXT NOT NULL,
+        txid TEXT NOT NULL UNIQUE,
+        output_index INTEGER NOT NULL,
+        address TEXT NOT NULL,
+        amount_minor {{money}} NOT NULL,
+        sent_at BIGINT NOT NULL,
+        request_key TEXT UNIQUE
+      );
+      CREATE INDEX sandbox_chain_txs_address ON sandbox_chain_txs(network, address);
+    `,
+  },
 ];
 
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {

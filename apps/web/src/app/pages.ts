@@ -94,6 +94,7 @@ const kycPage = () => import('../features/kyc/kyc-page.tsx');
 const profilePage = () => import('../features/accounts/profile-page.tsx');
 const fundsPages = () => import('../features/wallet/funds-pages.tsx');
 const depositPages = () => import('../features/deposits/deposit-pages.tsx');
+const cryptoDepositPages = () => import('../features/crypto-deposits/crypto-deposit-pages.tsx');
 
 /**
  * Screens whose data is requested at start-up, before React renders them (preloadScreen in
@@ -146,4 +147,8 @@ export const builtPages: Record<string, Loader> = {
   'recharge/offlineRecharge': named(depositPages, 'OfflineRechargePage'),
   'recharge/bankRecord': named(depositPages, 'BankRecordPage'),
   'recharge/rechargeRecord': named(depositPages, 'RechargeRecordPage'),
+  'recharge/coinRecharge': named(cryptoDepositPages, 'CoinRechargePage'),
+  'recharge/cryptoRecharge': named(cryptoDepositPages, 'CryptoRechargePage'),
+  'recharge/coinRechargeList': named(cryptoDepositPages, 'CoinRechargeListPage'),
+  'recharge/cryptoRecord': named(cryptoDepositPages, 'CryptoRecordPage'),
 };

@@ -3,6 +3,7 @@
 
 import { bankEnUS } from './bank.en-US.ts';
 import { contentEnUS } from './content.en-US.ts';
+import { cryptoEnUS } from './crypto.en-US.ts';
 import { depositsEnUS } from './deposits.en-US.ts';
 import { fundsEnUS } from './funds.en-US.ts';
 import { marketsEnUS } from './markets.en-US.ts';
@@ -344,6 +345,7 @@ export const enUS = {
   ...contentEnUS,
   ...fundsEnUS,
   ...depositsEnUS,
+  ...cryptoEnUS,
 };
 
 type DeepStrings<T> = { [K in keyof T]: T[K] extends string ? string : DeepStrings<T[K]> };

@@ -3,6 +3,7 @@
 
 import { bankPtBR } from './bank.pt-BR.ts';
 import { contentPtBR } from './content.pt-BR.ts';
+import { cryptoPtBR } from './crypto.pt-BR.ts';
 import { depositsPtBR } from './deposits.pt-BR.ts';
 import type { Messages } from './en-US.ts';
 import { fundsPtBR } from './funds.pt-BR.ts';
@@ -341,4 +342,5 @@ export const ptBR: Messages = {
   ...contentPtBR,
   ...fundsPtBR,
   ...depositsPtBR,
+  ...cryptoPtBR,
 };
