@@ -3,7 +3,7 @@
 // the same zod schemas, security headers, request ids, and the two front ends as static files.
 
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from '@bourse/db';
 import formbody from '@fastify/formbody';
@@ -12,6 +12,9 @@ import swagger from '@fastify/swagger';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { SandboxChainPayouts } from './adapters/chain/sandbox/sandbox-chain-payouts.ts';
+import { SandboxBankPayouts } from './adapters/payments/sandbox/sandbox-bank-payouts.ts';
+import { sandboxPayouts } from './adapters/payments/sandbox/sandbox-payout-ledger.ts';
 import { SandboxSms } from './adapters/sms/sandbox/sandbox.ts';
 import type { SmsPort } from './adapters/sms/sms-port.ts';
 import { PaperVenue } from './adapters/venue/paper/paper-venue.ts';
@@ -46,6 +49,12 @@ import { Watchlist } from './features/stocks/watchlist.ts';
 import { grantPaperFunds } from './features/wallet/paper-grants.ts';
 import { walletRoutes } from './features/wallet/routes.ts';
 import { Wallets } from './features/wallet/service.ts';
+import { AddressBook } from './features/withdrawals/address-book.ts';
+import { type PayoutRails, unconfiguredRail } from './features/withdrawals/payout-rail.ts';
+import { Payouts } from './features/withdrawals/payouts.ts';
+import { withdrawalRoutes } from './features/withdrawals/routes.ts';
+import { Withdrawals } from './features/withdrawals/service.ts';
+import { WithdrawTerms } from './features/withdrawals/terms.ts';
 import { errorEnvelope, registerEnvelope, requestLang } from './http/envelope.ts';
 import { registerRateLimits } from './http/rate-limits.ts';
 import { apiSecurityHeaders, securityHeaders } from './http/security-headers.ts';
@@ -75,6 +84,9 @@ export type App = {
   venue: PaperVenue;
   sandboxSms: SandboxSms | null;
   clock: Clock;
+  withdrawals: Withdrawals;
+  /** The payout outbox's worker (tests run it by hand with WITHDRAW_PAYOUT_EVERY_MS 0). */
+  payouts: Payouts;
 };
 
 export async function buildApp(deps: AppDeps): Promise<App> {
@@ -202,6 +214,34 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const reconciliation = new Reconciliation({ db, engine, clock, log: http.log, everyMin: config.reconcileEveryMin });
   // A run in progress reads the engine and the database: closing waits for it.
   http.addHook('onClose', () => reconciliation.stop());
+  // Withdrawals: paper mode pays through the sandbox rails (live mode has no provider adapters yet, so
+  // nothing is paid there: the outbox keeps every approved payout until one is wired).
+  const withdrawTerms = new WithdrawTerms(config.withdrawals);
+  const withdrawals = new Withdrawals({ db, engine, clock, accounts, terms: withdrawTerms, mode: config.mode });
+  const payoutRails: PayoutRails =
+    config.mode === 'paper'
+      ? {
+          bank: new SandboxBankPayouts(db, clock, 'bank'),
+          pix: new SandboxBankPayouts(db, clock, 'pix'),
+          crypto: new SandboxChainPayouts(db, clock),
+        }
+      : { bank: unconfiguredRail('bank'), pix: unconfiguredRail('pix'), crypto: unconfiguredRail('crypto') };
+  const payouts = new Payouts({
+    db,
+    engine,
+    clock,
+    rails: payoutRails,
+    terms: withdrawTerms,
+    withdrawals,
+    settings: config.withdrawals,
+    onPause: (point) => {
+      // The crash test's signal that the payout stands at `point` (it kills the process then).
+      if (config.dataDir) writeFileSync(join(config.dataDir, 'payout-paused'), point);
+    },
+    log: (m) => http.log.error(m),
+  });
+  withdrawals.onApproved = () => payouts.kick();
+  http.addHook('onClose', () => payouts.stop());
 
   await http.register(
     async (api) => {
@@ -227,6 +267,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       }
       contentRoutes(api, { content, accounts, staff });
       kycRoutes(api, { kyc: new Kyc({ db, clock, sessions }), accounts, staff });
+      withdrawalRoutes(api, {
+        accounts,
+        staff,
+        withdrawals,
+        addresses: new AddressBook({ db, clock, mode: config.mode }),
+        sandboxPayouts: config.testHooks && config.mode === 'paper' ? () => sandboxPayouts(db) : undefined,
+      });
       marketStream(
         api,
         market,
@@ -243,7 +290,21 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await seed({ db, clock, config, staff, onUserCreated, log: (m) => http.log.warn(m), content });
   reconciliation.start();
   retention.start();
-  return { http, accounts, staff, engine, reconciliation, retention, market, venue, sandboxSms, clock };
+  await payouts.start();
+  return {
+    http,
+    accounts,
+    staff,
+    engine,
+    reconciliation,
+    retention,
+    market,
+    venue,
+    sandboxSms,
+    clock,
+    withdrawals,
+    payouts,
+  };
 }
 
 /** The customer app at /, the staff console at /admin, each falling back to its index.html (SPA routes). */

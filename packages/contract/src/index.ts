@@ -13,3 +13,4 @@ export * from './staff.ts';
 export * from './stocks.ts';
 export * from './stream.ts';
 export * from './success.ts';
+export * from './withdrawals.ts';

@@ -69,6 +69,8 @@ export const STAFF_PERMISSIONS = {
   'reconciliation.read': ['finance', 'admin'],
   /** Reviewing customers' KYC submissions and their photos. */
   'kyc.review': ['compliance', 'admin'],
+  /** Approving or rejecting withdrawals above the review threshold; seeing paying and failed ones. */
+  'withdrawals.review': ['finance', 'admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffPermission = keyof typeof STAFF_PERMISSIONS;
 
