@@ -32,6 +32,8 @@ import type {
   StaffPasswordInput,
   UserStatusInput,
   UsersQueryInput,
+  WithdrawalDecisionBody,
+  WithdrawalDeskItem,
 } from '@bourse/contract';
 import { QueryClient } from '@tanstack/react-query';
 import { currentLanguage, i18n } from '../i18n/index.ts';
@@ -90,6 +92,9 @@ export const adminApi = {
   runReconciliation: () => client.post<ReconciliationReport>('/admin/reconciliation/run'),
   kycPending: () => client.get<Items<KycReviewItem>>('/admin/kyc'),
   kycDecide: (id: number, body: KycDecisionInput) => client.post<DoneView>(`/admin/kyc/${id}/decide`, body),
+  withdrawalDesk: (view: WithdrawalDeskView) => client.get<Items<WithdrawalDeskItem>>('/admin/withdrawals', { view }),
+  withdrawalDecide: (id: number, body: WithdrawalDecisionBody) =>
+    client.post<DoneView>(`/admin/withdrawals/${id}/decide`, body),
 };
 
 export const queryKeys = {
@@ -101,4 +106,7 @@ export const queryKeys = {
   sentMessages: (query: object) => ['messages', query] as const,
   reconciliation: ['reconciliation'] as const,
   kyc: ['kyc'] as const,
+  withdrawals: (view: string) => ['withdrawals', view] as const,
 };
+
+export type WithdrawalDeskView = 'review' | 'paying' | 'failed' | 'done';
