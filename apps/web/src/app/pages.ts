@@ -93,6 +93,7 @@ const bankPages = () => import('../features/bank-accounts/bank-pages.tsx');
 const kycPage = () => import('../features/kyc/kyc-page.tsx');
 const profilePage = () => import('../features/accounts/profile-page.tsx');
 const fundsPages = () => import('../features/wallet/funds-pages.tsx');
+const withdrawPages = () => import('../features/withdrawals/withdraw-pages.tsx');
 
 /**
  * Screens whose data is requested at start-up, before React renders them (preloadScreen in
@@ -139,4 +140,13 @@ export const builtPages: Record<string, Loader> = {
   'user/assets': named(fundsPages, 'AssetsPage'),
   'fundsDetail/index': named(fundsPages, 'FundsDetailPage'),
   'wallet/recordDetail': named(fundsPages, 'RecordDetailPage'),
+  'withdraw/withdraw': named(withdrawPages, 'WithdrawPage'),
+  'withdraw/bankWithdraw': named(withdrawPages, 'BankWithdrawPage'),
+  'withdraw/cryptoWithdraw': named(withdrawPages, 'CryptoWithdrawPage'),
+  'withdraw/recordIndex': named(withdrawPages, 'RecordIndexPage'),
+  'withdraw/withdrawRecord': named(withdrawPages, 'WithdrawRecordPage'),
+  'withdraw/cryptoRecord': named(withdrawPages, 'CryptoRecordPage'),
+  'withdraw/cryptoRecordDetail': named(withdrawPages, 'CryptoRecordDetailPage'),
+  'wallet/addAdress': named(withdrawPages, 'AddAdressPage'),
+  'wallet/addressList': named(withdrawPages, 'AddressListPage'),
 };

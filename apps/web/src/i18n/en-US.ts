@@ -5,6 +5,7 @@ import { bankEnUS } from './bank.en-US.ts';
 import { contentEnUS } from './content.en-US.ts';
 import { fundsEnUS } from './funds.en-US.ts';
 import { marketsEnUS } from './markets.en-US.ts';
+import { withdrawalsEnUS } from './withdrawals.en-US.ts';
 
 export const enUS = {
   app: {
@@ -340,6 +341,7 @@ export const enUS = {
   ...bankEnUS,
   ...contentEnUS,
   ...fundsEnUS,
+  ...withdrawalsEnUS,
 };
 
 type DeepStrings<T> = { [K in keyof T]: T[K] extends string ? string : DeepStrings<T[K]> };

@@ -6,6 +6,7 @@ import { contentPtBR } from './content.pt-BR.ts';
 import type { Messages } from './en-US.ts';
 import { fundsPtBR } from './funds.pt-BR.ts';
 import { marketsPtBR } from './markets.pt-BR.ts';
+import { withdrawalsPtBR } from './withdrawals.pt-BR.ts';
 
 export const ptBR: Messages = {
   app: {
@@ -337,4 +338,5 @@ export const ptBR: Messages = {
   ...bankPtBR,
   ...contentPtBR,
   ...fundsPtBR,
+  ...withdrawalsPtBR,
 };
