@@ -24,7 +24,6 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const ok = (what: string, a: { status: number; body: { code: number; data: unknown } }) => {
   if (a.body.code !== 0) throw new Error(`${what}: ${a.status} ${JSON.stringify(a.body)}`);
-  // biome-ignore lint/suspicious/noExplicitAny: the JSON answer of the call just made
   return a.body.data as any;
 };
 

@@ -38,6 +38,9 @@ export const holdIdOf = (id: number) => `withdrawal:${id}`;
 export const postIdOf = (id: number) => `withdrawal:${id}:paid`;
 export const voidIdOf = (id: number) => `withdrawal:${id}:void`;
 
+/** Steps whose reason the customer reads (an approval's note is the staff's own). */
+const CUSTOMER_REASONS: readonly WithdrawalState[] = ['rejected', 'failed', 'cancelled'];
+
 /** States in which the money is back with the customer (the hold voided). */
 export const REFUNDED_STATES: readonly WithdrawalState[] = ['rejected', 'cancelled', 'failed'];
 
@@ -332,7 +335,7 @@ export class Withdrawals {
   async desk(view: (typeof WITHDRAWAL_DESK_VIEWS)[number]): Promise<WithdrawalDeskItem[]> {
     const rows = await repo.listByStatus(this.#db, DESK_STATES[view]);
     const people = await repo.customers(this.#db, [...new Set(rows.map((r) => r.user_id))]);
-    const views = await this.#views(rows);
+    const views = await this.#views(rows, true);
     return views.map((v, i) => {
       const who = people.get(rows[i]!.user_id);
       return {
@@ -379,7 +382,8 @@ export class Withdrawals {
     return (await this.#views([w]))[0]!;
   }
 
-  async #views(rows: readonly repo.WithdrawalRow[]): Promise<WithdrawalView[]> {
+  /** Staff see every step's reason; the customer sees why it was refused, failed or cancelled. */
+  async #views(rows: readonly repo.WithdrawalRow[], forStaff = false): Promise<WithdrawalView[]> {
     const history = await repo.historyOf(
       this.#db,
       rows.map((r) => r.id),
@@ -400,7 +404,11 @@ export class Withdrawals {
       payoutRef: w.payout_ref,
       createdAt: w.created_at,
       updatedAt: w.updated_at,
-      history: (history.get(w.id) ?? []).map((s) => ({ status: s.to_status, at: s.at, reason: s.reason })),
+      history: (history.get(w.id) ?? []).map((s) => ({
+        status: s.to_status,
+        at: s.at,
+        reason: forStaff || CUSTOMER_REASONS.includes(s.to_status) || s.reason === 'auto_approved' ? s.reason : '',
+      })),
       cancellable: w.status === 'reviewing',
     }));
   }

@@ -326,7 +326,16 @@ describe.each(dbs)('withdrawals on $dialect', ({ open }) => {
     expect(await balance(token, 'stock', 'INR')).toMatchObject({ held: '60000.00', balance: '1000000.00' });
 
     await t.app.payouts.runOnce();
-    expect((await statusOf(token, big.body.data.id)).status).toBe('paid');
+    const paid = await statusOf(token, big.body.data.id);
+    expect(paid.status).toBe('paid');
+    // The approval's note is the staff's: the customer sees the step and its time, not the note.
+    expect(paid.history.find((s: { status: string }) => s.status === 'approved')).toMatchObject({ reason: '' });
+    const done = (await t.call('GET', '/admin/withdrawals?view=done', { token: staff })).body.data.items;
+    expect(
+      done
+        .find((w: { id: number }) => w.id === big.body.data.id)
+        .history.find((s: { status: string }) => s.status === 'approved'),
+    ).toMatchObject({ reason: 'Known customer, usual amount' });
     expect(await balance(token, 'stock', 'INR')).toMatchObject({ held: '0.00', balance: '940000.00' });
     const audit = (await t.call('GET', '/admin/audit?limit=50', { token: staff })).body.data.items as {
       action: string;
