@@ -30,7 +30,7 @@ const VIEWS: readonly WithdrawalDeskView[] = ['review', 'paying', 'failed', 'don
 const DAY_MS = 86_400_000;
 
 export default function WithdrawalsPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { message } = AntApp.useApp();
   const [view, setView] = useState<WithdrawalDeskView>('review');
   const list = useQuery({ queryKey: queryKeys.withdrawals(view), queryFn: () => adminApi.withdrawalDesk(view) });
@@ -81,7 +81,7 @@ export default function WithdrawalsPage() {
         isDanger={reject}
         title={t(reject ? 'withdrawalDesk.rejectTitle' : 'withdrawalDesk.approveTitle', {
           id: deciding?.item.id ?? '',
-          amount: deciding ? `${deciding.item.amount} ${deciding.item.asset}` : '',
+          amount: deciding ? `${formatDecimalText(deciding.item.amount, i18n.language)} ${deciding.item.asset}` : '',
         })}
         body={
           <Typography.Paragraph>
