@@ -7,30 +7,44 @@
 //          marking it paid → kill -9
 //   run 3: posts again (idempotent, moves nothing) and marks it paid.
 // What must hold: exactly one payout at the sandbox rail, the withdrawal paid, and the hold posted once
-// (the customer's balance down by the amount once; one withdrawal line and one fee line).
+// (the customer's balance down by the amount once; one withdrawal line and one fee line). On SQLite (the
+// data directory) and, when reachable, on a fresh PostgreSQL database.
 
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isPostgresReachable, TEST_DATABASE_URL } from '@bourse/db';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { totpNow } from '../../platform/totp.ts';
-import { HttpClient, registerCustomer, type ServerProcess, spawnServer } from '../../testing-server.ts';
+import {
+  freshPgDatabase,
+  HttpClient,
+  registerCustomer,
+  type ServerProcess,
+  spawnServer,
+} from '../../testing-server.ts';
 import { DEMO_STAFF } from '../demo/seed.ts';
 
 const PIN = '482913';
-const dataDir = mkdtempSync(join(tmpdir(), 'bourse-payout-crash-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const cleanUps: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const c of cleanUps) await c().catch(() => undefined);
+}, 60_000);
+const targets: ('sqlite' | 'postgres')[] = ['sqlite'];
+if (await isPostgresReachable()) targets.push('postgres');
 
 const ok = (what: string, a: { status: number; body: { code: number; data: unknown } }) => {
   if (a.body.code !== 0) throw new Error(`${what}: ${a.status} ${JSON.stringify(a.body)}`);
   return a.body.data as any;
 };
 
-const start = (pause: 'after_accept' | 'after_post' | null) =>
+type Place = { dataDir: string; databaseUrl: string | undefined };
+
+const startAt = (place: Place, pause: 'after_accept' | 'after_post' | null) =>
   spawnServer({
-    dataDir,
-    env: { WITHDRAW_PAYOUT_EVERY_MS: '100', ...(pause ? { BOURSE_TEST_PAYOUT_PAUSE: pause } : {}) },
+    ...place,
+    env: { LOG_LEVEL: 'warn', WITHDRAW_PAYOUT_EVERY_MS: '100', ...(pause ? { BOURSE_TEST_PAYOUT_PAUSE: pause } : {}) },
   });
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
@@ -44,16 +58,26 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, ms 
 }
 
 /** Waits until the payout stands at `point`, then kills the process with SIGKILL. */
-async function killAt(server: ServerProcess, point: string) {
+async function killAt(server: ServerProcess, dataDir: string, point: string) {
   const marker = join(dataDir, 'payout-paused');
   await waitFor(point, async () => (existsSync(marker) && readFileSync(marker, 'utf8') === point ? true : undefined));
   rmSync(marker);
   await server.kill();
 }
 
-describe('payout outbox under kill -9', () => {
+describe.each(targets)('payout outbox under kill -9 on %s', (target) => {
   it('pays once and posts the hold once when killed after the rail accepted and again before marking paid', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'bourse-payout-crash-'));
+    cleanUps.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+    let databaseUrl: string | undefined;
+    if (target === 'postgres') {
+      const fresh = await freshPgDatabase(TEST_DATABASE_URL, 'payout_crash');
+      cleanUps.push(fresh.drop);
+      databaseUrl = fresh.url;
+    }
+    const start = (pause: 'after_accept' | 'after_post' | null) => startAt({ dataDir, databaseUrl }, pause);
     let server = await start('after_accept');
+    cleanUps.push(() => server.kill());
     let client = new HttpClient(server.baseUrl);
     const { token } = await registerCustomer(client, '9123456700', { pin: '111111' });
     ok(
@@ -119,13 +143,13 @@ describe('payout outbox under kill -9', () => {
     const id = sent.id as number;
 
     // Run 1: the rail accepted; killed before the hold is posted.
-    await killAt(server, 'after_accept');
+    await killAt(server, dataDir, 'after_accept');
     client.close();
 
     // Run 2: asked again with the same key, posted, killed before marking paid.
     server = await start('after_post');
     client = new HttpClient(server.baseUrl);
-    await killAt(server, 'after_post');
+    await killAt(server, dataDir, 'after_post');
     client.close();
 
     // Run 3: finishes.
