@@ -425,6 +425,22 @@ describe.each(dbs)('withdrawals on $dialect', ({ open }) => {
     const changed = await withdrawBank(token, { ...body, amount: '2000' });
     expect(changed.body.error).toBe('idempotency_key_reused');
     expect((await t.call('GET', '/user/withdraw/order', { token })).body.data.total).toBe(1);
+    // The same for crypto: a retry answers the first withdrawal and holds nothing more.
+    await depositCrypto(token, await userIdOf(token), 'ETH', '1');
+    const addressId = await addAddress(token, 'ETH', 'ETH', EVM);
+    pastLock();
+    const coin = {
+      asset: 'ETH',
+      network: 'ETH',
+      addressId: String(addressId),
+      amount: '0.5',
+      password: PIN,
+      requestId: 'retry-key-0002',
+    };
+    const c1 = await t.call('POST', '/coin/withdraw/add', { token, body: coin });
+    const c2 = await t.call('POST', '/coin/withdraw/add', { token, body: coin });
+    expect(c2.body.data.id).toBe(c1.body.data.id);
+    expect(await balance(token, 'spot', 'ETH')).toMatchObject({ held: '0.500000000000000000' });
   });
 
   it('answers another customer’s withdrawal, bank account and address as not found', async () => {
