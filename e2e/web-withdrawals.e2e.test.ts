@@ -176,6 +176,14 @@ describe('customer withdrawal approved in the console (real server)', () => {
           expect.objectContaining({ wallet: 'stock', asset: 'INR', balance: '940000.00', held: '0.00' }),
         );
 
+        // The ledger line of the payout links back to the withdrawal.
+        await page.goto(
+          `${server.baseUrl}/pages/wallet/recordDetail?id=${encodeURIComponent(`withdrawal:${id}:paid`)}`,
+        );
+        await page.getByTestId('record-link').getByRole('link').waitFor();
+        await shot(page, `web-withdraw-${lang}-05a-ledger-line`);
+        await page.getByTestId('record-link').getByRole('link').click();
+        await page.getByTestId('withdraw-detail').waitFor();
         await page.goto(`${server.baseUrl}/pages/withdraw/withdrawRecord`);
         await page.getByTestId('withdraw-record').first().waitFor();
         await shot(page, `web-withdraw-${lang}-05-records`);
