@@ -3,7 +3,7 @@
 // the same zod schemas, security headers, request ids, and the two front ends as static files.
 
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from '@bourse/db';
 import formbody from '@fastify/formbody';
@@ -16,7 +16,10 @@ import type { ChainPort } from './adapters/chain/chain-port.ts';
 import { EsploraBtcChain } from './adapters/chain/esplora/esplora-btc.ts';
 import { EvmRpcChain } from './adapters/chain/evm-rpc/evm-rpc-chain.ts';
 import { SandboxChain } from './adapters/chain/sandbox/sandbox-chain.ts';
+import { SandboxChainPayouts } from './adapters/chain/sandbox/sandbox-chain-payouts.ts';
 import { PIX_SIGNATURE_HEADER } from './adapters/payments/pix-port.ts';
+import { SandboxBankPayouts } from './adapters/payments/sandbox/sandbox-bank-payouts.ts';
+import { sandboxPayouts } from './adapters/payments/sandbox/sandbox-payout-ledger.ts';
 import { SandboxPix } from './adapters/payments/sandbox/sandbox-pix.ts';
 import { SandboxSms } from './adapters/sms/sandbox/sandbox.ts';
 import type { SmsPort } from './adapters/sms/sms-port.ts';
@@ -57,6 +60,12 @@ import { Watchlist } from './features/stocks/watchlist.ts';
 import { grantPaperFunds } from './features/wallet/paper-grants.ts';
 import { walletRoutes } from './features/wallet/routes.ts';
 import { Wallets } from './features/wallet/service.ts';
+import { AddressBook } from './features/withdrawals/address-book.ts';
+import { type PayoutRails, unconfiguredRail } from './features/withdrawals/payout-rail.ts';
+import { Payouts } from './features/withdrawals/payouts.ts';
+import { withdrawalRoutes } from './features/withdrawals/routes.ts';
+import { Withdrawals } from './features/withdrawals/service.ts';
+import { WithdrawTerms } from './features/withdrawals/terms.ts';
 import { errorEnvelope, registerEnvelope, requestLang } from './http/envelope.ts';
 import { registerRateLimits } from './http/rate-limits.ts';
 import { apiSecurityHeaders, securityHeaders } from './http/security-headers.ts';
@@ -89,6 +98,9 @@ export type App = {
   clock: Clock;
   /** Crypto deposits' watcher (scan() on demand) and, in paper mode, the sandbox chain. */
   cryptoDeposits: { watcher: DepositWatcher; sandboxChain: SandboxChain | null };
+  withdrawals: Withdrawals;
+  /** The payout outbox's worker (tests run it by hand with WITHDRAW_PAYOUT_EVERY_MS 0). */
+  payouts: Payouts;
 };
 
 export async function buildApp(deps: AppDeps): Promise<App> {
@@ -257,6 +269,34 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     sandbox: sandboxChain,
     hasChain: (network, asset) => chainPorts.get(network)?.assets.includes(asset) ?? false,
   });
+  // Withdrawals: paper mode pays through the sandbox rails (live mode has no provider adapters yet, so
+  // nothing is paid there: the outbox keeps every approved payout until one is wired).
+  const withdrawTerms = new WithdrawTerms(config.withdrawals);
+  const withdrawals = new Withdrawals({ db, engine, clock, accounts, terms: withdrawTerms, mode: config.mode });
+  const payoutRails: PayoutRails =
+    config.mode === 'paper'
+      ? {
+          bank: new SandboxBankPayouts(db, clock, 'bank'),
+          pix: new SandboxBankPayouts(db, clock, 'pix'),
+          crypto: new SandboxChainPayouts(db, clock),
+        }
+      : { bank: unconfiguredRail('bank'), pix: unconfiguredRail('pix'), crypto: unconfiguredRail('crypto') };
+  const payouts = new Payouts({
+    db,
+    engine,
+    clock,
+    rails: payoutRails,
+    terms: withdrawTerms,
+    withdrawals,
+    settings: config.withdrawals,
+    onPause: (point) => {
+      // The crash test's signal that the payout stands at `point` (it kills the process then).
+      if (config.dataDir) writeFileSync(join(config.dataDir, 'payout-paused'), point);
+    },
+    log: (m) => http.log.error(m),
+  });
+  withdrawals.onApproved = () => payouts.kick();
+  http.addHook('onClose', () => payouts.stop());
 
   await http.register(
     async (api) => {
@@ -285,6 +325,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       kycRoutes(api, { kyc: new Kyc({ db, clock, sessions }), accounts, staff });
       depositRoutes(api, { deposits, accounts, staff, pixProvider: sandboxPix?.name ?? null });
       cryptoDepositRoutes(api, accounts, cryptoDeposits);
+      withdrawalRoutes(api, {
+        accounts,
+        staff,
+        withdrawals,
+        addresses: new AddressBook({ db, clock, mode: config.mode }),
+        sandboxPayouts: config.testHooks && config.mode === 'paper' ? () => sandboxPayouts(db) : undefined,
+      });
       marketStream(
         api,
         market,
@@ -304,6 +351,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   reconciliation.start();
   retention.start();
   cryptoWatcher.start(config.cryptoDeposits.scanEveryMs);
+  await payouts.start();
   return {
     http,
     accounts,
@@ -316,6 +364,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     sandboxSms,
     clock,
     cryptoDeposits: { watcher: cryptoWatcher, sandboxChain },
+    withdrawals,
+    payouts,
   };
 }
 

@@ -496,6 +496,63 @@ export const ERRORS = {
     en: 'The signature of this notification is not valid',
     pt: 'A assinatura desta notificação não é válida',
   },
+  // --- withdrawals (features/withdrawals) ---
+  withdrawals_locked: {
+    status: 400,
+    en: 'For your safety, withdrawals are locked for 24 hours after a new bank account or address: you can withdraw from {date}',
+    pt: 'Para sua segurança, os saques ficam bloqueados por 24 horas após uma nova conta bancária ou endereço: você pode sacar a partir de {date}',
+  },
+  withdraw_below_minimum: {
+    status: 400,
+    en: 'The minimum withdrawal is {min}',
+    pt: 'O saque mínimo é {min}',
+  },
+  withdraw_above_maximum: {
+    status: 400,
+    en: 'The maximum withdrawal is {max}',
+    pt: 'O saque máximo é {max}',
+  },
+  withdraw_amount_invalid: {
+    status: 400,
+    en: 'Enter an amount such as 100 or 100.50',
+    pt: 'Informe um valor como 100 ou 100,50',
+  },
+  withdraw_currency_mismatch: {
+    status: 400,
+    en: 'This bank account cannot receive this currency',
+    pt: 'Esta conta bancária não pode receber esta moeda',
+  },
+  withdraw_network_unsupported: {
+    status: 400,
+    en: 'This asset cannot be withdrawn on this network',
+    pt: 'Este ativo não pode ser sacado nesta rede',
+  },
+  withdraw_address_invalid: {
+    status: 400,
+    en: 'This is not a valid address on this network',
+    pt: 'Este não é um endereço válido nesta rede',
+  },
+  withdraw_address_not_found: {
+    status: 404,
+    en: 'Withdrawal address not found',
+    pt: 'Endereço de saque não encontrado',
+  },
+  withdraw_address_limit: {
+    status: 400,
+    en: 'You have reached the maximum number of withdrawal addresses',
+    pt: 'Você atingiu o número máximo de endereços de saque',
+  },
+  withdrawal_not_found: { status: 404, en: 'Withdrawal not found', pt: 'Saque não encontrado' },
+  withdrawal_not_cancellable: {
+    status: 400,
+    en: 'This withdrawal can no longer be cancelled',
+    pt: 'Este saque não pode mais ser cancelado',
+  },
+  withdrawal_already_decided: {
+    status: 409,
+    en: 'This withdrawal is no longer waiting for review',
+    pt: 'Este saque não está mais aguardando análise',
+  },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -15,3 +15,4 @@ export * from './staff.ts';
 export * from './stocks.ts';
 export * from './stream.ts';
 export * from './success.ts';
+export * from './withdrawals.ts';

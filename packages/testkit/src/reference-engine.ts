@@ -215,8 +215,12 @@ export class ReferenceEngine {
         const asset = this.findAsset(hold.asset);
         const amount = c.amount === undefined || !asset ? hold.remaining : tryParse(c.amount, asset.scale);
         if (amount > hold.remaining) return 'hold_amount_exceeded';
+        // A fee leg: that part of the amount goes to `fees`, the rest to the rail, in the same step.
+        const fee = c.fee === undefined || !asset ? 0n : tryParse(c.fee, asset.scale);
+        if (c.fee !== undefined && (fee <= 0n || fee >= amount)) return 'invalid_amount';
         this.acct(hold.key).held -= amount;
-        this.move(hold.key, `platform:${c.to}/platform/${hold.asset}`, amount);
+        this.move(hold.key, `platform:${c.to}/platform/${hold.asset}`, amount - fee);
+        this.move(hold.key, `platform:fees/platform/${hold.asset}`, fee);
         hold.remaining -= amount;
         if (hold.remaining === 0n) this.fundsHolds.delete(c.holdId);
         return undefined;

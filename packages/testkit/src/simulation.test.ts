@@ -38,6 +38,8 @@ describe('seeded simulation', () => {
     // market order sweeps five levels or more; a coin registered at run time, granted at its own scale.
     for (const path of [
       'post_hold:hold_amount_exceeded',
+      'post_hold:with_fee',
+      'post_hold:with_fee:invalid_amount',
       'set_trading_status:open_fires_triggers',
       'amend_order:instrument_halted',
       'trigger_fired:fok_not_fillable',

@@ -154,6 +154,8 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     tally(real.ok ? c.type : `${c.type}:${real.code}`);
     if (blockedByLocks && !real.ok) tally('place_order:refused_by_settlement_locks');
     if (real.ok && c.type === 'deposit' && c.asset.startsWith('COIN')) tally('deposit:registered_coin');
+    if (c.type === 'post_hold' && c.fee !== undefined)
+      tally(real.ok ? 'post_hold:with_fee' : `post_hold:with_fee:${real.code}`);
     if (real.ok) {
       accepted += 1;
       if (cancelsQueued) tally('cancel_order:queued');
@@ -558,12 +560,16 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     const holdId = random.chance(0.95) ? random.pick(live) : `s${seed}-nope`;
     if (t < 0.8) {
       const amount = random.chance(0.4) ? undefined : random.pick(['1', '0.5', '3', '0.00001']);
+      // A withdrawal paid out takes its fee from the amount (a fee as large as what is posted is refused).
+      const fee =
+        random.chance(0.35) && !holdId.endsWith('nope') ? amountFor(holdId, random.pick(['1', '0.5'])) : undefined;
       return {
         ...nextBase(),
         type: 'post_hold',
         holdId,
         to: 'rail:upi',
         ...(amount !== undefined && !holdId.endsWith('nope') ? { amount: amountFor(holdId, amount) } : {}),
+        ...(fee !== undefined ? { fee } : {}),
       };
     }
     return { ...nextBase(), type: 'void_hold', holdId };

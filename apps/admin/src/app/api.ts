@@ -34,6 +34,8 @@ import type {
   StaffPasswordInput,
   UserStatusInput,
   UsersQueryInput,
+  WithdrawalDecisionBody,
+  WithdrawalDeskItem,
 } from '@bourse/contract';
 import { QueryClient } from '@tanstack/react-query';
 import { currentLanguage, i18n } from '../i18n/index.ts';
@@ -95,6 +97,9 @@ export const adminApi = {
   depositsPending: () => client.get<Items<DepositReviewItem>>('/admin/deposits'),
   depositDecide: (id: number, body: DepositDecisionInput) =>
     client.post<DoneView>(`/admin/deposits/${id}/decide`, body),
+  withdrawalDesk: (view: WithdrawalDeskView) => client.get<Items<WithdrawalDeskItem>>('/admin/withdrawals', { view }),
+  withdrawalDecide: (id: number, body: WithdrawalDecisionBody) =>
+    client.post<DoneView>(`/admin/withdrawals/${id}/decide`, body),
 };
 
 export const queryKeys = {
@@ -107,4 +112,7 @@ export const queryKeys = {
   reconciliation: ['reconciliation'] as const,
   kyc: ['kyc'] as const,
   deposits: ['deposits'] as const,
+  withdrawals: (view: string) => ['withdrawals', view] as const,
 };
+
+export type WithdrawalDeskView = 'review' | 'paying' | 'failed' | 'done';

@@ -57,7 +57,7 @@ export const SECTIONS: readonly ConsoleSection[] = [
   { key: 'kyc', path: '/kyc', permission: 'kyc.review', ready: true },
   { key: 'chat', path: '/chat', permission: 'chat.reply', ready: false },
   { key: 'deposits', path: '/deposits', permission: 'deposits.confirm', ready: true },
-  { key: 'withdrawals', path: '/withdrawals', permission: 'withdrawals.review', ready: false },
+  { key: 'withdrawals', path: '/withdrawals', permission: 'withdrawals.review', ready: true },
   { key: 'loans', path: '/loans', permission: 'loans.review', ready: false },
   { key: 'reconciliation', path: '/reconciliation', permission: 'reconciliation.read', ready: true },
   { key: 'listings', path: '/listings', permission: 'listings.manage', ready: false },

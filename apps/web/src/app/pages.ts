@@ -95,6 +95,7 @@ const profilePage = () => import('../features/accounts/profile-page.tsx');
 const fundsPages = () => import('../features/wallet/funds-pages.tsx');
 const depositPages = () => import('../features/deposits/deposit-pages.tsx');
 const cryptoDepositPages = () => import('../features/crypto-deposits/crypto-deposit-pages.tsx');
+const withdrawPages = () => import('../features/withdrawals/withdraw-pages.tsx');
 
 /**
  * Screens whose data is requested at start-up, before React renders them (preloadScreen in
@@ -151,4 +152,13 @@ export const builtPages: Record<string, Loader> = {
   'recharge/cryptoRecharge': named(cryptoDepositPages, 'CryptoRechargePage'),
   'recharge/coinRechargeList': named(cryptoDepositPages, 'CoinRechargeListPage'),
   'recharge/cryptoRecord': named(cryptoDepositPages, 'CryptoRecordPage'),
+  'withdraw/withdraw': named(withdrawPages, 'WithdrawPage'),
+  'withdraw/bankWithdraw': named(withdrawPages, 'BankWithdrawPage'),
+  'withdraw/cryptoWithdraw': named(withdrawPages, 'CryptoWithdrawPage'),
+  'withdraw/recordIndex': named(withdrawPages, 'RecordIndexPage'),
+  'withdraw/withdrawRecord': named(withdrawPages, 'WithdrawRecordPage'),
+  'withdraw/cryptoRecord': named(withdrawPages, 'CryptoRecordPage'),
+  'withdraw/cryptoRecordDetail': named(withdrawPages, 'CryptoRecordDetailPage'),
+  'wallet/addAdress': named(withdrawPages, 'AddAdressPage'),
+  'wallet/addressList': named(withdrawPages, 'AddressListPage'),
 };

@@ -7,6 +7,7 @@ import { cryptoEnUS } from './crypto.en-US.ts';
 import { depositsEnUS } from './deposits.en-US.ts';
 import { fundsEnUS } from './funds.en-US.ts';
 import { marketsEnUS } from './markets.en-US.ts';
+import { withdrawalsEnUS } from './withdrawals.en-US.ts';
 
 export const enUS = {
   app: {
@@ -346,6 +347,7 @@ export const enUS = {
   ...fundsEnUS,
   ...depositsEnUS,
   ...cryptoEnUS,
+  ...withdrawalsEnUS,
 };
 
 type DeepStrings<T> = { [K in keyof T]: T[K] extends string ? string : DeepStrings<T[K]> };

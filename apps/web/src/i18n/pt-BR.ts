@@ -8,6 +8,7 @@ import { depositsPtBR } from './deposits.pt-BR.ts';
 import type { Messages } from './en-US.ts';
 import { fundsPtBR } from './funds.pt-BR.ts';
 import { marketsPtBR } from './markets.pt-BR.ts';
+import { withdrawalsPtBR } from './withdrawals.pt-BR.ts';
 
 export const ptBR: Messages = {
   app: {
@@ -343,4 +344,5 @@ export const ptBR: Messages = {
   ...fundsPtBR,
   ...depositsPtBR,
   ...cryptoPtBR,
+  ...withdrawalsPtBR,
 };

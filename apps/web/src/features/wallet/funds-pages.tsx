@@ -391,7 +391,7 @@ function RecordDetail() {
             ['asset', labels.asset(line.asset)],
             ['wallet', labels.wallet(line.wallet)],
             ['time', formatDateTime(line.at, timeZone)],
-            ['link', line.link || '--'],
+            ['link', <LinkTarget key="l" link={line.link} />],
             ['counterparty', <Counterparty key="c" value={line.counterparty} />],
             ['id', line.id],
           ] as const
@@ -429,4 +429,11 @@ export function RecordDetailPage() {
       </Page>
     </RequireLogin>
   );
+}
+
+/** What a line was caused by, opening it when the app has a screen for it (a withdrawal). */
+function LinkTarget({ link }: { link: string }) {
+  const withdrawal = /^withdrawal:(\d+)$/.exec(link);
+  if (withdrawal) return <Link to={`/pages/withdraw/cryptoRecordDetail?id=${withdrawal[1]}`}>{link}</Link>;
+  return <>{link || '--'}</>;
 }
