@@ -21,6 +21,8 @@ import { TradingEngine } from './engine-host/trading-engine.ts';
 import { accountRoutes } from './features/accounts/routes.ts';
 import { Accounts } from './features/accounts/service.ts';
 import { SessionCache } from './features/accounts/session-cache.ts';
+import { adjustmentRoutes } from './features/adjustments/routes.ts';
+import { Adjustments } from './features/adjustments/service.ts';
 import { bankAccountRoutes } from './features/bank-accounts/routes.ts';
 import { BankAccounts } from './features/bank-accounts/service.ts';
 import { Captchas } from './features/common/captcha.ts';
@@ -29,6 +31,8 @@ import { testClockRoutes } from './features/common/test-clock.ts';
 import { contentRoutes } from './features/content/routes.ts';
 import { Content } from './features/content/service.ts';
 import { seed } from './features/demo/seed.ts';
+import { exchangeRoutes } from './features/exchange/routes.ts';
+import { Exchange } from './features/exchange/service.ts';
 import { kycRoutes } from './features/kyc/routes.ts';
 import { Kyc } from './features/kyc/service.ts';
 import { bookView, marketDataRoutes } from './features/markets/routes.ts';
@@ -227,6 +231,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       }
       contentRoutes(api, { content, accounts, staff });
       kycRoutes(api, { kyc: new Kyc({ db, clock, sessions }), accounts, staff });
+      exchangeRoutes(api, accounts, new Exchange({ db, engine, market, clock, virtual: config.mode === 'paper' }));
+      adjustmentRoutes(api, { adjustments: new Adjustments({ db, engine, clock }), staff });
       marketStream(
         api,
         market,

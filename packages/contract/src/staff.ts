@@ -69,6 +69,8 @@ export const STAFF_PERMISSIONS = {
   'reconciliation.read': ['finance', 'admin'],
   /** Reviewing customers' KYC submissions and their photos. */
   'kyc.review': ['compliance', 'admin'],
+  /** Proposing manual adjustments and approving another staff member's (never one's own). */
+  'adjustments.manage': ['finance', 'admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffPermission = keyof typeof STAFF_PERMISSIONS;
 
