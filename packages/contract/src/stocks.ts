@@ -120,6 +120,11 @@ export type TransferView = z.infer<typeof transferView>;
 export const txRecordQuery = pageQuery.extend({
   wallet: z.string().max(20).refine(isPlainText, { error: 'field_invalid' }).optional(),
   asset: z.string().max(20).refine(isPlainText, { error: 'field_invalid' }).optional(),
+  /** Lines of one cause (trade, fee, deposit, convert, adjustment…). */
+  cause: z
+    .string()
+    .regex(/^[a-z_]{1,30}$/, { error: 'field_invalid' })
+    .optional(),
   /** One line by its transfer id (the record detail page); another customer's answers no line. */
   id: z.string().max(120).refine(isPlainText, { error: 'field_invalid' }).optional(),
 });

@@ -40,6 +40,7 @@ export class Wallets {
       limit: number;
       wallet?: string | undefined;
       asset?: string | undefined;
+      cause?: string | undefined;
       id?: string | undefined;
     },
   ) {
