@@ -168,9 +168,9 @@ describe.each(dbs)('currency exchange on $dialect', ({ open }) => {
         'USD',
         'BRL',
         '1.234',
-        'validation_failed',
-        'Please check the highlighted fields',
-        'Verifique os campos destacados',
+        'invalid_amount',
+        'The amount is not valid',
+        'O valor não é válido',
       ],
     ];
     for (const [from, to, amount, error, en, pt] of cases) {
