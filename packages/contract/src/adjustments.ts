@@ -3,19 +3,16 @@
 // Holds: amounts are signed decimal strings; times epoch milliseconds. Must not: carry balances.
 
 import { z } from 'zod';
-import { isPlainText, recordId } from './fields.ts';
+import { recordId } from './fields.ts';
+import { actionReason } from './staff.ts';
 
 export const ADJUSTMENT_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type AdjustmentStatus = (typeof ADJUSTMENT_STATUSES)[number];
 /** The customer wallets an adjustment may touch. */
 export const ADJUSTMENT_WALLETS = ['stock', 'spot'] as const;
 
-const reasonText = z
-  .string({ error: 'field_required' })
-  .trim()
-  .min(5, { error: 'adjustment_reason_required' })
-  .max(500, { error: 'field_invalid' })
-  .refine(isPlainText, { error: 'field_invalid' });
+/** Written reasons are the staff actions' own (3 to 500 characters), kept in the audit log. */
+const reasonText = actionReason();
 
 export const proposeAdjustmentBody = z.object({
   userId: recordId(),

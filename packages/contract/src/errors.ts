@@ -462,11 +462,6 @@ export const ERRORS = {
   },
   // --- manual adjustments ---
   adjustment_not_found: { status: 404, en: 'Adjustment not found', pt: 'Ajuste não encontrado' },
-  adjustment_reason_required: {
-    status: 400,
-    en: 'Write the reason (at least 5 characters)',
-    pt: 'Escreva o motivo (pelo menos 5 caracteres)',
-  },
   adjustment_same_staff: {
     status: 403,
     en: 'A different staff member must approve or reject this adjustment',

@@ -2,6 +2,7 @@
 // the console never writes the audit log itself.
 // Types only from the contract (erased from the bundle, so zod stays out of it).
 import type {
+  AdjustmentView,
   AdminContentView,
   AdminMessageView,
   AuditEntryView,
@@ -13,6 +14,7 @@ import type {
   ContentUpdateInput,
   CreatedStaffView,
   CustomerUserView,
+  DecideAdjustmentInput,
   DoneView,
   Items,
   KycDecisionInput,
@@ -20,6 +22,7 @@ import type {
   MessageSendInput,
   MessageSentView,
   Paged,
+  ProposeAdjustmentInput,
   ReconciliationReport,
   ReconciliationState,
   SentMessagesQueryInput,
@@ -90,6 +93,11 @@ export const adminApi = {
   runReconciliation: () => client.post<ReconciliationReport>('/admin/reconciliation/run'),
   kycPending: () => client.get<Items<KycReviewItem>>('/admin/kyc'),
   kycDecide: (id: number, body: KycDecisionInput) => client.post<DoneView>(`/admin/kyc/${id}/decide`, body),
+  adjustments: (query: { status: 'pending' | 'approved' | 'rejected' | 'all' }) =>
+    client.get<Items<AdjustmentView>>('/admin/adjustments', query),
+  proposeAdjustment: (body: ProposeAdjustmentInput) => client.post<AdjustmentView>('/admin/adjustments', body),
+  decideAdjustment: (id: number, body: DecideAdjustmentInput) =>
+    client.post<AdjustmentView>(`/admin/adjustments/${id}/decide`, body),
 };
 
 export const queryKeys = {
@@ -101,4 +109,5 @@ export const queryKeys = {
   sentMessages: (query: object) => ['messages', query] as const,
   reconciliation: ['reconciliation'] as const,
   kyc: ['kyc'] as const,
+  adjustments: (status: string) => ['adjustments', status] as const,
 };

@@ -193,7 +193,7 @@ describe.each(dbs)('manual adjustments on $dialect', ({ open }) => {
         'adjustment_customer_not_found',
       ],
       [{ userId: alice.id, wallet: 'stock', asset: 'USD', amount: '0', reason: 'zero amount' }, 'invalid_amount'],
-      [{ userId: alice.id, wallet: 'stock', asset: 'USD', amount: '5', reason: 'no' }, 'adjustment_reason_required'],
+      [{ userId: alice.id, wallet: 'stock', asset: 'USD', amount: '5', reason: 'no' }, 'reason_required'],
       [{ userId: alice.id, wallet: 'stock', asset: 'ZZZ', amount: '5', reason: 'unknown asset' }, 'unknown_asset'],
       [{ userId: alice.id, wallet: 'stock', asset: 'USD', amount: '5.001', reason: 'too precise' }, 'invalid_amount'],
     ];
@@ -204,8 +204,8 @@ describe.each(dbs)('manual adjustments on $dialect', ({ open }) => {
       'pt-BR',
     );
     expect(pt.body).toMatchObject({
-      error: 'adjustment_reason_required',
-      msg: 'Escreva o motivo (pelo menos 5 caracteres)',
+      error: 'reason_required',
+      msg: 'Escreva o motivo desta ação',
     });
     const all = (await t.call('GET', '/admin/adjustments', { token: a })).body.data.items;
     expect(all).toHaveLength(1);
