@@ -48,8 +48,9 @@ import { stockRoutes } from './features/stocks/routes.ts';
 import { StockOrders } from './features/stocks/service.ts';
 import { Watchlist } from './features/stocks/watchlist.ts';
 import { grantPaperFunds } from './features/wallet/paper-grants.ts';
-import { walletRoutes } from './features/wallet/routes.ts';
+import { statementRoutes, walletRoutes } from './features/wallet/routes.ts';
 import { Wallets } from './features/wallet/service.ts';
+import { MARKET_TIME_ZONES, Statements } from './features/wallet/statement.ts';
 import { errorEnvelope, registerEnvelope, requestLang } from './http/envelope.ts';
 import { registerRateLimits } from './http/rate-limits.ts';
 import { apiSecurityHeaders, securityHeaders } from './http/security-headers.ts';
@@ -177,7 +178,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     sessions,
     ...(onUserCreated ? { onUserCreated } : {}),
   });
-  const wallets = new Wallets(db, engine);
+  const adjustments = new Adjustments({ db, engine, clock });
+  const lineNotes = (userId: number, links: readonly string[]) => adjustments.notes(userId, links);
+  const wallets = new Wallets(db, engine, lineNotes);
   const market = await MarketData.open(db, clock, config.simulatorSeed);
   const venue = await PaperVenue.open(db, engine, market, clock, config.stocks, (m) => http.log.warn(m));
   const stockOrders = new StockOrders({ db, engine, market, venue, clock, settings: config.stocks });
@@ -232,7 +235,19 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       contentRoutes(api, { content, accounts, staff });
       kycRoutes(api, { kyc: new Kyc({ db, clock, sessions }), accounts, staff });
       exchangeRoutes(api, accounts, new Exchange({ db, engine, market, clock, virtual: config.mode === 'paper' }));
-      adjustmentRoutes(api, { adjustments: new Adjustments({ db, engine, clock }), staff });
+      adjustmentRoutes(api, { adjustments, staff });
+      statementRoutes(
+        api,
+        accounts,
+        new Statements({
+          db,
+          engine,
+          clock,
+          timeZone: MARKET_TIME_ZONES[config.stockCountry],
+          virtual: config.mode === 'paper',
+          notes: lineNotes,
+        }),
+      );
       marketStream(
         api,
         market,

@@ -40,7 +40,7 @@ describe.each(dbs)('manual adjustments on $dialect', ({ open }) => {
         json: { username, role, reason: 'second approver for adjustments' },
       })
     ).body.data;
-    t.advance(30_000); // a new TOTP step: each code signs in once
+    await t.advance(30_000); // a new TOTP step: each code signs in once
     return signIn(username, created.initialPassword, created.totpSecret);
   };
   const customer = async (phone: string) => {

@@ -93,3 +93,13 @@ export async function decide(
 export async function transferExists(db: Sql, transferId: string): Promise<boolean> {
   return (await db.query('SELECT 1 FROM ledger_transfers WHERE transfer_id = $1', [transferId])).length > 0;
 }
+
+/** The reasons of a customer's approved adjustments among `ids`. */
+export async function reasonsOf(db: Sql, userId: number, ids: readonly number[]) {
+  const marks = ids.map((_, i) => `$${i + 2}`).join(', ');
+  const rows = await db.query<{ id: number; reason: string }>(
+    `SELECT id, reason FROM adjustments WHERE user_id = $1 AND status = 'approved' AND id IN (${marks})`,
+    [userId, ...ids],
+  );
+  return rows.map((r) => ({ id: Number(r.id), reason: r.reason }));
+}

@@ -30,6 +30,17 @@ export class Adjustments {
     this.#clock = deps.clock;
   }
 
+  /** The written reasons of this customer's approved adjustments among `links` (adjustment:<id>). */
+  async notes(userId: number, links: readonly string[]): Promise<ReadonlyMap<string, string>> {
+    const ids = links.flatMap((link) => {
+      const match = /^adjustment:(\d{1,15})$/.exec(link);
+      return match ? [Number(match[1])] : [];
+    });
+    if (ids.length === 0) return new Map();
+    const rows = await repo.reasonsOf(this.#db, userId, ids);
+    return new Map(rows.map((r) => [`adjustment:${r.id}`, r.reason]));
+  }
+
   async list(status: repo.AdjustmentStatus | 'all'): Promise<AdjustmentView[]> {
     return (await repo.list(this.#db, status, 200)).map(view);
   }

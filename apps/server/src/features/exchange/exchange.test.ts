@@ -56,7 +56,7 @@ describe.each(dbs)('currency exchange on $dialect', ({ open }) => {
     expect(Number(q.data.midRate) * 100).toBeCloseTo(receive + Number(q.data.spreadCost), 1);
     expect(Number(q.data.rate)).toBeLessThan(Number(q.data.midRate));
 
-    t.advance(QUOTE_VALIDITY_MS - 1_000);
+    await t.advance(QUOTE_VALIDITY_MS - 1_000);
     const done = (await accept(token, q.data.id)).body;
     expect(done.code, JSON.stringify(done)).toBe(0);
     expect(done.data).toMatchObject({ id: q.data.id, status: 'accepted', receive: q.data.receive, virtual: true });
@@ -76,7 +76,7 @@ describe.each(dbs)('currency exchange on $dialect', ({ open }) => {
     ]);
 
     // A retry (a lost answer) answers the same and moves nothing again, even after the quote's time.
-    t.advance(60_000);
+    await t.advance(60_000);
     const again = (await accept(token, q.data.id)).body;
     expect(again.data).toEqual(done.data);
     expect((await cash(token)).USD).toBe('9900.00');
@@ -109,7 +109,7 @@ describe.each(dbs)('currency exchange on $dialect', ({ open }) => {
     await start();
     const token = await customer('9100000003');
     const q = (await quote(token, 'USD', 'BRL', '50')).body.data;
-    t.advance(QUOTE_VALIDITY_MS + 1);
+    await t.advance(QUOTE_VALIDITY_MS + 1);
     for (const [lang, msg] of [
       ['en-US', 'This quote has expired. Nothing was exchanged; please get a new quote.'],
       ['pt-BR', 'Esta cotação expirou. Nada foi trocado; peça uma nova cotação.'],
@@ -164,14 +164,7 @@ describe.each(dbs)('currency exchange on $dialect', ({ open }) => {
         'The amount is below the minimum of 1.00 USD',
         'O valor está abaixo do mínimo de 1.00 USD',
       ],
-      [
-        'USD',
-        'BRL',
-        '1.234',
-        'invalid_amount',
-        'The amount is not valid',
-        'O valor não é válido',
-      ],
+      ['USD', 'BRL', '1.234', 'invalid_amount', 'The amount is not valid', 'O valor não é válido'],
     ];
     for (const [from, to, amount, error, en, pt] of cases) {
       expect((await quote(token, from, to, amount, 'en-US')).body, `${from}${to} ${amount}`).toMatchObject({

@@ -55,3 +55,11 @@ export async function listUserTransfers(
   );
   return { rows, total: Number(total) };
 }
+
+/** Every ledger line of a user before `beforeMs`, oldest first (a statement sums them exactly). */
+export async function userTransfersBefore(db: Sql, owner: string, beforeMs: number): Promise<TransferRow[]> {
+  return db.query<TransferRow>(
+    `SELECT * FROM ledger_transfers WHERE (debit_owner = $1 OR credit_owner = $1) AND at < $2 ORDER BY seq, transfer_id`,
+    [owner, beforeMs],
+  );
+}
