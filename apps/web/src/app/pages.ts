@@ -93,6 +93,7 @@ const bankPages = () => import('../features/bank-accounts/bank-pages.tsx');
 const kycPage = () => import('../features/kyc/kyc-page.tsx');
 const profilePage = () => import('../features/accounts/profile-page.tsx');
 const fundsPages = () => import('../features/wallet/funds-pages.tsx');
+const exchangePages = () => import('../features/exchange/exchange-pages.tsx');
 
 /**
  * Screens whose data is requested at start-up, before React renders them (preloadScreen in
@@ -139,4 +140,8 @@ export const builtPages: Record<string, Loader> = {
   'user/assets': named(fundsPages, 'AssetsPage'),
   'fundsDetail/index': named(fundsPages, 'FundsDetailPage'),
   'wallet/recordDetail': named(fundsPages, 'RecordDetailPage'),
+  'fundsDetail/cryptoFundsDetail': named(fundsPages, 'CryptoFundsDetailPage'),
+  'exchange/index': named(exchangePages, 'ExchangeIndexPage'),
+  'exchange/exchange': named(exchangePages, 'ExchangePage'),
+  'exchange/stock': named(exchangePages, 'ExchangeStockPage'),
 };

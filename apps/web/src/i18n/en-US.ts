@@ -3,6 +3,7 @@
 
 import { bankEnUS } from './bank.en-US.ts';
 import { contentEnUS } from './content.en-US.ts';
+import { exchangeEnUS } from './exchange.en-US.ts';
 import { fundsEnUS } from './funds.en-US.ts';
 import { marketsEnUS } from './markets.en-US.ts';
 
@@ -270,7 +271,7 @@ export const enUS = {
       exchange: 'Currency exchange',
       cryptoConvert: 'Convert',
       cryptoTransfer: 'Transfer',
-      stock: 'Stock exchange',
+      stock: 'Money for a market',
     },
     recharge: {
       recharge: 'Deposit',
@@ -340,6 +341,7 @@ export const enUS = {
   ...bankEnUS,
   ...contentEnUS,
   ...fundsEnUS,
+  ...exchangeEnUS,
 };
 
 type DeepStrings<T> = { [K in keyof T]: T[K] extends string ? string : DeepStrings<T[K]> };

@@ -4,6 +4,7 @@
 import { bankPtBR } from './bank.pt-BR.ts';
 import { contentPtBR } from './content.pt-BR.ts';
 import type { Messages } from './en-US.ts';
+import { exchangePtBR } from './exchange.pt-BR.ts';
 import { fundsPtBR } from './funds.pt-BR.ts';
 import { marketsPtBR } from './markets.pt-BR.ts';
 
@@ -271,7 +272,7 @@ export const ptBR: Messages = {
       exchange: 'Câmbio de moedas',
       cryptoConvert: 'Converter',
       cryptoTransfer: 'Transferir',
-      stock: 'Câmbio de ações',
+      stock: 'Moeda para um mercado',
     },
     recharge: {
       recharge: 'Depositar',
@@ -337,4 +338,5 @@ export const ptBR: Messages = {
   ...bankPtBR,
   ...contentPtBR,
   ...fundsPtBR,
+  ...exchangePtBR,
 };
