@@ -27,7 +27,7 @@ export const exchangeEnUS = {
     another: 'Exchange again',
     how: 'A quote holds its rate for a few seconds. Accepting moves both amounts in one step; if it expires, nothing moves.',
     market: 'Market',
-    markets: { IN: 'India (INR)', US: 'United States (USD)', BR: 'Brazil (BRL)' },
-    stockHint: 'Get {{currency}} to trade on the {{market}} market. The amount lands in your stock account.',
+    markets: { IN: 'India', US: 'United States', BR: 'Brazil' },
+    stockHint: 'Get {{currency}} to trade in {{market}}. The amount lands in your stock account.',
   },
 };

@@ -27,7 +27,7 @@ export const exchangePtBR = {
     another: 'Trocar de novo',
     how: 'Uma cotação mantém a taxa por alguns segundos. Ao aceitar, os dois valores se movem em um só passo; se ela expirar, nada se move.',
     market: 'Mercado',
-    markets: { IN: 'Índia (INR)', US: 'Estados Unidos (USD)', BR: 'Brasil (BRL)' },
-    stockHint: 'Obtenha {{currency}} para negociar no mercado {{market}}. O valor cai na sua conta de ações.',
+    markets: { IN: 'Índia', US: 'Estados Unidos', BR: 'Brasil' },
+    stockHint: 'Obtenha {{currency}} para negociar no mercado: {{market}}. O valor cai na sua conta de ações.',
   },
 };

@@ -181,7 +181,12 @@ export default function AdjustmentsPage() {
       ),
     },
     { title: t('adjustments.wallet'), key: 'wallet', render: (_, a) => t(`adjustments.wallets.${a.wallet}`) },
-    { title: t('adjustments.reason'), dataIndex: 'reason', ellipsis: true },
+    {
+      title: t('adjustments.reason'),
+      dataIndex: 'reason',
+      width: 240,
+      render: (reason: string) => <span style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{reason}</span>,
+    },
     {
       title: t('adjustments.status'),
       key: 'status',
@@ -218,8 +223,9 @@ export default function AdjustmentsPage() {
     {
       title: t('adjustments.actions'),
       key: 'actions',
+      fixed: 'right',
       render: (_, a) => {
-        if (a.status !== 'pending') return a.transferId ?? '—';
+        if (a.status !== 'pending') return a.transferId ? <Typography.Text code>{a.transferId}</Typography.Text> : '—';
         const isMine = a.proposedBy === me.staff.id;
         const buttons = (
           <Flex gap={8}>
@@ -294,7 +300,7 @@ export default function AdjustmentsPage() {
         dataSource={list.data?.items ?? []}
         loading={list.isLoading}
         pagination={false}
-        scroll={{ x: 1000 }}
+        scroll={{ x: 1200 }}
         locale={{ emptyText: t('adjustments.empty') }}
         data-testid="adjustments-table"
       />

@@ -30,7 +30,7 @@ describe('exchange quote arithmetic', () => {
     });
     expect(f.receiveMinor).toBe(18_632n);
     expect(f.receiveMinor + f.spreadCostMinor).toBe(18_726n);
-    expect(formatRate(f.midRateE8)).toBe('0.18726591');
+    expect(formatRate(f.midRateE8)).toBe('0.187265');
   });
 
   it('with no spread receives exactly the mid amount', () => {

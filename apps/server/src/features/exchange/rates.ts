@@ -53,8 +53,11 @@ export function rateE8Of(price: string): bigint {
   return parsed.minor;
 }
 
-/** 1e-8 units as a decimal with at most 8 and at least 4 decimals ("5.3134", "0.18820000" → "0.1882"). */
+/**
+ * A rate as people read it, rounded down: 4 decimals from 1 up ("5.3133"), 6 below ("0.187265"). Only
+ * for showing: amounts are computed from the exact rate.
+ */
 export function formatRate(rateE8: bigint): string {
-  const full = formatDecimal(rateE8, RATE_SCALE);
-  return full.replace(/(\.\d{4}\d*?)0+$/, '$1');
+  const decimals = rateE8 >= 10n ** BigInt(RATE_SCALE) ? 4 : 6;
+  return formatDecimal(rateE8, RATE_SCALE, { decimals, rounding: 'down' });
 }

@@ -16,6 +16,8 @@ describe('exchange screen helpers', () => {
     expect(secondsLeft(quote, 5_000, 6_200)).toBe(9);
     expect(secondsLeft(quote, 5_000, 15_000)).toBe(0);
     expect(secondsLeft(quote, 5_000, 99_000)).toBe(0);
+    // A clock read a moment before the quote arrived still shows the whole validity, not more.
+    expect(secondsLeft(quote, 5_000, 4_900)).toBe(10);
   });
 
   it('shows basis points as a percentage', () => {

@@ -17,7 +17,9 @@ export function sourcesOf(to: string): Currency[] {
 
 /** Whole seconds of validity left (0 once expired). */
 export function secondsLeft(quote: { createdAt: number; expiresAt: number }, receivedAtMs: number, nowMs: number) {
-  const leftMs = quote.expiresAt - quote.createdAt - (nowMs - receivedAtMs);
+  // A render that read the clock just before the quote arrived must not count more than the validity.
+  const elapsedMs = Math.max(0, nowMs - receivedAtMs);
+  const leftMs = quote.expiresAt - quote.createdAt - elapsedMs;
   return Math.max(0, Math.ceil(leftMs / 1000));
 }
 

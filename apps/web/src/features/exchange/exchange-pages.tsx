@@ -425,7 +425,7 @@ function StockExchange() {
                 setParams(next, { replace: true });
               }}
             >
-              {t(`exchange.markets.${m}`)}
+              {t(`exchange.markets.${m}`)} · {MARKET_CURRENCIES[m]}
             </button>
           ))}
         </div>
