@@ -224,6 +224,7 @@ export default function AdjustmentsPage() {
       title: t('adjustments.actions'),
       key: 'actions',
       fixed: 'right',
+      width: 210,
       render: (_, a) => {
         if (a.status !== 'pending') return a.transferId ? <Typography.Text code>{a.transferId}</Typography.Text> : '—';
         const isMine = a.proposedBy === me.staff.id;
