@@ -44,5 +44,6 @@ describe('exchange quote arithmetic', () => {
     });
     expect(f.receiveMinor).toBe(84n);
     expect(f.spreadCostMinor).toBe(0n);
+    expect(formatRate(1_183_501n)).toBe('0.01183501');
   });
 });

@@ -54,10 +54,12 @@ export function rateE8Of(price: string): bigint {
 }
 
 /**
- * A rate as people read it, rounded down: 4 decimals from 1 up ("5.3133"), 6 below ("0.187265"). Only
- * for showing: amounts are computed from the exact rate.
+ * A rate as people read it, rounded down, with at least five significant digits: 4 decimals from 1 up
+ * ("5.3133"), 6 from 0.1 ("0.187265"), 8 below ("0.01183501"). Only for showing: amounts are computed
+ * from the exact rate.
  */
 export function formatRate(rateE8: bigint): string {
-  const decimals = rateE8 >= 10n ** BigInt(RATE_SCALE) ? 4 : 6;
+  const one = 10n ** BigInt(RATE_SCALE);
+  const decimals = rateE8 >= one ? 4 : rateE8 >= one / 10n ? 6 : 8;
   return formatDecimal(rateE8, RATE_SCALE, { decimals, rounding: 'down' });
 }

@@ -195,7 +195,7 @@ export class Statements {
     doc.text(`${l.period}: ${this.#time(s.fromMs)} – ${this.#time(s.toMs)} (${s.timeZone})`);
     if (s.virtual) doc.font('bold').fillColor('#b45309').text(l.virtual).fillColor('black').font('body');
     doc.moveDown();
-    const table = (widths: number[], cells: string[], bold = false) => {
+    const table = (widths: number[], cells: string[], bold = false, right: readonly number[] = []) => {
       if (doc.y > doc.page.height - 60) doc.addPage();
       const y = doc.y;
       let x = doc.page.margins.left;
@@ -203,31 +203,43 @@ export class Statements {
       let height = 0;
       cells.forEach((cell, i) => {
         const width = widths[i] ?? 60;
-        doc.text(cell, x, y, { width: width - 4 });
+        doc.text(cell, x, y, { width: width - 8, align: right.includes(i) ? 'right' : 'left' });
         height = Math.max(height, doc.y - y);
         x += width;
       });
       doc.x = doc.page.margins.left;
       doc.y = y + height + 3;
     };
-    const summary = [80, 70, 90, 90, 90, 95];
+    const summary = [70, 55, 100, 100, 100, 100];
+    const sumRight = [2, 3, 4, 5];
+    const m = (value: string, asset: string) => moneyText(value, asset, lang);
     doc.fontSize(8);
-    table(summary, [l.wallet, l.asset, l.opening, l.credits, l.debits, l.closing], true);
-    for (const a of s.accounts) table(summary, [a.wallet, a.asset, a.opening, a.credits, a.debits, a.closing]);
+    table(summary, [l.wallet, l.asset, l.opening, l.credits, l.debits, l.closing], true, sumRight);
+    for (const a of s.accounts) {
+      const row = [a.wallet, a.asset, m(a.opening, a.asset), m(a.credits, a.asset), m(a.debits, a.asset)];
+      table(summary, [...row, m(a.closing, a.asset)], false, sumRight);
+    }
     if (s.accounts.length === 0) doc.text(l.noAccounts);
     doc.moveDown();
-    const lineWidths = [80, 50, 55, 70, 75, 75, 110];
-    table(lineWidths, [l.time, l.wallet, l.asset, l.cause, l.amount, l.balance, `${l.link} · ${l.note}`], true);
+    const lineWidths = [72, 42, 40, 70, 85, 90, 116];
+    const lineRight = [4, 5];
+    const head = [l.time, l.wallet, l.asset, l.cause, l.amount, l.balance, `${l.link} · ${l.note}`];
+    table(lineWidths, head, true, lineRight);
     for (const line of s.lines) {
-      table(lineWidths, [
-        this.#time(line.at),
-        line.wallet,
-        line.asset,
-        causeLabel(line.cause, lang),
-        line.amount,
-        line.balance,
-        line.note ? `${line.link} · ${line.note}` : line.link,
-      ]);
+      table(
+        lineWidths,
+        [
+          this.#time(line.at),
+          line.wallet,
+          line.asset,
+          causeLabel(line.cause, lang),
+          m(line.amount, line.asset),
+          m(line.balance, line.asset),
+          line.note ? `${line.link} · ${line.note}` : line.link,
+        ],
+        false,
+        lineRight,
+      );
     }
     if (s.lines.length === 0) doc.text(l.noLines);
     doc.end();
@@ -259,6 +271,24 @@ const CAUSES: Record<Lang, Record<string, string>> = {
     convert: 'Câmbio',
   },
 };
+
+const SYMBOLS: Readonly<Record<string, string>> = { INR: '₹', USD: '$', BRL: 'R$' };
+
+/**
+ * A decimal string with the currency's symbol and the language's grouping, digit for digit (no float):
+ * "-1234567.50" INR → "-₹1,234,567.50"; in pt-BR BRL "R$ 1.234.567,50". Other assets keep their code.
+ */
+export function moneyText(value: string, asset: string, lang: Lang): string {
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(value);
+  if (!match) return value;
+  const [, sign = '', whole = '', fraction] = match;
+  const [group, point] = lang === 'pt-BR' ? ['.', ','] : [',', '.'];
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, group);
+  const number = fraction === undefined ? grouped : `${grouped}${point}${fraction}`;
+  const symbol = SYMBOLS[asset];
+  if (!symbol) return `${sign}${number} ${asset}`;
+  return lang === 'pt-BR' ? `${sign}${symbol} ${number}` : `${sign}${symbol}${number}`;
+}
 
 function causeLabel(cause: string, lang: Lang): string {
   return CAUSES[lang][cause] ?? cause;
