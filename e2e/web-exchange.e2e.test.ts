@@ -152,6 +152,12 @@ describe('currency exchange (real server)', () => {
           .poll(() => page.getByTestId('ledger-line').first().textContent())
           .toContain(TEXT[lang].causeExchange);
         await shot(page, `web-exchange-records-${lang}`);
+
+        // The crypto funds detail: the same screen for the spot wallet (this customer has no crypto lines).
+        await page.goto(`${server.baseUrl}/pages/fundsDetail/cryptoFundsDetail`);
+        await page.getByTestId('filter-cause').waitFor();
+        await expect.poll(() => page.getByTestId('filter-wallet').count()).toBe(0);
+        await shot(page, `web-exchange-crypto-funds-${lang}`);
       } finally {
         await context.close();
       }

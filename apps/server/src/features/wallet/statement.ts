@@ -221,7 +221,7 @@ export class Statements {
     }
     if (s.accounts.length === 0) doc.text(l.noAccounts);
     doc.moveDown();
-    const lineWidths = [72, 42, 40, 70, 85, 90, 116];
+    const lineWidths = [72, 52, 36, 70, 85, 90, 110];
     const lineRight = [4, 5];
     const head = [l.time, l.wallet, l.asset, l.cause, l.amount, l.balance, `${l.link} · ${l.note}`];
     table(lineWidths, head, true, lineRight);
