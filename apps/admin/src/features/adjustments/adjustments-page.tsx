@@ -190,6 +190,7 @@ export default function AdjustmentsPage() {
     {
       title: t('adjustments.status'),
       key: 'status',
+      width: 190,
       render: (_, a) => (
         <Tag color={STATUS_COLOURS[a.status]} data-testid={`adjustment-status-${a.id}`}>
           {t(`adjustments.statuses.${a.status}`)}
@@ -199,6 +200,7 @@ export default function AdjustmentsPage() {
     {
       title: t('adjustments.proposedBy'),
       key: 'proposed',
+      width: 170,
       render: (_, a) => (
         <Flex vertical>
           <span>{a.proposedByName}</span>
@@ -209,6 +211,7 @@ export default function AdjustmentsPage() {
     {
       title: t('adjustments.decidedBy'),
       key: 'decided',
+      width: 200,
       render: (_, a) =>
         a.decidedByName === null ? (
           '—'
@@ -301,7 +304,7 @@ export default function AdjustmentsPage() {
         dataSource={list.data?.items ?? []}
         loading={list.isLoading}
         pagination={false}
-        scroll={{ x: 1200 }}
+        scroll={{ x: 1400 }}
         locale={{ emptyText: t('adjustments.empty') }}
         data-testid="adjustments-table"
       />
