@@ -146,14 +146,26 @@ describe.each(dbs)('manual adjustments on $dialect', ({ open }) => {
     expect(await usd(alice.token)).toBe('10000.00');
     const list = (await t.call('GET', '/admin/adjustments?status=pending', { token: b })).body.data.items;
     expect(list.map((x: { id: number }) => x.id)).toContain(tooMuch);
+    // Once the customer has the funds (a credit approved), the same debit is approved.
+    const credit = (
+      await propose(a, { userId: alice.id, wallet: 'stock', asset: 'USD', amount: '1', reason: 'Make room' })
+    ).body.data.id as number;
+    expect((await decide(b, credit, 'approve', 'Agreed')).body.code).toBe(0);
+    expect((await decide(b, tooMuch, 'approve', 'Now covered')).body.code).toBe(0);
+    expect(await usd(alice.token)).toBe('0.99');
 
     const debit = (
       await propose(a, { userId: alice.id, wallet: 'stock', asset: 'USD', amount: '-100', reason: 'Chargeback' })
     ).body.data.id as number;
-    expect((await decide(b, debit, 'approve', 'Bank confirmed the chargeback')).body.code).toBe(0);
-    expect(await usd(alice.token)).toBe('9900.00');
-    const line = (await t.call('GET', '/user/tx/record?cause=adjustment', { token: alice.token })).body.data.items;
-    expect(line).toEqual([expect.objectContaining({ amount: '-100.00', link: `adjustment:${debit}` })]);
+    expect((await decide(b, debit, 'approve', 'Bank confirmed the chargeback')).body).toMatchObject({
+      error: 'insufficient_balance',
+    });
+    expect(await usd(alice.token)).toBe('0.99');
+    const lines = (await t.call('GET', '/user/tx/record?cause=adjustment', { token: alice.token })).body.data.items;
+    expect(lines.map((l: { amount: string; link: string }) => [l.amount, l.link])).toEqual([
+      ['-10000.01', `adjustment:${tooMuch}`],
+      ['1.00', `adjustment:${credit}`],
+    ]);
   });
 
   it('rejects with a reason (no money moves), and refuses staff without the permission and bad proposals', async () => {

@@ -128,7 +128,14 @@ export class Adjustments {
       if (!result.ok) throw new AppError(result.code);
       return transferId;
     }
-    // A debit: reserve the customer's available funds (refused when short), then post them.
+    // A debit: reserve the customer's available funds (refused when short), then post them. Short funds
+    // are refused here before any command: the engine's window remembers a refused command by its id,
+    // and would answer a later approval (once the customer has the funds) with the same refusal.
+    const scale = this.#engine.state.asset(row.asset)?.scale ?? 0;
+    const debit = tryParseDecimal(row.amount.slice(1), scale);
+    if (!debit.ok || this.#engine.state.balance(userId, wallet, row.asset).available < debit.minor) {
+      throw new AppError('insufficient_balance');
+    }
     const holdId = adjustmentHoldId(row.id);
     const held = await this.#engine.submit({
       type: 'hold_funds',

@@ -3,6 +3,7 @@
 // an idempotent retry and bad requests, each refusal in both languages with nothing changed.
 
 import { testDatabases } from '@bourse/db';
+import { formatDecimal, parseDecimal } from '@bourse/money';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testApp } from '../../testing.ts';
 import { QUOTE_VALIDITY_MS } from './service.ts';
@@ -141,6 +142,14 @@ describe.each(dbs)('currency exchange on $dialect', ({ open }) => {
     }
     expect(await cash(bob)).toEqual({ INR: '1000000.00', USD: '10000.00', BRL: '50000.00' });
     expect(await cash(alice)).toEqual({ INR: '1000000.00', USD: '10000.00', BRL: '50000.00' });
+    // Once bob has the dollars (another exchange), the same quote is accepted within its time.
+    const topUp = (await quote(bob, 'BRL', 'USD', '100')).body.data;
+    expect((await accept(bob, topUp.id)).body.code).toBe(0);
+    const later = await accept(bob, big.id);
+    expect(later.body, JSON.stringify(later.body)).toMatchObject({ code: 0, data: { status: 'accepted' } });
+    expect((await cash(bob)).INR).toBe(
+      formatDecimal(parseDecimal('1000000.00', 2) + parseDecimal(big.receive as string, 2), 2),
+    );
   });
 
   it('refuses an unsupported pair, one currency twice, a tiny or malformed amount, in both languages', async () => {

@@ -153,6 +153,11 @@ export class Exchange {
       if (quote.status === 'quoted') await this.#move(quote, 'expired', now);
       throw new AppError('exchange_quote_expired');
     }
+    // Short funds are refused before the command: the engine's window would answer a retry of this quote
+    // (after a deposit, still within its time) with a remembered refusal. The engine checks again.
+    const paid = tryParseDecimal(quote.amount, this.#scale(quote.from_asset));
+    const available = this.#engine.state.balance(String(userId), EXCHANGE_WALLET, quote.from_asset).available;
+    if (!paid.ok || available < paid.minor) throw new AppError('insufficient_balance');
     const result = await this.#engine.submit({
       type: 'convert',
       id: commandId,
