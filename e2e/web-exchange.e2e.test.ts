@@ -4,6 +4,7 @@
 // administrator proposes an adjustment and a second staff member, created through the staff API, approves
 // it, and the customer's funds record shows it with its reason.
 // Screenshots: test-results/screens/web-exchange-*.png and admin-adjustments-*.png.
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -152,6 +153,16 @@ describe('currency exchange (real server)', () => {
           .poll(() => page.getByTestId('ledger-line').first().textContent())
           .toContain(TEXT[lang].causeExchange);
         await shot(page, `web-exchange-records-${lang}`);
+
+        // The statement of this month downloads as a file in the app's language, with the exchange in it.
+        const [download] = await Promise.all([
+          page.waitForEvent('download'),
+          page.getByTestId('statement-csv').click(),
+        ]);
+        expect(download.suggestedFilename()).toMatch(/^statement-\d{4}-\d{2}\.csv$/);
+        const csv = readFileSync((await download.path()) as string, 'utf8');
+        expect(csv).toContain(lang === 'en-US' ? 'Currency exchange' : 'Câmbio');
+        expect(csv).toContain('9900.00');
 
         // The crypto funds detail: the same screen for the spot wallet (this customer has no crypto lines).
         await page.goto(`${server.baseUrl}/pages/fundsDetail/cryptoFundsDetail`);
