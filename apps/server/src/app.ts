@@ -30,6 +30,8 @@ import { TradingEngine } from './engine-host/trading-engine.ts';
 import { accountRoutes } from './features/accounts/routes.ts';
 import { Accounts } from './features/accounts/service.ts';
 import { SessionCache } from './features/accounts/session-cache.ts';
+import { adjustmentRoutes } from './features/adjustments/routes.ts';
+import { Adjustments } from './features/adjustments/service.ts';
 import { bankAccountRoutes } from './features/bank-accounts/routes.ts';
 import { BankAccounts } from './features/bank-accounts/service.ts';
 import { Captchas } from './features/common/captcha.ts';
@@ -43,6 +45,8 @@ import { DepositWatcher } from './features/crypto-deposits/watcher.ts';
 import { seed } from './features/demo/seed.ts';
 import { depositRoutes } from './features/deposits/routes.ts';
 import { Deposits } from './features/deposits/service.ts';
+import { exchangeRoutes } from './features/exchange/routes.ts';
+import { Exchange } from './features/exchange/service.ts';
 import { kycRoutes } from './features/kyc/routes.ts';
 import { Kyc } from './features/kyc/service.ts';
 import { bookView, marketDataRoutes } from './features/markets/routes.ts';
@@ -58,8 +62,9 @@ import { stockRoutes } from './features/stocks/routes.ts';
 import { StockOrders } from './features/stocks/service.ts';
 import { Watchlist } from './features/stocks/watchlist.ts';
 import { grantPaperFunds } from './features/wallet/paper-grants.ts';
-import { walletRoutes } from './features/wallet/routes.ts';
+import { statementRoutes, walletRoutes } from './features/wallet/routes.ts';
 import { Wallets } from './features/wallet/service.ts';
+import { MARKET_TIME_ZONES, Statements } from './features/wallet/statement.ts';
 import { AddressBook } from './features/withdrawals/address-book.ts';
 import { type PayoutRails, unconfiguredRail } from './features/withdrawals/payout-rail.ts';
 import { Payouts } from './features/withdrawals/payouts.ts';
@@ -199,7 +204,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     sessions,
     ...(onUserCreated ? { onUserCreated } : {}),
   });
-  const wallets = new Wallets(db, engine);
+  const adjustments = new Adjustments({ db, engine, clock });
+  const lineNotes = (userId: number, links: readonly string[]) => adjustments.notes(userId, links);
+  const wallets = new Wallets(db, engine, lineNotes);
   const market = await MarketData.open(db, clock, config.simulatorSeed);
   const venue = await PaperVenue.open(db, engine, market, clock, config.stocks, (m) => http.log.warn(m));
   const stockOrders = new StockOrders({ db, engine, market, venue, clock, settings: config.stocks });
@@ -332,6 +339,20 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         addresses: new AddressBook({ db, clock, mode: config.mode }),
         sandboxPayouts: config.testHooks && config.mode === 'paper' ? () => sandboxPayouts(db) : undefined,
       });
+      exchangeRoutes(api, accounts, new Exchange({ db, engine, market, clock, virtual: config.mode === 'paper' }));
+      adjustmentRoutes(api, { adjustments, staff });
+      statementRoutes(
+        api,
+        accounts,
+        new Statements({
+          db,
+          engine,
+          clock,
+          timeZone: MARKET_TIME_ZONES[config.stockCountry],
+          virtual: config.mode === 'paper',
+          notes: lineNotes,
+        }),
+      );
       marketStream(
         api,
         market,

@@ -553,6 +553,52 @@ export const ERRORS = {
     en: 'This withdrawal is no longer waiting for review',
     pt: 'Este saque não está mais aguardando análise',
   },
+  same_asset: {
+    status: 400,
+    en: 'Choose two different currencies',
+    pt: 'Escolha duas moedas diferentes',
+  },
+  // --- currency exchange ---
+  exchange_pair_unsupported: {
+    status: 400,
+    en: 'This currency pair cannot be exchanged',
+    pt: 'Este par de moedas não pode ser trocado',
+  },
+  exchange_amount_too_small: {
+    status: 400,
+    en: 'The amount is below the minimum of {min}',
+    pt: 'O valor está abaixo do mínimo de {min}',
+  },
+  exchange_quote_not_found: { status: 404, en: 'Quote not found', pt: 'Cotação não encontrada' },
+  exchange_quote_expired: {
+    status: 400,
+    en: 'This quote has expired. Nothing was exchanged; please get a new quote.',
+    pt: 'Esta cotação expirou. Nada foi trocado; peça uma nova cotação.',
+  },
+  exchange_rate_unavailable: {
+    status: 503,
+    en: 'The exchange rate is not available right now',
+    pt: 'A taxa de câmbio não está disponível no momento',
+  },
+  // --- statements ---
+  statement_month_invalid: {
+    status: 400,
+    en: 'Choose a past or current month',
+    pt: 'Escolha um mês passado ou o mês atual',
+  },
+  // --- manual adjustments ---
+  adjustment_not_found: { status: 404, en: 'Adjustment not found', pt: 'Ajuste não encontrado' },
+  adjustment_same_staff: {
+    status: 403,
+    en: 'A different staff member must approve or reject this adjustment',
+    pt: 'Outro membro da equipe deve aprovar ou rejeitar este ajuste',
+  },
+  adjustment_already_decided: {
+    status: 409,
+    en: 'This adjustment has already been decided',
+    pt: 'Este ajuste já foi decidido',
+  },
+  adjustment_customer_not_found: { status: 404, en: 'Customer not found', pt: 'Cliente não encontrado' },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -706,6 +706,63 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 21,
+    // Currency exchange quotes and manual adjustments: two life cycles, each with its transition table.
+    // Money moves only by engine commands linked back to these rows (exchange_quote:<id>, adjustment:<id>);
+    // amounts are decimal strings as quoted or proposed.
+    name: 'exchange quotes and manual adjustments with their transition tables',
+    sql: () => `
+      CREATE TABLE exchange_quote_transitions (
+        from_status TEXT NOT NULL,
+        to_status TEXT NOT NULL,
+        PRIMARY KEY (from_status, to_status)
+      );
+      INSERT INTO exchange_quote_transitions (from_status, to_status) VALUES
+        ('quoted', 'accepted'), ('quoted', 'expired');
+      CREATE TABLE exchange_quotes (
+        id {{id}},
+        user_id BIGINT NOT NULL,
+        wallet TEXT NOT NULL,
+        from_asset TEXT NOT NULL,
+        to_asset TEXT NOT NULL,
+        amount TEXT NOT NULL,
+        receive TEXT NOT NULL,
+        spread_cost TEXT NOT NULL,
+        mid_rate TEXT NOT NULL,
+        rate TEXT NOT NULL,
+        spread_bps INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        decided_at BIGINT
+      );
+      CREATE INDEX exchange_quotes_user ON exchange_quotes(user_id, id);
+      CREATE TABLE adjustment_transitions (
+        from_status TEXT NOT NULL,
+        to_status TEXT NOT NULL,
+        PRIMARY KEY (from_status, to_status)
+      );
+      INSERT INTO adjustment_transitions (from_status, to_status) VALUES
+        ('pending', 'approved'), ('pending', 'rejected');
+      CREATE TABLE adjustments (
+        id {{id}},
+        user_id BIGINT NOT NULL,
+        wallet TEXT NOT NULL,
+        asset TEXT NOT NULL,
+        amount TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        status TEXT NOT NULL,
+        proposed_by BIGINT NOT NULL,
+        proposed_at BIGINT NOT NULL,
+        decided_by BIGINT,
+        decided_at BIGINT,
+        decision_reason TEXT NOT NULL DEFAULT '',
+        transfer_id TEXT
+      );
+      CREATE INDEX adjustments_status ON adjustments(status, id);
+    `,
+  },
 ];
 
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {

@@ -168,6 +168,24 @@ export class ReferenceEngine {
         this.move(from, `${c.userId}/${c.toWallet}/${c.asset}`, amount);
         return undefined;
       }
+      case 'convert': {
+        // The user pays one asset to the platform account and gets the other from it, both or neither.
+        const paid = this.findAsset(c.asset);
+        const got = this.findAsset(c.toAsset);
+        if (!paid || !got) return 'unknown_asset';
+        if (paid.code === got.code) return 'same_asset';
+        const amount = tryParse(c.amount, paid.scale);
+        const from = `${c.userId}/${c.wallet}/${c.asset}`;
+        const a = this.acct(from);
+        if (a.balance - a.held < amount) return 'insufficient_balance';
+        this.move(from, `platform:${c.via}/platform/${c.asset}`, amount);
+        this.move(
+          `platform:${c.via}/platform/${c.toAsset}`,
+          `${c.userId}/${c.wallet}/${c.toAsset}`,
+          tryParse(c.toAmount, got.scale),
+        );
+        return undefined;
+      }
       case 'set_reference_price': {
         const i = this.instruments.get(c.instrumentId);
         if (!i) return 'unknown_instrument';

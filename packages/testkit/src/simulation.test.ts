@@ -30,6 +30,8 @@ describe('seeded simulation', () => {
       'set_trading_status:rejected:price_outside_band',
       'set_trading_status:cancelled:no_liquidity',
       'set_instrument_fees',
+      'convert',
+      'convert:insufficient_balance',
     ]) {
       expect(report.coverage[path], path).toBeGreaterThan(10);
     }
@@ -48,6 +50,7 @@ describe('seeded simulation', () => {
       'register_asset:asset_exists',
       'register_asset:invalid_asset',
       'deposit:registered_coin',
+      'convert:same_asset',
     ]) {
       expect(report.coverage[path], path).toBeGreaterThan(0);
     }

@@ -502,6 +502,7 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     }
     if (r >= 0.98 && r < 0.983) return feesCommand(spec.id);
     if (r >= 0.983 && r < 0.985) return assetCommand(user);
+    if (r >= 0.985 && r < 0.99) return convertCommand(user);
     market.mid = Math.max(200, market.mid + random.int(-3, 3));
     return undefined;
   }
@@ -542,6 +543,52 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     const takerFeeBps = random.int(0, 30);
     const id = t > 0.98 ? 'NOPE' : instrumentId;
     return { ...nextBase(), type: 'set_instrument_fees', instrumentId: id, makerFeeBps, takerFeeBps };
+  }
+
+  /**
+   * A convert at a quoted rate: USDT into BTC (spot) or INR into USD (stock), sometimes more than the
+   * user has (insufficient_balance), now and then both legs in one asset (same_asset).
+   */
+  function convertCommand(user: string): Command {
+    const [wallet, asset, amount, toAsset, toAmount, via] = random.pick([
+      [
+        'spot',
+        'USDT',
+        `${random.int(1, 400)}.${random.int(0, 999999)}`,
+        'BTC',
+        `0.000${random.int(1, 999)}`,
+        'exchange:crypto',
+      ],
+      [
+        'spot',
+        'BTC',
+        `0.000${random.int(1, 99)}`,
+        'USDT',
+        `${random.int(1, 60)}.${random.int(0, 99)}`,
+        'exchange:crypto',
+      ],
+      [
+        'stock',
+        'INR',
+        `${random.int(100, 60_000)}`,
+        'USD',
+        `${random.int(1, 700)}.${random.int(10, 99)}`,
+        'exchange:fx',
+      ],
+      ['stock', 'INR', '5', 'INR', '5', 'exchange:fx'],
+    ] as const);
+    return {
+      ...nextBase(),
+      type: 'convert',
+      userId: user,
+      wallet,
+      asset,
+      amount,
+      toAsset,
+      toAmount,
+      via,
+      link: `quote:${seed}:${log.length}`,
+    };
   }
 
   /** hold_funds (a withdrawal waiting for its rail), then post all or part of it, or void it. */

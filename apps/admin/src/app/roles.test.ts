@@ -32,7 +32,15 @@ describe('role matrix', () => {
   });
 
   it('gives finance the money sections (later) and user look-up, but no audit or staff', () => {
-    expect(keys('finance')).toEqual(['dashboard', 'users', 'deposits', 'withdrawals', 'loans', 'reconciliation']);
+    expect(keys('finance')).toEqual([
+      'dashboard',
+      'users',
+      'deposits',
+      'withdrawals',
+      'loans',
+      'reconciliation',
+      'adjustments',
+    ]);
     expect(hasPermission('finance', 'users.status')).toBe(false);
   });
 
@@ -72,6 +80,7 @@ describe('role matrix', () => {
       'deposits',
       'withdrawals',
       'reconciliation',
+      'adjustments',
       'content',
       'audit',
       'staff',

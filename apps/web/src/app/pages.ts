@@ -96,6 +96,7 @@ const fundsPages = () => import('../features/wallet/funds-pages.tsx');
 const depositPages = () => import('../features/deposits/deposit-pages.tsx');
 const cryptoDepositPages = () => import('../features/crypto-deposits/crypto-deposit-pages.tsx');
 const withdrawPages = () => import('../features/withdrawals/withdraw-pages.tsx');
+const exchangePages = () => import('../features/exchange/exchange-pages.tsx');
 
 /**
  * Screens whose data is requested at start-up, before React renders them (preloadScreen in
@@ -161,4 +162,8 @@ export const builtPages: Record<string, Loader> = {
   'withdraw/cryptoRecordDetail': named(withdrawPages, 'CryptoRecordDetailPage'),
   'wallet/addAdress': named(withdrawPages, 'AddAdressPage'),
   'wallet/addressList': named(withdrawPages, 'AddressListPage'),
+  'fundsDetail/cryptoFundsDetail': named(fundsPages, 'CryptoFundsDetailPage'),
+  'exchange/index': named(exchangePages, 'ExchangeIndexPage'),
+  'exchange/exchange': named(exchangePages, 'ExchangePage'),
+  'exchange/stock': named(exchangePages, 'ExchangeStockPage'),
 };

@@ -5,6 +5,7 @@ import { bankEnUS } from './bank.en-US.ts';
 import { contentEnUS } from './content.en-US.ts';
 import { cryptoEnUS } from './crypto.en-US.ts';
 import { depositsEnUS } from './deposits.en-US.ts';
+import { exchangeEnUS } from './exchange.en-US.ts';
 import { fundsEnUS } from './funds.en-US.ts';
 import { marketsEnUS } from './markets.en-US.ts';
 import { withdrawalsEnUS } from './withdrawals.en-US.ts';
@@ -275,7 +276,7 @@ export const enUS = {
       exchange: 'Currency exchange',
       cryptoConvert: 'Convert',
       cryptoTransfer: 'Transfer',
-      stock: 'Stock exchange',
+      stock: 'Money for a market',
     },
     recharge: {
       recharge: 'Deposit',
@@ -348,6 +349,7 @@ export const enUS = {
   ...depositsEnUS,
   ...cryptoEnUS,
   ...withdrawalsEnUS,
+  ...exchangeEnUS,
 };
 
 type DeepStrings<T> = { [K in keyof T]: T[K] extends string ? string : DeepStrings<T[K]> };

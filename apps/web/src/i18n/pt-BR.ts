@@ -6,6 +6,7 @@ import { contentPtBR } from './content.pt-BR.ts';
 import { cryptoPtBR } from './crypto.pt-BR.ts';
 import { depositsPtBR } from './deposits.pt-BR.ts';
 import type { Messages } from './en-US.ts';
+import { exchangePtBR } from './exchange.pt-BR.ts';
 import { fundsPtBR } from './funds.pt-BR.ts';
 import { marketsPtBR } from './markets.pt-BR.ts';
 import { withdrawalsPtBR } from './withdrawals.pt-BR.ts';
@@ -276,7 +277,7 @@ export const ptBR: Messages = {
       exchange: 'Câmbio de moedas',
       cryptoConvert: 'Converter',
       cryptoTransfer: 'Transferir',
-      stock: 'Câmbio de ações',
+      stock: 'Moeda para um mercado',
     },
     recharge: {
       recharge: 'Depositar',
@@ -345,4 +346,5 @@ export const ptBR: Messages = {
   ...depositsPtBR,
   ...cryptoPtBR,
   ...withdrawalsPtBR,
+  ...exchangePtBR,
 };
