@@ -138,6 +138,6 @@ export const CONVERT_FAMILY = defineFamily<Convert, 'same_asset'>({
       apply: convert,
     },
   },
-  keys: { toAsset: ['e', STR], toAmount: ['r', STR], via: ['v', STR] },
+  keys: { toAsset: ['x', STR], toAmount: ['r', STR], via: ['v', STR] },
   rejections: ['same_asset'],
 });
