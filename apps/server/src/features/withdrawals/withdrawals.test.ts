@@ -195,12 +195,12 @@ describe.each(dbs)('withdrawals on $dialect', ({ open }) => {
       'paid',
     ]);
     expect(await balance(token, 'stock', 'INR')).toMatchObject({ balance: '999000.00', held: '0.00' });
-    expect(platform('rail:bank_in', 'INR')).toBe(99_000n);
+    expect(platform('rail:bank', 'INR')).toBe(99_000n);
     expect(platform('fees', 'INR')).toBe(1_000n);
     const mine = (await lines(token, 'INR')).filter((l) => l.link === `withdrawal:${id}`);
     expect(mine.map((l) => [l.amount, l.cause, l.counterparty]).sort()).toEqual([
       ['-10.00', 'fee', 'platform:fees'],
-      ['-990.00', 'withdrawal', 'platform:rail:bank_in'],
+      ['-990.00', 'withdrawal', 'platform:rail:bank'],
     ]);
     // Paid once: the sandbox bank has one payout for it, of what arrives.
     const payouts = (await t.call('GET', '/test/sandbox/payouts')).body.data.items;
@@ -270,7 +270,7 @@ describe.each(dbs)('withdrawals on $dialect', ({ open }) => {
     expect(one.items[0]).toMatchObject({ status: 'paid' });
     expect(one.items[0].payoutRef).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await balance(token, 'spot', 'USDT')).toMatchObject({ balance: '400.000000', held: '0.000000' });
-    expect(platform('rail:chain_eth', 'USDT')).toBe(99_000_000n);
+    expect(platform('rail:crypto-eth', 'USDT')).toBe(99_000_000n);
     expect(platform('fees', 'USDT')).toBe(1_000_000n);
     // The fiat list does not show it; the crypto list does.
     expect((await t.call('GET', '/user/withdraw/order', { token })).body.data.total).toBe(0);
