@@ -291,7 +291,13 @@ describe.each(dbs)('withdrawals on $dialect', ({ open }) => {
     const staff = await staffToken();
     const desk = (await t.call('GET', '/admin/withdrawals?view=review', { token: staff })).body.data.items;
     expect(desk.map((w: { id: number }) => w.id)).toEqual([other.body.data.id, big.body.data.id]);
-    expect(desk[0]).toMatchObject({ kycStatus: 'succ', account: '+919123456783', fee: '10.00', receive: '69990.00' });
+    expect(desk[0]).toMatchObject({
+      kycStatus: 'succ',
+      account: '+919123456783',
+      fee: '10.00',
+      receive: '69990.00',
+      payee: 'Asha Rao · HDFC Bank 50100012345678 · IFSC HDFC0CAGSBK',
+    });
     expect(desk[0].accountCreatedAt).toBeGreaterThan(0);
 
     const noReason = await t.call('POST', `/admin/withdrawals/${big.body.data.id}/decide`, {
