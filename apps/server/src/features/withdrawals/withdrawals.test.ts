@@ -549,6 +549,32 @@ describe.each(dbs)('withdrawals on $dialect', ({ open }) => {
     });
   });
 
+  it('locks withdrawals for 24 hours after a password change and after the withdrawal password is replaced', async () => {
+    await start();
+    const token = await customer('9123456791');
+    const bankId = await addBank(token);
+    pastLock();
+    const body = { bankId: String(bankId), currency: 'INR', amount: '1000' };
+    const changed = await t.call('POST', '/user/update/password', {
+      token,
+      body: { oldPassword: 'secret12', password: 'secret34', confirmPassword: 'secret34' },
+    });
+    expect(changed.body.code, JSON.stringify(changed.body)).toBe(0);
+    expect((await withdrawBank(token, body)).body.error).toBe('withdrawals_locked');
+    pastLock();
+    expect((await withdrawBank(token, body)).body.code).toBe(0);
+
+    const repinned = await t.call('POST', '/user/update/withdrawPassword', {
+      token,
+      body: { password: '654321', confirmPassword: '654321', loginPassword: 'secret34' },
+    });
+    expect(repinned.body.code, JSON.stringify(repinned.body)).toBe(0);
+    expect((await withdrawBank(token, { ...body, password: '654321' })).body.error).toBe('withdrawals_locked');
+    expect((await t.call('GET', '/bank/list', { token })).body.data.withdrawalsLockedUntil).toBe(
+      t.clock.now() + WITHDRAW_LOCK_MS,
+    );
+  });
+
   describe('the address book', () => {
     it('adds after the password again, refuses a bad or main-network address, deletes, and locks withdrawals 24 h', async () => {
       await start();
