@@ -1,6 +1,8 @@
 // The HTTP conventions of SPEC §7–8 through the real stack: envelope, language headers, JSON and form
 // bodies, field-level validation errors, security headers, request ids, the OpenAPI document.
 
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { openDb } from '@bourse/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../testing.ts';
@@ -12,6 +14,22 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('HTTP conventions', () => {
+  it('checks sessions at onRequest in every feature, so no body is read for a caller without one', () => {
+    const features = join(import.meta.dirname, '../features');
+    const late: string[] = [];
+    for (const feature of readdirSync(features)) {
+      const file = join(features, feature, 'routes.ts');
+      let source: string;
+      try {
+        source = readFileSync(file, 'utf8');
+      } catch {
+        continue;
+      }
+      if (/preValidation:\s*[\w.()']+\.first/.test(source)) late.push(feature);
+    }
+    expect(late).toEqual([]);
+  });
+
   it('reads the language from lang, then Accept-Language, defaulting to en-US', async () => {
     const inject = (headers: Record<string, string>) =>
       t.app.http.inject({

@@ -18,7 +18,7 @@ export function adjustmentRoutes(app: FastifyInstance, deps: { adjustments: Adju
   r.get(
     '/admin/adjustments',
     {
-      preValidation: manager.first,
+      onRequest: manager.first,
       schema: {
         tags,
         querystring: adjustmentsQuery,
@@ -33,7 +33,7 @@ export function adjustmentRoutes(app: FastifyInstance, deps: { adjustments: Adju
   r.post(
     '/admin/adjustments',
     {
-      preValidation: manager.first,
+      onRequest: manager.first,
       schema: { tags, body: proposeAdjustmentBody, response: { 200: okEnvelope(adjustmentView) } },
     },
     async (req) => {
@@ -44,7 +44,7 @@ export function adjustmentRoutes(app: FastifyInstance, deps: { adjustments: Adju
   r.post(
     '/admin/adjustments/:id/decide',
     {
-      preValidation: manager.first,
+      onRequest: manager.first,
       schema: {
         tags,
         params: z.object({ id: z.coerce.number().int().positive() }),

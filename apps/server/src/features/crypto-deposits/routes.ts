@@ -42,7 +42,7 @@ export function cryptoDepositRoutes(app: FastifyInstance, accounts: Accounts, de
   r.post(
     '/coin/recharge/address',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: { tags, body: cryptoAssetNetworkBody, response: { 200: okEnvelope(depositAddressView) } },
     },
     async (req) => ok(await deposits.address((await signedIn(req)).user.id, req.body)),
@@ -50,7 +50,7 @@ export function cryptoDepositRoutes(app: FastifyInstance, accounts: Accounts, de
   r.post(
     '/coin/recharge/address/generate',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: { tags, body: cryptoAssetNetworkBody, response: { 200: okEnvelope(depositAddressView) } },
     },
     async (req) => ok(await deposits.generate((await signedIn(req)).user.id, req.body)),
@@ -58,7 +58,7 @@ export function cryptoDepositRoutes(app: FastifyInstance, accounts: Accounts, de
   r.post(
     '/coin/recharge/add',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: {
         tags,
         description:
@@ -76,7 +76,7 @@ export function cryptoDepositRoutes(app: FastifyInstance, accounts: Accounts, de
   r.get(
     '/coin/recharge/order',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: { tags, querystring: cryptoDepositOrderQuery, response: { 200: okEnvelope(cryptoDepositPageView) } },
     },
     async (req) => ok(await deposits.orders((await signedIn(req)).user.id, req.query)),

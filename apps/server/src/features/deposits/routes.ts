@@ -65,7 +65,7 @@ export function depositRoutes(
     '/user/recharge/add',
     {
       bodyLimit: BODY_LIMIT,
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: {
         tags,
         description:
@@ -84,7 +84,7 @@ export function depositRoutes(
   r.get(
     '/user/recharge/order',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: {
         tags,
         querystring: depositOrderQuery,
@@ -96,14 +96,14 @@ export function depositRoutes(
   r.get(
     '/user/recharge/status',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: { tags, querystring: depositIdQuery, response: { 200: okEnvelope(depositDetailView) } },
     },
     async (req) => ok(await deposits.detail((await signedIn(req)).user.id, req.query.id)),
   );
   r.get(
     '/user/recharge/proof/:id',
-    { preValidation: signedIn.first, schema: { tags, params: idParams } },
+    { onRequest: signedIn.first, schema: { tags, params: idParams } },
     async (req, reply) => {
       const image = await deposits.proof(req.params.id, (await signedIn(req)).user.id);
       return reply.header('content-type', 'image/jpeg').header('cache-control', 'private, no-store').send(image);
@@ -112,7 +112,7 @@ export function depositRoutes(
   r.post(
     '/user/recharge/simulate',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: {
         tags,
         description: 'Paper mode only: the sandbox PIX provider pays this charge (a signed webhook).',
@@ -148,7 +148,7 @@ export function depositRoutes(
   r.get(
     '/admin/deposits',
     {
-      preValidation: finance.first,
+      onRequest: finance.first,
       schema: { tags: ['staff'], response: { 200: okEnvelope(z.object({ items: z.array(depositReviewItem) })) } },
     },
     async (req) => {
@@ -158,7 +158,7 @@ export function depositRoutes(
   );
   r.get(
     '/admin/deposits/:id/proof',
-    { preValidation: finance.first, schema: { tags: ['staff'], params: idParams } },
+    { onRequest: finance.first, schema: { tags: ['staff'], params: idParams } },
     async (req, reply) => {
       await finance(req);
       const image = await deposits.proof(req.params.id, null);
@@ -168,7 +168,7 @@ export function depositRoutes(
   r.post(
     '/admin/deposits/:id/decide',
     {
-      preValidation: finance.first,
+      onRequest: finance.first,
       schema: {
         tags: ['staff'],
         params: idParams,

@@ -16,7 +16,7 @@ export function exchangeRoutes(app: FastifyInstance, accounts: Accounts, exchang
   r.post(
     '/user/exchange',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: { tags, body: exchangeBody, response: { 200: okEnvelope(exchangeQuoteView) } },
     },
     async (req) => {
@@ -29,7 +29,7 @@ export function exchangeRoutes(app: FastifyInstance, accounts: Accounts, exchang
   );
   r.get(
     '/user/exchange/rates',
-    { preValidation: signedIn.first, schema: { tags, response: { 200: okEnvelope(exchangeRatesView) } } },
+    { onRequest: signedIn.first, schema: { tags, response: { 200: okEnvelope(exchangeRatesView) } } },
     async (req) => {
       await signedIn(req);
       return ok(exchange.rates());

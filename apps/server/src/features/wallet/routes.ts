@@ -52,7 +52,7 @@ export function statementRoutes(app: FastifyInstance, accounts: Accounts, statem
   r.get(
     '/user/statement',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: {
         tags: ['wallet'],
         querystring: statementQuery,

@@ -53,7 +53,7 @@ export function withdrawalRoutes(
   r.get(
     '/user/withdraw/config',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: {
         tags,
         description: 'Each rail’s limits and flat fee (taken from the amount), the review threshold, and the lock.',
@@ -65,7 +65,7 @@ export function withdrawalRoutes(
   r.post(
     '/user/withdraw/add',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: {
         tags,
         description:
@@ -79,7 +79,7 @@ export function withdrawalRoutes(
   r.get(
     '/user/withdraw/order',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: { tags, querystring: withdrawalOrderQuery, response: { 200: okEnvelope(withdrawalListView) } },
     },
     async (req) => ok(await withdrawals.list((await signedIn(req)).user, false, req.query.page, req.query.limit)),
@@ -87,7 +87,7 @@ export function withdrawalRoutes(
   r.get(
     '/user/withdraw/status',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: { tags, querystring: withdrawalIdQuery, response: { 200: okEnvelope(withdrawalView) } },
     },
     async (req) => ok(await withdrawals.status((await signedIn(req)).user, req.query.id)),
@@ -95,7 +95,7 @@ export function withdrawalRoutes(
   r.post(
     '/user/withdraw/cancel',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: { tags, body: withdrawalCancelBody, response: { 200: okEnvelope(withdrawalView) } },
     },
     async (req) => done(req, 'cancelled', await withdrawals.cancel((await signedIn(req)).user, req.body.id)),
@@ -104,7 +104,7 @@ export function withdrawalRoutes(
   r.post(
     '/coin/withdraw/address',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: { tags, body: withdrawAddressListBody.nullish(), response: { 200: okEnvelope(withdrawAddressListView) } },
     },
     async (req) => ok(await addresses.list((await signedIn(req)).user, req.body?.asset)),
@@ -112,7 +112,7 @@ export function withdrawalRoutes(
   r.post(
     '/coin/withdraw/address/generate',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: {
         tags,
         description:
@@ -125,7 +125,7 @@ export function withdrawalRoutes(
   );
   r.post(
     '/coin/withdraw/address/del',
-    { preValidation: signedIn.first, schema: { tags, body: delWithdrawAddressBody, response: { 200: doneView } } },
+    { onRequest: signedIn.first, schema: { tags, body: delWithdrawAddressBody, response: { 200: doneView } } },
     async (req) => {
       await addresses.del((await signedIn(req)).user, req.body.id);
       return done(req, 'deleted', { done: true as const });
@@ -134,7 +134,7 @@ export function withdrawalRoutes(
   r.post(
     '/coin/withdraw/add',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: {
         tags,
         description:
@@ -148,7 +148,7 @@ export function withdrawalRoutes(
   r.post(
     '/coin/withdraw/order',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: { tags, body: coinWithdrawOrderBody.nullish(), response: { 200: okEnvelope(withdrawalListView) } },
     },
     async (req) => {
@@ -162,7 +162,7 @@ export function withdrawalRoutes(
   r.get(
     '/admin/withdrawals',
     {
-      preValidation: reviewer.first,
+      onRequest: reviewer.first,
       schema: {
         tags: ['staff'],
         querystring: withdrawalDeskQuery,
@@ -177,7 +177,7 @@ export function withdrawalRoutes(
   r.post(
     '/admin/withdrawals/:id/decide',
     {
-      preValidation: reviewer.first,
+      onRequest: reviewer.first,
       schema: {
         tags: ['staff'],
         params: z.object({ id: z.coerce.number().int().positive() }),
