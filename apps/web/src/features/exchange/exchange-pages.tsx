@@ -139,7 +139,7 @@ function QuoteCard({
           <dt>{t('exchange.spread')}</dt>
           <dd className="tabular" data-testid="fx-spread">
             {t('exchange.spreadValue', {
-              percent: bpsAsPercent(quote.spreadBps),
+              percent: localRate(bpsAsPercent(quote.spreadBps), currentLanguage()),
               cost: money(quote.spreadCost, quote.to),
             })}
           </dd>
@@ -353,7 +353,7 @@ function Rates() {
       </ul>
       <p className="section-hint">
         {t('exchange.ratesHint', {
-          percent: bpsAsPercent(rates.data.rates[0]?.spreadBps ?? 0),
+          percent: localRate(bpsAsPercent(rates.data.rates[0]?.spreadBps ?? 0), currentLanguage()),
           seconds: rates.data.quoteValiditySec,
         })}
       </p>
