@@ -92,8 +92,8 @@ describe('market simulator', () => {
 
   it('on request, starts the catalogue instruments a saved snapshot lacks, keeping the saved ones as they were', () => {
     // A deployment saved before FX:USDINR joined the catalogue (here: one that published only USD/BRL).
-    const old = createSimulator({ seed: 's', startMs: START, stepMs: 5000, instrumentIds: ['FX:USDBRL'] });
-    old.advanceTo(START + DAY);
+    const old = createSimulator({ seed: 's', startMs: START, stepMs: 60_000, instrumentIds: ['FX:USDBRL'] });
+    old.advanceTo(START + 3_600_000);
     const snapshot = JSON.parse(JSON.stringify(old.snapshot()));
     expect(restoreSimulator(snapshot).quote('FX:USDINR')).toBeUndefined();
     const upgraded = restoreSimulator(snapshot, { addNewInstruments: true });
@@ -101,7 +101,10 @@ describe('market simulator', () => {
     expect(upgraded.quote('FX:USDBRL')).toEqual(old.quote('FX:USDBRL'));
     // Deterministic: the same snapshot upgraded twice moves the same way.
     const again = restoreSimulator(snapshot, { addNewInstruments: true });
-    expect(again.advanceTo(START + 2 * DAY)).toEqual(upgraded.advanceTo(START + 2 * DAY));
+    const later = START + 2 * 3_600_000;
+    const ticks = again.advanceTo(later);
+    expect(ticks.some((tick) => tick.instrumentId === 'FX:USDINR')).toBe(true);
+    expect(ticks).toEqual(upgraded.advanceTo(later));
   });
 
   it('prints only inside sessions, so nothing moves over a weekend or a holiday', () => {

@@ -165,63 +165,58 @@ export default function AdjustmentsPage() {
   const when = (ms: number | null) => (ms === null ? '—' : formatDateTime(new Date(ms).toISOString(), lang));
 
   const columns: TableColumnsType<AdjustmentView> = [
-    { title: t('adjustments.id'), dataIndex: 'id', width: 70 },
-    { title: t('adjustments.customer'), dataIndex: 'userId', width: 100 },
+    { title: t('adjustments.id'), dataIndex: 'id', width: 60 },
+    { title: t('adjustments.customer'), dataIndex: 'userId', width: 90 },
     {
       title: t('adjustments.amount'),
       key: 'amount',
       align: 'right',
+      width: 150,
       render: (_, a) => (
-        <Typography.Text
-          style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
-          type={a.amount.startsWith('-') ? 'danger' : 'success'}
-        >
-          {`${a.amount.startsWith('-') ? '' : '+'}${formatDecimalText(a.amount, lang)} ${a.asset}`}
-        </Typography.Text>
-      ),
-    },
-    { title: t('adjustments.wallet'), key: 'wallet', render: (_, a) => t(`adjustments.wallets.${a.wallet}`) },
-    {
-      title: t('adjustments.reason'),
-      dataIndex: 'reason',
-      width: 240,
-      render: (reason: string) => <span style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{reason}</span>,
-    },
-    {
-      title: t('adjustments.status'),
-      key: 'status',
-      width: 190,
-      render: (_, a) => (
-        <Tag color={STATUS_COLOURS[a.status]} data-testid={`adjustment-status-${a.id}`}>
-          {t(`adjustments.statuses.${a.status}`)}
-        </Tag>
-      ),
-    },
-    {
-      title: t('adjustments.proposedBy'),
-      key: 'proposed',
-      width: 170,
-      render: (_, a) => (
-        <Flex vertical>
-          <span>{a.proposedByName}</span>
-          <Typography.Text type="secondary">{when(a.proposedAt)}</Typography.Text>
+        <Flex vertical align="flex-end">
+          <Typography.Text
+            style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
+            type={a.amount.startsWith('-') ? 'danger' : 'success'}
+          >
+            {`${a.amount.startsWith('-') ? '' : '+'}${formatDecimalText(a.amount, lang)} ${a.asset}`}
+          </Typography.Text>
+          <Typography.Text type="secondary">{t(`adjustments.wallets.${a.wallet}`)}</Typography.Text>
         </Flex>
       ),
     },
     {
-      title: t('adjustments.decidedBy'),
-      key: 'decided',
-      width: 200,
-      render: (_, a) =>
-        a.decidedByName === null ? (
-          '—'
-        ) : (
-          <Flex vertical>
-            <span>{a.decidedByName}</span>
-            <Typography.Text type="secondary">{when(a.decidedAt)}</Typography.Text>
-            <Typography.Text type="secondary">{a.decisionReason}</Typography.Text>
-          </Flex>
-        ),
+      // The reason, and who proposed it when.
+      title: `${t('adjustments.reason')} · ${t('adjustments.proposedBy')}`,
+      key: 'reason',
+      render: (_, a) => (
+        <Flex vertical>
+          <span style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{a.reason}</span>
+          <Typography.Text type="secondary">
+            {a.proposedByName} · {when(a.proposedAt)}
+          </Typography.Text>
+        </Flex>
+      ),
+    },
+    {
+      // The state, and who decided it when, with their reason.
+      title: `${t('adjustments.status')} · ${t('adjustments.decidedBy')}`,
+      key: 'status',
+      width: 260,
+      render: (_, a) => (
+        <Flex vertical align="flex-start" gap={2}>
+          <Tag color={STATUS_COLOURS[a.status]} data-testid={`adjustment-status-${a.id}`}>
+            {t(`adjustments.statuses.${a.status}`)}
+          </Tag>
+          {a.decidedByName !== null && (
+            <>
+              <Typography.Text type="secondary">
+                {a.decidedByName} · {when(a.decidedAt)}
+              </Typography.Text>
+              <span style={{ overflowWrap: 'anywhere' }}>{a.decisionReason}</span>
+            </>
+          )}
+        </Flex>
+      ),
     },
     {
       title: t('adjustments.actions'),
@@ -304,7 +299,7 @@ export default function AdjustmentsPage() {
         dataSource={list.data?.items ?? []}
         loading={list.isLoading}
         pagination={false}
-        scroll={{ x: 1400 }}
+        scroll={{ x: 1000 }}
         locale={{ emptyText: t('adjustments.empty') }}
         data-testid="adjustments-table"
       />

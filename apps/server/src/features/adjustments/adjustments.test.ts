@@ -221,5 +221,26 @@ describe.each(dbs)('manual adjustments on $dialect', ({ open }) => {
     });
     const all = (await t.call('GET', '/admin/adjustments', { token: a })).body.data.items;
     expect(all).toHaveLength(1);
+
+    // A crash between an approval's transfer and its record leaves the row pending with the money posted
+    // (made here by posting the transfer directly): rejecting it is refused, approving it only records it.
+    const crashed = (
+      await propose(a, { userId: alice.id, wallet: 'stock', asset: 'USD', amount: '3', reason: 'Crash case' })
+    ).body.data.id as number;
+    const posted = await t.app.engine.submit({
+      type: 'deposit',
+      id: `adjustment:${crashed}`,
+      userId: String(alice.id),
+      wallet: 'stock',
+      asset: 'USD',
+      amount: '3.00',
+      from: 'adjustments',
+      cause: 'adjustment',
+      link: `adjustment:${crashed}`,
+    });
+    expect(posted.ok).toBe(true);
+    expect((await decide(b, crashed, 'reject', 'Too late')).body.error).toBe('adjustment_already_decided');
+    expect((await decide(b, crashed, 'approve', 'Record it')).body.data).toMatchObject({ status: 'approved' });
+    expect(await usd(alice.token)).toBe('10003.00');
   });
 });

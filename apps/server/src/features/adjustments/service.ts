@@ -84,6 +84,11 @@ export class Adjustments {
     const to = decision === 'approve' ? 'approved' : 'rejected';
     // Money first (idempotent by id, so a retry after a crash posts nothing twice), then the row and its
     // audit entry in one transaction; a refusal by the engine leaves the row pending and changes nothing.
+    // A rejection after the money did post (a crash between the two steps of an approval) would leave the
+    // row saying "rejected" beside a posted transfer: refused; approving it again records it instead.
+    if (decision === 'reject' && (await repo.transferExists(this.#db, adjustmentTransferId(id)))) {
+      throw new AppError('adjustment_already_decided');
+    }
     const transferId = decision === 'approve' ? await this.#post(row) : null;
     const at = this.#clock.now();
     await this.#db.transaction(async (tx) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bpsAsPercent, secondsLeft, sourcesOf, targetsOf } from './exchange-math.ts';
+import { bpsAsPercent, localRate, secondsLeft, sourcesOf, targetsOf } from './exchange-math.ts';
 
 describe('exchange screen helpers', () => {
   it('offers only the pairs against USD the desk quotes', () => {
@@ -18,6 +18,11 @@ describe('exchange screen helpers', () => {
     expect(secondsLeft(quote, 5_000, 99_000)).toBe(0);
     // A clock read a moment before the quote arrived still shows the whole validity, not more.
     expect(secondsLeft(quote, 5_000, 4_900)).toBe(10);
+  });
+
+  it("writes a rate with the language's decimal mark", () => {
+    expect(localRate('5.3149', 'pt-BR')).toBe('5,3149');
+    expect(localRate('0.01177654', 'en-US')).toBe('0.01177654');
   });
 
   it('shows basis points as a percentage', () => {

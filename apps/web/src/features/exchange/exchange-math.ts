@@ -27,3 +27,8 @@ export function secondsLeft(quote: { createdAt: number; expiresAt: number }, rec
 export function bpsAsPercent(bps: number): string {
   return `${Math.trunc(bps / 100)}.${String(bps % 100).padStart(2, '0')}`;
 }
+
+/** A rate as the server sent it ("5.3149"), with the language's decimal mark ("5,3149" in pt-BR). */
+export function localRate(rate: string, language: string): string {
+  return language === 'pt-BR' ? rate.replace('.', ',') : rate;
+}

@@ -17,7 +17,15 @@ import { currentLanguage } from '../../i18n/index.ts';
 import { formatAmount } from '../../lib/market-format.ts';
 import { RequireLogin } from '../accounts/security-page.tsx';
 import { ErrorState, SkeletonRows } from '../markets/market-ui.tsx';
-import { bpsAsPercent, CURRENCIES, type Currency, secondsLeft, sourcesOf, targetsOf } from './exchange-math.ts';
+import {
+  bpsAsPercent,
+  CURRENCIES,
+  type Currency,
+  localRate,
+  secondsLeft,
+  sourcesOf,
+  targetsOf,
+} from './exchange-math.ts';
 import './exchange.css';
 
 const assetsKey = ['user', 'assets'] as const;
@@ -118,20 +126,20 @@ function QuoteCard({
         <div>
           <dt>{t('exchange.yourRate')}</dt>
           <dd className="tabular" data-testid="fx-rate">
-            1 {quote.from} = {quote.rate} {quote.to}
+            1 {quote.from} = {localRate(quote.rate, currentLanguage())} {quote.to}
           </dd>
         </div>
         <div>
           <dt>{t('exchange.marketRate')}</dt>
           <dd className="tabular">
-            1 {quote.from} = {quote.midRate} {quote.to}
+            1 {quote.from} = {localRate(quote.midRate, currentLanguage())} {quote.to}
           </dd>
         </div>
         <div className="fx-quote__wide">
           <dt>{t('exchange.spread')}</dt>
           <dd className="tabular" data-testid="fx-spread">
             {t('exchange.spreadValue', {
-              percent: bpsAsPercent(quote.spreadBps),
+              percent: localRate(bpsAsPercent(quote.spreadBps), currentLanguage()),
               cost: money(quote.spreadCost, quote.to),
             })}
           </dd>
@@ -333,9 +341,11 @@ function Rates() {
                 <span className="fx-rate__pair">
                   {r.from} → {r.to}
                 </span>
-                <span className="ledger-row__time tabular">{t('exchange.marketShort', { rate: r.midRate })}</span>
+                <span className="ledger-row__time tabular">
+                  {t('exchange.marketShort', { rate: localRate(r.midRate, currentLanguage()) })}
+                </span>
               </span>
-              <span className="fx-rate__value tabular">{r.rate}</span>
+              <span className="fx-rate__value tabular">{localRate(r.rate, currentLanguage())}</span>
               <ChevronRightIcon size={16} />
             </Link>
           </li>
@@ -343,7 +353,7 @@ function Rates() {
       </ul>
       <p className="section-hint">
         {t('exchange.ratesHint', {
-          percent: bpsAsPercent(rates.data.rates[0]?.spreadBps ?? 0),
+          percent: localRate(bpsAsPercent(rates.data.rates[0]?.spreadBps ?? 0), currentLanguage()),
           seconds: rates.data.quoteValiditySec,
         })}
       </p>
