@@ -16,6 +16,8 @@ import type { ChainPort } from './adapters/chain/chain-port.ts';
 import { EsploraBtcChain } from './adapters/chain/esplora/esplora-btc.ts';
 import { EvmRpcChain } from './adapters/chain/evm-rpc/evm-rpc-chain.ts';
 import { SandboxChain } from './adapters/chain/sandbox/sandbox-chain.ts';
+import { PIX_SIGNATURE_HEADER } from './adapters/payments/pix-port.ts';
+import { SandboxPix } from './adapters/payments/sandbox/sandbox-pix.ts';
 import { SandboxSms } from './adapters/sms/sandbox/sandbox.ts';
 import type { SmsPort } from './adapters/sms/sms-port.ts';
 import { PaperVenue } from './adapters/venue/paper/paper-venue.ts';
@@ -36,6 +38,8 @@ import { cryptoDepositRoutes } from './features/crypto-deposits/routes.ts';
 import { CryptoDeposits } from './features/crypto-deposits/service.ts';
 import { DepositWatcher } from './features/crypto-deposits/watcher.ts';
 import { seed } from './features/demo/seed.ts';
+import { depositRoutes } from './features/deposits/routes.ts';
+import { Deposits } from './features/deposits/service.ts';
 import { kycRoutes } from './features/kyc/routes.ts';
 import { Kyc } from './features/kyc/service.ts';
 import { bookView, marketDataRoutes } from './features/markets/routes.ts';
@@ -232,6 +236,27 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     sandbox: sandboxChain,
     hasChain: (network, asset) => chainPorts.get(network)?.assets.includes(asset) ?? false,
   });
+  // Fiat deposits. Paper mode: the sandbox PIX provider, which pays through the real signed webhook.
+  // Live mode: no PIX provider is wired yet (the BCB adapter's shape is ready), so PIX stays closed.
+  const sandboxPix = config.mode === 'paper' ? new SandboxPix(config.deposits.pixWebhookSecret) : null;
+  const deposits = new Deposits({
+    db,
+    engine,
+    clock,
+    settings: config.deposits,
+    pix: sandboxPix,
+    simulatePayment: sandboxPix ? (txid, amount) => sandboxPix.pay(txid, amount, clock.now()) : null,
+    log: (m) => http.log.warn(m),
+  });
+  sandboxPix?.connect(async (rawBody, signature) => {
+    const res = await http.inject({
+      method: 'POST',
+      url: `${API_PREFIX}/webhooks/pix/${sandboxPix.name}`,
+      headers: { 'content-type': 'application/json', [PIX_SIGNATURE_HEADER]: signature },
+      payload: rawBody,
+    });
+    if (res.statusCode !== 200) throw new Error(`sandbox PIX notification refused: ${res.statusCode} ${res.body}`);
+  });
 
   await http.register(
     async (api) => {
@@ -259,6 +284,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       contentRoutes(api, { content, accounts, staff });
       kycRoutes(api, { kyc: new Kyc({ db, clock, sessions }), accounts, staff });
       cryptoDepositRoutes(api, accounts, cryptoDeposits);
+      depositRoutes(api, { deposits, accounts, staff, pixProvider: sandboxPix?.name ?? null });
       marketStream(
         api,
         market,
@@ -273,6 +299,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   serveFrontEnds(http, config);
   await seed({ db, clock, config, staff, onUserCreated, log: (m) => http.log.warn(m), content });
+  const recredited = await deposits.creditConfirmed();
+  if (recredited > 0) http.log.warn({ recredited }, 'confirmed deposits credited after a restart');
   reconciliation.start();
   retention.start();
   cryptoWatcher.start(config.cryptoDeposits.scanEveryMs);

@@ -4,6 +4,7 @@
 
 import { isIP } from 'node:net';
 import { type CryptoDepositSettings, loadCryptoDepositSettings } from './features/crypto-deposits/settings.ts';
+import { type DepositSettings, loadDepositSettings } from './features/deposits/settings.ts';
 
 export type Mode = 'paper' | 'live';
 
@@ -54,6 +55,8 @@ export type Config = {
   trustProxy: string[] | false;
   /** The registration captcha's proof of work (features/common/captcha.ts). */
   captcha: CaptchaWork;
+  /** Fiat deposit rails, limits and receiving accounts (features/deposits/settings.ts). */
+  deposits: DepositSettings;
   /** Crypto deposits: xpubs, minimums, closed assets, sandbox chain timing (features/crypto-deposits). */
   cryptoDeposits: CryptoDepositSettings;
 };
@@ -248,6 +251,7 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: Pa
     rateLimits: loadRateLimits(env.RATE_LIMITS),
     trustProxy: loadTrustProxy(env.TRUST_PROXY),
     captcha: loadCaptchaWork(env, mode),
+    deposits: defaults.deposits ?? loadDepositSettings(env, mode),
     cryptoDeposits: defaults.cryptoDeposits ?? loadCryptoDepositSettings(env, mode),
   };
 }

@@ -29,6 +29,11 @@ export const ERRORS = {
   },
   ifsc_invalid: { status: 400, en: 'This IFSC code is not valid', pt: 'Este código IFSC não é válido' },
   tax_id_invalid: { status: 400, en: 'This CPF or CNPJ is not valid', pt: 'Este CPF ou CNPJ não é válido' },
+  pix_key_invalid: {
+    status: 400,
+    en: 'This PIX key is not valid: use a CPF, CNPJ, e-mail, +55 phone or random key',
+    pt: 'Esta chave Pix não é válida: use CPF, CNPJ, e-mail, celular +55 ou chave aleatória',
+  },
   too_many_requests: {
     status: 429,
     en: 'Too many requests. Please wait a moment and try again.',
@@ -448,6 +453,48 @@ export const ERRORS = {
     status: 400,
     en: 'Nothing to change in this order',
     pt: 'Nada a alterar nesta ordem',
+  },
+  // --- fiat deposits (features/deposits) ---
+  deposit_not_found: { status: 404, en: 'Deposit not found', pt: 'Depósito não encontrado' },
+  deposit_rail_unavailable: {
+    status: 400,
+    en: 'This deposit method is not offered for this currency',
+    pt: 'Este meio de depósito não é oferecido para esta moeda',
+  },
+  deposit_below_minimum: {
+    status: 400,
+    en: 'The amount is below the minimum deposit ({min})',
+    pt: 'O valor está abaixo do depósito mínimo ({min})',
+  },
+  deposit_above_maximum: {
+    status: 400,
+    en: 'The amount is above the maximum deposit ({max})',
+    pt: 'O valor está acima do depósito máximo ({max})',
+  },
+  deposit_reference_required: {
+    status: 400,
+    en: 'Please enter the reference of your transfer',
+    pt: 'Informe a referência da sua transferência',
+  },
+  deposit_proof_required: {
+    status: 400,
+    en: 'Please attach a photo of the transfer receipt',
+    pt: 'Anexe uma foto do comprovante da transferência',
+  },
+  deposit_transition_refused: {
+    status: 409,
+    en: 'This deposit can no longer be changed this way',
+    pt: 'Este depósito não pode mais ser alterado desta forma',
+  },
+  deposit_amount_mismatch: {
+    status: 400,
+    en: 'The amount paid does not match the deposit',
+    pt: 'O valor pago não corresponde ao depósito',
+  },
+  webhook_signature_invalid: {
+    status: 401,
+    en: 'The signature of this notification is not valid',
+    pt: 'A assinatura desta notificação não é válida',
   },
 } as const satisfies Record<string, ErrorEntry>;
 

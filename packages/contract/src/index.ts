@@ -2,6 +2,7 @@ export * from './accounts.ts';
 export * from './bank-accounts.ts';
 export * from './content.ts';
 export * from './crypto-deposits.ts';
+export * from './deposits.ts';
 export * from './envelope.ts';
 export * from './errors.ts';
 export * from './fields.ts';

@@ -69,6 +69,8 @@ export const STAFF_PERMISSIONS = {
   'reconciliation.read': ['finance', 'admin'],
   /** Reviewing customers' KYC submissions and their photos. */
   'kyc.review': ['compliance', 'admin'],
+  /** Confirming or rejecting customers' bank and offline deposits, and reading their proofs. */
+  'deposits.confirm': ['finance', 'admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffPermission = keyof typeof STAFF_PERMISSIONS;
 

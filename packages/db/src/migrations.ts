@@ -506,6 +506,58 @@ export const MIGRATIONS: Migration[] = [
     sql: () => `ALTER TABLE users ADD COLUMN nickname TEXT NOT NULL DEFAULT '';`,
   },
   {
+    version: 18,
+    // Fiat deposits (features/deposits): one row per deposit, the allowed moves between states, and the
+    // history of every move with its time, actor and reason. Amounts are integer minor units. A proof
+    // image is the re-encoded JPEG as base64 TEXT (as KYC photos: outside any web root). credited_at is
+    // set once the engine's deposit command for a confirmed row is committed (decision 0018).
+    name: 'deposits, their transition table and history',
+    sql: () => `
+      CREATE TABLE deposit_transitions (
+        from_status TEXT NOT NULL,
+        to_status TEXT NOT NULL,
+        PRIMARY KEY (from_status, to_status)
+      );
+      INSERT INTO deposit_transitions (from_status, to_status) VALUES
+        ('new', 'pending'), ('new', 'awaiting_payment'),
+        ('pending', 'confirmed'), ('pending', 'rejected'),
+        ('awaiting_payment', 'confirmed'), ('awaiting_payment', 'expired'), ('expired', 'confirmed');
+      CREATE TABLE deposits (
+        id {{id}},
+        user_id BIGINT NOT NULL,
+        rail TEXT NOT NULL,
+        currency TEXT NOT NULL,
+        amount_minor BIGINT NOT NULL,
+        status TEXT NOT NULL,
+        reference TEXT NOT NULL DEFAULT '',
+        proof_image TEXT,
+        txid TEXT UNIQUE,
+        br_code TEXT,
+        expires_at BIGINT,
+        reason TEXT NOT NULL DEFAULT '',
+        request_id TEXT,
+        request_body TEXT,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        credited_at BIGINT,
+        UNIQUE (user_id, request_id)
+      );
+      CREATE INDEX deposits_user ON deposits(user_id, id);
+      CREATE INDEX deposits_status ON deposits(status);
+      CREATE TABLE deposit_history (
+        id {{id}},
+        deposit_id BIGINT NOT NULL,
+        from_status TEXT NOT NULL,
+        to_status TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        actor TEXT NOT NULL,
+        actor_id TEXT NOT NULL DEFAULT '',
+        reason TEXT NOT NULL DEFAULT ''
+      );
+      CREATE INDEX deposit_history_deposit ON deposit_history(deposit_id, id);
+    `,
+  },
+  {
     version: 19,
     // Crypto deposits (features/crypto-deposits). A customer's address per network is derived from the
     // network's extended public key at a derivation index allocated here once (unique per network), so

@@ -13,6 +13,8 @@ import type {
   ContentUpdateInput,
   CreatedStaffView,
   CustomerUserView,
+  DepositDecisionInput,
+  DepositReviewItem,
   DoneView,
   Items,
   KycDecisionInput,
@@ -90,6 +92,9 @@ export const adminApi = {
   runReconciliation: () => client.post<ReconciliationReport>('/admin/reconciliation/run'),
   kycPending: () => client.get<Items<KycReviewItem>>('/admin/kyc'),
   kycDecide: (id: number, body: KycDecisionInput) => client.post<DoneView>(`/admin/kyc/${id}/decide`, body),
+  depositsPending: () => client.get<Items<DepositReviewItem>>('/admin/deposits'),
+  depositDecide: (id: number, body: DepositDecisionInput) =>
+    client.post<DoneView>(`/admin/deposits/${id}/decide`, body),
 };
 
 export const queryKeys = {
@@ -101,4 +106,5 @@ export const queryKeys = {
   sentMessages: (query: object) => ['messages', query] as const,
   reconciliation: ['reconciliation'] as const,
   kyc: ['kyc'] as const,
+  deposits: ['deposits'] as const,
 };

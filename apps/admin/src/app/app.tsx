@@ -24,6 +24,7 @@ const UsersPage = lazy(() => import('../features/accounts/users-page.tsx'));
 const ContentPage = lazy(() => import('../features/content/content-page.tsx'));
 const ReconciliationPage = lazy(() => import('../features/reconciliation/reconciliation-page.tsx'));
 const KycReviewPage = lazy(() => import('../features/kyc/kyc-review-page.tsx'));
+const DepositDeskPage = lazy(() => import('../features/deposits/deposit-desk-page.tsx'));
 const ComingSoonPage = lazy(() => import('../features/coming-soon/coming-soon-page.tsx'));
 const NotFoundPage = lazy(() => import('../features/coming-soon/not-found-page.tsx'));
 
@@ -54,6 +55,7 @@ export function App() {
                     <Route path="content" element={<ContentPage />} />
                     <Route path="reconciliation" element={<ReconciliationPage />} />
                     <Route path="kyc" element={<KycReviewPage />} />
+                    <Route path="deposits" element={<DepositDeskPage />} />
                     <Route path="password" element={<ChangePasswordPage />} />
                     {SECTIONS.filter((section) => !section.ready).map((section) => (
                       <Route

@@ -65,6 +65,6 @@ describe('role matrix', () => {
 
   it('marks only the built sections as ready', () => {
     const ready = SECTIONS.filter((section) => section.ready).map((section) => section.key);
-    expect(ready).toEqual(['dashboard', 'users', 'kyc', 'reconciliation', 'content', 'audit', 'staff']);
+    expect(ready).toEqual(['dashboard', 'users', 'kyc', 'deposits', 'reconciliation', 'content', 'audit', 'staff']);
   });
 });

@@ -56,7 +56,7 @@ export const SECTIONS: readonly ConsoleSection[] = [
   { key: 'users', path: '/users', permission: 'users.read', ready: true },
   { key: 'kyc', path: '/kyc', permission: 'kyc.review', ready: true },
   { key: 'chat', path: '/chat', permission: 'chat.reply', ready: false },
-  { key: 'deposits', path: '/deposits', permission: 'deposits.confirm', ready: false },
+  { key: 'deposits', path: '/deposits', permission: 'deposits.confirm', ready: true },
   { key: 'withdrawals', path: '/withdrawals', permission: 'withdrawals.review', ready: false },
   { key: 'loans', path: '/loans', permission: 'loans.review', ready: false },
   { key: 'reconciliation', path: '/reconciliation', permission: 'reconciliation.read', ready: true },

@@ -1,5 +1,5 @@
 // Reads the session token from the `token` header (SPEC §7) or `Authorization: Bearer`, and gives
-// routes a guard that resolves the signed-in customer or staff member before their input is validated,
+// routes a guard that resolves the signed-in customer or staff member before the body is read,
 // or rejects with -1000 (or forbidden).
 
 import type { FastifyRequest } from 'fastify';
@@ -19,7 +19,7 @@ export function clientMeta(request: FastifyRequest) {
 
 /** A route's sign-in check; call it in the handler for who signed in (run once per request). */
 export type Guard<T> = ((request: FastifyRequest) => Promise<T>) & {
-  /** For the route's preValidation: the check runs before the body and query are validated. */
+  /** For the route's onRequest: the check runs before the body is read or anything is validated. */
   readonly first: (request: FastifyRequest) => Promise<void>;
 };
 

@@ -15,6 +15,8 @@ export const ROUTE_LIMITS: Readonly<Record<string, keyof Omit<RateLimits, 'windo
   'POST /common/code/send': 'codeSend',
   'POST /stock/order/buy': 'order',
   'POST /stock/order/sell': 'order',
+  // A deposit's receipt photo is decoded and re-encoded: as costly as an order, limited alike.
+  'POST /user/recharge/add': 'order',
 };
 
 /** Registers the limits on the API scope: call before its routes, whose options it reads as they are added. */

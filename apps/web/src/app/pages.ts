@@ -94,6 +94,7 @@ const kycPage = () => import('../features/kyc/kyc-page.tsx');
 const profilePage = () => import('../features/accounts/profile-page.tsx');
 const fundsPages = () => import('../features/wallet/funds-pages.tsx');
 const cryptoDepositPages = () => import('../features/crypto-deposits/crypto-deposit-pages.tsx');
+const depositPages = () => import('../features/deposits/deposit-pages.tsx');
 
 /**
  * Screens whose data is requested at start-up, before React renders them (preloadScreen in
@@ -139,9 +140,15 @@ export const builtPages: Record<string, Loader> = {
   'user/userInfo': named(profilePage, 'UserInfoPage'),
   'user/assets': named(fundsPages, 'AssetsPage'),
   'fundsDetail/index': named(fundsPages, 'FundsDetailPage'),
-  'wallet/recordDetail': named(fundsPages, 'RecordDetailPage'),
   'recharge/coinRecharge': named(cryptoDepositPages, 'CoinRechargePage'),
   'recharge/cryptoRecharge': named(cryptoDepositPages, 'CryptoRechargePage'),
   'recharge/coinRechargeList': named(cryptoDepositPages, 'CoinRechargeListPage'),
   'recharge/cryptoRecord': named(cryptoDepositPages, 'CryptoRecordPage'),
+  'wallet/recordDetail': named(fundsPages, 'RecordDetailPage'),
+  'recharge/recharge': named(depositPages, 'RechargePage'),
+  'recharge/rechargeChannel': named(depositPages, 'RechargeChannelPage'),
+  'recharge/bankRecharge': named(depositPages, 'BankRechargePage'),
+  'recharge/offlineRecharge': named(depositPages, 'OfflineRechargePage'),
+  'recharge/bankRecord': named(depositPages, 'BankRecordPage'),
+  'recharge/rechargeRecord': named(depositPages, 'RechargeRecordPage'),
 };

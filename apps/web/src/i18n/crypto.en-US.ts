@@ -1,6 +1,8 @@
 // English texts of the crypto deposit screens (merged into en-US.ts).
 export const cryptoEnUS = {
   crypto: {
+    hubEntry: 'Crypto',
+    hubAssets: 'USDT, BTC, ETH to an address of your own',
     chooseCoin: 'Choose the coin to deposit',
     networks: 'Networks',
     closed: 'Closed',

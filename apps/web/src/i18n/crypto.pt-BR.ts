@@ -3,6 +3,8 @@ import type { cryptoEnUS } from './crypto.en-US.ts';
 
 export const cryptoPtBR: typeof cryptoEnUS = {
   crypto: {
+    hubEntry: 'Cripto',
+    hubAssets: 'USDT, BTC, ETH para um endereço só seu',
     chooseCoin: 'Escolha a moeda para depositar',
     networks: 'Redes',
     closed: 'Fechado',

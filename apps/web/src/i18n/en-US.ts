@@ -4,6 +4,7 @@
 import { bankEnUS } from './bank.en-US.ts';
 import { contentEnUS } from './content.en-US.ts';
 import { cryptoEnUS } from './crypto.en-US.ts';
+import { depositsEnUS } from './deposits.en-US.ts';
 import { fundsEnUS } from './funds.en-US.ts';
 import { marketsEnUS } from './markets.en-US.ts';
 
@@ -99,6 +100,8 @@ export const enUS = {
     tooLarge: 'The photo is too large (5 MB at most).',
     submit: 'Submit for review',
     submitted: 'Submitted',
+    yourSubmission: 'What you sent',
+    sentAt: 'Sent',
   },
   start: {
     headline: 'Invest with a platform that cannot cheat you',
@@ -338,10 +341,11 @@ export const enUS = {
     tabbar: { home: 'Home', markets: 'Markets', trade: 'Trade', mine: 'Mine', position: 'Positions' },
   },
   ...marketsEnUS,
+  ...cryptoEnUS,
   ...bankEnUS,
   ...contentEnUS,
   ...fundsEnUS,
-  ...cryptoEnUS,
+  ...depositsEnUS,
 };
 
 type DeepStrings<T> = { [K in keyof T]: T[K] extends string ? string : DeepStrings<T[K]> };

@@ -4,6 +4,7 @@
 import { bankPtBR } from './bank.pt-BR.ts';
 import { contentPtBR } from './content.pt-BR.ts';
 import { cryptoPtBR } from './crypto.pt-BR.ts';
+import { depositsPtBR } from './deposits.pt-BR.ts';
 import type { Messages } from './en-US.ts';
 import { fundsPtBR } from './funds.pt-BR.ts';
 import { marketsPtBR } from './markets.pt-BR.ts';
@@ -100,6 +101,8 @@ export const ptBR: Messages = {
     tooLarge: 'A foto é grande demais (no máximo 5 MB).',
     submit: 'Enviar para análise',
     submitted: 'Enviado',
+    yourSubmission: 'O que você enviou',
+    sentAt: 'Enviado em',
   },
   start: {
     headline: 'Invista com uma plataforma que não pode enganar você',
@@ -335,8 +338,9 @@ export const ptBR: Messages = {
     tabbar: { home: 'Início', markets: 'Mercados', trade: 'Negociar', mine: 'Conta', position: 'Posições' },
   },
   ...marketsPtBR,
+  ...cryptoPtBR,
   ...bankPtBR,
   ...contentPtBR,
   ...fundsPtBR,
-  ...cryptoPtBR,
+  ...depositsPtBR,
 };

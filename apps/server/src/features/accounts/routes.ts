@@ -45,25 +45,25 @@ export function accountRoutes(app: FastifyInstance, accounts: Accounts) {
   );
   r.get(
     '/user/login/info',
-    { preValidation: signedIn.first, schema: { tags, response: { 200: okEnvelope(loginInfo) } } },
+    { onRequest: signedIn.first, schema: { tags, response: { 200: okEnvelope(loginInfo) } } },
     async (req) => ok(accounts.loginInfo((await signedIn(req)).user)),
   );
   r.post(
     '/user/info',
-    { preValidation: signedIn.first, schema: { tags, response: { 200: okEnvelope(profileView) } } },
+    { onRequest: signedIn.first, schema: { tags, response: { 200: okEnvelope(profileView) } } },
     async (req) => ok(await accounts.profile(await signedIn(req))),
   );
   r.post(
     '/user/update',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: { tags, body: updateProfileBody, response: { 200: okEnvelope(profileView) } },
     },
     async (req) => done(req, 'modified', await accounts.updateProfile(await signedIn(req), req.body.nickname)),
   );
   r.post(
     '/user/logout',
-    { preValidation: signedIn.first, schema: { tags, response: { 200: doneView } } },
+    { onRequest: signedIn.first, schema: { tags, response: { 200: doneView } } },
     async (req) => {
       await accounts.logout(await signedIn(req));
       return ok({ done: true as const });
@@ -72,14 +72,14 @@ export function accountRoutes(app: FastifyInstance, accounts: Accounts) {
   r.get(
     '/user/sessions',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: { tags, response: { 200: okEnvelope(z.object({ items: z.array(sessionView) })) } },
     },
     async (req) => ok({ items: await accounts.sessions(await signedIn(req)) }),
   );
   r.post(
     '/user/sessions/revoke',
-    { preValidation: signedIn.first, schema: { tags, body: revokeSessionBody, response: { 200: doneView } } },
+    { onRequest: signedIn.first, schema: { tags, body: revokeSessionBody, response: { 200: doneView } } },
     async (req) => {
       await accounts.revokeSession(await signedIn(req), req.body.id);
       return ok({ done: true as const });
@@ -87,7 +87,7 @@ export function accountRoutes(app: FastifyInstance, accounts: Accounts) {
   );
   r.post(
     '/user/update/password',
-    { preValidation: signedIn.first, schema: { tags, body: changePasswordBody, response: { 200: doneView } } },
+    { onRequest: signedIn.first, schema: { tags, body: changePasswordBody, response: { 200: doneView } } },
     async (req) => {
       await accounts.changePassword(await signedIn(req), req.body.oldPassword, req.body.password);
       return done(req, 'modified', { done: true as const });
@@ -96,7 +96,7 @@ export function accountRoutes(app: FastifyInstance, accounts: Accounts) {
   for (const kind of ['trade', 'withdraw'] as const) {
     r.post(
       `/user/update/${kind}Password`,
-      { preValidation: signedIn.first, schema: { tags, body: setPinBody, response: { 200: doneView } } },
+      { onRequest: signedIn.first, schema: { tags, body: setPinBody, response: { 200: doneView } } },
       async (req) => {
         await accounts.setPin(await signedIn(req), kind, req.body.password, req.body.loginPassword);
         return done(req, 'modified', { done: true as const });
@@ -105,7 +105,7 @@ export function accountRoutes(app: FastifyInstance, accounts: Accounts) {
   }
   r.post(
     '/user/update/email',
-    { preValidation: signedIn.first, schema: { tags, body: updateEmailBody, response: { 200: doneView } } },
+    { onRequest: signedIn.first, schema: { tags, body: updateEmailBody, response: { 200: doneView } } },
     async (req) => {
       await accounts.updateEmail(await signedIn(req), req.body.email, req.body.loginPassword);
       return done(req, 'modified', { done: true as const });
@@ -114,14 +114,14 @@ export function accountRoutes(app: FastifyInstance, accounts: Accounts) {
   r.post(
     '/user/2fa/setup',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: { tags, response: { 200: okEnvelope(totpSetupView) } },
     },
     async (req) => ok(await accounts.totpSetup(await signedIn(req))),
   );
   r.post(
     '/user/2fa/enable',
-    { preValidation: signedIn.first, schema: { tags, body: totpEnableBody, response: { 200: doneView } } },
+    { onRequest: signedIn.first, schema: { tags, body: totpEnableBody, response: { 200: doneView } } },
     async (req) => {
       await accounts.totpEnable(await signedIn(req), req.body.code);
       return done(req, 'modified', { done: true as const });
@@ -129,7 +129,7 @@ export function accountRoutes(app: FastifyInstance, accounts: Accounts) {
   );
   r.post(
     '/user/2fa/disable',
-    { preValidation: signedIn.first, schema: { tags, body: totpDisableBody, response: { 200: doneView } } },
+    { onRequest: signedIn.first, schema: { tags, body: totpDisableBody, response: { 200: doneView } } },
     async (req) => {
       await accounts.totpDisable(await signedIn(req), req.body.code, req.body.loginPassword);
       return done(req, 'modified', { done: true as const });

@@ -82,6 +82,8 @@ describe.each(dbs)('bank accounts on $dialect', ({ open }) => {
     ['a repeated-digit CPF', BRAZIL, { taxId: '111.111.111-11' }, 'tax_id_invalid'],
     ['a bad CNPJ', BRAZIL, { taxId: '11.222.333/0001-82' }, 'tax_id_invalid'],
     ['no PIX key', BRAZIL, { pixKey: undefined }, 'field_required'],
+    ['a PIX key of no known kind', BRAZIL, { pixKey: 'joao at example' }, 'pix_key_invalid'],
+    ['a PIX phone key outside Brazil', BRAZIL, { pixKey: '+91 98765 43210' }, 'pix_key_invalid'],
     ['no branch', BRAZIL, { branch: undefined }, 'field_required'],
   ] as const)('refuses %s in both languages and adds nothing', async (_name, base, change, error) => {
     await start();

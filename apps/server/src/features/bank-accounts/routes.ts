@@ -25,7 +25,7 @@ export function bankAccountRoutes(app: FastifyInstance, accounts: Accounts, bank
   r.post(
     '/bank/add',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: { tags, body: addBankBody, response: { 200: okEnvelope(bankAccountView) } },
     },
     async (req) => done(req, 'submitted', await banks.add((await signedIn(req)).user, req.body)),
@@ -33,7 +33,7 @@ export function bankAccountRoutes(app: FastifyInstance, accounts: Accounts, bank
   r.post(
     '/bank/del',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: { tags, body: delBankBody, response: { 200: okEnvelope(z.object({ done: z.literal(true) })) } },
     },
     async (req) => {
@@ -43,13 +43,13 @@ export function bankAccountRoutes(app: FastifyInstance, accounts: Accounts, bank
   );
   r.get(
     '/bank/list',
-    { preValidation: signedIn.first, schema: { tags, response: { 200: okEnvelope(bankListView) } } },
+    { onRequest: signedIn.first, schema: { tags, response: { 200: okEnvelope(bankListView) } } },
     async (req) => ok(await banks.list((await signedIn(req)).user)),
   );
   r.get(
     '/bank/info',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: { tags, querystring: bankIdQuery, response: { 200: okEnvelope(bankAccountView) } },
     },
     async (req) => ok(await banks.info((await signedIn(req)).user, req.query.id)),

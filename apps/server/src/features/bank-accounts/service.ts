@@ -13,6 +13,7 @@ import { checkLoginAllowed, clearLoginFailures, recordLoginFailure } from '../..
 import { verifyPassword } from '../../platform/secrets.ts';
 import { checkTotp } from '../../platform/totp.ts';
 import type { UserRow } from '../accounts/repo.ts';
+import { parsePixKey } from './pix-key.ts';
 import * as repo from './repo.ts';
 
 const toView = (r: repo.BankAccountRow): BankAccountView => ({
@@ -86,13 +87,15 @@ export class BankAccounts {
     }
     if (!input.branch) throw fieldError('branch', 'field_required');
     if (!input.pixKey) throw fieldError('pixKey', 'field_required');
+    const pix = parsePixKey(input.pixKey);
+    if (!pix) throw fieldError('pixKey', 'pix_key_invalid');
     const tax = (input.taxId ?? '').toUpperCase();
     if (!tax) throw fieldError('taxId', 'field_required');
     // CNPJ may hold letters (DOMAIN.md, from July 2026); both stored as text without punctuation.
     const bare = tax.replace(/[.\-/\s]/g, '');
     const valid = bare.length === 11 ? cpf.isValid(bare) : bare.length === 14 && cnpj.isValid(bare);
     if (!valid) throw fieldError('taxId', 'tax_id_invalid');
-    return { ...base, ifsc: null, branch: input.branch, pix_key: input.pixKey, tax_id: bare };
+    return { ...base, ifsc: null, branch: input.branch, pix_key: pix.key, tax_id: bare };
   }
 
   /** The TOTP code when two-factor is on, else the login password, as accounts/service.ts checks them. */

@@ -82,7 +82,7 @@ export function contentRoutes(app: FastifyInstance, deps: { content: Content; ac
   r.get(
     '/user/notice',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: { tags, querystring: messageCentreQuery, response: { 200: okEnvelope(messageCentre) } },
     },
     async (req) => ok(await content.messageCentre((await signedIn(req)).id, req.lang, req.query)),
@@ -90,7 +90,7 @@ export function contentRoutes(app: FastifyInstance, deps: { content: Content; ac
   r.get(
     '/user/notice/info',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: { tags, querystring: messageInfoQuery, response: { 200: okEnvelope(messageView) } },
     },
     async (req) => ok(await content.messageInfo((await signedIn(req)).id, req.lang, req.query.kind, req.query.id)),
@@ -98,7 +98,7 @@ export function contentRoutes(app: FastifyInstance, deps: { content: Content; ac
   r.post(
     '/user/notice/read',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: { tags, body: messageReadBody, response: { 200: okEnvelope(messageReadResult) } },
     },
     async (req) => ok({ unread: await content.markRead((await signedIn(req)).id, req.body) }),
@@ -109,7 +109,7 @@ export function contentRoutes(app: FastifyInstance, deps: { content: Content; ac
   r.get(
     '/admin/content',
     {
-      preValidation: asEditor.first,
+      onRequest: asEditor.first,
       schema: { tags: staffTags, querystring: contentListQuery, response: { 200: paged(adminContentView) } },
     },
     async (req) => {
@@ -120,7 +120,7 @@ export function contentRoutes(app: FastifyInstance, deps: { content: Content; ac
   r.get(
     '/admin/content/info',
     {
-      preValidation: asEditor.first,
+      onRequest: asEditor.first,
       schema: { tags: staffTags, querystring: idQuery, response: { 200: okEnvelope(adminContentView) } },
     },
     async (req) => {
@@ -131,7 +131,7 @@ export function contentRoutes(app: FastifyInstance, deps: { content: Content; ac
   r.post(
     '/admin/content/create',
     {
-      preValidation: asEditor.first,
+      onRequest: asEditor.first,
       schema: { tags: staffTags, body: contentCreateBody, response: { 200: okEnvelope(adminContentView) } },
     },
     async (req) => done(req, 'submitted', await content.create(await asEditor(req), req.body)),
@@ -139,7 +139,7 @@ export function contentRoutes(app: FastifyInstance, deps: { content: Content; ac
   r.post(
     '/admin/content/update',
     {
-      preValidation: asEditor.first,
+      onRequest: asEditor.first,
       schema: { tags: staffTags, body: contentUpdateBody, response: { 200: okEnvelope(adminContentView) } },
     },
     async (req) => done(req, 'modified', await content.update(await asEditor(req), req.body)),
@@ -147,7 +147,7 @@ export function contentRoutes(app: FastifyInstance, deps: { content: Content; ac
   r.post(
     '/admin/content/publish',
     {
-      preValidation: asEditor.first,
+      onRequest: asEditor.first,
       schema: { tags: staffTags, body: contentIdBody, response: { 200: okEnvelope(adminContentView) } },
     },
     async (req) => done(req, 'modified', await content.publish(await asEditor(req), req.body.id)),
@@ -155,7 +155,7 @@ export function contentRoutes(app: FastifyInstance, deps: { content: Content; ac
   r.post(
     '/admin/content/unpublish',
     {
-      preValidation: asEditor.first,
+      onRequest: asEditor.first,
       schema: { tags: staffTags, body: contentUnpublishBody, response: { 200: okEnvelope(adminContentView) } },
     },
     async (req) => done(req, 'modified', await content.unpublish(await asEditor(req), req.body.id, req.body.reason)),
@@ -163,7 +163,7 @@ export function contentRoutes(app: FastifyInstance, deps: { content: Content; ac
   r.get(
     '/admin/messages',
     {
-      preValidation: asEditor.first,
+      onRequest: asEditor.first,
       schema: { tags: staffTags, querystring: sentMessagesQuery, response: { 200: paged(adminMessageView) } },
     },
     async (req) => {
@@ -174,7 +174,7 @@ export function contentRoutes(app: FastifyInstance, deps: { content: Content; ac
   r.post(
     '/admin/messages/send',
     {
-      preValidation: asEditor.first,
+      onRequest: asEditor.first,
       schema: { tags: staffTags, body: messageSendBody, response: { 200: okEnvelope(messageSentView) } },
     },
     async (req) => done(req, 'sent', await content.sendMessage(await asEditor(req), req.body)),

@@ -220,4 +220,59 @@ describe.each(dbs)('kyc on $dialect', ({ open }) => {
     const desk = await t.call('GET', '/admin/kyc', { token: owner });
     expect(desk.body.code).not.toBe(0);
   });
+
+  it('lets a compliance officer review (photos included) and refuses support and finance staff', async () => {
+    await start();
+    const adminToken = await admin();
+    const hire = async (username: string, role: string) => {
+      const created = (
+        await t.call('POST', '/admin/staff/create', { token: adminToken, json: { username, role, reason: 'new hire' } })
+      ).body.data;
+      const signedIn = await t.call('POST', '/admin/auth/login', {
+        json: { username, password: created.initialPassword, totpCode: totpNow(created.totpSecret, t.clock.now()) },
+      });
+      return signedIn.body.data.token as string;
+    };
+    const compliance = await hire('cora', 'compliance');
+    const others = [await hire('sam', 'support'), await hire('fin', 'finance')];
+    const token = await customer('9123456786');
+    const id = (await submit(token)).body.data.submission.id as number;
+
+    for (const staffToken of others) {
+      expect((await t.call('GET', '/admin/kyc', { token: staffToken })).body.error).toBe('forbidden');
+      expect((await decide(staffToken, id, 'approve')).body.error).toBe('forbidden');
+      const photo = await t.app.http.inject({
+        url: `/ipor-api/admin/kyc/${id}/image/front`,
+        headers: { token: staffToken },
+      });
+      expect(photo.statusCode).not.toBe(200);
+    }
+    expect((await state(token)).idStatus).toBe('pending');
+
+    const pending = (await t.call('GET', '/admin/kyc', { token: compliance })).body.data.items;
+    expect(pending.map((item: { id: number }) => item.id)).toContain(id);
+    const photo = await t.app.http.inject({
+      url: `/ipor-api/admin/kyc/${id}/image/front`,
+      headers: { token: compliance },
+    });
+    expect(photo.statusCode).toBe(200);
+    expect(photo.headers['content-type']).toBe('image/jpeg');
+    expect((await decide(compliance, id, 'approve')).body.code).toBe(0);
+    expect((await state(token)).idStatus).toBe('succ');
+    const audit = (await t.call('GET', '/admin/audit?action=kyc.approve', { token: compliance })).body.data.items;
+    expect(audit[0]).toMatchObject({ staffUsername: 'cora', targetId: String(id) });
+  });
+
+  it('answers -1000 to a submission without a session before reading its body, even one over the size limit', async () => {
+    await start();
+    const huge = 'A'.repeat(17 * 1024 * 1024);
+    const answer = await t.app.http.inject({
+      method: 'POST',
+      url: '/ipor-api/user/auth',
+      headers: { 'content-type': 'application/json' },
+      payload: `{"front":"${huge}"}`,
+    });
+    // With the check after parsing, this would be a 413 "body too large" instead.
+    expect(JSON.parse(answer.body)).toMatchObject({ code: -1000 });
+  });
 });

@@ -23,21 +23,21 @@ export function kycRoutes(app: FastifyInstance, deps: { kyc: Kyc; accounts: Acco
 
   r.get(
     '/user/auth',
-    { preValidation: signedIn.first, schema: { tags: ['kyc'], response: { 200: okEnvelope(kycView) } } },
+    { onRequest: signedIn.first, schema: { tags: ['kyc'], response: { 200: okEnvelope(kycView) } } },
     async (req) => ok(await kyc.view((await signedIn(req)).user.id)),
   );
   r.post(
     '/user/auth',
     {
       bodyLimit: BODY_LIMIT,
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: { tags: ['kyc'], body: kycSubmitBody, response: { 200: okEnvelope(kycView) } },
     },
     async (req) => done(req, 'submitted', await kyc.submit((await signedIn(req)).user.id, req.body)),
   );
   r.get(
     '/user/auth/image/:id/:side',
-    { preValidation: signedIn.first, schema: { tags: ['kyc'], params: imageParams } },
+    { onRequest: signedIn.first, schema: { tags: ['kyc'], params: imageParams } },
     async (req, reply) => {
       const image = await kyc.image(req.params.id, req.params.side, (await signedIn(req)).user.id);
       return reply.header('content-type', 'image/jpeg').header('cache-control', 'private, no-store').send(image);
@@ -46,7 +46,7 @@ export function kycRoutes(app: FastifyInstance, deps: { kyc: Kyc; accounts: Acco
   r.get(
     '/admin/kyc',
     {
-      preValidation: reviewer.first,
+      onRequest: reviewer.first,
       schema: { tags: ['staff'], response: { 200: okEnvelope(z.object({ items: z.array(kycReviewItem) })) } },
     },
     async (req) => {
@@ -56,7 +56,7 @@ export function kycRoutes(app: FastifyInstance, deps: { kyc: Kyc; accounts: Acco
   );
   r.get(
     '/admin/kyc/:id/image/:side',
-    { preValidation: reviewer.first, schema: { tags: ['staff'], params: imageParams } },
+    { onRequest: reviewer.first, schema: { tags: ['staff'], params: imageParams } },
     async (req, reply) => {
       await reviewer(req);
       const image = await kyc.image(req.params.id, req.params.side, null);
@@ -66,7 +66,7 @@ export function kycRoutes(app: FastifyInstance, deps: { kyc: Kyc; accounts: Acco
   r.post(
     '/admin/kyc/:id/decide',
     {
-      preValidation: reviewer.first,
+      onRequest: reviewer.first,
       schema: {
         tags: ['staff'],
         params: z.object({ id: z.coerce.number().int().positive() }),

@@ -17,7 +17,7 @@ export function reconciliationRoutes(app: FastifyInstance, deps: { reconciliatio
 
   r.get(
     '/admin/reconciliation',
-    { preValidation: as.first, schema: { tags, response: { 200: okEnvelope(reconciliationState) } } },
+    { onRequest: as.first, schema: { tags, response: { 200: okEnvelope(reconciliationState) } } },
     async (req) => {
       await as(req);
       return ok(reconciliation.state());
@@ -25,7 +25,7 @@ export function reconciliationRoutes(app: FastifyInstance, deps: { reconciliatio
   );
   r.post(
     '/admin/reconciliation/run',
-    { preValidation: as.first, schema: { tags, response: { 200: okEnvelope(reconciliationReport) } } },
+    { onRequest: as.first, schema: { tags, response: { 200: okEnvelope(reconciliationReport) } } },
     async (req) => ok(await reconciliation.runFor((await as(req)).staff.id)),
   );
 }

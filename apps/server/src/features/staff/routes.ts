@@ -29,7 +29,7 @@ import type { Staff, StaffAuth } from './service.ts';
 export function staffRoutes(app: FastifyInstance, staff: Staff, config: Config) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['staff'];
-  // One guard per permission, so a route's preValidation and its handler share the same check.
+  // One guard per permission, so a route's onRequest and its handler share the same check.
   const guards = new Map<StaffPermission | undefined, Guard<StaffAuth>>();
   const can = (permission?: StaffPermission) => {
     let g = guards.get(permission);
@@ -53,12 +53,12 @@ export function staffRoutes(app: FastifyInstance, staff: Staff, config: Config) 
   );
   r.get(
     '/admin/auth/me',
-    { preValidation: can().first, schema: { tags, response: { 200: okEnvelope(staffMeView) } } },
+    { onRequest: can().first, schema: { tags, response: { 200: okEnvelope(staffMeView) } } },
     async (req) => ok({ ...staff.me(await as(req)), mode: config.mode }),
   );
   r.post(
     '/admin/auth/logout',
-    { preValidation: can().first, schema: { tags, response: doneResponse } },
+    { onRequest: can().first, schema: { tags, response: doneResponse } },
     async (req) => {
       await staff.logout(await as(req));
       return ok({ done: true as const });
@@ -66,7 +66,7 @@ export function staffRoutes(app: FastifyInstance, staff: Staff, config: Config) 
   );
   r.post(
     '/admin/auth/password',
-    { preValidation: can().first, schema: { tags, body: staffPasswordBody, response: doneResponse } },
+    { onRequest: can().first, schema: { tags, body: staffPasswordBody, response: doneResponse } },
     async (req) => {
       await staff.changePassword(await as(req), req.body.oldPassword, req.body.password);
       return done(req, 'modified', { done: true as const });
@@ -75,7 +75,7 @@ export function staffRoutes(app: FastifyInstance, staff: Staff, config: Config) 
   r.get(
     '/admin/audit',
     {
-      preValidation: can('audit.read').first,
+      onRequest: can('audit.read').first,
       schema: { tags, querystring: auditQuery, response: paged(auditEntryView) },
     },
     async (req) => {
@@ -86,7 +86,7 @@ export function staffRoutes(app: FastifyInstance, staff: Staff, config: Config) 
   r.get(
     '/admin/staff',
     {
-      preValidation: can('staff.manage').first,
+      onRequest: can('staff.manage').first,
       schema: { tags, response: { 200: okEnvelope(z.object({ items: z.array(staffMemberView) })) } },
     },
     async (req) => {
@@ -97,14 +97,14 @@ export function staffRoutes(app: FastifyInstance, staff: Staff, config: Config) 
   r.post(
     '/admin/staff/create',
     {
-      preValidation: can('staff.manage').first,
+      onRequest: can('staff.manage').first,
       schema: { tags, body: staffCreateBody, response: { 200: okEnvelope(createdStaffView) } },
     },
     async (req) => ok(await staff.create(await as(req, 'staff.manage'), req.body)),
   );
   r.post(
     '/admin/staff/disable',
-    { preValidation: can('staff.manage').first, schema: { tags, body: staffDisableBody, response: doneResponse } },
+    { onRequest: can('staff.manage').first, schema: { tags, body: staffDisableBody, response: doneResponse } },
     async (req) => {
       await staff.disable(await as(req, 'staff.manage'), req.body.id, req.body.reason);
       return ok({ done: true as const });
@@ -113,7 +113,7 @@ export function staffRoutes(app: FastifyInstance, staff: Staff, config: Config) 
   r.get(
     '/admin/users',
     {
-      preValidation: can('users.read').first,
+      onRequest: can('users.read').first,
       schema: { tags, querystring: usersQuery, response: paged(customerUserView) },
     },
     async (req) => {
@@ -123,7 +123,7 @@ export function staffRoutes(app: FastifyInstance, staff: Staff, config: Config) 
   );
   r.post(
     '/admin/users/status',
-    { preValidation: can('users.status').first, schema: { tags, body: userStatusBody, response: doneResponse } },
+    { onRequest: can('users.status').first, schema: { tags, body: userStatusBody, response: doneResponse } },
     async (req) => {
       await staff.setUserStatus(await as(req, 'users.status'), req.body.userId, req.body.status, req.body.reason);
       return done(req, 'modified', { done: true as const });

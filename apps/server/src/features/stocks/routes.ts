@@ -57,7 +57,7 @@ export function stockRoutes(app: FastifyInstance, d: StockDeps) {
   r.post(
     '/stock/order/preview',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: { tags, body: previewStockOrderBody, response: { 200: okEnvelope(orderPreviewView) } },
     },
     async (req) => {
@@ -70,7 +70,7 @@ export function stockRoutes(app: FastifyInstance, d: StockDeps) {
     r.post(
       `/stock/order/${side}`,
       {
-        preValidation: signedIn.first,
+        onRequest: signedIn.first,
         schema: {
           tags,
           description: `Places a ${side} order (market or limit) after checking the 6-digit transaction password. A clientOrderId (or Idempotency-Key header) makes a retry answer the first order, for at least 24 hours.`,
@@ -92,7 +92,7 @@ export function stockRoutes(app: FastifyInstance, d: StockDeps) {
   r.get(
     '/stock/order/list',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: {
         tags,
         querystring: orderListQuery,
@@ -105,7 +105,7 @@ export function stockRoutes(app: FastifyInstance, d: StockDeps) {
   r.get(
     '/stock/order/info',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: { tags, querystring: orderIdQuery, response: { 200: okEnvelope(stockOrderView) } },
     },
     async (req) => {
@@ -118,7 +118,7 @@ export function stockRoutes(app: FastifyInstance, d: StockDeps) {
   r.get(
     '/stock/order/cancel',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: { tags, querystring: orderIdQuery, response: { 200: okEnvelope(stockOrderResult) } },
     },
     async (req) => done(req, 'cancelled', { order: await d.orders.cancel((await user(req)).id, req.query.id) }),
@@ -126,14 +126,14 @@ export function stockRoutes(app: FastifyInstance, d: StockDeps) {
 
   r.get(
     '/stock/order/statistics',
-    { preValidation: signedIn.first, schema: { tags, response: { 200: okEnvelope(orderStatisticsView) } } },
+    { onRequest: signedIn.first, schema: { tags, response: { 200: okEnvelope(orderStatisticsView) } } },
     async (req) => ok(await d.orders.statistics((await user(req)).id)),
   );
 
   r.get(
     '/stock/hold/list',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: { tags, response: { 200: okEnvelope(z.object({ items: z.array(holdingView) })) } },
     },
     async (req) => ok({ items: await d.holdings.list((await user(req)).id, d.clock.now()) }),
@@ -142,7 +142,7 @@ export function stockRoutes(app: FastifyInstance, d: StockDeps) {
   r.get(
     '/stock/hold/info',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: { tags, querystring: symbolQuery, response: { 200: okEnvelope(holdingView.nullable()) } },
     },
     async (req) => {
@@ -154,7 +154,7 @@ export function stockRoutes(app: FastifyInstance, d: StockDeps) {
 
   r.post(
     '/stock/collect/add',
-    { preValidation: signedIn.first, schema: { tags, body: symbolQuery, response: { 200: okEnvelope(z.null()) } } },
+    { onRequest: signedIn.first, schema: { tags, body: symbolQuery, response: { 200: okEnvelope(z.null()) } } },
     async (req) => {
       const u = await user(req);
       const instrument = d.market.instrument(req.body.symbol);
@@ -167,7 +167,7 @@ export function stockRoutes(app: FastifyInstance, d: StockDeps) {
 
   r.post(
     '/stock/collect/del',
-    { preValidation: signedIn.first, schema: { tags, body: symbolQuery, response: { 200: okEnvelope(z.null()) } } },
+    { onRequest: signedIn.first, schema: { tags, body: symbolQuery, response: { 200: okEnvelope(z.null()) } } },
     async (req) => {
       const u = await user(req);
       const instrument = d.market.instrument(req.body.symbol);
@@ -179,7 +179,7 @@ export function stockRoutes(app: FastifyInstance, d: StockDeps) {
   r.post(
     '/stock/collect/list',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: { tags, response: { 200: okEnvelope(z.object({ items: z.array(quoteView) })) } },
     },
     async (req) => {

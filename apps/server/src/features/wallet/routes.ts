@@ -16,7 +16,7 @@ export function walletRoutes(app: FastifyInstance, accounts: Accounts, wallets: 
   r.post(
     '/user/assets',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: { tags, response: { 200: okEnvelope(z.object({ items: z.array(balanceView) })) } },
     },
     async (req) => {
@@ -27,7 +27,7 @@ export function walletRoutes(app: FastifyInstance, accounts: Accounts, wallets: 
   r.get(
     '/user/tx/record',
     {
-      preValidation: signedIn.first,
+      onRequest: signedIn.first,
       schema: {
         tags,
         querystring: txRecordQuery,

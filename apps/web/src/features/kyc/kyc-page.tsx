@@ -13,7 +13,9 @@ import { apiGet, apiPost, queryKeys } from '../../app/api.ts';
 import { loginPath } from '../../app/navigation.ts';
 import { useSession } from '../../app/session.ts';
 import { Page } from '../../app/shell/page.tsx';
+import { PrivateImage } from '../../app/shell/private-image.tsx';
 import { VerificationBadge } from '../../app/shell/verification-badge.tsx';
+import { formatDateTime } from '../../lib/time.ts';
 import { ServerForm } from '../accounts/server-form.tsx';
 
 const kycKey = ['user', 'kyc'] as const;
@@ -67,10 +69,47 @@ export function KycPage() {
               )}
             </div>
           )}
+          {view?.submission && !showForm && <SubmissionCard submission={view.submission} />}
           {showForm && <KycForm onDone={() => setResubmitting(false)} />}
         </div>
       </Page>
     </RequireLogin>
+  );
+}
+
+/** What the customer sent last, photos included, so they can check it while it is reviewed. */
+function SubmissionCard({ submission }: { submission: NonNullable<KycView['submission']> }) {
+  const { t } = useTranslation();
+  const rows: [string, string][] = [
+    [t('kyc.docType'), t(`kyc.docTypes.${submission.docType}`)],
+    [t('kyc.fullName'), submission.fullName],
+    [t('kyc.docNumber'), submission.docNumber],
+    [t('kyc.sentAt'), formatDateTime(submission.createdAt)],
+  ];
+  return (
+    <section className="kyc__submission" data-testid="kyc-submission" aria-label={t('kyc.yourSubmission')}>
+      <h2 className="kyc__submission-title">{t('kyc.yourSubmission')}</h2>
+      <dl className="kyc__fields">
+        {rows.map(([label, value]) => (
+          <div key={label} className="kyc__field">
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <div className="kyc__photos">
+        {(['front', 'back'] as const).map((side) => (
+          <figure key={side} className="kyc__photo">
+            <PrivateImage
+              path={`/user/auth/image/${submission.id}/${side}`}
+              alt={t(`kyc.${side}`)}
+              testId={`kyc-own-photo-${side}`}
+            />
+            <figcaption>{t(`kyc.${side}`)}</figcaption>
+          </figure>
+        ))}
+      </div>
+    </section>
   );
 }
 
