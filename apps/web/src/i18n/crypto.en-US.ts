@@ -2,7 +2,7 @@
 export const cryptoEnUS = {
   crypto: {
     hubEntry: 'Crypto',
-    hubAssets: 'USDT, BTC, ETH to an address of your own',
+    hubAssets: 'USDT, BTC and ETH',
     chooseCoin: 'Choose the coin to deposit',
     networks: 'Networks',
     closed: 'Closed',

@@ -4,7 +4,7 @@ import type { cryptoEnUS } from './crypto.en-US.ts';
 export const cryptoPtBR: typeof cryptoEnUS = {
   crypto: {
     hubEntry: 'Cripto',
-    hubAssets: 'USDT, BTC, ETH para um endereço só seu',
+    hubAssets: 'USDT, BTC e ETH',
     chooseCoin: 'Escolha a moeda para depositar',
     networks: 'Redes',
     closed: 'Fechado',
