@@ -3,7 +3,7 @@
 // the same zod schemas, security headers, request ids, and the two front ends as static files.
 
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from '@bourse/db';
 import formbody from '@fastify/formbody';
@@ -16,7 +16,10 @@ import type { ChainPort } from './adapters/chain/chain-port.ts';
 import { EsploraBtcChain } from './adapters/chain/esplora/esplora-btc.ts';
 import { EvmRpcChain } from './adapters/chain/evm-rpc/evm-rpc-chain.ts';
 import { SandboxChain } from './adapters/chain/sandbox/sandbox-chain.ts';
+import { SandboxChainPayouts } from './adapters/chain/sandbox/sandbox-chain-payouts.ts';
 import { PIX_SIGNATURE_HEADER } from './adapters/payments/pix-port.ts';
+import { SandboxBankPayouts } from './adapters/payments/sandbox/sandbox-bank-payouts.ts';
+import { sandboxPayouts } from './adapters/payments/sandbox/sandbox-payout-ledger.ts';
 import { SandboxPix } from './adapters/payments/sandbox/sandbox-pix.ts';
 import { SandboxSms } from './adapters/sms/sandbox/sandbox.ts';
 import type { SmsPort } from './adapters/sms/sms-port.ts';
@@ -27,6 +30,8 @@ import { TradingEngine } from './engine-host/trading-engine.ts';
 import { accountRoutes } from './features/accounts/routes.ts';
 import { Accounts } from './features/accounts/service.ts';
 import { SessionCache } from './features/accounts/session-cache.ts';
+import { adjustmentRoutes } from './features/adjustments/routes.ts';
+import { Adjustments } from './features/adjustments/service.ts';
 import { bankAccountRoutes } from './features/bank-accounts/routes.ts';
 import { BankAccounts } from './features/bank-accounts/service.ts';
 import { Captchas } from './features/common/captcha.ts';
@@ -40,6 +45,8 @@ import { DepositWatcher } from './features/crypto-deposits/watcher.ts';
 import { seed } from './features/demo/seed.ts';
 import { depositRoutes } from './features/deposits/routes.ts';
 import { Deposits } from './features/deposits/service.ts';
+import { exchangeRoutes } from './features/exchange/routes.ts';
+import { Exchange } from './features/exchange/service.ts';
 import { kycRoutes } from './features/kyc/routes.ts';
 import { Kyc } from './features/kyc/service.ts';
 import { bookView, marketDataRoutes } from './features/markets/routes.ts';
@@ -55,8 +62,15 @@ import { stockRoutes } from './features/stocks/routes.ts';
 import { StockOrders } from './features/stocks/service.ts';
 import { Watchlist } from './features/stocks/watchlist.ts';
 import { grantPaperFunds } from './features/wallet/paper-grants.ts';
-import { walletRoutes } from './features/wallet/routes.ts';
+import { statementRoutes, walletRoutes } from './features/wallet/routes.ts';
 import { Wallets } from './features/wallet/service.ts';
+import { MARKET_TIME_ZONES, Statements } from './features/wallet/statement.ts';
+import { AddressBook } from './features/withdrawals/address-book.ts';
+import { type PayoutRails, unconfiguredRail } from './features/withdrawals/payout-rail.ts';
+import { Payouts } from './features/withdrawals/payouts.ts';
+import { withdrawalRoutes } from './features/withdrawals/routes.ts';
+import { Withdrawals } from './features/withdrawals/service.ts';
+import { WithdrawTerms } from './features/withdrawals/terms.ts';
 import { errorEnvelope, registerEnvelope, requestLang } from './http/envelope.ts';
 import { registerRateLimits } from './http/rate-limits.ts';
 import { apiSecurityHeaders, securityHeaders } from './http/security-headers.ts';
@@ -89,6 +103,9 @@ export type App = {
   clock: Clock;
   /** Crypto deposits' watcher (scan() on demand) and, in paper mode, the sandbox chain. */
   cryptoDeposits: { watcher: DepositWatcher; sandboxChain: SandboxChain | null };
+  withdrawals: Withdrawals;
+  /** The payout outbox's worker (tests run it by hand with WITHDRAW_PAYOUT_EVERY_MS 0). */
+  payouts: Payouts;
 };
 
 export async function buildApp(deps: AppDeps): Promise<App> {
@@ -187,7 +204,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     sessions,
     ...(onUserCreated ? { onUserCreated } : {}),
   });
-  const wallets = new Wallets(db, engine);
+  const adjustments = new Adjustments({ db, engine, clock });
+  const lineNotes = (userId: number, links: readonly string[]) => adjustments.notes(userId, links);
+  const wallets = new Wallets(db, engine, lineNotes);
   const market = await MarketData.open(db, clock, config.simulatorSeed);
   const venue = await PaperVenue.open(db, engine, market, clock, config.stocks, (m) => http.log.warn(m));
   const stockOrders = new StockOrders({ db, engine, market, venue, clock, settings: config.stocks });
@@ -216,26 +235,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const reconciliation = new Reconciliation({ db, engine, clock, log: http.log, everyMin: config.reconcileEveryMin });
   // A run in progress reads the engine and the database: closing waits for it.
   http.addHook('onClose', () => reconciliation.stop());
-  const { ports: chainPorts, sandbox: sandboxChain } = chainPortsFor(config, db, clock);
-  const cryptoWatcher = new DepositWatcher({
-    db,
-    clock,
-    engine,
-    ports: chainPorts,
-    settings: config.cryptoDeposits,
-    log: (message, error) => http.log.error({ err: error }, message),
-  });
-  // A scan in progress writes through the engine and the database: closing waits for it.
-  http.addHook('onClose', () => cryptoWatcher.stop());
-  const cryptoDeposits = new CryptoDeposits({
-    db,
-    clock,
-    mode: config.mode,
-    settings: config.cryptoDeposits,
-    watcher: cryptoWatcher,
-    sandbox: sandboxChain,
-    hasChain: (network, asset) => chainPorts.get(network)?.assets.includes(asset) ?? false,
-  });
   // Fiat deposits. Paper mode: the sandbox PIX provider, which pays through the real signed webhook.
   // Live mode: no PIX provider is wired yet (the BCB adapter's shape is ready), so PIX stays closed.
   const sandboxPix = config.mode === 'paper' ? new SandboxPix(config.deposits.pixWebhookSecret) : null;
@@ -257,6 +256,54 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     });
     if (res.statusCode !== 200) throw new Error(`sandbox PIX notification refused: ${res.statusCode} ${res.body}`);
   });
+  const { ports: chainPorts, sandbox: sandboxChain } = chainPortsFor(config, db, clock);
+  const cryptoWatcher = new DepositWatcher({
+    db,
+    clock,
+    engine,
+    ports: chainPorts,
+    settings: config.cryptoDeposits,
+    log: (message, error) => http.log.error({ err: error }, message),
+  });
+  // A scan in progress writes through the engine and the database: closing waits for it.
+  http.addHook('onClose', () => cryptoWatcher.stop());
+  const cryptoDeposits = new CryptoDeposits({
+    db,
+    clock,
+    mode: config.mode,
+    settings: config.cryptoDeposits,
+    watcher: cryptoWatcher,
+    sandbox: sandboxChain,
+    hasChain: (network, asset) => chainPorts.get(network)?.assets.includes(asset) ?? false,
+  });
+  // Withdrawals: paper mode pays through the sandbox rails (live mode has no provider adapters yet, so
+  // nothing is paid there: the outbox keeps every approved payout until one is wired).
+  const withdrawTerms = new WithdrawTerms(config.withdrawals);
+  const withdrawals = new Withdrawals({ db, engine, clock, accounts, terms: withdrawTerms, mode: config.mode });
+  const payoutRails: PayoutRails =
+    config.mode === 'paper'
+      ? {
+          bank: new SandboxBankPayouts(db, clock, 'bank'),
+          pix: new SandboxBankPayouts(db, clock, 'pix'),
+          crypto: new SandboxChainPayouts(db, clock),
+        }
+      : { bank: unconfiguredRail('bank'), pix: unconfiguredRail('pix'), crypto: unconfiguredRail('crypto') };
+  const payouts = new Payouts({
+    db,
+    engine,
+    clock,
+    rails: payoutRails,
+    terms: withdrawTerms,
+    withdrawals,
+    settings: config.withdrawals,
+    onPause: (point) => {
+      // The crash test's signal that the payout stands at `point` (it kills the process then).
+      if (config.dataDir) writeFileSync(join(config.dataDir, 'payout-paused'), point);
+    },
+    log: (m) => http.log.error(m),
+  });
+  withdrawals.onApproved = () => payouts.kick();
+  http.addHook('onClose', () => payouts.stop());
 
   await http.register(
     async (api) => {
@@ -283,8 +330,29 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       }
       contentRoutes(api, { content, accounts, staff });
       kycRoutes(api, { kyc: new Kyc({ db, clock, sessions }), accounts, staff });
-      cryptoDepositRoutes(api, accounts, cryptoDeposits);
       depositRoutes(api, { deposits, accounts, staff, pixProvider: sandboxPix?.name ?? null });
+      cryptoDepositRoutes(api, accounts, cryptoDeposits);
+      withdrawalRoutes(api, {
+        accounts,
+        staff,
+        withdrawals,
+        addresses: new AddressBook({ db, clock, mode: config.mode }),
+        sandboxPayouts: config.testHooks && config.mode === 'paper' ? () => sandboxPayouts(db) : undefined,
+      });
+      exchangeRoutes(api, accounts, new Exchange({ db, engine, market, clock, virtual: config.mode === 'paper' }));
+      adjustmentRoutes(api, { adjustments, staff });
+      statementRoutes(
+        api,
+        accounts,
+        new Statements({
+          db,
+          engine,
+          clock,
+          timeZone: MARKET_TIME_ZONES[config.stockCountry],
+          virtual: config.mode === 'paper',
+          notes: lineNotes,
+        }),
+      );
       marketStream(
         api,
         market,
@@ -304,6 +372,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   reconciliation.start();
   retention.start();
   cryptoWatcher.start(config.cryptoDeposits.scanEveryMs);
+  await payouts.start();
   return {
     http,
     accounts,
@@ -316,6 +385,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     sandboxSms,
     clock,
     cryptoDeposits: { watcher: cryptoWatcher, sandboxChain },
+    withdrawals,
+    payouts,
   };
 }
 

@@ -84,3 +84,23 @@ it('keeps the journal behind the snapshots a week unless told otherwise; all kee
       /ENGINE_JOURNAL_RETENTION_HOURS must be a positive integer/,
     );
 });
+
+it('reads the withdrawal settings: review thresholds over the defaults, closed rails, and a pause point only with test hooks', () => {
+  const config = loadConfig({
+    WITHDRAW_REVIEW_ABOVE: 'INR:1000,BTC:0.5',
+    WITHDRAWALS_CLOSED: 'pix, crypto:BTC',
+    WITHDRAW_PAYOUT_EVERY_MS: '0',
+    BOURSE_TEST_PAYOUT_PAUSE: 'after_accept',
+  });
+  expect(config.withdrawals).toEqual({
+    reviewAbove: { INR: '1000', BRL: '5000', BTC: '0.5', ETH: '2', USDT: '5000' },
+    closed: ['pix', 'crypto:BTC'],
+    payoutEveryMs: 0,
+    // Without BOURSE_TEST_HOOKS the crash test's pause point is ignored: a live server never pauses a payout.
+    pauseAt: null,
+  });
+  expect(loadConfig({ BOURSE_TEST_HOOKS: '1', BOURSE_TEST_PAYOUT_PAUSE: 'after_post' }).withdrawals.pauseAt).toBe(
+    'after_post',
+  );
+  expect(() => loadConfig({ WITHDRAW_REVIEW_ABOVE: 'INR:lots' })).toThrow(/not a decimal/);
+});

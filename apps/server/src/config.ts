@@ -5,6 +5,7 @@
 import { isIP } from 'node:net';
 import { type CryptoDepositSettings, loadCryptoDepositSettings } from './features/crypto-deposits/settings.ts';
 import { type DepositSettings, loadDepositSettings } from './features/deposits/settings.ts';
+import { DEFAULT_REVIEW_ABOVE, type WithdrawSettings } from './features/withdrawals/terms.ts';
 
 export type Mode = 'paper' | 'live';
 
@@ -59,6 +60,8 @@ export type Config = {
   deposits: DepositSettings;
   /** Crypto deposits: xpubs, minimums, closed assets, sandbox chain timing (features/crypto-deposits). */
   cryptoDeposits: CryptoDepositSettings;
+  /** Withdrawal review thresholds, closed rails and the payout job (features/withdrawals/terms.ts). */
+  withdrawals: WithdrawSettings;
 };
 
 /** Requests per client address per window: every API call (global) and tighter ceilings per route. */
@@ -253,5 +256,24 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: Pa
     captcha: loadCaptchaWork(env, mode),
     deposits: defaults.deposits ?? loadDepositSettings(env, mode),
     cryptoDeposits: defaults.cryptoDeposits ?? loadCryptoDepositSettings(env, mode),
+    withdrawals: defaults.withdrawals ?? loadWithdrawSettings(env, testHooks),
+  };
+}
+
+/**
+ * WITHDRAW_REVIEW_ABOVE ("INR:50000,BTC:0.1": above it finance staff review), WITHDRAWALS_CLOSED
+ * ("pix,crypto:BTC" or "all"), WITHDRAW_PAYOUT_EVERY_MS (the payout job, 2000 by default), and with test
+ * hooks only BOURSE_TEST_PAYOUT_PAUSE (after_accept | after_post: the crash test's pause points).
+ */
+export function loadWithdrawSettings(env: Record<string, string | undefined>, testHooks: boolean): WithdrawSettings {
+  const pause = env.BOURSE_TEST_PAYOUT_PAUSE;
+  return {
+    reviewAbove: keyed(env.WITHDRAW_REVIEW_ABOVE, { ...DEFAULT_REVIEW_ABOVE }, decimal),
+    closed: (env.WITHDRAWALS_CLOSED ?? '')
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean),
+    payoutEveryMs: nonNegativeInt(env.WITHDRAW_PAYOUT_EVERY_MS ?? '2000'),
+    pauseAt: testHooks && (pause === 'after_accept' || pause === 'after_post') ? pause : null,
   };
 }

@@ -13,13 +13,16 @@ export type Reply = {
 };
 
 export async function testApp(db: Db, overrides: Partial<Config> = {}, clockStartMs?: number) {
+  const base = loadConfig({ BOURSE_TEST_HOOKS: '1', CRYPTO_SCAN_EVERY_MS: '0' }, { dataDir: null });
   const config = {
     // The crypto deposit watcher scans only when a test asks (as the market moves only by hand).
-    ...loadConfig({ BOURSE_TEST_HOOKS: '1', CRYPTO_SCAN_EVERY_MS: '0' }, { dataDir: null }),
+    ...base,
     // Tests register and sign in far faster than a person: the ceilings are tested on their own
     // (http/rate-limits.test.ts), and the captcha's work is a formality here.
     rateLimits: { ...DEFAULT_RATE_LIMITS, global: 1e6, signIn: 1e6, register: 1e6, codeSend: 1e6, order: 1e6 },
     captcha: { cost: 1, tries: 20 },
+    // The payout outbox runs only when a test asks (app.payouts.runOnce()), not on a timer.
+    withdrawals: { ...base.withdrawals, payoutEveryMs: 0 },
     ...overrides,
   };
   const clock = manualClock(clockStartMs);

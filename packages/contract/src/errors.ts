@@ -496,6 +496,109 @@ export const ERRORS = {
     en: 'The signature of this notification is not valid',
     pt: 'A assinatura desta notificação não é válida',
   },
+  // --- withdrawals (features/withdrawals) ---
+  withdrawals_locked: {
+    status: 400,
+    en: 'For your safety, withdrawals are locked for 24 hours after a new bank account or address: you can withdraw from {date}',
+    pt: 'Para sua segurança, os saques ficam bloqueados por 24 horas após uma nova conta bancária ou endereço: você pode sacar a partir de {date}',
+  },
+  withdraw_below_minimum: {
+    status: 400,
+    en: 'The minimum withdrawal is {min}',
+    pt: 'O saque mínimo é {min}',
+  },
+  withdraw_above_maximum: {
+    status: 400,
+    en: 'The maximum withdrawal is {max}',
+    pt: 'O saque máximo é {max}',
+  },
+  withdraw_amount_invalid: {
+    status: 400,
+    en: 'Enter an amount such as 100 or 100.50',
+    pt: 'Informe um valor como 100 ou 100,50',
+  },
+  withdraw_currency_mismatch: {
+    status: 400,
+    en: 'This bank account cannot receive this currency',
+    pt: 'Esta conta bancária não pode receber esta moeda',
+  },
+  withdraw_network_unsupported: {
+    status: 400,
+    en: 'This asset cannot be withdrawn on this network',
+    pt: 'Este ativo não pode ser sacado nesta rede',
+  },
+  withdraw_address_invalid: {
+    status: 400,
+    en: 'This is not a valid address on this network',
+    pt: 'Este não é um endereço válido nesta rede',
+  },
+  withdraw_address_not_found: {
+    status: 404,
+    en: 'Withdrawal address not found',
+    pt: 'Endereço de saque não encontrado',
+  },
+  withdraw_address_limit: {
+    status: 400,
+    en: 'You have reached the maximum number of withdrawal addresses',
+    pt: 'Você atingiu o número máximo de endereços de saque',
+  },
+  withdrawal_not_found: { status: 404, en: 'Withdrawal not found', pt: 'Saque não encontrado' },
+  withdrawal_not_cancellable: {
+    status: 400,
+    en: 'This withdrawal can no longer be cancelled',
+    pt: 'Este saque não pode mais ser cancelado',
+  },
+  withdrawal_already_decided: {
+    status: 409,
+    en: 'This withdrawal is no longer waiting for review',
+    pt: 'Este saque não está mais aguardando análise',
+  },
+  same_asset: {
+    status: 400,
+    en: 'Choose two different currencies',
+    pt: 'Escolha duas moedas diferentes',
+  },
+  // --- currency exchange ---
+  exchange_pair_unsupported: {
+    status: 400,
+    en: 'This currency pair cannot be exchanged',
+    pt: 'Este par de moedas não pode ser trocado',
+  },
+  exchange_amount_too_small: {
+    status: 400,
+    en: 'The amount is below the minimum of {min}',
+    pt: 'O valor está abaixo do mínimo de {min}',
+  },
+  exchange_quote_not_found: { status: 404, en: 'Quote not found', pt: 'Cotação não encontrada' },
+  exchange_quote_expired: {
+    status: 400,
+    en: 'This quote has expired. Nothing was exchanged; please get a new quote.',
+    pt: 'Esta cotação expirou. Nada foi trocado; peça uma nova cotação.',
+  },
+  exchange_rate_unavailable: {
+    status: 503,
+    en: 'The exchange rate is not available right now',
+    pt: 'A taxa de câmbio não está disponível no momento',
+  },
+  // --- statements ---
+  statement_month_invalid: {
+    status: 400,
+    en: 'Choose a past or current month',
+    pt: 'Escolha um mês passado ou o mês atual',
+  },
+  // --- manual adjustments ---
+  adjustment_not_found: { status: 404, en: 'Adjustment not found', pt: 'Ajuste não encontrado' },
+  adjustment_same_staff: {
+    status: 403,
+    en: 'A different staff member must approve or reject this adjustment',
+    pt: 'Outro membro da equipe deve aprovar ou rejeitar este ajuste',
+  },
+  adjustment_already_decided: {
+    status: 409,
+    en: 'This adjustment has already been decided',
+    pt: 'Este ajuste já foi decidido',
+  },
+  adjustment_customer_not_found: { status: 404, en: 'Customer not found', pt: 'Cliente não encontrado' },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERRORS;

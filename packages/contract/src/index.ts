@@ -1,10 +1,12 @@
 export * from './accounts.ts';
+export * from './adjustments.ts';
 export * from './bank-accounts.ts';
 export * from './content.ts';
 export * from './crypto-deposits.ts';
 export * from './deposits.ts';
 export * from './envelope.ts';
 export * from './errors.ts';
+export * from './exchange.ts';
 export * from './fields.ts';
 export * from './kyc.ts';
 export * from './lang.ts';
@@ -15,3 +17,4 @@ export * from './staff.ts';
 export * from './stocks.ts';
 export * from './stream.ts';
 export * from './success.ts';
+export * from './withdrawals.ts';

@@ -71,6 +71,10 @@ export const STAFF_PERMISSIONS = {
   'kyc.review': ['compliance', 'admin'],
   /** Confirming or rejecting customers' bank and offline deposits, and reading their proofs. */
   'deposits.confirm': ['finance', 'admin'],
+  /** Approving or rejecting withdrawals above the review threshold; seeing paying and failed ones. */
+  'withdrawals.review': ['finance', 'admin'],
+  /** Proposing manual adjustments and approving another staff member's (never one's own). */
+  'adjustments.manage': ['finance', 'admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffPermission = keyof typeof STAFF_PERMISSIONS;
 

@@ -115,11 +115,18 @@ export const transferView = z.object({
   cause: z.string(),
   link: z.string(),
   counterparty: z.string(),
+  /** What the line's source says about it (an adjustment's written reason); absent when nothing. */
+  note: z.string().optional(),
 });
 export type TransferView = z.infer<typeof transferView>;
 export const txRecordQuery = pageQuery.extend({
   wallet: z.string().max(20).refine(isPlainText, { error: 'field_invalid' }).optional(),
   asset: z.string().max(20).refine(isPlainText, { error: 'field_invalid' }).optional(),
+  /** Lines of one cause (trade, fee, deposit, convert, adjustment…). */
+  cause: z
+    .string()
+    .regex(/^[a-z_]{1,30}$/, { error: 'field_invalid' })
+    .optional(),
   /** One line by its transfer id (the record detail page); another customer's answers no line. */
   id: z.string().max(120).refine(isPlainText, { error: 'field_invalid' }).optional(),
 });
@@ -140,3 +147,48 @@ export type PreviewStockOrderInput = z.input<typeof previewStockOrderBody>;
 export type OrderListInput = z.input<typeof orderListQuery>;
 export type OrderIdInput = z.input<typeof orderIdQuery>;
 export type TxRecordInput = z.input<typeof txRecordQuery>;
+
+// --- monthly statements (not in SPEC; PRODUCT.md rule 8) -------------------------------------------
+
+export const STATEMENT_FORMATS = ['json', 'csv', 'pdf'] as const;
+export const statementQuery = z.object({
+  /** The calendar month in the deployment's market time zone, YYYY-MM. */
+  month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, { error: 'statement_month_invalid' }),
+  format: z.enum(STATEMENT_FORMATS, { error: 'field_invalid' }).default('json'),
+});
+export type StatementInput = z.input<typeof statementQuery>;
+
+export const statementAccountView = z.object({
+  wallet: z.string(),
+  asset: z.string(),
+  opening: z.string(),
+  credits: z.string(),
+  debits: z.string(),
+  closing: z.string(),
+});
+export const statementLineView = z.object({
+  id: z.string(),
+  at: z.number().int(),
+  wallet: z.string(),
+  asset: z.string(),
+  /** Signed from the customer's side. */
+  amount: z.string(),
+  /** The account's balance after this line. */
+  balance: z.string(),
+  cause: z.string(),
+  link: z.string(),
+  /** What the line's source says about it (an adjustment's written reason), or ''. */
+  note: z.string(),
+});
+export const statementView = z.object({
+  userId: z.number().int(),
+  month: z.string(),
+  /** The IANA zone the month's bounds and the lines' times are in. */
+  timeZone: z.string(),
+  fromMs: z.number().int(),
+  toMs: z.number().int(),
+  virtual: z.boolean(),
+  accounts: z.array(statementAccountView),
+  lines: z.array(statementLineView),
+});
+export type StatementView = z.infer<typeof statementView>;

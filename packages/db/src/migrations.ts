@@ -620,6 +620,149 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX sandbox_chain_txs_address ON sandbox_chain_txs(network, address);
     `,
   },
+  {
+    version: 20,
+    // Withdrawals (features/withdrawals): the customer's address book, the life cycle with its transition
+    // table and append-only history, the payout outbox (written in the approval's transaction, keyed by
+    // an idempotency key derived from the withdrawal id) and the sandbox rails' own record of payouts,
+    // keyed by that key as a real provider dedupes. Amounts are decimal strings at the asset's scale.
+    name: 'withdrawals: address book, life cycle, payout outbox, sandbox payouts',
+    sql: (dialect) => `
+      CREATE TABLE withdraw_addresses (
+        id {{id}},
+        user_id BIGINT NOT NULL,
+        asset TEXT NOT NULL,
+        network TEXT NOT NULL,
+        address TEXT NOT NULL,
+        label TEXT NOT NULL DEFAULT '',
+        created_at BIGINT NOT NULL,
+        deleted_at BIGINT
+      );
+      CREATE INDEX withdraw_addresses_user ON withdraw_addresses(user_id);
+      CREATE TABLE withdrawal_transitions (
+        from_status TEXT NOT NULL,
+        to_status TEXT NOT NULL,
+        PRIMARY KEY (from_status, to_status)
+      );
+      INSERT INTO withdrawal_transitions (from_status, to_status) VALUES
+        ('requested', 'reviewing'), ('reviewing', 'approved'), ('reviewing', 'rejected'),
+        ('reviewing', 'cancelled'), ('approved', 'paying'), ('paying', 'paid'), ('paying', 'failed');
+      CREATE TABLE withdrawals (
+        id {{id}},
+        user_id BIGINT NOT NULL,
+        rail TEXT NOT NULL,
+        asset TEXT NOT NULL,
+        network TEXT,
+        wallet TEXT NOT NULL,
+        amount TEXT NOT NULL,
+        fee TEXT NOT NULL,
+        bank_account_id BIGINT,
+        address_id BIGINT,
+        destination TEXT NOT NULL,
+        payout_to TEXT NOT NULL,
+        status TEXT NOT NULL,
+        reason TEXT NOT NULL DEFAULT '',
+        payout_ref TEXT NOT NULL DEFAULT '',
+        request_key TEXT,
+        request_body TEXT NOT NULL DEFAULT '',
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE INDEX withdrawals_user ON withdrawals(user_id, id);
+      CREATE INDEX withdrawals_status ON withdrawals(status);
+      CREATE UNIQUE INDEX withdrawals_request_key ON withdrawals(user_id, request_key);
+      CREATE TABLE withdrawal_events (
+        id {{id}},
+        withdrawal_id BIGINT NOT NULL,
+        from_status TEXT,
+        to_status TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        reason TEXT NOT NULL DEFAULT '',
+        staff_id BIGINT
+      );
+      CREATE INDEX withdrawal_events_withdrawal ON withdrawal_events(withdrawal_id, id);
+      ${appendOnly('withdrawal_events', dialect)}
+      CREATE TABLE payout_outbox (
+        withdrawal_id BIGINT PRIMARY KEY,
+        idempotency_key TEXT NOT NULL UNIQUE,
+        rail TEXT NOT NULL,
+        status TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        last_error TEXT NOT NULL DEFAULT '',
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE INDEX payout_outbox_status ON payout_outbox(status);
+      CREATE TABLE sandbox_payouts (
+        idempotency_key TEXT PRIMARY KEY,
+        rail TEXT NOT NULL,
+        asset TEXT NOT NULL,
+        amount TEXT NOT NULL,
+        payout_to TEXT NOT NULL,
+        provider_ref TEXT NOT NULL,
+        outcome TEXT NOT NULL,
+        reason TEXT NOT NULL DEFAULT '',
+        created_at BIGINT NOT NULL
+      );
+    `,
+  },
+  {
+    version: 21,
+    // Currency exchange quotes and manual adjustments: two life cycles, each with its transition table.
+    // Money moves only by engine commands linked back to these rows (exchange_quote:<id>, adjustment:<id>);
+    // amounts are decimal strings as quoted or proposed.
+    name: 'exchange quotes and manual adjustments with their transition tables',
+    sql: () => `
+      CREATE TABLE exchange_quote_transitions (
+        from_status TEXT NOT NULL,
+        to_status TEXT NOT NULL,
+        PRIMARY KEY (from_status, to_status)
+      );
+      INSERT INTO exchange_quote_transitions (from_status, to_status) VALUES
+        ('quoted', 'accepted'), ('quoted', 'expired');
+      CREATE TABLE exchange_quotes (
+        id {{id}},
+        user_id BIGINT NOT NULL,
+        wallet TEXT NOT NULL,
+        from_asset TEXT NOT NULL,
+        to_asset TEXT NOT NULL,
+        amount TEXT NOT NULL,
+        receive TEXT NOT NULL,
+        spread_cost TEXT NOT NULL,
+        mid_rate TEXT NOT NULL,
+        rate TEXT NOT NULL,
+        spread_bps INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        decided_at BIGINT
+      );
+      CREATE INDEX exchange_quotes_user ON exchange_quotes(user_id, id);
+      CREATE TABLE adjustment_transitions (
+        from_status TEXT NOT NULL,
+        to_status TEXT NOT NULL,
+        PRIMARY KEY (from_status, to_status)
+      );
+      INSERT INTO adjustment_transitions (from_status, to_status) VALUES
+        ('pending', 'approved'), ('pending', 'rejected');
+      CREATE TABLE adjustments (
+        id {{id}},
+        user_id BIGINT NOT NULL,
+        wallet TEXT NOT NULL,
+        asset TEXT NOT NULL,
+        amount TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        status TEXT NOT NULL,
+        proposed_by BIGINT NOT NULL,
+        proposed_at BIGINT NOT NULL,
+        decided_by BIGINT,
+        decided_at BIGINT,
+        decision_reason TEXT NOT NULL DEFAULT '',
+        transfer_id TEXT
+      );
+      CREATE INDEX adjustments_status ON adjustments(status, id);
+    `,
+  },
 ];
 
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {

@@ -173,6 +173,7 @@ const KEY_CODES: { readonly [K in CommandKey]: KeyCode } & { readonly [key: stri
       'refund',
       'liquidation',
       'adjustment',
+      'convert',
     ],
   ],
   link: ['l', STR],

@@ -279,6 +279,18 @@ export class Engine {
     return { balance: account.balance, held: account.held, available: account.balance - account.held };
   }
 
+  /** A live funds hold (hold_funds) by id: what is still held; undefined once posted in full or voided. */
+  fundsHold(holdId: string): { remaining: bigint; account: string } | undefined {
+    const hold = this.state.ledger.holds.get(holdId);
+    if (hold === undefined || hold.kind !== 'funds') return undefined;
+    return { remaining: hold.remaining, account: hold.account.key };
+  }
+
+  /** Whether a transfer id (a deposit's, a posting's…) has been used: the transfer happened. */
+  transferPosted(transferId: string): boolean {
+    return this.state.ledger.usedIds.get(transferId)?.posted != null;
+  }
+
   /** Every ledger account, in opening order (read-only: do not mutate). */
   accounts(): readonly Readonly<Account>[] {
     return this.state.ledger.accounts;

@@ -5,13 +5,20 @@
 
 import { ASSETS_FAMILY } from './assets.ts';
 import type { CommandOf, RejectionOf } from './command-family.ts';
+import { CONVERT_FAMILY } from './convert.ts';
 import type { ApplyResult, EngineState } from './engine-state.ts';
 import { FUNDS_FAMILY } from './funds.ts';
 import { REFERENCE_DATA_FAMILY } from './reference-data.ts';
 import { SETTLEMENT_FAMILY } from './settlement-locks.ts';
 
 /** Every family, `as const` so that the Command union and the rejection codes derive from it exactly. */
-export const FAMILIES = [ASSETS_FAMILY, REFERENCE_DATA_FAMILY, FUNDS_FAMILY, SETTLEMENT_FAMILY] as const;
+export const FAMILIES = [
+  ASSETS_FAMILY,
+  REFERENCE_DATA_FAMILY,
+  FUNDS_FAMILY,
+  SETTLEMENT_FAMILY,
+  CONVERT_FAMILY,
+] as const;
 
 type Family = (typeof FAMILIES)[number];
 /** The union of every family's commands (part of commands.ts's Command). */

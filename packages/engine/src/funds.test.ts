@@ -10,7 +10,7 @@ import {
   tradesOf,
 } from '@bourse/testkit';
 import { describe, expect, it } from 'vitest';
-import type { Command } from './commands.ts';
+import { type Command, decodeCommand, encodeCommand } from './commands.ts';
 import { Engine } from './engine.ts';
 import type { Deposit, HoldFunds, PostHold } from './funds.ts';
 
@@ -224,5 +224,84 @@ describe('refusals of the funds commands', () => {
       expect(withoutWindow(), JSON.stringify(command)).toBe(before);
     }
     expect(engine.findBrokenInvariant()).toBeUndefined();
+  });
+});
+
+describe('posting a funds hold with a fee leg (a withdrawal paid out)', () => {
+  const paid = (id: string, fee: string | undefined, amount?: string): PostHold => ({
+    id,
+    timeMs: 20,
+    type: 'post_hold',
+    holdId: 'w1',
+    to: 'rail:chain_eth',
+    ...(amount === undefined ? {} : { amount }),
+    ...(fee === undefined ? {} : { fee }),
+  });
+
+  it('sends amount − fee to the rail and the fee to `fees` in one step, both linked to the hold', () => {
+    const { engine } = market();
+    applyOk(engine, { ...withdrawal('w1', '50'), link: 'withdrawal:7' });
+    const events = applyOk(engine, paid('w1:paid', '1.5'));
+    expect(events.map((e) => e.type === 'transfer_posted' && [e.transferId, e.amount, e.cause, e.link])).toEqual([
+      ['w1:paid', 48_500_000n, 'withdrawal', 'withdrawal:7'],
+      ['w1:paid:fee', 1_500_000n, 'fee', 'withdrawal:7'],
+    ]);
+    expect(balanceSheet(engine)).toMatchObject({
+      'alice/spot/USDT': '99950.000000',
+      'platform:rail:chain_eth/platform/USDT': '48.500000',
+      'platform:fees/platform/USDT': '1.500000',
+    });
+    // The hold is gone: posted in full.
+    expect(engine.fundsHold('w1')).toBeUndefined();
+    expect(engine.transferPosted('w1:paid:fee')).toBe(true);
+    expect(engine.findBrokenInvariant()).toBeUndefined();
+  });
+
+  it('answers a retry with both lines and moves nothing again, also after a snapshot', () => {
+    const { engine, c } = market({ rememberedCommandsMax: 4 });
+    applyOk(engine, withdrawal('w1', '50'));
+    const first = applyOk(engine, paid('w1:paid', '2'));
+    for (let i = 0; i < 6; i++) applyOk(engine, c.deposit('carol', 'USDT', '1'));
+    const restored = Engine.restore(engine.snapshot());
+    for (const e of [engine, restored]) {
+      const retry = e.apply({ ...paid('w1:paid', '2'), timeMs: 99 });
+      expect(retry.ok && retry.events).toEqual(first);
+      expect(e.balance('platform:fees', 'platform', 'USDT').balance).toBe(2_000_000n);
+      expect(e.balance('platform:rail:chain_eth', 'platform', 'USDT').balance).toBe(48_000_000n);
+    }
+    // The same id with another fee is another body: refused (here by the window, which has the retry).
+    expect(rejectionOf(engine, paid('w1:paid', '3'))).toBe('command_id_reused');
+    for (let i = 0; i < 6; i++) applyOk(engine, c.deposit('carol', 'USDT', '1'));
+    expect(rejectionOf(engine, paid('w1:paid', '3'))).toBe('transfer_id_reused');
+  });
+
+  it('takes the fee from a partial posting, leaving the rest held', () => {
+    const { engine } = market();
+    applyOk(engine, withdrawal('w1', '50'));
+    applyOk(engine, paid('w1:part', '1', '20'));
+    expect(balanceSheet(engine)).toMatchObject({
+      'alice/spot/USDT': '99980.000000 held 30.000000',
+      'platform:rail:chain_eth/platform/USDT': '19.000000',
+      'platform:fees/platform/USDT': '1.000000',
+    });
+  });
+
+  it.each([
+    ['a fee as large as the amount', '50', 'invalid_amount'],
+    ['a fee larger than the amount', '60', 'invalid_amount'],
+    ['a zero fee', '0', 'invalid_amount'],
+    ['a fee finer than the asset', '0.0000001', 'invalid_amount'],
+  ])('refuses %s, changing nothing', (_name, fee, code) => {
+    const { engine } = market();
+    applyOk(engine, withdrawal('w1', '50'));
+    const before = JSON.stringify(balanceSheet(engine));
+    expect(rejectionOf(engine, paid('w1:paid', fee))).toBe(code);
+    expect(JSON.stringify(balanceSheet(engine))).toBe(before);
+    expect(engine.fundsHold('w1')?.remaining).toBe(50_000_000n);
+  });
+
+  it('survives the journal: the compact line carries the fee', () => {
+    const command = paid('w1:paid', '1.25');
+    expect(decodeCommand(encodeCommand(command))).toEqual(command);
   });
 });

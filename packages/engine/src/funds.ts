@@ -5,7 +5,7 @@
 
 import { type Asset, tryParseDecimal } from '@bourse/money';
 import { assetOfCode } from './assets.ts';
-import { type CommandBase, defineFamily } from './command-family.ts';
+import { type CommandBase, defineFamily, STR } from './command-family.ts';
 import { type ApplyResult, type EngineState, isValidUserId, userOf } from './engine-state.ts';
 import type { EngineEvent } from './events.ts';
 import {
@@ -56,12 +56,17 @@ export type HoldFunds = CommandBase & {
   link?: string;
 };
 
-/** Posts all or part of a funds hold to a platform account; what is not posted stays held. */
+/**
+ * Posts all or part of a funds hold to a platform account; what is not posted stays held. With `fee`,
+ * that part of the posted amount goes to the platform's `fees` account instead (a withdrawal's fee, taken
+ * from the amount), in the same step: `to` gets amount − fee.
+ */
 export type PostHold = CommandBase & {
   type: 'post_hold';
   holdId: string;
   to: PlatformAccountName;
   amount?: string;
+  fee?: string;
 };
 
 export type VoidHold = CommandBase & { type: 'void_hold'; holdId: string };
@@ -211,9 +216,13 @@ export function holdFunds(state: EngineState, command: HoldFunds): ApplyResult {
  */
 export function postHold(state: EngineState, command: PostHold): ApplyResult {
   if (isEngineOwnedId(command.id)) return { ok: false, code: 'invalid_command' };
-  const fingerprint = `post:${command.holdId}>${command.to}:${command.amount ?? 'rest'}`;
+  const fingerprint = `post:${command.holdId}>${command.to}:${command.amount ?? 'rest'}${command.fee === undefined ? '' : `:fee:${command.fee}`}`;
   const used = state.ledger.usedTransfer(command.id, fingerprint);
-  if (used !== undefined) return answerOf(used);
+  if (used !== undefined) {
+    // A retry answers the first posting with its fee line, moving nothing.
+    const feePosted = used.ok ? state.ledger.usedIds.get(feeTransferId(command.id))?.posted : undefined;
+    return used.ok && feePosted ? { ok: true, events: [used.posted, feePosted] } : answerOf(used);
+  }
   const hold = state.ledger.holds.get(command.holdId);
   if (hold === undefined || hold.kind !== 'funds') return { ok: false, code: 'hold_not_found' };
   if (!isPlatformAccountName(command.to)) return { ok: false, code: 'invalid_command' };
@@ -224,10 +233,38 @@ export function postHold(state: EngineState, command: PostHold): ApplyResult {
     amount = money.value.minor;
   }
   if (amount > hold.remaining) return { ok: false, code: 'hold_amount_exceeded' };
-  const credit = state.ledger.platform(command.to, hold.account.asset);
-  const posted = state.ledger.postFromHold(hold, credit, amount, command.id, hold.cause, hold.link, command.timeMs);
+  let fee = 0n;
+  if (command.fee !== undefined) {
+    // A fee leaves something for the rail: a fee of the whole amount would be a charge, not a payout.
+    const money = parseMoney(state, hold.account.asset.code, command.fee);
+    if (!money.ok) return money;
+    fee = money.value.minor;
+    if (fee >= amount) return { ok: false, code: 'invalid_amount' };
+    if (state.ledger.usedIds.has(feeTransferId(command.id))) return { ok: false, code: 'transfer_id_reused' };
+  }
+  const asset = hold.account.asset;
+  const credit = state.ledger.platform(command.to, asset);
+  const { cause, link } = hold;
+  const posted = state.ledger.postFromHold(hold, credit, amount - fee, command.id, cause, link, command.timeMs);
   state.ledger.recordUsedId(command.id, fingerprint, posted);
-  return { ok: true, events: [posted] };
+  if (fee === 0n) return { ok: true, events: [posted] };
+  // The fee line is linked to what the hold was for (the withdrawal), under the cause `fee`.
+  const feePosted = state.ledger.postFromHold(
+    hold,
+    state.ledger.platform('fees', asset),
+    fee,
+    feeTransferId(command.id),
+    'fee',
+    link,
+    command.timeMs,
+  );
+  state.ledger.recordUsedId(feeTransferId(command.id), `fee-of:${command.id}`, feePosted);
+  return { ok: true, events: [posted, feePosted] };
+}
+
+/** The id of a posting's fee transfer. */
+export function feeTransferId(postId: string): string {
+  return `${postId}:fee`;
 }
 
 export function voidHold(state: EngineState, command: VoidHold): ApplyResult {
@@ -256,9 +293,9 @@ export const FUNDS_FAMILY = defineFamily<Deposit | WalletTransfer | HoldFunds | 
       apply: walletTransfer,
     },
     hold_funds: { code: 'H', keys: ['userId', 'wallet', 'asset', 'amount', 'cause', 'link'], apply: holdFunds },
-    post_hold: { code: 'O', keys: ['holdId', 'to', 'amount'], apply: postHold },
+    post_hold: { code: 'O', keys: ['holdId', 'to', 'amount', 'fee'], apply: postHold },
     void_hold: { code: 'V', keys: ['holdId'], apply: voidHold },
   },
-  keys: {},
+  keys: { fee: ['e', STR] },
   rejections: [],
 });

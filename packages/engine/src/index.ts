@@ -29,6 +29,7 @@ export {
   type TimeInForce,
   type TriggerSpec,
 } from './commands.ts';
+export { type Convert, convertTransferIds } from './convert.ts';
 export {
   type BalanceView,
   Engine,

@@ -23,6 +23,7 @@ export const TRANSFER_CAUSES = [
   'refund',
   'liquidation',
   'adjustment',
+  'convert',
 ] as const;
 export type TransferCause = (typeof TRANSFER_CAUSES)[number];
 
@@ -33,6 +34,8 @@ export type PlatformAccountName =
   | 'insurance_fund'
   | 'liquidity'
   | 'faucet'
+  | 'adjustments'
+  | `exchange:${string}`
   | `rail:${string}`
   | `issuer:${string}`;
 
@@ -46,7 +49,8 @@ export function isPlatformAccountName(name: string): name is PlatformAccountName
     name === 'insurance_fund' ||
     name === 'liquidity' ||
     name === 'faucet' ||
-    /^(rail|issuer):[a-z0-9_.-]{1,40}$/i.test(name)
+    name === 'adjustments' ||
+    /^(rail|issuer|exchange):[a-z0-9_.-]{1,40}$/i.test(name)
   );
 }
 

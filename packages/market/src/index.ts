@@ -91,4 +91,4 @@ export {
   type SimulatorSnapshot,
   timeZoneOf,
 } from './simulator.ts';
-export { addDays, localDateOf, offsetMs, zonedTimeToMs } from './time-zone.ts';
+export { addDays, localDateOf, offsetMs, zonedParts, zonedTimeToMs } from './time-zone.ts';

@@ -90,6 +90,20 @@ describe('market simulator', () => {
     expect(resumed.quotes()).toEqual(straight.quotes());
   });
 
+  it('on request, starts the catalogue instruments a saved snapshot lacks, keeping the saved ones as they were', () => {
+    // A deployment saved before FX:USDINR joined the catalogue (here: one that published only USD/BRL).
+    const old = createSimulator({ seed: 's', startMs: START, stepMs: 5000, instrumentIds: ['FX:USDBRL'] });
+    old.advanceTo(START + DAY);
+    const snapshot = JSON.parse(JSON.stringify(old.snapshot()));
+    expect(restoreSimulator(snapshot).quote('FX:USDINR')).toBeUndefined();
+    const upgraded = restoreSimulator(snapshot, { addNewInstruments: true });
+    expect(upgraded.quote('FX:USDINR')?.lastTicks).toBe(33_800); // 84.5000 at a tick of 0.0025
+    expect(upgraded.quote('FX:USDBRL')).toEqual(old.quote('FX:USDBRL'));
+    // Deterministic: the same snapshot upgraded twice moves the same way.
+    const again = restoreSimulator(snapshot, { addNewInstruments: true });
+    expect(again.advanceTo(START + 2 * DAY)).toEqual(upgraded.advanceTo(START + 2 * DAY));
+  });
+
   it('prints only inside sessions, so nothing moves over a weekend or a holiday', () => {
     // 2026-03-23 .. 2026-04-06 holds a weekend, Ram Navami, Mahavir Jayanti and Good Friday.
     const sim = createSimulator({

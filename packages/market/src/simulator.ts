@@ -133,14 +133,47 @@ export function createSimulator(options: SimulatorOptions): MarketSimulator {
 /** Continues a simulator from its snapshot (e.g. after a restart). */
 export function restoreSimulator(
   snapshot: SimulatorSnapshot,
-  options: { maxTicksPerAdvance?: number } = {},
+  options: {
+    maxTicksPerAdvance?: number;
+    /**
+     * Also publish every listed catalogue instrument the snapshot does not have (one added to the
+     * catalogue since it was saved, such as FX:USDINR), started at its start price at the snapshot's time.
+     */
+    addNewInstruments?: boolean;
+  } = {},
 ): MarketSimulator {
   if (snapshot.version !== 1) throw new Error(`unknown simulator snapshot version ${String(snapshot.version)}`);
   const saved = new Map(snapshot.instruments.map((entry) => [entry.id, entry]));
-  const slots = buildSlots(new Set(saved.keys()), new Set(snapshot.emitted), (instrument) => {
+  const needed = new Set(saved.keys());
+  const emitted = new Set(snapshot.emitted);
+  if (options.addNewInstruments) {
+    for (const instrument of INSTRUMENTS) {
+      if (!instrument.listed || saved.has(instrument.id)) continue;
+      // The new instrument and any factor it has (a factor the snapshot has keeps its saved state).
+      for (let current: Instrument | undefined = instrument; current; ) {
+        needed.add(current.id);
+        current = current.factor ? instrumentById(current.factor.id) : undefined;
+      }
+      emitted.add(instrument.id);
+    }
+  }
+  const slots = buildSlots(needed, emitted, (instrument, params) => {
     const entry = saved.get(instrument.id);
-    if (!entry) throw new Error(`snapshot misses ${instrument.id}`);
-    return { model: structuredClone(entry.model), quote: structuredClone(entry.quote) };
+    if (entry) return { model: structuredClone(entry.model), quote: structuredClone(entry.quote) };
+    if (!options.addNewInstruments) throw new Error(`snapshot misses ${instrument.id}`);
+    return {
+      model: initialModelState(params, snapshot.seed),
+      quote: {
+        tradingDay: null,
+        timeMs: null,
+        lastTicks: params.startTicks,
+        prevCloseTicks: params.startTicks,
+        openTicks: null,
+        highTicks: null,
+        lowTicks: null,
+        volumeLots: 0,
+      },
+    };
   });
   return makeSimulator(
     snapshot.seed,

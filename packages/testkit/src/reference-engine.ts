@@ -168,6 +168,24 @@ export class ReferenceEngine {
         this.move(from, `${c.userId}/${c.toWallet}/${c.asset}`, amount);
         return undefined;
       }
+      case 'convert': {
+        // The user pays one asset to the platform account and gets the other from it, both or neither.
+        const paid = this.findAsset(c.asset);
+        const got = this.findAsset(c.toAsset);
+        if (!paid || !got) return 'unknown_asset';
+        if (paid.code === got.code) return 'same_asset';
+        const amount = tryParse(c.amount, paid.scale);
+        const from = `${c.userId}/${c.wallet}/${c.asset}`;
+        const a = this.acct(from);
+        if (a.balance - a.held < amount) return 'insufficient_balance';
+        this.move(from, `platform:${c.via}/platform/${c.asset}`, amount);
+        this.move(
+          `platform:${c.via}/platform/${c.toAsset}`,
+          `${c.userId}/${c.wallet}/${c.toAsset}`,
+          tryParse(c.toAmount, got.scale),
+        );
+        return undefined;
+      }
       case 'set_reference_price': {
         const i = this.instruments.get(c.instrumentId);
         if (!i) return 'unknown_instrument';
@@ -215,8 +233,12 @@ export class ReferenceEngine {
         const asset = this.findAsset(hold.asset);
         const amount = c.amount === undefined || !asset ? hold.remaining : tryParse(c.amount, asset.scale);
         if (amount > hold.remaining) return 'hold_amount_exceeded';
+        // A fee leg: that part of the amount goes to `fees`, the rest to the rail, in the same step.
+        const fee = c.fee === undefined || !asset ? 0n : tryParse(c.fee, asset.scale);
+        if (c.fee !== undefined && (fee <= 0n || fee >= amount)) return 'invalid_amount';
         this.acct(hold.key).held -= amount;
-        this.move(hold.key, `platform:${c.to}/platform/${hold.asset}`, amount);
+        this.move(hold.key, `platform:${c.to}/platform/${hold.asset}`, amount - fee);
+        this.move(hold.key, `platform:fees/platform/${hold.asset}`, fee);
         hold.remaining -= amount;
         if (hold.remaining === 0n) this.fundsHolds.delete(c.holdId);
         return undefined;

@@ -154,6 +154,8 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     tally(real.ok ? c.type : `${c.type}:${real.code}`);
     if (blockedByLocks && !real.ok) tally('place_order:refused_by_settlement_locks');
     if (real.ok && c.type === 'deposit' && c.asset.startsWith('COIN')) tally('deposit:registered_coin');
+    if (c.type === 'post_hold' && c.fee !== undefined)
+      tally(real.ok ? 'post_hold:with_fee' : `post_hold:with_fee:${real.code}`);
     if (real.ok) {
       accepted += 1;
       if (cancelsQueued) tally('cancel_order:queued');
@@ -500,6 +502,7 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     }
     if (r >= 0.98 && r < 0.983) return feesCommand(spec.id);
     if (r >= 0.983 && r < 0.985) return assetCommand(user);
+    if (r >= 0.985 && r < 0.99) return convertCommand(user);
     market.mid = Math.max(200, market.mid + random.int(-3, 3));
     return undefined;
   }
@@ -542,6 +545,52 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     return { ...nextBase(), type: 'set_instrument_fees', instrumentId: id, makerFeeBps, takerFeeBps };
   }
 
+  /**
+   * A convert at a quoted rate: USDT into BTC (spot) or INR into USD (stock), sometimes more than the
+   * user has (insufficient_balance), now and then both legs in one asset (same_asset).
+   */
+  function convertCommand(user: string): Command {
+    const [wallet, asset, amount, toAsset, toAmount, via] = random.pick([
+      [
+        'spot',
+        'USDT',
+        `${random.int(1, 400)}.${random.int(0, 999999)}`,
+        'BTC',
+        `0.000${random.int(1, 999)}`,
+        'exchange:crypto',
+      ],
+      [
+        'spot',
+        'BTC',
+        `0.000${random.int(1, 99)}`,
+        'USDT',
+        `${random.int(1, 60)}.${random.int(0, 99)}`,
+        'exchange:crypto',
+      ],
+      [
+        'stock',
+        'INR',
+        `${random.int(100, 60_000)}`,
+        'USD',
+        `${random.int(1, 700)}.${random.int(10, 99)}`,
+        'exchange:fx',
+      ],
+      ['stock', 'INR', '5', 'INR', '5', 'exchange:fx'],
+    ] as const);
+    return {
+      ...nextBase(),
+      type: 'convert',
+      userId: user,
+      wallet,
+      asset,
+      amount,
+      toAsset,
+      toAmount,
+      via,
+      link: `quote:${seed}:${log.length}`,
+    };
+  }
+
   /** hold_funds (a withdrawal waiting for its rail), then post all or part of it, or void it. */
   function fundsHoldCommand(user: string): Command {
     const live = [...reference.fundsHolds.keys()];
@@ -558,12 +607,16 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     const holdId = random.chance(0.95) ? random.pick(live) : `s${seed}-nope`;
     if (t < 0.8) {
       const amount = random.chance(0.4) ? undefined : random.pick(['1', '0.5', '3', '0.00001']);
+      // A withdrawal paid out takes its fee from the amount (a fee as large as what is posted is refused).
+      const fee =
+        random.chance(0.35) && !holdId.endsWith('nope') ? amountFor(holdId, random.pick(['1', '0.5'])) : undefined;
       return {
         ...nextBase(),
         type: 'post_hold',
         holdId,
         to: 'rail:upi',
         ...(amount !== undefined && !holdId.endsWith('nope') ? { amount: amountFor(holdId, amount) } : {}),
+        ...(fee !== undefined ? { fee } : {}),
       };
     }
     return { ...nextBase(), type: 'void_hold', holdId };

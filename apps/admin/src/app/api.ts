@@ -2,6 +2,7 @@
 // the console never writes the audit log itself.
 // Types only from the contract (erased from the bundle, so zod stays out of it).
 import type {
+  AdjustmentView,
   AdminContentView,
   AdminMessageView,
   AuditEntryView,
@@ -13,6 +14,7 @@ import type {
   ContentUpdateInput,
   CreatedStaffView,
   CustomerUserView,
+  DecideAdjustmentInput,
   DepositDecisionInput,
   DepositReviewItem,
   DoneView,
@@ -22,6 +24,7 @@ import type {
   MessageSendInput,
   MessageSentView,
   Paged,
+  ProposeAdjustmentInput,
   ReconciliationReport,
   ReconciliationState,
   SentMessagesQueryInput,
@@ -34,6 +37,8 @@ import type {
   StaffPasswordInput,
   UserStatusInput,
   UsersQueryInput,
+  WithdrawalDecisionBody,
+  WithdrawalDeskItem,
 } from '@bourse/contract';
 import { QueryClient } from '@tanstack/react-query';
 import { currentLanguage, i18n } from '../i18n/index.ts';
@@ -95,6 +100,14 @@ export const adminApi = {
   depositsPending: () => client.get<Items<DepositReviewItem>>('/admin/deposits'),
   depositDecide: (id: number, body: DepositDecisionInput) =>
     client.post<DoneView>(`/admin/deposits/${id}/decide`, body),
+  withdrawalDesk: (view: WithdrawalDeskView) => client.get<Items<WithdrawalDeskItem>>('/admin/withdrawals', { view }),
+  withdrawalDecide: (id: number, body: WithdrawalDecisionBody) =>
+    client.post<DoneView>(`/admin/withdrawals/${id}/decide`, body),
+  adjustments: (query: { status: 'pending' | 'approved' | 'rejected' | 'all' }) =>
+    client.get<Items<AdjustmentView>>('/admin/adjustments', query),
+  proposeAdjustment: (body: ProposeAdjustmentInput) => client.post<AdjustmentView>('/admin/adjustments', body),
+  decideAdjustment: (id: number, body: DecideAdjustmentInput) =>
+    client.post<AdjustmentView>(`/admin/adjustments/${id}/decide`, body),
 };
 
 export const queryKeys = {
@@ -107,4 +120,8 @@ export const queryKeys = {
   reconciliation: ['reconciliation'] as const,
   kyc: ['kyc'] as const,
   deposits: ['deposits'] as const,
+  withdrawals: (view: string) => ['withdrawals', view] as const,
+  adjustments: (status: string) => ['adjustments', status] as const,
 };
+
+export type WithdrawalDeskView = 'review' | 'paying' | 'failed' | 'done';

@@ -25,6 +25,8 @@ const ContentPage = lazy(() => import('../features/content/content-page.tsx'));
 const ReconciliationPage = lazy(() => import('../features/reconciliation/reconciliation-page.tsx'));
 const KycReviewPage = lazy(() => import('../features/kyc/kyc-review-page.tsx'));
 const DepositDeskPage = lazy(() => import('../features/deposits/deposit-desk-page.tsx'));
+const WithdrawalsPage = lazy(() => import('../features/withdrawals/withdrawals-page.tsx'));
+const AdjustmentsPage = lazy(() => import('../features/adjustments/adjustments-page.tsx'));
 const ComingSoonPage = lazy(() => import('../features/coming-soon/coming-soon-page.tsx'));
 const NotFoundPage = lazy(() => import('../features/coming-soon/not-found-page.tsx'));
 
@@ -56,6 +58,8 @@ export function App() {
                     <Route path="reconciliation" element={<ReconciliationPage />} />
                     <Route path="kyc" element={<KycReviewPage />} />
                     <Route path="deposits" element={<DepositDeskPage />} />
+                    <Route path="withdrawals" element={<WithdrawalsPage />} />
+                    <Route path="adjustments" element={<AdjustmentsPage />} />
                     <Route path="password" element={<ChangePasswordPage />} />
                     {SECTIONS.filter((section) => !section.ready).map((section) => (
                       <Route

@@ -32,7 +32,15 @@ describe('role matrix', () => {
   });
 
   it('gives finance the money sections (later) and user look-up, but no audit or staff', () => {
-    expect(keys('finance')).toEqual(['dashboard', 'users', 'deposits', 'withdrawals', 'loans', 'reconciliation']);
+    expect(keys('finance')).toEqual([
+      'dashboard',
+      'users',
+      'deposits',
+      'withdrawals',
+      'loans',
+      'reconciliation',
+      'adjustments',
+    ]);
     expect(hasPermission('finance', 'users.status')).toBe(false);
   });
 
@@ -65,6 +73,17 @@ describe('role matrix', () => {
 
   it('marks only the built sections as ready', () => {
     const ready = SECTIONS.filter((section) => section.ready).map((section) => section.key);
-    expect(ready).toEqual(['dashboard', 'users', 'kyc', 'deposits', 'reconciliation', 'content', 'audit', 'staff']);
+    expect(ready).toEqual([
+      'dashboard',
+      'users',
+      'kyc',
+      'deposits',
+      'withdrawals',
+      'reconciliation',
+      'adjustments',
+      'content',
+      'audit',
+      'staff',
+    ]);
   });
 });

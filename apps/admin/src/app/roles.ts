@@ -28,13 +28,21 @@ export const PERMISSIONS = [
   'reconciliation.read',
   'listings.manage',
   'content.manage', // news, notices, ads and personal messages to customers
+  'adjustments.manage', // propose manual adjustments; approve or reject another staff member's
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 const ROLE_PERMISSIONS: Readonly<Record<Exclude<StaffRole, 'admin'>, readonly Permission[]>> = {
   support: ['users.read', 'chat.reply', 'content.manage'],
   compliance: ['users.read', 'users.status', 'kyc.review', 'audit.read'],
-  finance: ['users.read', 'deposits.confirm', 'withdrawals.review', 'loans.review', 'reconciliation.read'],
+  finance: [
+    'users.read',
+    'deposits.confirm',
+    'withdrawals.review',
+    'loans.review',
+    'reconciliation.read',
+    'adjustments.manage',
+  ],
 };
 
 export function hasPermission(role: StaffRole, permission: Permission): boolean {
@@ -57,9 +65,10 @@ export const SECTIONS: readonly ConsoleSection[] = [
   { key: 'kyc', path: '/kyc', permission: 'kyc.review', ready: true },
   { key: 'chat', path: '/chat', permission: 'chat.reply', ready: false },
   { key: 'deposits', path: '/deposits', permission: 'deposits.confirm', ready: true },
-  { key: 'withdrawals', path: '/withdrawals', permission: 'withdrawals.review', ready: false },
+  { key: 'withdrawals', path: '/withdrawals', permission: 'withdrawals.review', ready: true },
   { key: 'loans', path: '/loans', permission: 'loans.review', ready: false },
   { key: 'reconciliation', path: '/reconciliation', permission: 'reconciliation.read', ready: true },
+  { key: 'adjustments', path: '/adjustments', permission: 'adjustments.manage', ready: true },
   { key: 'listings', path: '/listings', permission: 'listings.manage', ready: false },
   { key: 'content', path: '/content', permission: 'content.manage', ready: true },
   { key: 'audit', path: '/audit', permission: 'audit.read', ready: true },

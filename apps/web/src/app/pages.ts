@@ -93,8 +93,10 @@ const bankPages = () => import('../features/bank-accounts/bank-pages.tsx');
 const kycPage = () => import('../features/kyc/kyc-page.tsx');
 const profilePage = () => import('../features/accounts/profile-page.tsx');
 const fundsPages = () => import('../features/wallet/funds-pages.tsx');
-const cryptoDepositPages = () => import('../features/crypto-deposits/crypto-deposit-pages.tsx');
 const depositPages = () => import('../features/deposits/deposit-pages.tsx');
+const cryptoDepositPages = () => import('../features/crypto-deposits/crypto-deposit-pages.tsx');
+const withdrawPages = () => import('../features/withdrawals/withdraw-pages.tsx');
+const exchangePages = () => import('../features/exchange/exchange-pages.tsx');
 
 /**
  * Screens whose data is requested at start-up, before React renders them (preloadScreen in
@@ -140,10 +142,6 @@ export const builtPages: Record<string, Loader> = {
   'user/userInfo': named(profilePage, 'UserInfoPage'),
   'user/assets': named(fundsPages, 'AssetsPage'),
   'fundsDetail/index': named(fundsPages, 'FundsDetailPage'),
-  'recharge/coinRecharge': named(cryptoDepositPages, 'CoinRechargePage'),
-  'recharge/cryptoRecharge': named(cryptoDepositPages, 'CryptoRechargePage'),
-  'recharge/coinRechargeList': named(cryptoDepositPages, 'CoinRechargeListPage'),
-  'recharge/cryptoRecord': named(cryptoDepositPages, 'CryptoRecordPage'),
   'wallet/recordDetail': named(fundsPages, 'RecordDetailPage'),
   'recharge/recharge': named(depositPages, 'RechargePage'),
   'recharge/rechargeChannel': named(depositPages, 'RechargeChannelPage'),
@@ -151,4 +149,21 @@ export const builtPages: Record<string, Loader> = {
   'recharge/offlineRecharge': named(depositPages, 'OfflineRechargePage'),
   'recharge/bankRecord': named(depositPages, 'BankRecordPage'),
   'recharge/rechargeRecord': named(depositPages, 'RechargeRecordPage'),
+  'recharge/coinRecharge': named(cryptoDepositPages, 'CoinRechargePage'),
+  'recharge/cryptoRecharge': named(cryptoDepositPages, 'CryptoRechargePage'),
+  'recharge/coinRechargeList': named(cryptoDepositPages, 'CoinRechargeListPage'),
+  'recharge/cryptoRecord': named(cryptoDepositPages, 'CryptoRecordPage'),
+  'withdraw/withdraw': named(withdrawPages, 'WithdrawPage'),
+  'withdraw/bankWithdraw': named(withdrawPages, 'BankWithdrawPage'),
+  'withdraw/cryptoWithdraw': named(withdrawPages, 'CryptoWithdrawPage'),
+  'withdraw/recordIndex': named(withdrawPages, 'RecordIndexPage'),
+  'withdraw/withdrawRecord': named(withdrawPages, 'WithdrawRecordPage'),
+  'withdraw/cryptoRecord': named(withdrawPages, 'CryptoRecordPage'),
+  'withdraw/cryptoRecordDetail': named(withdrawPages, 'CryptoRecordDetailPage'),
+  'wallet/addAdress': named(withdrawPages, 'AddAdressPage'),
+  'wallet/addressList': named(withdrawPages, 'AddressListPage'),
+  'fundsDetail/cryptoFundsDetail': named(fundsPages, 'CryptoFundsDetailPage'),
+  'exchange/index': named(exchangePages, 'ExchangeIndexPage'),
+  'exchange/exchange': named(exchangePages, 'ExchangePage'),
+  'exchange/stock': named(exchangePages, 'ExchangeStockPage'),
 };

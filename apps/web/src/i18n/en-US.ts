@@ -5,8 +5,10 @@ import { bankEnUS } from './bank.en-US.ts';
 import { contentEnUS } from './content.en-US.ts';
 import { cryptoEnUS } from './crypto.en-US.ts';
 import { depositsEnUS } from './deposits.en-US.ts';
+import { exchangeEnUS } from './exchange.en-US.ts';
 import { fundsEnUS } from './funds.en-US.ts';
 import { marketsEnUS } from './markets.en-US.ts';
+import { withdrawalsEnUS } from './withdrawals.en-US.ts';
 
 export const enUS = {
   app: {
@@ -274,7 +276,7 @@ export const enUS = {
       exchange: 'Currency exchange',
       cryptoConvert: 'Convert',
       cryptoTransfer: 'Transfer',
-      stock: 'Stock exchange',
+      stock: 'Money for a market',
     },
     recharge: {
       recharge: 'Deposit',
@@ -341,11 +343,13 @@ export const enUS = {
     tabbar: { home: 'Home', markets: 'Markets', trade: 'Trade', mine: 'Mine', position: 'Positions' },
   },
   ...marketsEnUS,
-  ...cryptoEnUS,
   ...bankEnUS,
   ...contentEnUS,
   ...fundsEnUS,
   ...depositsEnUS,
+  ...cryptoEnUS,
+  ...withdrawalsEnUS,
+  ...exchangeEnUS,
 };
 
 type DeepStrings<T> = { [K in keyof T]: T[K] extends string ? string : DeepStrings<T[K]> };

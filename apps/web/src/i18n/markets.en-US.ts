@@ -196,6 +196,7 @@ export const marketsEnUS = {
       adjustment: 'Adjustment',
       transfer: 'Transfer',
       dividend: 'Dividend',
+      convert: 'Currency exchange',
     },
     noIncome: 'No income yet',
     noIncomeHint: 'Realised profit and loss appears after you sell shares.',

@@ -202,6 +202,7 @@ export const marketsPtBR: DeepStrings<typeof marketsEnUS> = {
       adjustment: 'Ajuste',
       transfer: 'Transferência',
       dividend: 'Dividendo',
+      convert: 'Câmbio',
     },
     noIncome: 'Ainda sem rendimentos',
     noIncomeHint: 'O resultado realizado aparece depois que você vende ações.',

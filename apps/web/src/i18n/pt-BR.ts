@@ -6,8 +6,10 @@ import { contentPtBR } from './content.pt-BR.ts';
 import { cryptoPtBR } from './crypto.pt-BR.ts';
 import { depositsPtBR } from './deposits.pt-BR.ts';
 import type { Messages } from './en-US.ts';
+import { exchangePtBR } from './exchange.pt-BR.ts';
 import { fundsPtBR } from './funds.pt-BR.ts';
 import { marketsPtBR } from './markets.pt-BR.ts';
+import { withdrawalsPtBR } from './withdrawals.pt-BR.ts';
 
 export const ptBR: Messages = {
   app: {
@@ -275,7 +277,7 @@ export const ptBR: Messages = {
       exchange: 'Câmbio de moedas',
       cryptoConvert: 'Converter',
       cryptoTransfer: 'Transferir',
-      stock: 'Câmbio de ações',
+      stock: 'Moeda para um mercado',
     },
     recharge: {
       recharge: 'Depositar',
@@ -338,9 +340,11 @@ export const ptBR: Messages = {
     tabbar: { home: 'Início', markets: 'Mercados', trade: 'Negociar', mine: 'Conta', position: 'Posições' },
   },
   ...marketsPtBR,
-  ...cryptoPtBR,
   ...bankPtBR,
   ...contentPtBR,
   ...fundsPtBR,
   ...depositsPtBR,
+  ...cryptoPtBR,
+  ...withdrawalsPtBR,
+  ...exchangePtBR,
 };

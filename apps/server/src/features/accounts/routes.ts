@@ -61,14 +61,10 @@ export function accountRoutes(app: FastifyInstance, accounts: Accounts) {
     },
     async (req) => done(req, 'modified', await accounts.updateProfile(await signedIn(req), req.body.nickname)),
   );
-  r.post(
-    '/user/logout',
-    { onRequest: signedIn.first, schema: { tags, response: { 200: doneView } } },
-    async (req) => {
-      await accounts.logout(await signedIn(req));
-      return ok({ done: true as const });
-    },
-  );
+  r.post('/user/logout', { onRequest: signedIn.first, schema: { tags, response: { 200: doneView } } }, async (req) => {
+    await accounts.logout(await signedIn(req));
+    return ok({ done: true as const });
+  });
   r.get(
     '/user/sessions',
     {

@@ -2,7 +2,7 @@
 // Holds: IFSC checked by `ifsc`, CPF/CNPJ by `cpf-cnpj-validator`; at most BANK_ACCOUNT_LIMIT live
 // accounts; another customer's id answers not found. Must not: move money (withdrawals read the lock).
 
-import { type addBankBody, BANK_ACCOUNT_LIMIT, BANK_WITHDRAW_LOCK_MS, type BankAccountView } from '@bourse/contract';
+import { type addBankBody, BANK_ACCOUNT_LIMIT, type BankAccountView } from '@bourse/contract';
 import type { Db } from '@bourse/db';
 import { cnpj, cpf } from 'cpf-cnpj-validator';
 import ifsc from 'ifsc';
@@ -13,6 +13,7 @@ import { checkLoginAllowed, clearLoginFailures, recordLoginFailure } from '../..
 import { verifyPassword } from '../../platform/secrets.ts';
 import { checkTotp } from '../../platform/totp.ts';
 import type { UserRow } from '../accounts/repo.ts';
+import { withdrawalsLockedUntil } from '../withdrawals/lock.ts';
 import { parsePixKey } from './pix-key.ts';
 import * as repo from './repo.ts';
 
@@ -45,9 +46,8 @@ export class BankAccounts {
 
   async list(user: UserRow) {
     const items = (await repo.listLive(this.#db, user.id)).map(toView);
-    const newest = await repo.newestCreatedAt(this.#db, user.id);
-    const until = newest ? newest + BANK_WITHDRAW_LOCK_MS : 0;
-    return { items, withdrawalsLockedUntil: until > this.#clock.now() ? until : 0 };
+    // The one lock rule of every withdrawal (features/withdrawals/lock.ts): bank accounts and addresses.
+    return { items, withdrawalsLockedUntil: await withdrawalsLockedUntil(this.#db, user.id, this.#clock.now()) };
   }
 
   async info(user: UserRow, id: number) {
@@ -98,9 +98,23 @@ export class BankAccounts {
     return { ...base, ifsc: null, branch: input.branch, pix_key: pix.key, tax_id: bare };
   }
 
-  /** The TOTP code when two-factor is on, else the login password, as accounts/service.ts checks them. */
-  async #reauthenticate(user: UserRow, input: { password?: string | undefined; totpCode?: string | undefined }) {
-    const now = this.#clock.now();
+  #reauthenticate(user: UserRow, input: { password?: string | undefined; totpCode?: string | undefined }) {
+    return reauthenticate(this.#db, this.#clock, user, input);
+  }
+}
+
+/**
+ * The TOTP code when two-factor is on, else the login password, as accounts/service.ts checks them:
+ * asked again before a new bank account or withdrawal address (DOMAIN.md).
+ */
+export async function reauthenticate(
+  db: Db,
+  clock: Clock,
+  user: UserRow,
+  input: { password?: string | undefined; totpCode?: string | undefined },
+): Promise<void> {
+  {
+    const now = clock.now();
     if (user.totp_secret) {
       if (!input.totpCode) throw fieldError('totpCode', 'totp_required');
       if (!checkTotp(user.totp_secret, input.totpCode, now)) throw fieldError('totpCode', 'totp_incorrect');
@@ -108,11 +122,11 @@ export class BankAccounts {
     }
     if (!input.password) throw fieldError('password', 'field_required');
     const subject = `password:${user.id}`;
-    await checkLoginAllowed(this.#db, subject, now);
+    await checkLoginAllowed(db, subject, now);
     if (!(await verifyPassword(user.password_hash, input.password))) {
-      await recordLoginFailure(this.#db, subject, now);
+      await recordLoginFailure(db, subject, now);
       throw fieldError('password', 'password_incorrect');
     }
-    await clearLoginFailures(this.#db, subject);
+    await clearLoginFailures(db, subject);
   }
 }

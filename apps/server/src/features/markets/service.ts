@@ -82,7 +82,8 @@ export class MarketData {
     let anchorMs: number;
     if (row) {
       const saved = JSON.parse(row.state) as { anchorMs: number; seed: string; snapshot: SimulatorSnapshot };
-      sim = restoreSimulator(saved.snapshot);
+      // Instruments added to the catalogue since the state was saved (FX:USDINR) start publishing too.
+      sim = restoreSimulator(saved.snapshot, { addNewInstruments: true });
       anchorMs = saved.anchorMs;
       seed = saved.seed;
       if (now - sim.timeMs > CATCH_UP_MS) sim.skipTo(now - 60_000);

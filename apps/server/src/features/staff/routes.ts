@@ -56,14 +56,10 @@ export function staffRoutes(app: FastifyInstance, staff: Staff, config: Config) 
     { onRequest: can().first, schema: { tags, response: { 200: okEnvelope(staffMeView) } } },
     async (req) => ok({ ...staff.me(await as(req)), mode: config.mode }),
   );
-  r.post(
-    '/admin/auth/logout',
-    { onRequest: can().first, schema: { tags, response: doneResponse } },
-    async (req) => {
-      await staff.logout(await as(req));
-      return ok({ done: true as const });
-    },
-  );
+  r.post('/admin/auth/logout', { onRequest: can().first, schema: { tags, response: doneResponse } }, async (req) => {
+    await staff.logout(await as(req));
+    return ok({ done: true as const });
+  });
   r.post(
     '/admin/auth/password',
     { onRequest: can().first, schema: { tags, body: staffPasswordBody, response: doneResponse } },

@@ -15,11 +15,16 @@ export type TransferRow = {
   link: string;
 };
 
-/** A user's ledger lines, newest first, optionally of one asset, one of their wallets, or one transfer id. */
+/** A user's ledger lines, newest first, optionally of one asset, one of their wallets, one cause, or one transfer id. */
 export async function listUserTransfers(
   db: Sql,
   owner: string,
-  q: { asset?: string | undefined; wallet?: string | undefined; id?: string | undefined },
+  q: {
+    asset?: string | undefined;
+    wallet?: string | undefined;
+    cause?: string | undefined;
+    id?: string | undefined;
+  },
   limit: number,
   offset: number,
 ) {
@@ -28,6 +33,10 @@ export async function listUserTransfers(
   if (q.asset) {
     params.push(q.asset);
     where.push(`asset = $${params.length}`);
+  }
+  if (q.cause) {
+    params.push(q.cause);
+    where.push(`cause = $${params.length}`);
   }
   if (q.id) {
     params.push(q.id);
@@ -45,4 +54,12 @@ export async function listUserTransfers(
     [...params, limit, offset],
   );
   return { rows, total: Number(total) };
+}
+
+/** Every ledger line of a user before `beforeMs`, oldest first (a statement sums them exactly). */
+export async function userTransfersBefore(db: Sql, owner: string, beforeMs: number): Promise<TransferRow[]> {
+  return db.query<TransferRow>(
+    `SELECT * FROM ledger_transfers WHERE (debit_owner = $1 OR credit_owner = $1) AND at < $2 ORDER BY seq, transfer_id`,
+    [owner, beforeMs],
+  );
 }

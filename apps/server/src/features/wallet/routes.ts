@@ -1,6 +1,6 @@
 // /user/assets and /user/tx/record: balances and the ledger lines behind them.
 
-import { balanceView, transferView, txRecordQuery } from '@bourse/contract';
+import { balanceView, statementQuery, transferView, txRecordQuery } from '@bourse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,6 +8,7 @@ import { bearerToken, guard } from '../../http/auth.ts';
 import { ok, okEnvelope } from '../../http/envelope.ts';
 import type { Accounts } from '../accounts/service.ts';
 import type { Wallets } from './service.ts';
+import type { Statements } from './statement.ts';
 
 export function walletRoutes(app: FastifyInstance, accounts: Accounts, wallets: Wallets) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -37,6 +38,42 @@ export function walletRoutes(app: FastifyInstance, accounts: Accounts, wallets: 
     async (req) => {
       const { user } = await signedIn(req);
       return ok(await wallets.txRecord(user.id, req.query));
+    },
+  );
+}
+
+/**
+ * GET /user/statement?month=YYYY-MM&format=json|csv|pdf (not in SPEC; PRODUCT.md rule 8): the month's
+ * statement in the request's language, as data or as a file to download.
+ */
+export function statementRoutes(app: FastifyInstance, accounts: Accounts, statements: Statements) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const signedIn = guard((req) => accounts.authenticate(bearerToken(req)));
+  r.get(
+    '/user/statement',
+    {
+      preValidation: signedIn.first,
+      schema: {
+        tags: ['wallet'],
+        querystring: statementQuery,
+        // No response schema: CSV and PDF are files; the JSON form is contract/stocks.ts's statementView.
+        description: 'JSON: {code, msg, data: statementView}; csv and pdf: the file, as an attachment.',
+      },
+    },
+    async (req, reply) => {
+      const { user } = await signedIn(req);
+      const statement = await statements.build(user.id, req.query.month);
+      if (req.query.format === 'json') return ok(statement);
+      const lang = req.lang ?? 'en-US';
+      const name = `statement-${statement.month}.${req.query.format}`;
+      reply
+        .header('content-disposition', `attachment; filename="${name}"`)
+        .header('cache-control', 'private, no-store');
+      if (req.query.format === 'csv') {
+        // A byte-order mark so spreadsheet apps read the UTF-8 (₹, R$, accents) as such.
+        return reply.type('text/csv; charset=utf-8').send(`\uFEFF${statements.csv(statement, lang)}`);
+      }
+      return reply.type('application/pdf').send(await statements.pdf(statement, lang));
     },
   );
 }

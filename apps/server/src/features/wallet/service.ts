@@ -5,13 +5,17 @@ import type { Db } from '@bourse/db';
 import { formatDecimal } from '@bourse/money';
 import type { TradingEngine } from '../../engine-host/trading-engine.ts';
 import * as repo from './repo.ts';
+import type { LineNotes } from './statement.ts';
 
 export class Wallets {
   readonly #db: Db;
   readonly #engine: TradingEngine;
-  constructor(db: Db, engine: TradingEngine) {
+  readonly #notes: LineNotes | undefined;
+  /** `notes`: what a line's source says about it (an adjustment's reason), shown with the line. */
+  constructor(db: Db, engine: TradingEngine, notes?: LineNotes) {
     this.#db = db;
     this.#engine = engine;
+    this.#notes = notes;
   }
 
   /** Minor units as a decimal at the asset's scale, as the engine registered it. */
@@ -40,14 +44,17 @@ export class Wallets {
       limit: number;
       wallet?: string | undefined;
       asset?: string | undefined;
+      cause?: string | undefined;
       id?: string | undefined;
     },
   ) {
     const owner = String(userId);
     const { rows, total } = await repo.listUserTransfers(this.#db, owner, q, q.limit, (q.page - 1) * q.limit);
+    const notes = this.#notes ? await this.#notes(userId, [...new Set(rows.map((r) => r.link))]) : new Map();
     return {
       total,
       items: rows.map((r) => {
+        const note = notes.get(r.link);
         const outgoing = r.debit_owner === owner;
         const mine = outgoing ? r.debit : r.credit;
         const minor = BigInt(r.amount);
@@ -60,6 +67,7 @@ export class Wallets {
           cause: r.cause,
           link: r.link,
           counterparty: (outgoing ? r.credit : r.debit).split('/')[0] ?? '',
+          ...(note ? { note } : {}),
         };
       }),
     };

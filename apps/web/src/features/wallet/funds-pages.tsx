@@ -1,9 +1,13 @@
 // The customer's money screens: user/assets (balances per wallet and asset from POST /user/assets, with
 // a total per currency), fundsDetail/index (every ledger line from GET /user/tx/record, paged, filtered
-// by wallet and asset) and wallet/recordDetail (one line in full). Reads only; amounts as the server
+// by wallet, asset and cause, with the monthly statement's download), fundsDetail/cryptoFundsDetail
+// (the same for the crypto spot wallet) and wallet/recordDetail (one line in full). Reads only; amounts as the server
 // sent them (exact decimal strings), formatted by lib/ and shown through Amount so they never wrap.
 import type { BalanceView, Items, Paged, TransferView } from '@bourse/contract';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { Button, Toast } from 'antd-mobile';
+import '../../app/antd-mobile-react-19.ts';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { apiGet, apiPost, usePlatformProps } from '../../app/api.ts';
@@ -27,6 +31,7 @@ import {
 import { groupByDay } from '../stocks/order-math.ts';
 import { pnlClass } from '../stocks/trading-ui.tsx';
 import { byWallet, isShare, totalsByCurrency } from './funds-math.ts';
+import { downloadStatement } from './statement-download.ts';
 import './funds.css';
 
 const assetsKey = ['user', 'assets'] as const;
@@ -43,7 +48,10 @@ const knownCauses = [
   'adjustment',
   'transfer',
   'dividend',
+  'convert',
 ];
+/** The causes the records can be filtered by, in the order the chips show them. */
+const filterCauses = ['trade', 'fee', 'deposit', 'withdrawal', 'convert', 'adjustment', 'paper_grant'];
 const knownWallets = ['stock', 'spot', 'fund'];
 
 function useLabels() {
@@ -243,11 +251,12 @@ function LedgerLine({ line, timeZone }: { line: TransferView; timeZone: string }
   );
 }
 
-function FundsRecords() {
+function FundsRecords({ lockedWallet }: { lockedWallet?: string }) {
   const { t } = useTranslation();
   const labels = useLabels();
   const [params, setParams] = useSearchParams();
-  const wallet = params.get('wallet') ?? '';
+  const wallet = lockedWallet ?? params.get('wallet') ?? '';
+  const cause = params.get('cause') ?? '';
   const asset = params.get('asset') ?? '';
   const balances = useBalances();
   const owned = balances.data?.items ?? [];
@@ -255,7 +264,7 @@ function FundsRecords() {
   const assetOptions = [
     ...new Set([...owned.filter((b) => !wallet || b.wallet === wallet).map((b) => b.asset), ...(asset ? [asset] : [])]),
   ].sort((a, b) => Number(isShare(a)) - Number(isShare(b)) || a.localeCompare(b));
-  const setFilter = (name: 'wallet' | 'asset', value: string) => {
+  const setFilter = (name: 'wallet' | 'asset' | 'cause', value: string) => {
     const next = new URLSearchParams(params);
     if (value) next.set(name, value);
     else next.delete(name);
@@ -263,11 +272,17 @@ function FundsRecords() {
   };
 
   const ledger = useInfiniteQuery({
-    queryKey: ['user', 'tx', 'all', wallet, asset],
+    queryKey: ['user', 'tx', 'all', wallet, asset, cause],
     queryFn: ({ pageParam }) =>
       apiGet<Paged<TransferView>>(
         '/user/tx/record',
-        { page: pageParam, limit: PAGE_SIZE, ...(wallet ? { wallet } : {}), ...(asset ? { asset } : {}) },
+        {
+          page: pageParam,
+          limit: PAGE_SIZE,
+          ...(wallet ? { wallet } : {}),
+          ...(asset ? { asset } : {}),
+          ...(cause ? { cause } : {}),
+        },
         background,
       ),
     initialPageParam: 1,
@@ -285,22 +300,24 @@ function FundsRecords() {
 
   return (
     <>
-      <FilterChips
-        label={t('funds.filterWallet')}
-        value={wallet}
-        options={[
-          { value: '', label: t('funds.all') },
-          ...walletOptions.map((w) => ({ value: w, label: labels.wallet(w) })),
-        ]}
-        onChange={(v) => {
-          const next = new URLSearchParams(params);
-          if (v) next.set('wallet', v);
-          else next.delete('wallet');
-          next.delete('asset');
-          setParams(next, { replace: true });
-        }}
-        testId="filter-wallet"
-      />
+      {!lockedWallet && (
+        <FilterChips
+          label={t('funds.filterWallet')}
+          value={wallet}
+          options={[
+            { value: '', label: t('funds.all') },
+            ...walletOptions.map((w) => ({ value: w, label: labels.wallet(w) })),
+          ]}
+          onChange={(v) => {
+            const next = new URLSearchParams(params);
+            if (v) next.set('wallet', v);
+            else next.delete('wallet');
+            next.delete('asset');
+            setParams(next, { replace: true });
+          }}
+          testId="filter-wallet"
+        />
+      )}
       <FilterChips
         label={t('funds.filterAsset')}
         value={asset}
@@ -310,6 +327,19 @@ function FundsRecords() {
         ]}
         onChange={(v) => setFilter('asset', v)}
         testId="filter-asset"
+      />
+      <FilterChips
+        label={t('funds.filterCause')}
+        value={cause}
+        options={[
+          { value: '', label: t('funds.all') },
+          ...[...new Set([...filterCauses, ...(cause ? [cause] : [])])].map((c) => ({
+            value: c,
+            label: labels.cause(c),
+          })),
+        ]}
+        onChange={(v) => setFilter('cause', v)}
+        testId="filter-cause"
       />
       {ledger.isPending ? (
         <SkeletonRows count={6} />
@@ -343,9 +373,85 @@ export function FundsDetailPage() {
   return (
     <RequireLogin>
       <Page title={t('titles.fundsDetail.index')}>
+        <StatementDownload />
         <FundsRecords />
       </Page>
     </RequireLogin>
+  );
+}
+
+/** The crypto (spot wallet) lines, the same screen as the funds records with the wallet fixed. */
+export function CryptoFundsDetailPage() {
+  const { t } = useTranslation();
+  return (
+    <RequireLogin>
+      <Page title={t('titles.fundsDetail.cryptoFundsDetail')}>
+        <FundsRecords lockedWallet="spot" />
+      </Page>
+    </RequireLogin>
+  );
+}
+
+// --- the monthly statement's download -----------------------------------------------------------------
+
+/** The current month and the eleven before it, newest first, as YYYY-MM. */
+function recentMonths(now = new Date()): string[] {
+  return Array.from({ length: 12 }, (_, i) => {
+    const d = new Date(now.getFullYear(), now.getMonth() - i, 1);
+    return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}`;
+  });
+}
+
+function StatementDownload() {
+  const { t } = useTranslation();
+  const months = recentMonths();
+  const [month, setMonth] = useState(months[0] as string);
+  const [busy, setBusy] = useState<'csv' | 'pdf' | null>(null);
+  const download = async (format: 'csv' | 'pdf') => {
+    setBusy(format);
+    try {
+      await downloadStatement(month, format);
+    } catch (error) {
+      Toast.show({ content: error instanceof Error ? error.message : t('common.networkError') });
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <section className="statement-box" aria-label={t('funds.statement.title')} data-testid="statement">
+      <div className="statement-box__head">
+        <span className="statement-box__title">{t('funds.statement.title')}</span>
+        <select
+          className="statement-box__month tabular"
+          value={month}
+          onChange={(e) => setMonth(e.target.value)}
+          aria-label={t('funds.statement.month')}
+          data-testid="statement-month"
+        >
+          {months.map((m) => (
+            <option key={m} value={m}>
+              {m}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="statement-box__actions">
+        {(['csv', 'pdf'] as const).map((format) => (
+          <Button
+            key={format}
+            size="small"
+            fill="outline"
+            color="primary"
+            loading={busy === format}
+            onClick={() => void download(format)}
+            data-testid={`statement-${format}`}
+          >
+            {t(`funds.statement.${format}`)}
+          </Button>
+        ))}
+      </div>
+      <p className="statement-box__hint">{t('funds.statement.hint')}</p>
+    </section>
   );
 }
 
@@ -391,7 +497,8 @@ function RecordDetail() {
             ['asset', labels.asset(line.asset)],
             ['wallet', labels.wallet(line.wallet)],
             ['time', formatDateTime(line.at, timeZone)],
-            ['link', line.link || '--'],
+            ['link', <LinkTarget key="l" link={line.link} />],
+            ...(line.note ? ([['note', line.note]] as const) : []),
             ['counterparty', <Counterparty key="c" value={line.counterparty} />],
             ['id', line.id],
           ] as const
@@ -429,4 +536,11 @@ export function RecordDetailPage() {
       </Page>
     </RequireLogin>
   );
+}
+
+/** What a line was caused by, opening it when the app has a screen for it (a withdrawal). */
+function LinkTarget({ link }: { link: string }) {
+  const withdrawal = /^withdrawal:(\d+)$/.exec(link);
+  if (withdrawal) return <Link to={`/pages/withdraw/cryptoRecordDetail?id=${withdrawal[1]}`}>{link}</Link>;
+  return <>{link || '--'}</>;
 }

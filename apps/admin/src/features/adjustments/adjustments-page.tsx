@@ -1,0 +1,342 @@
+// Manual adjustments (finance, admin): propose a signed amount for a customer's wallet with a written
+// reason; a DIFFERENT staff member approves (the server posts one ledger transfer, cause adjustment) or
+// rejects, with a reason. The customer sees an approved adjustment in their funds records and statement.
+// Every action is audited by the server.
+
+import { CheckOutlined, CloseOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import type { AdjustmentView, ProposeAdjustmentInput } from '@bourse/contract';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import {
+  Alert,
+  App as AntApp,
+  Button,
+  Flex,
+  Form,
+  Input,
+  Modal,
+  Segmented,
+  Select,
+  Table,
+  type TableColumnsType,
+  Tag,
+  Tooltip,
+  Typography,
+} from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { adminApi, queryClient, queryKeys } from '../../app/api.ts';
+import { useCurrentStaff } from '../../app/current-staff.tsx';
+import { formatDateTime, formatDecimalText } from '../../app/format.ts';
+import { isApiError } from '../../app/request.ts';
+import { PageTitle } from '../../shared/page-title.tsx';
+import { ReasonField, ReasonModal } from '../../shared/reason-modal.tsx';
+
+// The contract's proposeAdjustmentBody rules, mirrored for typing-time hints (the server decides).
+const WALLETS = ['stock', 'spot'] as const;
+const AMOUNT_PATTERN = /^-?\d{1,12}(\.\d{1,18})?$/;
+const ASSET_PATTERN = /^[A-Z][A-Z0-9]{1,15}$/;
+const STATUS_COLOURS = { pending: 'gold', approved: 'green', rejected: 'red' } as const;
+type StatusFilter = 'pending' | 'all';
+
+interface ProposeValues {
+  userId: string;
+  wallet: (typeof WALLETS)[number];
+  asset: string;
+  amount: string;
+  reason: string;
+}
+
+function ProposeModal({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { message } = AntApp.useApp();
+  const [form] = Form.useForm<ProposeValues>();
+  const propose = useMutation({
+    mutationFn: (v: ProposeValues) =>
+      adminApi.proposeAdjustment({
+        userId: v.userId.trim(),
+        wallet: v.wallet,
+        asset: v.asset.trim().toUpperCase(),
+        amount: v.amount.trim(),
+        reason: v.reason.trim(),
+      } satisfies ProposeAdjustmentInput),
+    onSuccess: () => {
+      void message.success(t('adjustments.proposed'));
+      void queryClient.invalidateQueries({ queryKey: ['adjustments'] });
+      void queryClient.invalidateQueries({ queryKey: ['audit'] });
+      onClose();
+    },
+    onError: (error) => {
+      if (!isApiError(error)) return;
+      form.setFields(
+        Object.entries(error.fields)
+          .filter(([name]) => ['userId', 'wallet', 'asset', 'amount', 'reason'].includes(name))
+          .map(([name, text]) => ({ name: name as keyof ProposeValues, errors: [text] })),
+      );
+    },
+  });
+  return (
+    <Modal
+      open={open}
+      title={t('adjustments.proposeTitle')}
+      okText={t('adjustments.propose')}
+      cancelText={t('common.cancel')}
+      okButtonProps={{ loading: propose.isPending, 'data-testid': 'adjustment-propose-submit' }}
+      onOk={() =>
+        void form.validateFields().then(
+          (values) => propose.mutate(values),
+          () => undefined,
+        )
+      }
+      onCancel={onClose}
+      afterClose={() => propose.reset()}
+      destroyOnHidden
+      maskClosable={false}
+    >
+      <Typography.Paragraph type="secondary">{t('adjustments.proposeHint')}</Typography.Paragraph>
+      <Form<ProposeValues>
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        preserve={false}
+        initialValues={{ wallet: 'stock', asset: 'USD' }}
+      >
+        <Form.Item
+          name="userId"
+          label={t('adjustments.customer')}
+          rules={[{ required: true, pattern: /^[1-9]\d{0,15}$/, message: t('adjustments.customerRule') }]}
+        >
+          <Input inputMode="numeric" autoFocus data-testid="adjustment-user" />
+        </Form.Item>
+        <Flex gap={12}>
+          <Form.Item name="wallet" label={t('adjustments.wallet')} style={{ flex: 1 }}>
+            <Select
+              data-testid="adjustment-wallet"
+              options={WALLETS.map((w) => ({ value: w, label: t(`adjustments.wallets.${w}`) }))}
+            />
+          </Form.Item>
+          <Form.Item
+            name="asset"
+            label={t('adjustments.asset')}
+            style={{ flex: 1 }}
+            normalize={(v: string) => v.toUpperCase()}
+            rules={[{ required: true, pattern: ASSET_PATTERN, message: t('adjustments.assetRule') }]}
+          >
+            <Input maxLength={16} data-testid="adjustment-asset" />
+          </Form.Item>
+        </Flex>
+        <Form.Item
+          name="amount"
+          label={t('adjustments.amount')}
+          extra={t('adjustments.amountHint')}
+          rules={[
+            {
+              required: true,
+              validator: async (_rule, value: string | undefined) => {
+                const v = (value ?? '').trim();
+                if (!AMOUNT_PATTERN.test(v) || !/[1-9]/.test(v)) throw new Error(t('adjustments.amountRule'));
+              },
+            },
+          ]}
+        >
+          <Input inputMode="decimal" data-testid="adjustment-amount" />
+        </Form.Item>
+        <ReasonField />
+      </Form>
+      {propose.isError && <Alert type="error" showIcon title={propose.error.message} />}
+    </Modal>
+  );
+}
+
+type Deciding = { item: AdjustmentView; decision: 'approve' | 'reject' };
+
+export default function AdjustmentsPage() {
+  const { t, i18n } = useTranslation();
+  const { message } = AntApp.useApp();
+  const me = useCurrentStaff();
+  const [filter, setFilter] = useState<StatusFilter>('pending');
+  const [isProposing, setProposing] = useState(false);
+  const [deciding, setDeciding] = useState<Deciding | null>(null);
+  const [isDialogOpen, setDialogOpen] = useState(false);
+  const list = useQuery({
+    queryKey: queryKeys.adjustments(filter),
+    queryFn: () => adminApi.adjustments({ status: filter }),
+  });
+  const lang = i18n.language;
+  const when = (ms: number | null) => (ms === null ? '—' : formatDateTime(new Date(ms).toISOString(), lang));
+
+  const columns: TableColumnsType<AdjustmentView> = [
+    { title: t('adjustments.id'), dataIndex: 'id', width: 70 },
+    { title: t('adjustments.customer'), dataIndex: 'userId', width: 100 },
+    {
+      title: t('adjustments.amount'),
+      key: 'amount',
+      align: 'right',
+      render: (_, a) => (
+        <Typography.Text
+          style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
+          type={a.amount.startsWith('-') ? 'danger' : 'success'}
+        >
+          {`${a.amount.startsWith('-') ? '' : '+'}${formatDecimalText(a.amount, lang)} ${a.asset}`}
+        </Typography.Text>
+      ),
+    },
+    { title: t('adjustments.wallet'), key: 'wallet', render: (_, a) => t(`adjustments.wallets.${a.wallet}`) },
+    {
+      title: t('adjustments.reason'),
+      dataIndex: 'reason',
+      width: 240,
+      render: (reason: string) => <span style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{reason}</span>,
+    },
+    {
+      title: t('adjustments.status'),
+      key: 'status',
+      width: 190,
+      render: (_, a) => (
+        <Tag color={STATUS_COLOURS[a.status]} data-testid={`adjustment-status-${a.id}`}>
+          {t(`adjustments.statuses.${a.status}`)}
+        </Tag>
+      ),
+    },
+    {
+      title: t('adjustments.proposedBy'),
+      key: 'proposed',
+      width: 170,
+      render: (_, a) => (
+        <Flex vertical>
+          <span>{a.proposedByName}</span>
+          <Typography.Text type="secondary">{when(a.proposedAt)}</Typography.Text>
+        </Flex>
+      ),
+    },
+    {
+      title: t('adjustments.decidedBy'),
+      key: 'decided',
+      width: 200,
+      render: (_, a) =>
+        a.decidedByName === null ? (
+          '—'
+        ) : (
+          <Flex vertical>
+            <span>{a.decidedByName}</span>
+            <Typography.Text type="secondary">{when(a.decidedAt)}</Typography.Text>
+            <Typography.Text type="secondary">{a.decisionReason}</Typography.Text>
+          </Flex>
+        ),
+    },
+    {
+      title: t('adjustments.actions'),
+      key: 'actions',
+      fixed: 'right',
+      width: 210,
+      render: (_, a) => {
+        if (a.status !== 'pending') return a.transferId ? <Typography.Text code>{a.transferId}</Typography.Text> : '—';
+        const isMine = a.proposedBy === me.staff.id;
+        const buttons = (
+          <Flex gap={8}>
+            <Button
+              size="small"
+              danger
+              icon={<CloseOutlined />}
+              disabled={isMine}
+              data-testid={`adjustment-reject-${a.id}`}
+              onClick={() => {
+                setDeciding({ item: a, decision: 'reject' });
+                setDialogOpen(true);
+              }}
+            >
+              {t('adjustments.reject')}
+            </Button>
+            <Button
+              size="small"
+              type="primary"
+              icon={<CheckOutlined />}
+              disabled={isMine}
+              data-testid={`adjustment-approve-${a.id}`}
+              onClick={() => {
+                setDeciding({ item: a, decision: 'approve' });
+                setDialogOpen(true);
+              }}
+            >
+              {t('adjustments.approve')}
+            </Button>
+          </Flex>
+        );
+        return isMine ? <Tooltip title={t('adjustments.notYourOwn')}>{buttons}</Tooltip> : buttons;
+      },
+    },
+  ];
+
+  return (
+    <>
+      <PageTitle
+        title={t('adjustments.title')}
+        extra={
+          <Flex gap={8}>
+            <Button icon={<ReloadOutlined />} onClick={() => void list.refetch()} loading={list.isFetching}>
+              {t('common.refresh')}
+            </Button>
+            <Button
+              type="primary"
+              icon={<PlusOutlined />}
+              onClick={() => setProposing(true)}
+              data-testid="adjustment-new"
+            >
+              {t('adjustments.new')}
+            </Button>
+          </Flex>
+        }
+      />
+      <Typography.Paragraph type="secondary">{t('adjustments.intro')}</Typography.Paragraph>
+      <Segmented<StatusFilter>
+        style={{ marginBottom: 16 }}
+        value={filter}
+        onChange={setFilter}
+        options={[
+          { value: 'pending', label: t('adjustments.statuses.pending') },
+          { value: 'all', label: t('adjustments.all') },
+        ]}
+      />
+      {list.isError && <Alert type="error" showIcon title={list.error.message} style={{ marginBottom: 16 }} />}
+      <Table<AdjustmentView>
+        rowKey="id"
+        size="middle"
+        columns={columns}
+        dataSource={list.data?.items ?? []}
+        loading={list.isLoading}
+        pagination={false}
+        scroll={{ x: 1400 }}
+        locale={{ emptyText: t('adjustments.empty') }}
+        data-testid="adjustments-table"
+      />
+      <ProposeModal open={isProposing} onClose={() => setProposing(false)} />
+      <ReasonModal
+        open={isDialogOpen}
+        isDanger={deciding?.decision === 'reject'}
+        title={t(deciding?.decision === 'reject' ? 'adjustments.rejectTitle' : 'adjustments.approveTitle', {
+          id: deciding?.item.id ?? '',
+        })}
+        body={
+          deciding && (
+            <Typography.Paragraph>
+              {t(deciding.decision === 'reject' ? 'adjustments.rejectBody' : 'adjustments.approveBody', {
+                amount: `${formatDecimalText(deciding.item.amount, lang)} ${deciding.item.asset}`,
+                user: deciding.item.userId,
+                reason: deciding.item.reason,
+              })}
+            </Typography.Paragraph>
+          )
+        }
+        okText={t(deciding?.decision === 'reject' ? 'adjustments.reject' : 'adjustments.approve')}
+        onCancel={() => setDialogOpen(false)}
+        onConfirm={async (reason) => {
+          if (deciding === null) return;
+          await adminApi.decideAdjustment(deciding.item.id, { decision: deciding.decision, reason });
+          void message.success(t(deciding.decision === 'reject' ? 'adjustments.rejected' : 'adjustments.approved'));
+          setDialogOpen(false);
+          void queryClient.invalidateQueries({ queryKey: ['adjustments'] });
+          void queryClient.invalidateQueries({ queryKey: ['audit'] });
+        }}
+      />
+    </>
+  );
+}

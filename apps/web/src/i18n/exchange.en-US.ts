@@ -1,0 +1,33 @@
+// English texts of the currency exchange screens (merged into en-US.ts).
+export const exchangeEnUS = {
+  exchange: {
+    rates: "Today's rates",
+    marketShort: 'Market {{rate}}',
+    ratesHint:
+      'Your rate is the market rate less a {{percent}}% spread, shown before you confirm. A quote holds for {{seconds}} seconds.',
+    history: 'Exchange history',
+    from: 'You pay',
+    to: 'You get',
+    amount: 'Amount in {{currency}}',
+    available: 'Available {{currency}}',
+    getQuote: 'Get a quote',
+    quote: 'Quote',
+    youPay: 'You pay',
+    youReceive: 'You receive',
+    yourRate: 'Your rate',
+    marketRate: 'Market rate',
+    spread: 'Spread (our charge)',
+    spreadValue: '{{percent}}% · {{cost}}',
+    validFor: 'Valid for {{seconds}} s',
+    accept: 'Accept and exchange',
+    expired: 'This quote has expired. Nothing was exchanged.',
+    newQuote: 'Get a new quote',
+    done: 'Exchanged: {{receive}} added to your stock account.',
+    doneToast: 'Exchanged',
+    another: 'Exchange again',
+    how: 'A quote holds its rate for a few seconds. Accepting moves both amounts in one step; if it expires, nothing moves.',
+    market: 'Market',
+    markets: { IN: 'India', US: 'United States', BR: 'Brazil' },
+    stockHint: 'Get {{currency}} to trade in {{market}}. The amount lands in your stock account.',
+  },
+};

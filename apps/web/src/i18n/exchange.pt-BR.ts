@@ -1,0 +1,33 @@
+// Textos em português das telas de câmbio (mesclados em pt-BR.ts).
+export const exchangePtBR = {
+  exchange: {
+    rates: 'Cotações de hoje',
+    marketShort: 'Mercado {{rate}}',
+    ratesHint:
+      'Sua taxa é a taxa de mercado menos um spread de {{percent}}%, mostrado antes de você confirmar. Uma cotação vale por {{seconds}} segundos.',
+    history: 'Histórico de câmbio',
+    from: 'Você paga',
+    to: 'Você recebe',
+    amount: 'Valor em {{currency}}',
+    available: '{{currency}} disponível',
+    getQuote: 'Pedir cotação',
+    quote: 'Cotação',
+    youPay: 'Você paga',
+    youReceive: 'Você recebe',
+    yourRate: 'Sua taxa',
+    marketRate: 'Taxa de mercado',
+    spread: 'Spread (nossa tarifa)',
+    spreadValue: '{{percent}}% · {{cost}}',
+    validFor: 'Válida por {{seconds}} s',
+    accept: 'Aceitar e trocar',
+    expired: 'Esta cotação expirou. Nada foi trocado.',
+    newQuote: 'Pedir nova cotação',
+    done: 'Trocado: {{receive}} creditado na sua conta de ações.',
+    doneToast: 'Câmbio concluído',
+    another: 'Trocar de novo',
+    how: 'Uma cotação mantém a taxa por alguns segundos. Ao aceitar, os dois valores se movem em um só passo; se ela expirar, nada se move.',
+    market: 'Mercado',
+    markets: { IN: 'Índia', US: 'Estados Unidos', BR: 'Brasil' },
+    stockHint: 'Obtenha {{currency}} para negociar no mercado: {{market}}. O valor cai na sua conta de ações.',
+  },
+};
