@@ -1,8 +1,6 @@
 // English texts of the crypto deposit screens (merged into en-US.ts).
 export const cryptoEnUS = {
   crypto: {
-    hubEntry: 'Crypto',
-    hubAssets: 'USDT, BTC and ETH',
     chooseCoin: 'Choose the coin to deposit',
     networks: 'Networks',
     closed: 'Closed',

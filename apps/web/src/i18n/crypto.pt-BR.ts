@@ -3,8 +3,6 @@ import type { cryptoEnUS } from './crypto.en-US.ts';
 
 export const cryptoPtBR: typeof cryptoEnUS = {
   crypto: {
-    hubEntry: 'Cripto',
-    hubAssets: 'USDT, BTC e ETH',
     chooseCoin: 'Escolha a moeda para depositar',
     networks: 'Redes',
     closed: 'Fechado',

@@ -116,14 +116,6 @@ function CurrencyChoice() {
           </Link>
         ))}
       </div>
-      {/* Crypto deposits have their own screens (features/crypto-deposits). */}
-      <div className="list">
-        <Link className="list-row" to="/pages/recharge/coinRecharge" data-testid="deposit-crypto">
-          <span className="deposit-currency">{t('crypto.hubEntry')}</span>
-          <span className="list-row__label">{t('crypto.hubAssets')}</span>
-          <ChevronRightIcon size={18} />
-        </Link>
-      </div>
       <RecordsLink />
     </>
   );
