@@ -150,6 +150,18 @@ const VISITS: Visit[] = [
     signedIn: true,
     ready: (p) => p.getByTestId('message-list').waitFor(),
   },
+  {
+    name: 'withdraw',
+    path: '/pages/withdraw/withdraw',
+    signedIn: true,
+    ready: (p) => p.getByTestId('choose-bank').waitFor(),
+  },
+  {
+    name: 'crypto-withdraw',
+    path: '/pages/withdraw/cryptoWithdraw',
+    signedIn: true,
+    ready: (p) => p.getByTestId('withdraw-asset').waitFor(),
+  },
 ];
 
 const openPage = (lang: 'en-US' | 'pt-BR', signedIn: boolean) =>

@@ -499,8 +499,8 @@ export const ERRORS = {
   // --- withdrawals (features/withdrawals) ---
   withdrawals_locked: {
     status: 400,
-    en: 'For your safety, withdrawals are locked for 24 hours after a new bank account or address: you can withdraw from {date}',
-    pt: 'Para sua segurança, os saques ficam bloqueados por 24 horas após uma nova conta bancária ou endereço: você pode sacar a partir de {date}',
+    en: 'For your safety, withdrawals are locked for 24 hours after a new bank account or address, or a change of password or two-factor: you can withdraw from {date}',
+    pt: 'Para sua segurança, os saques ficam bloqueados por 24 horas após uma nova conta bancária ou endereço, ou uma troca de senha ou de dois fatores: você pode sacar a partir de {date}',
   },
   withdraw_below_minimum: {
     status: 400,

@@ -204,6 +204,8 @@ export const withdrawalDeskItem = withdrawalView.extend({
   kycStatus: idStatus,
   /** When the customer registered: a young account is a reason to look twice. */
   accountCreatedAt: z.number(),
+  /** Who and where exactly the payout goes (holder and full account, PIX key, or address), to check. */
+  payee: z.string(),
 });
 export type WithdrawalDeskItem = z.infer<typeof withdrawalDeskItem>;
 

@@ -763,6 +763,13 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX adjustments_status ON adjustments(status, id);
     `,
   },
+  {
+    version: 22,
+    // When the customer last changed their password, two-factor or withdrawal password: like a new bank
+    // account or address, such a change locks withdrawals for 24 hours (DOMAIN.md, withdrawals/lock.ts).
+    name: 'users: security_changed_at',
+    sql: () => `ALTER TABLE users ADD COLUMN security_changed_at BIGINT NOT NULL DEFAULT 0;`,
+  },
 ];
 
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {

@@ -20,6 +20,6 @@ export const bankEnUS = {
     confirmDelete: 'Delete this bank account?',
     deleted: 'Deleted',
     added: 'Bank account added',
-    lockedUntil: 'Withdrawals are locked until {{time}} after a new bank account.',
+    lockedUntil: 'Withdrawals are locked until {{time}} after a new bank account, address or security change.',
   },
 };

@@ -22,6 +22,7 @@ export const bankPtBR: typeof bankEnUS = {
     confirmDelete: 'Excluir esta conta bancária?',
     deleted: 'Excluído',
     added: 'Conta bancária adicionada',
-    lockedUntil: 'Os saques ficam bloqueados até {{time}} após uma nova conta bancária.',
+    lockedUntil:
+      'Os saques ficam bloqueados até {{time}} após uma nova conta bancária, endereço ou mudança de segurança.',
   },
 };

@@ -1,6 +1,7 @@
 // English texts of the fiat deposit screens (merged into en-US.ts).
 export const depositsEnUS = {
   deposits: {
+    crypto: 'Crypto (BTC, ETH, USDT on their networks)',
     chooseCurrency: 'Choose the currency to deposit',
     currencies: { INR: 'Indian rupee', BRL: 'Brazilian real', USD: 'US dollar' },
     rails: { bank: 'Bank transfer', offline: 'Offline deposit', pix: 'PIX' },

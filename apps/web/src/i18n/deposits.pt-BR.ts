@@ -5,6 +5,7 @@ type Texts<T> = { [K in keyof T]: T[K] extends string ? string : Texts<T[K]> };
 
 export const depositsPtBR: Texts<typeof depositsEnUS> = {
   deposits: {
+    crypto: 'Cripto (BTC, ETH, USDT em suas redes)',
     chooseCurrency: 'Escolha a moeda do depósito',
     currencies: { INR: 'Rupia indiana', BRL: 'Real', USD: 'Dólar americano' },
     rails: { bank: 'Transferência', offline: 'Depósito presencial', pix: 'PIX' },

@@ -9,7 +9,8 @@ export const withdrawalsEnUS = {
     records: 'Withdrawal records',
     bankRecords: 'Bank and PIX withdrawals',
     cryptoRecords: 'Crypto withdrawals',
-    lockedUntil: 'For your safety, withdrawals are locked until {{time}} after a new bank account or address.',
+    lockedUntil:
+      'For your safety, withdrawals are locked until {{time}} after a new bank account or address, or a change of password or two-factor.',
     kycNeeded: 'Please complete KYC first: withdrawals need a verified identity.',
     goKyc: 'Verify identity',
     passwordNeeded: 'Set a 6-digit withdrawal password first.',

@@ -14,7 +14,7 @@ export const withdrawalsPtBR: Shape<typeof withdrawalsEnUS> = {
     bankRecords: 'Saques bancários e PIX',
     cryptoRecords: 'Saques de cripto',
     lockedUntil:
-      'Para sua segurança, os saques ficam bloqueados até {{time}} após uma nova conta bancária ou endereço.',
+      'Para sua segurança, os saques ficam bloqueados até {{time}} após uma nova conta bancária ou endereço, ou uma troca de senha ou de dois fatores.',
     kycNeeded: 'Conclua o KYC primeiro: saques exigem identidade verificada.',
     goKyc: 'Verificar identidade',
     passwordNeeded: 'Defina primeiro uma senha de saque de 6 dígitos.',

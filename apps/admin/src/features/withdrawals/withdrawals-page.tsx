@@ -126,8 +126,8 @@ function WithdrawalCard({ item, onDecide }: { item: WithdrawalDeskItem; onDecide
             {t(`withdrawalDesk.rails.${item.rail}`)}
           </Descriptions.Item>
           <Descriptions.Item label={t('withdrawalDesk.destination')}>
-            <Typography.Text copyable style={{ wordBreak: 'break-all' }}>
-              {item.destination}
+            <Typography.Text copyable style={{ overflowWrap: 'anywhere' }} data-testid="withdrawal-payee">
+              {item.payee}
             </Typography.Text>
           </Descriptions.Item>
         </Descriptions>

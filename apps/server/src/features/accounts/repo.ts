@@ -74,6 +74,7 @@ const UPDATABLE = [
   'status',
   'id_status',
   'nickname',
+  'security_changed_at',
 ] as const;
 export type UpdatableColumn = (typeof UPDATABLE)[number];
 
@@ -87,6 +88,12 @@ export async function updateUser(
   if (!UPDATABLE.includes(column)) throw new Error(`column ${column} is not updatable`);
   await db.run(`UPDATE users SET ${column} = $2, updated_at = $3 WHERE id = $1`, [id, value, now]);
 }
+
+/** When the password, two-factor or withdrawal password last changed (0: never); the withdrawal lock reads it. */
+export const securityChangedAt = async (db: Sql, userId: number) =>
+  Number(
+    (await db.query<{ at: number }>('SELECT security_changed_at AS at FROM users WHERE id = $1', [userId]))[0]?.at ?? 0,
+  );
 
 export async function insertSession(
   db: Sql,

@@ -281,6 +281,7 @@ export class Accounts {
     await this.#changing(auth.user.id, () =>
       this.#db.transaction(async (tx) => {
         await repo.updateUser(tx, auth.user.id, 'password_hash', hash, now);
+        await repo.updateUser(tx, auth.user.id, 'security_changed_at', now, now);
         // A new password signs out every other device.
         await repo.revokeAllSessions(tx, auth.user.id, now, auth.sessionId);
       }),
@@ -291,7 +292,15 @@ export class Accounts {
     await this.#requirePassword(auth.user, loginPassword, 'loginPassword');
     const column = kind === 'trade' ? 'trade_pin_hash' : 'withdraw_pin_hash';
     const hash = await hashPassword(pin);
-    await this.#changing(auth.user.id, () => repo.updateUser(this.#db, auth.user.id, column, hash, this.#clock.now()));
+    const now = this.#clock.now();
+    // Replacing a withdrawal password (not setting the first) locks withdrawals like a new password does.
+    const isSecurityChange = kind === 'withdraw' && auth.user.withdraw_pin_hash !== null;
+    await this.#changing(auth.user.id, () =>
+      this.#db.transaction(async (tx) => {
+        await repo.updateUser(tx, auth.user.id, column, hash, now);
+        if (isSecurityChange) await repo.updateUser(tx, auth.user.id, 'security_changed_at', now, now);
+      }),
+    );
   }
 
   /** Checks a 6-digit transaction or withdrawal password; used by money-moving features. */
@@ -336,6 +345,7 @@ export class Accounts {
       this.#db.transaction(async (tx) => {
         await repo.updateUser(tx, auth.user.id, 'totp_secret', pending, now);
         await repo.updateUser(tx, auth.user.id, 'totp_pending_secret', null, now);
+        await repo.updateUser(tx, auth.user.id, 'security_changed_at', now, now);
       }),
     );
   }
@@ -345,7 +355,12 @@ export class Accounts {
     const now = this.#clock.now();
     if (!auth.user.totp_secret || !checkTotp(auth.user.totp_secret, code, now))
       throw fieldError('code', 'totp_incorrect');
-    await this.#changing(auth.user.id, () => repo.updateUser(this.#db, auth.user.id, 'totp_secret', null, now));
+    await this.#changing(auth.user.id, () =>
+      this.#db.transaction(async (tx) => {
+        await repo.updateUser(tx, auth.user.id, 'totp_secret', null, now);
+        await repo.updateUser(tx, auth.user.id, 'security_changed_at', now, now);
+      }),
+    );
   }
 
   async sendCode(areaCode: string, national: string, purpose: string) {

@@ -344,6 +344,7 @@ export class Withdrawals {
         account: who?.phone ?? '',
         kycStatus: who?.id_status ?? 'none',
         accountCreatedAt: who?.created_at ?? 0,
+        payee: payeeOf(rows[i]!.payout_to),
       };
     });
   }
@@ -437,4 +438,13 @@ function bodyOf(input: Record<string, unknown>): string {
       .sort()
       .map((k) => [k, String(rest[k])]),
   );
+}
+
+/** The payout's destination in full, for the finance desk (the customer's views mask the account). */
+function payeeOf(payoutTo: string): string {
+  const to = JSON.parse(payoutTo) as Record<string, string | null | undefined>;
+  if (to.address) return `${to.network} ${to.address}`;
+  if (to.pixKey) return `${to.holderName ?? ''} · PIX ${to.pixKey} · ${to.taxId ?? ''}`;
+  const code = to.ifsc ? `IFSC ${to.ifsc}` : `${to.branch ?? ''}`;
+  return `${to.holderName ?? ''} · ${to.bankName ?? ''} ${to.accountNumber ?? ''} · ${code}${to.taxId ? ` · ${to.taxId}` : ''}`;
 }

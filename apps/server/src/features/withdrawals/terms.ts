@@ -41,13 +41,15 @@ export const DEFAULT_REVIEW_ABOVE: Readonly<Record<string, string>> = {
   USDT: '5000',
 };
 
+// Payouts leave from the same platform account their rail's deposits arrive on (deposits/service.ts,
+// crypto-deposits/watcher.ts railAccount), so each rail's account nets what moved through it both ways.
 const TERMS: readonly Omit<RailTerms, 'reviewAbove'>[] = [
   {
     rail: 'bank',
     asset: 'INR',
     network: null,
     wallet: 'stock',
-    platformAccount: 'rail:bank_in',
+    platformAccount: 'rail:bank',
     min: '100',
     max: '1000000',
     fee: '10',
@@ -57,7 +59,7 @@ const TERMS: readonly Omit<RailTerms, 'reviewAbove'>[] = [
     asset: 'BRL',
     network: null,
     wallet: 'stock',
-    platformAccount: 'rail:bank_br',
+    platformAccount: 'rail:bank',
     min: '10',
     max: '200000',
     fee: '3.50',
@@ -77,7 +79,7 @@ const TERMS: readonly Omit<RailTerms, 'reviewAbove'>[] = [
     asset: 'BTC',
     network: 'BTC',
     wallet: 'spot',
-    platformAccount: 'rail:chain_btc',
+    platformAccount: 'rail:crypto-btc',
     min: '0.0005',
     max: '5',
     fee: '0.0001',
@@ -87,7 +89,7 @@ const TERMS: readonly Omit<RailTerms, 'reviewAbove'>[] = [
     asset: 'ETH',
     network: 'ETH',
     wallet: 'spot',
-    platformAccount: 'rail:chain_eth',
+    platformAccount: 'rail:crypto-eth',
     min: '0.005',
     max: '100',
     fee: '0.001',
@@ -97,7 +99,7 @@ const TERMS: readonly Omit<RailTerms, 'reviewAbove'>[] = [
     asset: 'USDT',
     network: 'ETH',
     wallet: 'spot',
-    platformAccount: 'rail:chain_eth',
+    platformAccount: 'rail:crypto-eth',
     min: '10',
     max: '200000',
     fee: '1',

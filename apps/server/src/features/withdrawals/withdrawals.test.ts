@@ -195,12 +195,12 @@ describe.each(dbs)('withdrawals on $dialect', ({ open }) => {
       'paid',
     ]);
     expect(await balance(token, 'stock', 'INR')).toMatchObject({ balance: '999000.00', held: '0.00' });
-    expect(platform('rail:bank_in', 'INR')).toBe(99_000n);
+    expect(platform('rail:bank', 'INR')).toBe(99_000n);
     expect(platform('fees', 'INR')).toBe(1_000n);
     const mine = (await lines(token, 'INR')).filter((l) => l.link === `withdrawal:${id}`);
     expect(mine.map((l) => [l.amount, l.cause, l.counterparty]).sort()).toEqual([
       ['-10.00', 'fee', 'platform:fees'],
-      ['-990.00', 'withdrawal', 'platform:rail:bank_in'],
+      ['-990.00', 'withdrawal', 'platform:rail:bank'],
     ]);
     // Paid once: the sandbox bank has one payout for it, of what arrives.
     const payouts = (await t.call('GET', '/test/sandbox/payouts')).body.data.items;
@@ -270,7 +270,7 @@ describe.each(dbs)('withdrawals on $dialect', ({ open }) => {
     expect(one.items[0]).toMatchObject({ status: 'paid' });
     expect(one.items[0].payoutRef).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await balance(token, 'spot', 'USDT')).toMatchObject({ balance: '400.000000', held: '0.000000' });
-    expect(platform('rail:chain_eth', 'USDT')).toBe(99_000_000n);
+    expect(platform('rail:crypto-eth', 'USDT')).toBe(99_000_000n);
     expect(platform('fees', 'USDT')).toBe(1_000_000n);
     // The fiat list does not show it; the crypto list does.
     expect((await t.call('GET', '/user/withdraw/order', { token })).body.data.total).toBe(0);
@@ -291,7 +291,13 @@ describe.each(dbs)('withdrawals on $dialect', ({ open }) => {
     const staff = await staffToken();
     const desk = (await t.call('GET', '/admin/withdrawals?view=review', { token: staff })).body.data.items;
     expect(desk.map((w: { id: number }) => w.id)).toEqual([other.body.data.id, big.body.data.id]);
-    expect(desk[0]).toMatchObject({ kycStatus: 'succ', account: '+919123456783', fee: '10.00', receive: '69990.00' });
+    expect(desk[0]).toMatchObject({
+      kycStatus: 'succ',
+      account: '+919123456783',
+      fee: '10.00',
+      receive: '69990.00',
+      payee: 'Asha Rao · HDFC Bank 50100012345678 · IFSC HDFC0CAGSBK',
+    });
     expect(desk[0].accountCreatedAt).toBeGreaterThan(0);
 
     const noReason = await t.call('POST', `/admin/withdrawals/${big.body.data.id}/decide`, {
@@ -541,6 +547,32 @@ describe.each(dbs)('withdrawals on $dialect', ({ open }) => {
       const low = await withdrawBank(token, { bankId: String(bankId), currency: 'INR', amount: '50' });
       expect(low.body.msg).toBe('The minimum withdrawal is 100 INR');
     });
+  });
+
+  it('locks withdrawals for 24 hours after a password change and after the withdrawal password is replaced', async () => {
+    await start();
+    const token = await customer('9123456791');
+    const bankId = await addBank(token);
+    pastLock();
+    const body = { bankId: String(bankId), currency: 'INR', amount: '1000' };
+    const changed = await t.call('POST', '/user/update/password', {
+      token,
+      body: { oldPassword: 'secret12', password: 'secret34', confirmPassword: 'secret34' },
+    });
+    expect(changed.body.code, JSON.stringify(changed.body)).toBe(0);
+    expect((await withdrawBank(token, body)).body.error).toBe('withdrawals_locked');
+    pastLock();
+    expect((await withdrawBank(token, body)).body.code).toBe(0);
+
+    const repinned = await t.call('POST', '/user/update/withdrawPassword', {
+      token,
+      body: { password: '654321', confirmPassword: '654321', loginPassword: 'secret34' },
+    });
+    expect(repinned.body.code, JSON.stringify(repinned.body)).toBe(0);
+    expect((await withdrawBank(token, { ...body, password: '654321' })).body.error).toBe('withdrawals_locked');
+    expect((await t.call('GET', '/bank/list', { token })).body.data.withdrawalsLockedUntil).toBe(
+      t.clock.now() + WITHDRAW_LOCK_MS,
+    );
   });
 
   describe('the address book', () => {

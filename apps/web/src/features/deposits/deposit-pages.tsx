@@ -115,6 +115,11 @@ function CurrencyChoice() {
             <ChevronRightIcon size={18} />
           </Link>
         ))}
+        <Link className="list-row" to="/pages/recharge/coinRecharge" data-testid="deposit-crypto">
+          <span className="deposit-currency">₿</span>
+          <span className="list-row__label">{t('deposits.crypto')}</span>
+          <ChevronRightIcon size={18} />
+        </Link>
       </div>
       <RecordsLink />
     </>

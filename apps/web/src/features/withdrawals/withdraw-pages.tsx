@@ -903,7 +903,7 @@ export function AddAdressPage() {
   return (
     <RequireLogin>
       <Page title={t('titles.wallet.addAdress')}>
-        <div className="padded">
+        <div className="padded wd-form">
           <AddAddressForm />
         </div>
       </Page>
