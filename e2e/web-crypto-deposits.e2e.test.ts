@@ -101,7 +101,12 @@ describe('crypto deposits (real server)', () => {
       expect(before).toBe('0');
       const { context, page } = await customerPage(browser, lang, demo);
       try {
-        await page.goto(`${server.baseUrl}/pages/recharge/coinRecharge`);
+        // From the deposit hub (the drawer's recharge button opens it) to the crypto screens.
+        await page.goto(`${server.baseUrl}/pages/recharge/recharge`);
+        await page.getByTestId('deposit-crypto').waitFor();
+        await shot(page, `web-crypto-hub-${lang}`);
+        await page.getByTestId('deposit-crypto').click();
+        await page.waitForURL(/\/pages\/recharge\/coinRecharge$/);
         await page.getByTestId(`crypto-coin-${c.asset}`).waitFor();
         await shot(page, `web-crypto-coins-${lang}`);
         expect(await blockingAxeViolations(page)).toEqual([]);

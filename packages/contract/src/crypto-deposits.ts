@@ -93,7 +93,10 @@ export const cryptoDepositView = z.object({
   confirmations: z.number().int(),
   confirmationsRequired: z.number().int(),
   status: z.enum(CRYPTO_DEPOSIT_STATUSES),
-  /** Why it was not credited (below_minimum, failed); empty otherwise. */
+  /**
+   * Why it was not credited; empty otherwise. below_minimum: `below_minimum:<the minimum then in
+   * force>`; failed: the engine's rejection code.
+   */
   reason: z.string(),
   /** The ledger transfer that credited it (its link is crypto-deposit:<id>); null until credited. */
   transferId: z.string().nullable(),

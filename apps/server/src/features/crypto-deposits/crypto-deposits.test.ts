@@ -179,6 +179,8 @@ describe.each(dbs)('crypto deposits on $dialect', ({ open }) => {
     expect(sent.txid).toMatch(/^0x[0-9a-f]{64}$/);
     const byTxid = await send(token, { asset: 'USDT', network: 'ETH', txid: sent.txid });
     expect(byTxid.body.data.id).toBe(sent.id);
+    const bare = await send(token, { asset: 'USDT', network: 'ETH', txid: sent.txid.slice(2).toUpperCase() });
+    expect(bare.body.data.id).toBe(sent.id);
     await advanceAndScan(11 * 12_000);
     expect((await orders(token)).data.items[0]).toMatchObject({ status: 'confirming', confirmations: 11 });
     expect(await spot(token, 'USDT')).toBe('0');

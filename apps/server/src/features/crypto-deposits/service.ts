@@ -164,7 +164,10 @@ export class CryptoDeposits {
     const { asset, network } = this.#choose(body);
     if (body.txid) {
       await this.#watcher.scan();
-      const mine = (await repo.depositByTx(this.#db, network.code, body.txid)).filter(
+      // Bitcoin txids are bare hex, EVM ones 0x-prefixed: either spelling of one finds it.
+      const bare = body.txid.replace(/^0x/i, '');
+      const txid = network.addressKind === 'evm' ? `0x${bare}` : bare;
+      const mine = (await repo.depositByTx(this.#db, network.code, txid)).filter(
         (d) => d.user_id === userId && d.asset === asset,
       );
       if (!mine[0]) throw fieldError('txid', 'crypto_tx_not_seen');

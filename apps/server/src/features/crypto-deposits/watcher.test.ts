@@ -87,7 +87,8 @@ describe('deposit watcher', () => {
     expect(await run.t.app.cryptoDeposits.watcher.scan()).toEqual({ recorded: 0, credited: 0, failed: 0 });
     expect(await spotBtc(run.t, token)).toBe('1.25000000');
     await run.stop();
-  });
+    // Three starts of the whole app on a database in files (fsync on every commit): slow on a busy machine.
+  }, 90_000);
 
   it('follows confirmations with the clock and never credits below the minimum', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bourse-crypto-'));
