@@ -24,7 +24,10 @@ export async function registerRateLimits(api: FastifyInstance, limits: RateLimit
   const timeWindow = limits.windowSec * 1000;
   // Runs before the plugin's own onRoute hook (added after it), so the plugin sees each route's ceiling
   // without every feature's routes file naming one.
+  // The route's own onRequest hooks (its session check) before the plugin adds its counter.
+  const ownHooks = new WeakMap<object, unknown[]>();
   api.addHook('onRoute', (route) => {
+    ownHooks.set(route, hooksOf(route.onRequest));
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const key = methods.map((m) => ROUTE_LIMITS[`${m} ${route.routePath}`]).find(Boolean);
     if (key) route.config = { ...(route.config as object), rateLimit: { max: limits[key], timeWindow } };
@@ -37,4 +40,17 @@ export async function registerRateLimits(api: FastifyInstance, limits: RateLimit
       };
   });
   await api.register(rateLimit, { global: true, max: limits.global, timeWindow });
+  // The plugin appends its counter after the route's hooks; put it first, so a flood is refused before
+  // any session is looked up (a call without a session still counts toward its route's ceiling).
+  api.addHook('onRoute', (route) => {
+    const own = ownHooks.get(route) ?? [];
+    const hooks = hooksOf(route.onRequest);
+    const added = hooks.filter((hook) => !own.includes(hook));
+    if (added.length > 0 && own.length > 0) route.onRequest = [...added, ...own] as typeof route.onRequest;
+  });
+}
+
+function hooksOf(hooks: unknown): unknown[] {
+  if (Array.isArray(hooks)) return [...hooks];
+  return typeof hooks === 'function' ? [hooks] : [];
 }
