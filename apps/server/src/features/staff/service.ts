@@ -140,12 +140,12 @@ export class Staff {
   async create(
     auth: StaffAuth,
     account: { username: string; role: StaffRole; reason: string },
-    fixed?: { password: string; totpSecret: string },
+    fixed?: { password: string; totpSecret: string; passwordHash?: string },
   ) {
     const { username, role, reason } = account;
     const initialPassword = fixed?.password ?? newToken().slice(0, 16);
     const totpSecret = fixed?.totpSecret ?? newTotpSecret();
-    const hash = await hashPassword(initialPassword);
+    const hash = fixed?.passwordHash ?? (await hashPassword(initialPassword));
     const now = this.#clock.now();
     const id = await this.#db.transaction(async (tx) => {
       if (await repo.usernameTaken(tx, username)) throw fieldError('username', 'staff_username_taken');
