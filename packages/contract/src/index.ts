@@ -13,6 +13,7 @@ export * from './lang.ts';
 export * from './market.ts';
 export * from './phone.ts';
 export * from './reconciliation.ts';
+export * from './spot.ts';
 export * from './staff.ts';
 export * from './stocks.ts';
 export * from './stream.ts';
