@@ -149,6 +149,8 @@ export class LiquidityBot {
     const spec = this.#engine.state.instrument(pair.id);
     if (!spec) return;
     const baseLots = this.#levelLots(pair, last);
+    // Withdrawn first, so the float is counted without what the old quotes held.
+    this.#ladder.withdraw(pair.id, this.#clock.now());
     this.#fund(pair, baseLots);
     this.#ladder.requote(
       pair.id,
