@@ -6,7 +6,9 @@ import { testDatabases } from '@bourse/db';
 import { describe, expect, it } from 'vitest';
 import { marketMakerOf } from '../../adapters/venue/quote-ladder.ts';
 import { loadSpotSettings } from '../../config.ts';
+import { totpNow } from '../../platform/totp.ts';
 import { testApp } from '../../testing.ts';
+import { DEMO_STAFF } from '../demo/seed.ts';
 import { spotPairs } from './pairs.ts';
 
 const [sqlite] = await testDatabases();
@@ -24,6 +26,27 @@ describe('liquidity bot', () => {
         expect(quotes.length, pair.id).toBe(10);
         expect(t.app.engine.state.market(pair.id)?.halted, pair.id).toBe(false);
       }
+      // The staff console reads each account (reconciliation readers only).
+      const login = await t.call('POST', '/admin/auth/login', {
+        json: {
+          username: DEMO_STAFF.username,
+          password: DEMO_STAFF.password,
+          totpCode: totpNow(DEMO_STAFF.totpSecret, t.clock.now()),
+        },
+      });
+      const staffToken = login.body.data.token as string;
+      const liquidity = (await t.call('GET', '/admin/spot/liquidity', { token: staffToken })).body.data.items;
+      expect(liquidity.length).toBe(pairs.length);
+      expect(liquidity[0]).toMatchObject({
+        symbol: 'BTCUSDT',
+        liquidityAccount: 'mm:CRYPTO:BTCUSDT',
+        base: 'BTC',
+        quote: 'USDT',
+        openOrders: 10,
+        referencePrice: '95000.00',
+      });
+      expect(Number(liquidity[0].baseHeld)).toBeGreaterThan(0);
+      expect((await t.call('GET', '/admin/spot/liquidity')).body.code).not.toBe(0);
       // Ten minutes with nobody looking: not one command.
       const idle = t.app.engine.seq;
       for (let i = 0; i < 60; i++) await t.advance(10_000);

@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type {
   PlaceSpotOrder,
+  SpotLiquidityView,
   SpotOrderPreviewView,
   SpotOrderView,
   SpotPairView,
@@ -175,6 +176,37 @@ export class SpotExchange {
       liquidityAccount: liquidityAccountOf(instrument.id),
       favourite,
     };
+  }
+
+  /** Each pair's liquidity account: balances, what its quotes hold, open orders (the staff console). */
+  liquidity(): SpotLiquidityView[] {
+    return this.#bot.pairs.flatMap((instrument) => {
+      const pair = this.findPair(instrument.id);
+      if (!pair) return [];
+      const { spec } = pair;
+      const account = liquidityAccountOf(instrument.id);
+      const coin = this.#engine.state.balance(account, 'spot', spec.base.code);
+      const usdt = this.#engine.state.balance(account, 'spot', spec.quote.code);
+      const view = this.#engine.state.market(instrument.id);
+      const last = this.#market.lastTicks(instrument.id)?.lastTicks;
+      const price = (ticks: number | null | undefined) => (ticks == null ? null : priceText(spec, ticks));
+      return [
+        {
+          symbol: instrument.symbol,
+          liquidityAccount: account,
+          base: spec.base.code,
+          quote: spec.quote.code,
+          baseBalance: formatDecimal(coin.balance, spec.base.scale),
+          baseHeld: formatDecimal(coin.held, spec.base.scale),
+          quoteBalance: formatDecimal(usdt.balance, spec.quote.scale),
+          quoteHeld: formatDecimal(usdt.held, spec.quote.scale),
+          openOrders: this.#engine.state.openOrders(account).length,
+          bestBid: price(view?.bestBidTicks),
+          bestAsk: price(view?.bestAskTicks),
+          referencePrice: price(last),
+        },
+      ];
+    });
   }
 
   // --- favourites ----------------------------------------------------------------------------------
