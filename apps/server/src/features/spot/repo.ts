@@ -108,6 +108,15 @@ export async function listUserTrades(
   return { rows, total: Number(total) };
 }
 
+/** The durable record of a keyed order command (engine-host/idempotency-keys.ts writes it). */
+export const findKeyedCommand = async (db: Sql, commandId: string) =>
+  (
+    await db.query<{ body: string; order_id: unknown; outcome: string }>(
+      'SELECT body, order_id, outcome FROM idempotency_keys WHERE command_id = $1',
+      [commandId],
+    )
+  )[0];
+
 /** Customers' stop-limit orders still waiting for their stop price (for the bot after a restart). */
 export const listWaitingStops = (db: Sql, pairIds: readonly string[]) =>
   pairIds.length === 0

@@ -386,7 +386,7 @@ export class SpotExchange {
       const earlier = await this.#earlier(userId, key, scope, checked);
       if (earlier) return earlier;
     }
-    const { instrument, spec } = checked.pair;
+    const { instrument } = checked.pair;
     await this.#bot.prepare(instrument, checked.stopTicks !== null);
     const command = this.#command(id, userId, checked);
     const result = await this.#engine.submit(command);
@@ -394,7 +394,6 @@ export class SpotExchange {
     const placed = result.events[0];
     if (placed?.type !== 'order_placed') throw new Error('place_order answered without order_placed');
     if (checked.stopTicks !== null) this.#bot.noteStop(instrument.id, input.side, checked.stopTicks);
-    void spec;
     return this.order(userId, placed.orderId);
   }
 
@@ -434,10 +433,7 @@ export class SpotExchange {
   async #earlier(userId: number, key: string, scope: Scope, checked: Checked): Promise<SpotOrderView | undefined> {
     for (const other of SCOPES) {
       const commandId = keyedCommandId(other, userId, key);
-      const [row] = await this.#db.query<{ body: string; order_id: unknown; outcome: string }>(
-        'SELECT body, order_id, outcome FROM idempotency_keys WHERE command_id = $1',
-        [commandId],
-      );
+      const row = await repo.findKeyedCommand(this.#db, commandId);
       if (!row) continue;
       if (other !== scope) throw new AppError('idempotency_key_reused');
       if (scope !== 'spot-mq' && row.body !== commandBody(this.#command(commandId, userId, checked)))
