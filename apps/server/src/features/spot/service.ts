@@ -502,6 +502,15 @@ export class SpotExchange {
     return view as SpotOrderView;
   }
 
+  /** One of the customer's orders by its client order id (Binance's origClientOrderId); order_not_found else. */
+  async orderByClientOrderId(userId: number, clientOrderId: string): Promise<SpotOrderView> {
+    const ids = SCOPES.map((scope) => keyedCommandId(scope, userId, clientOrderId));
+    const row = await repo.findOrderByCommand(this.#db, String(userId), ids);
+    if (!row || !this.#pairIds.includes(row.instrument_id)) throw new AppError('order_not_found');
+    const [view] = await this.#views([row]);
+    return view as SpotOrderView;
+  }
+
   async orders(
     userId: number,
     q: { symbol?: string | undefined; status: 'open' | 'history' | 'all'; page: number; limit: number },

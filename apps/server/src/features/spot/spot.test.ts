@@ -518,6 +518,12 @@ describe.each(dbs)('crypto exchange on $dialect', ({ open }) => {
       expect(retry.body.data.order.id).toBe(first.body.data.order.id);
       expect(retry.body.data.order.clientOrderId).toBe('my-order-0001');
       expect(t.app.engine.state.openOrders(String(userId)).length).toBe(1);
+      // Found by its client order id too (the Binance-shaped API's origClientOrderId), only by its owner.
+      const byKey = await t.app.spot.exchange.orderByClientOrderId(userId, 'my-order-0001');
+      expect(byKey.id).toBe(first.body.data.order.id);
+      await expect(t.app.spot.exchange.orderByClientOrderId(userId + 1, 'my-order-0001')).rejects.toThrow(
+        'order_not_found',
+      );
       const other = await add(t, token, { ...body, quantity: '0.002' });
       expect(other.body.error).toBe('idempotency_key_reused');
       const otherKind = await add(t, token, { ...body, postOnly: true });
