@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from '@bourse/db';
+import { INSTRUMENTS } from '@bourse/market';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -32,6 +33,8 @@ import { Accounts } from './features/accounts/service.ts';
 import { SessionCache } from './features/accounts/session-cache.ts';
 import { adjustmentRoutes } from './features/adjustments/routes.ts';
 import { Adjustments } from './features/adjustments/service.ts';
+import { apiKeyRoutes } from './features/api-keys/routes.ts';
+import { ApiKeys } from './features/api-keys/service.ts';
 import { bankAccountRoutes } from './features/bank-accounts/routes.ts';
 import { BankAccounts } from './features/bank-accounts/service.ts';
 import { Captchas } from './features/common/captcha.ts';
@@ -52,6 +55,8 @@ import { Kyc } from './features/kyc/service.ts';
 import { bookView, marketDataRoutes } from './features/markets/routes.ts';
 import { MarketData } from './features/markets/service.ts';
 import { marketStream } from './features/markets/stream.ts';
+import { openApiRoutes } from './features/open-api/routes.ts';
+import { cataloguePairs } from './features/open-api/spot-port.ts';
 import { reconciliationRoutes } from './features/reconciliation/routes.ts';
 import { Reconciliation } from './features/reconciliation/service.ts';
 import { staffRoutes } from './features/staff/routes.ts';
@@ -160,7 +165,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   const apiSecurity = apiSecurityHeaders(security);
   http.addHook('onRequest', (request, reply, done) => {
-    reply.headers(request.url.startsWith(API_PREFIX) ? apiSecurity : security);
+    const api = request.url.startsWith(API_PREFIX) || request.url.startsWith('/api/');
+    reply.headers(api ? apiSecurity : security);
     reply.header('x-request-id', request.id);
     done();
   });
@@ -303,6 +309,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     log: (m) => http.log.error(m),
   });
   withdrawals.onApproved = () => payouts.kick();
+  const apiKeys = new ApiKeys({
+    db,
+    clock,
+    sealingKey: config.apiKeySealingKey,
+    checkPin: (user, pin) => accounts.checkPin(user, 'trade', pin),
+  });
   http.addHook('onClose', () => payouts.stop());
 
   await http.register(
@@ -341,6 +353,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       });
       exchangeRoutes(api, accounts, new Exchange({ db, engine, market, clock, virtual: config.mode === 'paper' }));
       adjustmentRoutes(api, { adjustments, staff });
+      apiKeyRoutes(api, accounts, apiKeys);
       statementRoutes(
         api,
         accounts,
@@ -365,6 +378,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     { prefix: API_PREFIX },
   );
 
+  // The Binance-shaped trading API, at the root so a Binance client only changes its host.
+  openApiRoutes(http, {
+    market,
+    engine,
+    keys: apiKeys,
+    clock,
+    spot: { pairs: () => cataloguePairs(INSTRUMENTS, (id) => engine.state.instrument(id) !== undefined), orders: null },
+    limits: config.openApiLimits,
+  });
   serveFrontEnds(http, config);
   await seed({ db, clock, config, staff, onUserCreated, log: (m) => http.log.warn(m), content });
   const recredited = await deposits.creditConfirmed();
