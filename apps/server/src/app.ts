@@ -6,7 +6,6 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from '@bourse/db';
-import { INSTRUMENTS } from '@bourse/market';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -56,7 +55,7 @@ import { bookView, marketDataRoutes } from './features/markets/routes.ts';
 import { MarketData } from './features/markets/service.ts';
 import { marketStream } from './features/markets/stream.ts';
 import { openApiRoutes } from './features/open-api/routes.ts';
-import { cataloguePairs } from './features/open-api/spot-port.ts';
+import { spotPortOf } from './features/open-api/spot-port.ts';
 import { reconciliationRoutes } from './features/reconciliation/routes.ts';
 import { Reconciliation } from './features/reconciliation/service.ts';
 import { LiquidityBot } from './features/spot/liquidity-bot.ts';
@@ -404,7 +403,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     engine,
     keys: apiKeys,
     clock,
-    spot: { pairs: () => cataloguePairs(INSTRUMENTS, (id) => engine.state.instrument(id) !== undefined), orders: null },
+    spot: spotPortOf(spot),
+    watchBook,
     limits: config.openApiLimits,
   });
   serveFrontEnds(http, config);

@@ -314,6 +314,201 @@ describe.each(dbs)('the trading API on $dialect', ({ open }) => {
   });
 });
 
+describe.each(dbs)('orders through the trading API on $dialect', ({ open }) => {
+  let t: T;
+  let db: Db;
+  beforeAll(async () => {
+    db = await open();
+    t = await testApp(db);
+  });
+  afterAll(async () => {
+    await t.close();
+    await db.close();
+  });
+  const call = async (
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    key: { apiKey: string; secret: string },
+    params: Record<string, string> = {},
+  ) => {
+    const query = new URLSearchParams({ ...params, timestamp: String(t.clock.now()) }).toString();
+    const full = `${query}&signature=${hmacHex(key.secret, query)}`;
+    const res = await t.app.http.inject({
+      method,
+      url: `/api/v3${path}${method === 'POST' ? '' : `?${full}`}`,
+      headers: {
+        'x-mbx-apikey': key.apiKey,
+        ...(method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      ...(method === 'POST' ? { payload: full } : {}),
+    });
+    return { status: res.statusCode, body: res.json() };
+  };
+  const trader = async (phone: string, usdt: string) => {
+    const token = (await t.register(phone)).body.data.token as string;
+    await t.call('POST', '/user/update/tradePassword', {
+      token,
+      body: { password: PIN, confirmPassword: PIN, loginPassword: 'secret12' },
+    });
+    const userId = (await t.call('GET', '/user/login/info', { token })).body.data.user.id as number;
+    if (usdt !== '0') {
+      const funded = await t.app.engine.submit({
+        type: 'deposit',
+        id: `test-grant:${userId}:USDT`,
+        userId: String(userId),
+        wallet: 'spot',
+        asset: 'USDT',
+        amount: usdt,
+        from: 'faucet',
+        cause: 'paper_grant',
+        link: 'open-api-test',
+      });
+      expect(funded.ok).toBe(true);
+    }
+    const made = await t.call('POST', '/user/apikey/add', {
+      token,
+      body: { label: 'bot', password: PIN, permission: 'trade' },
+    });
+    return { userId, apiKey: made.body.data.key.apiKey as string, secret: made.body.data.secret as string };
+  };
+  const best = async () => {
+    const book = await t.app.http.inject({ method: 'GET', url: '/api/v3/ticker/bookTicker?symbol=BTCUSDT' });
+    return book.json() as { bidPrice: string; askPrice: string };
+  };
+
+  it('places a resting limit order, finds it by both ids, lists it open, cancels it, and lists it in history', async () => {
+    const key = await trader('9100000401', '100000');
+    const { bidPrice } = await best();
+    expect(Number(bidPrice)).toBeGreaterThan(0);
+    const price = String(Math.floor(Number(bidPrice) * 0.9));
+    const placed = await call('POST', '/order', key, {
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'LIMIT',
+      timeInForce: 'GTC',
+      quantity: '0.01',
+      price,
+      newClientOrderId: 'my-bot-order-0001',
+    });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+    expect(placed.body).toMatchObject({
+      symbol: 'BTCUSDT',
+      clientOrderId: 'my-bot-order-0001',
+      status: 'NEW',
+      type: 'LIMIT',
+      side: 'BUY',
+      timeInForce: 'GTC',
+      executedQty: expect.stringMatching(/^0(\.0+)?$/),
+      fills: [],
+    });
+    expect(Number(placed.body.origQty)).toBe(0.01);
+    const orderId = String(placed.body.orderId);
+
+    const byId = await call('GET', '/order', key, { symbol: 'BTCUSDT', orderId });
+    expect(byId.body).toMatchObject({ orderId: Number(orderId), status: 'NEW', isWorking: true });
+    const byClient = await call('GET', '/order', key, { symbol: 'BTCUSDT', origClientOrderId: 'my-bot-order-0001' });
+    expect(byClient.body.orderId).toBe(Number(orderId));
+    const open = await call('GET', '/openOrders', key, { symbol: 'BTCUSDT' });
+    expect(open.body.map((o: { orderId: number }) => o.orderId)).toEqual([Number(orderId)]);
+    // The USDT is held while it rests.
+    const account = (await call('GET', '/account', key)).body;
+    expect(Number(account.balances.find((b: { asset: string }) => b.asset === 'USDT').locked)).toBeGreaterThan(0);
+
+    const cancelled = await call('DELETE', '/order', key, { symbol: 'BTCUSDT', orderId });
+    expect(cancelled.body).toMatchObject({
+      orderId: Number(orderId),
+      status: 'CANCELED',
+      origClientOrderId: 'my-bot-order-0001',
+    });
+    expect((await call('GET', '/openOrders', key, { symbol: 'BTCUSDT' })).body).toEqual([]);
+    const all = await call('GET', '/allOrders', key, { symbol: 'BTCUSDT' });
+    expect(all.body.map((o: { orderId: number; status: string }) => [o.orderId, o.status])).toEqual([
+      [Number(orderId), 'CANCELED'],
+    ]);
+    // Cancelling again: Binance's unknown order.
+    expect((await call('DELETE', '/order', key, { symbol: 'BTCUSDT', orderId })).body.code).toBe(-2011);
+  });
+
+  it('buys at market with its fills, then lists them in myTrades and the account', async () => {
+    const key = await trader('9100000402', '100000');
+    const res = await call('POST', '/order', key, { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.01' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ status: 'FILLED', type: 'MARKET' });
+    expect(Number(res.body.executedQty)).toBe(0.01);
+    expect(res.body.fills.length).toBeGreaterThan(0);
+    expect(res.body.fills[0]).toMatchObject({ commissionAsset: 'USDT', tradeId: expect.any(Number) });
+    const trades = (await call('GET', '/myTrades', key, { symbol: 'BTCUSDT' })).body;
+    expect(trades.length).toBe(res.body.fills.length);
+    expect(trades[0]).toMatchObject({ symbol: 'BTCUSDT', orderId: res.body.orderId, isBuyer: true, isMaker: false });
+    const btc = (await call('GET', '/account', key)).body.balances.find((b: { asset: string }) => b.asset === 'BTC');
+    expect(Number(btc.free)).toBe(0.01);
+    // A market buy by the USDT to spend.
+    const byQuote = await call('POST', '/order', key, {
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'MARKET',
+      quoteOrderQty: '100',
+    });
+    expect(byQuote.body.status, JSON.stringify(byQuote.body)).toMatch(/FILLED|EXPIRED/);
+  });
+
+  it('refuses in Binance’s words: short balance, filters, bad parameters, a foreign order', async () => {
+    const poor = await trader('9100000403', '0');
+    const { askPrice, bidPrice } = await best();
+    const limit = {
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'LIMIT',
+      timeInForce: 'GTC',
+      quantity: '0.01',
+      price: bidPrice,
+    };
+    expect(await call('POST', '/order', poor, limit)).toMatchObject({
+      status: 400,
+      body: { code: -2010, msg: 'Account has insufficient balance for requested action.' },
+    });
+    const rich = await trader('9100000404', '100000');
+    expect((await call('POST', '/order', rich, { ...limit, quantity: '0.00001' })).body.code).toBe(-1013);
+    expect((await call('POST', '/order', rich, { ...limit, side: 'HOLD' })).body).toEqual({
+      code: -1117,
+      msg: 'Invalid side.',
+    });
+    expect((await call('POST', '/order', rich, { ...limit, type: 'OCO' })).body).toEqual({
+      code: -1116,
+      msg: 'Invalid orderType.',
+    });
+    const { price, ...noPrice } = limit;
+    expect((await call('POST', '/order', rich, noPrice)).body.code).toBe(-1102);
+    expect((await call('POST', '/order', rich, { ...limit, quantity: '1e3' })).body.code).toBe(-1100);
+    expect((await call('POST', '/order', rich, { ...limit, symbol: 'FOOUSDT' })).body.code).toBe(-1121);
+    // A post-only buy at the ask would take: refused, nothing rests.
+    const maker = await call('POST', '/order', rich, {
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'LIMIT_MAKER',
+      quantity: '0.01',
+      price: askPrice,
+    });
+    expect(maker.body.code, JSON.stringify(maker.body)).toBe(-2010);
+    expect((await call('GET', '/openOrders', rich, { symbol: 'BTCUSDT' })).body).toEqual([]);
+
+    const placed = await call('POST', '/order', rich, { ...limit, price: String(Math.floor(Number(bidPrice) * 0.9)) });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+    const orderId = String(placed.body.orderId);
+    expect(await call('GET', '/order', poor, { symbol: 'BTCUSDT', orderId })).toMatchObject({
+      status: 400,
+      body: { code: -2013, msg: 'Order does not exist.' },
+    });
+    expect((await call('DELETE', '/order', poor, { symbol: 'BTCUSDT', orderId })).body).toEqual({
+      code: -2011,
+      msg: 'Unknown order sent.',
+    });
+    // Another pair's symbol does not find it either; its owner still sees it open.
+    expect((await call('GET', '/order', rich, { symbol: 'ETHUSDT', orderId })).body.code).toBe(-2013);
+    expect((await call('GET', '/order', rich, { symbol: 'BTCUSDT', orderId })).body.status).toBe('NEW');
+  });
+});
+
 describe.each(dbs.slice(0, 1))('the trading API’s public limit on $dialect', ({ open }) => {
   it('limits unsigned calls per address', async () => {
     const db = await open();

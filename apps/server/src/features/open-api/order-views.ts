@@ -7,13 +7,14 @@ import { binanceErrors } from './binance-errors.ts';
 
 const ZERO = '0.00000000';
 
-export function binanceStatus(o: SpotOrderView): string {
+/** `live`: the order still rests on the book (a part-filled order the engine closed is EXPIRED). */
+export function binanceStatus(o: SpotOrderView, live: boolean): string {
   switch (o.status) {
     case 'untriggered':
     case 'pending':
       return 'NEW';
     case 'partial':
-      return 'PARTIALLY_FILLED';
+      return live ? 'PARTIALLY_FILLED' : 'EXPIRED';
     case 'completed':
       return 'FILLED';
     case 'cancelled':
@@ -33,7 +34,7 @@ export function binanceType(o: SpotOrderView): string {
 export const clientIdOf = (o: SpotOrderView) => o.clientOrderId ?? `bourse-${o.id}`;
 
 /** GET /api/v3/order, openOrders, allOrders. */
-export function orderView(o: SpotOrderView) {
+export function orderView(o: SpotOrderView, live: boolean) {
   return {
     symbol: o.base + o.quote,
     orderId: o.id,
@@ -43,7 +44,7 @@ export function orderView(o: SpotOrderView) {
     origQty: o.quantity,
     executedQty: o.filledQuantity,
     cummulativeQuoteQty: o.filledAmount,
-    status: binanceStatus(o),
+    status: binanceStatus(o, live),
     timeInForce: o.timeInForce.toUpperCase(),
     type: binanceType(o),
     side: o.side.toUpperCase(),
@@ -59,7 +60,12 @@ export function orderView(o: SpotOrderView) {
 }
 
 /** POST /api/v3/order's answer in the asked newOrderRespType (ACK, RESULT or FULL). */
-export function newOrderView(o: SpotOrderView, respType: 'ACK' | 'RESULT' | 'FULL', fills: SpotTradeView[]) {
+export function newOrderView(
+  o: SpotOrderView,
+  live: boolean,
+  respType: 'ACK' | 'RESULT' | 'FULL',
+  fills: SpotTradeView[],
+) {
   const ack = {
     symbol: o.base + o.quote,
     orderId: o.id,
@@ -68,8 +74,10 @@ export function newOrderView(o: SpotOrderView, respType: 'ACK' | 'RESULT' | 'FUL
     transactTime: o.createdAt,
   };
   if (respType === 'ACK') return ack;
-  const { symbol, orderId, orderListId, clientOrderId, time, updateTime, isWorking, icebergQty, ...rest } =
-    orderView(o);
+  const { symbol, orderId, orderListId, clientOrderId, time, updateTime, isWorking, icebergQty, ...rest } = orderView(
+    o,
+    live,
+  );
   const result = { ...ack, ...rest };
   if (respType === 'RESULT') return result;
   return {

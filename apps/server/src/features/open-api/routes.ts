@@ -41,6 +41,8 @@ export type OpenApiDeps = {
   keys: ApiKeys;
   clock: Clock;
   spot: SpotPort;
+  /** Someone reads a pair's book: the liquidity bot keeps its quotes fresh. */
+  watchBook?: (instrumentId: string) => void;
   limits: { perKeyPerMin: number; publicPerIpPerMin: number };
 };
 
@@ -51,17 +53,17 @@ export function openApiRoutes(http: FastifyInstance, d: OpenApiDeps) {
   const keyWeights = new WeightLimits(d.limits.perKeyPerMin, d.clock);
   const ipWeights = new WeightLimits(d.limits.publicPerIpPerMin, d.clock);
 
-  const pairBySymbol = () => new Map(d.spot.pairs().map((p) => [p.base + p.quote, p]));
-  const pairOf = (symbol: string | null): SpotPairView => {
+  const pairOf = async (symbol: string | null): Promise<SpotPairView> => {
     if (!symbol) throw binanceErrors.mandatory('symbol');
-    const pair = pairBySymbol().get(symbol.toUpperCase());
+    const wanted = symbol.toUpperCase();
+    const pair = (await d.spot.pairs()).find((p) => p.base + p.quote === wanted);
     if (!pair) throw binanceErrors.badSymbol();
     return pair;
   };
   /** `symbol`, or `symbols` as a JSON array, or every pair. */
-  const pairsOf = (params: URLSearchParams): { pairs: SpotPairView[]; single: boolean } => {
+  const pairsOf = async (params: URLSearchParams): Promise<{ pairs: SpotPairView[]; single: boolean }> => {
     const symbol = params.get('symbol');
-    if (symbol) return { pairs: [pairOf(symbol)], single: true };
+    if (symbol) return { pairs: [await pairOf(symbol)], single: true };
     const symbols = params.get('symbols');
     if (symbols) {
       let list: unknown;
@@ -72,17 +74,19 @@ export function openApiRoutes(http: FastifyInstance, d: OpenApiDeps) {
       }
       if (!Array.isArray(list) || list.length === 0 || list.some((s) => typeof s !== 'string'))
         throw binanceErrors.illegalChars('symbols', '["BTCUSDT","ETHUSDT"]');
-      return { pairs: list.map((s) => pairOf(s)), single: false };
+      return { pairs: await Promise.all(list.map((s) => pairOf(s))), single: false };
     }
-    return { pairs: d.spot.pairs(), single: false };
+    return { pairs: await d.spot.pairs(), single: false };
   };
   const instrumentOf = (pair: SpotPairView) => {
     const instrument = d.market.instrument(pair.id);
     if (!instrument) throw binanceErrors.badSymbol();
     return instrument;
   };
-  const depthOf = (pair: SpotPairView, levels: number) =>
-    d.engine.state.instrument(pair.id) ? d.engine.state.depth(pair.id, levels) : { bids: [], asks: [] };
+  const depthOf = (pair: SpotPairView, levels: number) => {
+    d.watchBook?.(pair.id);
+    return d.engine.state.instrument(pair.id) ? d.engine.state.depth(pair.id, levels) : { bids: [], asks: [] };
+  };
   const bestOf = (pair: SpotPairView) => {
     const book = depthView(instrumentOf(pair), d.engine.seq, depthOf(pair, 1));
     return { bid: book.bids[0] ?? null, ask: book.asks[0] ?? null };
@@ -95,6 +99,8 @@ export function openApiRoutes(http: FastifyInstance, d: OpenApiDeps) {
     if (value < min || value > max) throw binanceErrors.illegalChars(name, `${min}-${max}`);
     return value;
   };
+  const live = (o: SpotOrderView) => d.engine.state.order(o.id) !== undefined;
+  const view = (o: SpotOrderView) => orderView(o, live(o));
   const orders = () => {
     if (!d.spot.orders) throw binanceErrors.unsupported();
     return d.spot.orders;
@@ -160,15 +166,15 @@ export function openApiRoutes(http: FastifyInstance, d: OpenApiDeps) {
 
       // --- general ---
       endpoint('GET', '/ping', 'public', 1, () => ({}));
-      endpoint('GET', '/time', 'public', 1, ({ now }) => ({ serverTime: now }));
-      endpoint('GET', '/exchangeInfo', 'public', 20, ({ params, now }) => ({
+      endpoint('GET', '/time', 'public', 1, async ({ now }) => ({ serverTime: now }));
+      endpoint('GET', '/exchangeInfo', 'public', 20, async ({ params, now }) => ({
         timezone: 'UTC',
         serverTime: now,
         rateLimits: [
           { rateLimitType: 'REQUEST_WEIGHT', interval: 'MINUTE', intervalNum: 1, limit: d.limits.perKeyPerMin },
         ],
         exchangeFilters: [],
-        symbols: pairsOf(params).pairs.map(symbolInfo),
+        symbols: (await pairsOf(params)).pairs.map(symbolInfo),
       }));
 
       // --- market data ---
@@ -176,13 +182,13 @@ export function openApiRoutes(http: FastifyInstance, d: OpenApiDeps) {
         const n = Number(params.get('limit') ?? 100);
         return n <= 100 ? 5 : n <= 500 ? 25 : n <= 1000 ? 50 : 250;
       };
-      endpoint('GET', '/depth', 'public', depthWeight, ({ params }) => {
-        const pair = pairOf(params.get('symbol'));
+      endpoint('GET', '/depth', 'public', depthWeight, async ({ params }) => {
+        const pair = await pairOf(params.get('symbol'));
         const levels = intParam(params, 'limit', 100, 1, 5000);
         return depthView(instrumentOf(pair), d.engine.seq, depthOf(pair, levels));
       });
-      endpoint('GET', '/trades', 'public', 25, ({ params }) => {
-        const pair = pairOf(params.get('symbol'));
+      endpoint('GET', '/trades', 'public', 25, async ({ params }) => {
+        const pair = await pairOf(params.get('symbol'));
         const limit = intParam(params, 'limit', 500, 1, 1000);
         const instrument = instrumentOf(pair);
         // The tape is newest first; Binance answers oldest first.
@@ -193,7 +199,7 @@ export function openApiRoutes(http: FastifyInstance, d: OpenApiDeps) {
           .map((t) => tradeView(instrument, t));
       });
       endpoint('GET', '/klines', 'public', 2, async ({ params }) => {
-        const pair = pairOf(params.get('symbol'));
+        const pair = await pairOf(params.get('symbol'));
         const rawInterval = params.get('interval');
         if (!rawInterval) throw binanceErrors.mandatory('interval');
         const interval = KLINE_INTERVALS[rawInterval];
@@ -214,8 +220,8 @@ export function openApiRoutes(http: FastifyInstance, d: OpenApiDeps) {
       });
       const manyWeight = (single: number, all: number) => (params: URLSearchParams) =>
         params.get('symbol') ? single : all;
-      endpoint('GET', '/ticker/24hr', 'public', manyWeight(2, 80), ({ params }) => {
-        const { pairs, single } = pairsOf(params);
+      endpoint('GET', '/ticker/24hr', 'public', manyWeight(2, 80), async ({ params }) => {
+        const { pairs, single } = await pairsOf(params);
         const views = pairs.map((pair) => {
           const q = d.market.quote(instrumentOf(pair));
           const day = Math.floor(q.time / 86_400_000) * 86_400_000;
@@ -223,22 +229,22 @@ export function openApiRoutes(http: FastifyInstance, d: OpenApiDeps) {
         });
         return single ? views[0] : views;
       });
-      endpoint('GET', '/ticker/price', 'public', manyWeight(2, 4), ({ params }) => {
-        const { pairs, single } = pairsOf(params);
+      endpoint('GET', '/ticker/price', 'public', manyWeight(2, 4), async ({ params }) => {
+        const { pairs, single } = await pairsOf(params);
         const views = pairs.map((pair) => ({
           symbol: pair.base + pair.quote,
           price: d.market.quote(instrumentOf(pair)).price,
         }));
         return single ? views[0] : views;
       });
-      endpoint('GET', '/ticker/bookTicker', 'public', manyWeight(2, 4), ({ params }) => {
-        const { pairs, single } = pairsOf(params);
+      endpoint('GET', '/ticker/bookTicker', 'public', manyWeight(2, 4), async ({ params }) => {
+        const { pairs, single } = await pairsOf(params);
         const views = pairs.map((pair) => bookTickerView(pair.base + pair.quote, bestOf(pair)));
         return single ? views[0] : views;
       });
 
       // --- account (SIGNED) ---
-      endpoint('GET', '/account', 'read', 20, ({ params, key, now }) => {
+      endpoint('GET', '/account', 'read', 20, async ({ params, key, now }) => {
         const k = key as ResolvedKey;
         const owner = String(k.userId);
         const held = new Map<string, { balance: bigint; held: bigint; scale: number }>();
@@ -247,7 +253,7 @@ export function openApiRoutes(http: FastifyInstance, d: OpenApiDeps) {
             held.set(a.asset.code, { balance: a.balance, held: a.held, scale: a.asset.scale });
         }
         // Every coin the exchange trades is listed (Binance lists all), with zeros where nothing is held.
-        const pairs = d.spot.pairs();
+        const pairs = await d.spot.pairs();
         const assets = new Set([...pairs.flatMap((p) => [p.base, p.quote]), ...held.keys()]);
         const omitZero = params.get('omitZeroBalances') === 'true';
         const balances = [...assets]
@@ -309,7 +315,7 @@ export function openApiRoutes(http: FastifyInstance, d: OpenApiDeps) {
         return order;
       };
       endpoint('POST', '/order', 'trade', 1, async ({ params, key }) => {
-        const pair = pairOf(params.get('symbol'));
+        const pair = await pairOf(params.get('symbol'));
         const { input, respType } = parseNewOrder(
           params,
           pair.symbol,
@@ -325,45 +331,48 @@ export function openApiRoutes(http: FastifyInstance, d: OpenApiDeps) {
           respType === 'FULL' && order.filledQuantity !== '0' && !/^0(\.0*)?$/.test(order.filledQuantity)
             ? (await port.trades(userId, { pairId: pair.id, orderId: order.id, limit: 1000 })).reverse()
             : [];
-        return newOrderView(order, respType, fills);
+        return newOrderView(order, live(order), respType, fills);
       });
       endpoint('GET', '/order', 'read', 4, async ({ params, key }) => {
-        const pair = pairOf(params.get('symbol'));
-        return orderView(await findOrder((key as ResolvedKey).userId, params, pair));
+        const pair = await pairOf(params.get('symbol'));
+        return view(await findOrder((key as ResolvedKey).userId, params, pair));
       });
       endpoint('DELETE', '/order', 'trade', 1, async ({ params, key }) => {
-        const pair = pairOf(params.get('symbol'));
+        const pair = await pairOf(params.get('symbol'));
         const userId = (key as ResolvedKey).userId;
         const found = await findOrder(userId, params, pair).catch((e) => {
           throw e instanceof BinanceError && e.binanceCode === -2013 ? binanceErrors.cancelRejected() : e;
         });
+        // Binance cancels only what still works: a closed order is an unknown one to cancel.
+        if (['cancelled', 'completed', 'closed'].includes(found.status) || (found.status === 'partial' && !live(found)))
+          throw binanceErrors.cancelRejected();
         const cancelled = await orders()
           .cancel(userId, found.id)
           .catch((e) => {
             if (e instanceof AppError) throw binanceErrors.cancelRejected();
             throw e;
           });
-        const { time, updateTime, isWorking, workingTime, ...view } = orderView(cancelled);
-        return { ...view, origClientOrderId: view.clientOrderId, transactTime: cancelled.updatedAt };
+        const { time, updateTime, isWorking, workingTime, ...rest } = view(cancelled);
+        return { ...rest, origClientOrderId: rest.clientOrderId, transactTime: cancelled.updatedAt };
       });
       endpoint('GET', '/openOrders', 'read', manyWeight(6, 80), async ({ params, key }) => {
         const symbol = params.get('symbol');
-        const pair = symbol ? pairOf(symbol) : undefined;
+        const pair = symbol ? await pairOf(symbol) : undefined;
         const list = await orders().orders((key as ResolvedKey).userId, {
           ...(pair ? { pairId: pair.id } : {}),
           open: true,
           limit: 1000,
         });
-        return list.reverse().map(orderView);
+        return list.reverse().map(view);
       });
       endpoint('GET', '/allOrders', 'read', 20, async ({ params, key }) => {
-        const pair = pairOf(params.get('symbol'));
+        const pair = await pairOf(params.get('symbol'));
         const limit = intParam(params, 'limit', 500, 1, 1000);
         const list = await orders().orders((key as ResolvedKey).userId, { pairId: pair.id, open: false, limit });
-        return list.reverse().map(orderView);
+        return list.reverse().map(view);
       });
       endpoint('GET', '/myTrades', 'read', 20, async ({ params, key }) => {
-        const pair = pairOf(params.get('symbol'));
+        const pair = await pairOf(params.get('symbol'));
         const limit = intParam(params, 'limit', 500, 1, 1000);
         const orderId = params.get('orderId');
         const list = await orders().trades((key as ResolvedKey).userId, {

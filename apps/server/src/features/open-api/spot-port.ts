@@ -2,6 +2,7 @@
 // customer's orders and fills in the contract's views. app.ts adapts the spot service to it.
 
 import type { PlaceSpotOrder, SpotOrderView, SpotPairView, SpotTradeView } from '@bourse/contract';
+import type { SpotExchange } from '../spot/service.ts';
 
 export type SpotOrdersPort = {
   /** Places an order for an API key's owner (the key stands for the transaction password). */
@@ -16,48 +17,24 @@ export type SpotOrdersPort = {
 };
 
 export type SpotPort = {
-  pairs(): SpotPairView[];
+  pairs(): Promise<SpotPairView[]>;
   /** null: orders are not available (answered with a clear error, never with made-up fills). */
   orders: SpotOrdersPort | null;
 };
 
-/**
- * Until the spot service is wired: the catalogue's USDT pairs with their tick and lot sizes, trading
- * where the engine has the instrument; the smallest notional is one USDT minor unit (the engine's rule).
- */
-export function cataloguePairs(
-  instruments: readonly {
-    id: string;
-    symbol: string;
-    name: string;
-    kind: string;
-    currency: string;
-    baseAsset: string | null;
-    tickSize: string;
-    lotSize: string;
-    listed: boolean;
-  }[],
-  registered: (id: string) => boolean,
-): SpotPairView[] {
-  return instruments
-    .filter((i) => i.kind === 'crypto' && i.currency === 'USDT' && i.baseAsset)
-    .map((i) => ({
-      id: i.id,
-      symbol: i.symbol,
-      name: i.name,
-      base: i.baseAsset as string,
-      quote: i.currency,
-      tickSize: i.tickSize,
-      lotSize: i.lotSize,
-      minQuantity: i.lotSize,
-      maxQuantity: '10000000',
-      minNotional: '0.000001',
-      makerFeeBps: 0,
-      takerFeeBps: 0,
-      marketProtectionBps: 0,
-      trading: registered(i.id),
-      listed: i.listed,
-      liquidityAccount: '',
-      favourite: false,
-    }));
+/** The spot service as the trading API sees it: orders placed by a key skip the transaction password. */
+export function spotPortOf(spot: SpotExchange): SpotPort {
+  return {
+    pairs: () => spot.pairs(),
+    orders: {
+      place: (userId, input) => spot.placeOrder(userId, input, { skipPassword: true }),
+      cancel: (userId, id) => spot.cancelOrder(userId, id),
+      order: (userId, id) => spot.order(userId, id),
+      orders: async (userId, q) =>
+        (await spot.orders(userId, { symbol: q.pairId, status: q.open ? 'open' : 'all', page: 1, limit: q.limit }))
+          .items,
+      trades: async (userId, q) =>
+        (await spot.trades(userId, { symbol: q.pairId, orderId: q.orderId, page: 1, limit: q.limit })).items,
+    },
+  };
 }
