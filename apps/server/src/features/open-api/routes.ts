@@ -198,6 +198,24 @@ export function openApiRoutes(http: FastifyInstance, d: OpenApiDeps) {
           .reverse()
           .map((t) => tradeView(instrument, t));
       });
+      // Each print is its own aggregate: the tape keeps prints, not Binance's same-taker groups.
+      endpoint('GET', '/aggTrades', 'public', 4, async ({ params }) => {
+        const pair = await pairOf(params.get('symbol'));
+        const limit = intParam(params, 'limit', 500, 1, 1000);
+        const startTime = intParam(params, 'startTime', 0, 0, Number.MAX_SAFE_INTEGER);
+        const endTime = intParam(params, 'endTime', Number.MAX_SAFE_INTEGER, 0, Number.MAX_SAFE_INTEGER);
+        const fromId = intParam(params, 'fromId', 0, 0, Number.MAX_SAFE_INTEGER);
+        const instrument = instrumentOf(pair);
+        const oldestFirst = d.market
+          .tape(instrument.id)
+          .filter((t) => t.timeMs >= startTime && t.timeMs <= endTime && t.id >= fromId)
+          .reverse();
+        const chosen = fromId > 0 || startTime > 0 ? oldestFirst.slice(0, limit) : oldestFirst.slice(-limit);
+        return chosen.map((t) => {
+          const v = tradeView(instrument, t);
+          return { a: v.id, p: v.price, q: v.qty, f: v.id, l: v.id, T: v.time, m: v.isBuyerMaker, M: true };
+        });
+      });
       endpoint('GET', '/klines', 'public', 2, async ({ params }) => {
         const pair = await pairOf(params.get('symbol'));
         const rawInterval = params.get('interval');
