@@ -231,7 +231,7 @@ export const enUS = {
     noSessions: 'No other devices are signed in.',
     unknownDevice: 'Unknown browser',
     apiKeys: 'API keys',
-    apiKeysHint: 'For your own trading tools',
+    apiKeysHint: 'For bots and apps',
     next: 'Next',
   },
   about: {

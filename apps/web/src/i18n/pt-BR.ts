@@ -232,7 +232,7 @@ export const ptBR: Messages = {
     noSessions: 'Nenhum outro dispositivo conectado.',
     unknownDevice: 'Navegador desconhecido',
     apiKeys: 'Chaves de API',
-    apiKeysHint: 'Para suas ferramentas de negociação',
+    apiKeysHint: 'Para robôs e apps',
     next: 'Próximo',
   },
   about: {

@@ -43,10 +43,11 @@ function ApiKeys() {
       void queryClient.invalidateQueries({ queryKey: apiKeysKey });
     },
   });
+  // The panel keeps its content while it slides away; a new key's form starts fresh when opened.
   const close = useCallback(() => {
     setIsCreating(false);
-    setCreated(null);
-  }, []);
+    void queryClient.invalidateQueries({ queryKey: apiKeysKey });
+  }, [queryClient]);
   const data = query.data;
   const isFull = data ? data.items.length >= data.max : true;
   return (
@@ -91,7 +92,10 @@ function ApiKeys() {
         color="primary"
         className="mt-16"
         disabled={isFull}
-        onClick={() => setIsCreating(true)}
+        onClick={() => {
+          setCreated(null);
+          setIsCreating(true);
+        }}
         data-testid="api-key-create"
       >
         {t('apiKeys.create')}
