@@ -224,6 +224,8 @@ describe.each(dbs)('the trading API on $dialect', ({ open }) => {
       ).toBe(-1021);
       // Each call spends the key's weight (20 of 100): a second key for the rest.
       const again = await customerKey('9100000310');
+      // A signature with broken escapes is as wrong (not a server error).
+      expect((await signed('GET', '/account', again, {}, { sign: () => '%zz' })).body.code).toBe(-1022);
       expect((await signed('GET', '/account', again, {}, { timestamp: t.clock.now() + 1_000 })).body).toEqual({
         code: -1021,
         msg: "Timestamp for this request was 1000ms ahead of the server's time.",
@@ -290,6 +292,8 @@ describe.each(dbs)('the trading API on $dialect', ({ open }) => {
       expect((await signed('GET', '/account', key, {}, { remoteAddress: '10.9.9.9' })).body.code).toBe(-2015);
       const ok = await signed('GET', '/account', key, {}, { remoteAddress: '10.1.2.3' });
       expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+      // The same address through a dual-stack listener (IPv4-mapped IPv6).
+      expect((await signed('GET', '/account', key, {}, { remoteAddress: '::ffff:10.1.2.3' })).status).toBe(200);
     });
 
     it('limits each key’s request weight per minute with 429 and Retry-After, keys apart', async () => {

@@ -155,12 +155,12 @@ export function openApiRoutes(http: FastifyInstance, d: OpenApiDeps) {
         const key = await d.keys.resolve(apiKey);
         if (!key) throw binanceErrors.rejectedKey();
         limit(reply, keyWeights, `key:${key.id}`, spend);
-        if (key.ips.length > 0 && !key.ips.includes(request.ip.toLowerCase())) throw binanceErrors.rejectedKey();
+        if (key.ips.length > 0 && !key.ips.includes(clientAddress(request.ip))) throw binanceErrors.rejectedKey();
         if (access === 'trade' && key.permission !== 'trade') throw binanceErrors.rejectedKey();
         const signed = signedPayload(rawQuery, rawBody);
         checkSignature(key.secret, signed.payload, signed.signature);
         checkTimestamp(params, d.clock.now());
-        await d.keys.touch(key.id, request.ip);
+        await d.keys.touch(key.id, clientAddress(request.ip));
         return key;
       };
 
@@ -265,25 +265,19 @@ export function openApiRoutes(http: FastifyInstance, d: OpenApiDeps) {
       endpoint('GET', '/account', 'read', 20, async ({ params, key, now }) => {
         const k = key as ResolvedKey;
         const owner = String(k.userId);
-        const held = new Map<string, { balance: bigint; held: bigint; scale: number }>();
-        for (const a of d.engine.state.accounts()) {
-          if (a.owner === owner && a.wallet === SPOT_WALLET)
-            held.set(a.asset.code, { balance: a.balance, held: a.held, scale: a.asset.scale });
-        }
-        // Every coin the exchange trades is listed (Binance lists all), with zeros where nothing is held.
+        // Every coin the exchange trades (Binance lists all), looked up one by one, zeros included.
         const pairs = await d.spot.pairs();
-        const assets = new Set([...pairs.flatMap((p) => [p.base, p.quote]), ...held.keys()]);
+        const assets = [...new Set(pairs.flatMap((p) => [p.base, p.quote]))].sort();
         const omitZero = params.get('omitZeroBalances') === 'true';
-        const balances = [...assets]
-          .sort()
+        const balances = assets
           .map((asset) => {
-            const a = held.get(asset);
-            const scale = a?.scale ?? d.engine.state.asset(asset)?.scale ?? 8;
+            const a = d.engine.state.balance(owner, SPOT_WALLET, asset);
+            const scale = d.engine.state.asset(asset)?.scale ?? 8;
             return {
               asset,
-              free: formatDecimal((a?.balance ?? 0n) - (a?.held ?? 0n), scale),
-              locked: formatDecimal(a?.held ?? 0n, scale),
-              zero: !a || a.balance === 0n,
+              free: formatDecimal(a.available, scale),
+              locked: formatDecimal(a.held, scale),
+              zero: a.balance === 0n,
             };
           })
           .filter((b) => !(omitZero && b.zero))
@@ -431,6 +425,9 @@ export function openApiRoutes(http: FastifyInstance, d: OpenApiDeps) {
     return reply.status(e.status).send({ code: e.binanceCode, msg: e.message });
   }
 }
+
+/** An IPv4 client of a dual-stack listener arrives as ::ffff:a.b.c.d; the allow-list names a.b.c.d. */
+export const clientAddress = (ip: string) => ip.toLowerCase().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
 
 const isClientError = (error: unknown): error is { statusCode: number; message: string } =>
   typeof error === 'object' &&

@@ -20,7 +20,12 @@ export function signedPayload(rawQuery: string, rawBody: string): { payload: str
       .split('&')
       .filter((part) => {
         if (!part.startsWith('signature=')) return true;
-        signature = decodeURIComponent(part.slice('signature='.length));
+        const raw = part.slice('signature='.length);
+        try {
+          signature = decodeURIComponent(raw);
+        } catch {
+          signature = raw; // malformed escapes: compared as sent, and so refused as not valid
+        }
         return false;
       })
       .join('&');
