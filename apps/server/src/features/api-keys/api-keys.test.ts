@@ -162,3 +162,29 @@ describe.each(dbs)('API keys on $dialect', ({ open }) => {
     }
   });
 });
+
+describe.each(dbs.slice(0, 1))('API keys without a sealing key on $dialect', ({ open }) => {
+  it('offers no keys (live mode without API_KEY_ENCRYPTION_KEY), in both languages', async () => {
+    const db = await open();
+    const t = await testApp(db, { apiKeySealingKey: null });
+    try {
+      const token = (await t.register('9100000299')).body.data.token as string;
+      await t.call('POST', '/user/update/tradePassword', {
+        token,
+        body: { password: PIN, confirmPassword: PIN, loginPassword: 'secret12' },
+      });
+      for (const [lang, msg] of [
+        ['en-US', 'API keys are not available on this server'],
+        ['pt-BR', 'Chaves de API não estão disponíveis neste servidor'],
+      ] as const) {
+        const res = await t.call('POST', '/user/apikey/add', { token, lang, body: { label: 'bot', password: PIN } });
+        expect(res.status).toBe(503);
+        expect(res.body).toMatchObject({ error: 'api_keys_unavailable', msg });
+      }
+      expect((await t.call('GET', '/user/apikey/list', { token })).body.data.items).toEqual([]);
+    } finally {
+      await t.close();
+      await db.close();
+    }
+  });
+});
