@@ -70,7 +70,7 @@ export type Config = {
    * a fixed derived key; live mode without it offers no API keys (api_keys_unavailable).
    */
   apiKeySealingKey: SealingKey | null;
-  /** Signed calls per API key, and public calls per address, per minute on the trading API (/api/v3). */
+  /** Request weight per minute on the trading API (/api/v3): per API key (signed calls), per address (all). */
   openApiLimits: { perKeyPerMin: number; publicPerIpPerMin: number };
 };
 

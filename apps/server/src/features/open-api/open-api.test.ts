@@ -525,6 +525,14 @@ describe.each(dbs.slice(0, 1))('the trading API’s public limit on $dialect', (
       expect(over.json().code).toBe(-1003);
       expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
       expect((await ping('10.0.0.2')).statusCode).toBe(200);
+      // Signed calls from a flooded address are cut off before any key is looked up.
+      const made = await t.app.http.inject({
+        method: 'GET',
+        url: '/api/v3/account?timestamp=1&signature=00',
+        headers: { 'x-mbx-apikey': 'A'.repeat(64) },
+        remoteAddress: '10.0.0.1',
+      });
+      expect(made.statusCode).toBe(429);
     } finally {
       await t.close();
       await db.close();

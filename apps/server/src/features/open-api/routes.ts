@@ -132,9 +132,11 @@ export function openApiRoutes(http: FastifyInstance, d: OpenApiDeps) {
             const params = new URLSearchParams(rawQuery);
             for (const [k, v] of new URLSearchParams(rawBody)) params.set(k, v);
             const spend = typeof weight === 'number' ? weight : weight(params);
+            // Every call spends its address's weight first (so a flood of made-up keys never reaches the
+            // database); a SIGNED call also spends its key's.
+            limit(reply, ipWeights, `ip:${clientAddress(request.ip)}`, spend);
             const key =
               access === 'public' ? null : await authorize(request, reply, access, rawQuery, rawBody, params, spend);
-            if (!key) limit(reply, ipWeights, `ip:${request.ip}`, spend);
             return handler({ params, key, now: d.clock.now(), request });
           },
         });
