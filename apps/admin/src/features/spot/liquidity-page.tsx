@@ -16,13 +16,15 @@ export default function LiquidityPage() {
   const { t, i18n } = useTranslation();
   const pairs = useQuery({ queryKey: queryKeys.spotLiquidity, queryFn: adminApi.spotLiquidity });
   const number = (text: string | null) => (text === null ? t('common.none') : formatDecimalText(text, i18n.language));
+  // A coin's own scale can be 18 decimals: its trailing zeros say nothing (the digits shown stay exact).
+  const coin = (text: string) => number(text.includes('.') ? text.replace(/\.?0+$/, '') : text);
   const amount = (balance: string, held: string, asset: string) => (
     <div style={NUMBERS}>
       <div>
-        {number(balance)} {asset}
+        {coin(balance)} {asset}
       </div>
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-        {t('liquidity.held', { amount: number(held) })}
+        {t('liquidity.held', { amount: coin(held) })}
       </Typography.Text>
     </div>
   );

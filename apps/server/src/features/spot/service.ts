@@ -68,6 +68,16 @@ type Fills = { notional: bigint; fee: bigint; lots: number };
 /** A price as the book shows it: to the pair's tick ("95047.50"), not the quote coin's six decimals. */
 const priceText = (spec: EngineInstrument, ticks: number) => ticksToDecimal(ticks, spec.spec.tickSize);
 
+/**
+ * A quantity in lots as the contract shows it: the coin's scale up to 8 decimals (ETH's 18 would show ten
+ * zeros more). Exact: every pair's lot has at most 8 decimals, so the digits cut are zeros.
+ */
+function quantityText(spec: EngineInstrument, lots: number): string {
+  const text = lotsToQuantity(spec, lots);
+  const point = text.indexOf('.');
+  return point >= 0 && text.length - point - 1 > 8 ? text.slice(0, point + 9) : text;
+}
+
 /** An average price (quote minor units per whole coin), to the tick's decimals or more where it has them. */
 function averageText(spec: EngineInstrument, minor: bigint): string {
   const text = formatDecimal(minor, spec.quote.scale);
@@ -165,8 +175,8 @@ export class SpotExchange {
       quote: spec.quote.code,
       tickSize: instrument.tickSize,
       lotSize: instrument.lotSize,
-      minQuantity: lotsToQuantity(spec, spec.spec.minQtyLots),
-      maxQuantity: lotsToQuantity(spec, spec.spec.maxQtyLots),
+      minQuantity: quantityText(spec, spec.spec.minQtyLots),
+      maxQuantity: quantityText(spec, spec.spec.maxQtyLots),
       minNotional: this.#settings.minNotional,
       makerFeeBps: spec.spec.makerFeeBps,
       takerFeeBps: spec.spec.takerFeeBps,
@@ -342,7 +352,7 @@ export class SpotExchange {
       side: input.side,
       type: input.type,
       price: priceText(spec, priceTicks),
-      quantity: lotsToQuantity(spec, lots),
+      quantity: quantityText(spec, lots),
       amount: quote(amount),
       fee: quote(fee),
       feeAsset: spec.quote.code,
@@ -533,7 +543,7 @@ export class SpotExchange {
       symbol: this.#market.instrument(t.instrument_id)?.symbol ?? t.instrument_id,
       side,
       price: priceText(spec, Number(t.price_ticks)),
-      quantity: lotsToQuantity(spec, Number(t.qty_lots)),
+      quantity: quantityText(spec, Number(t.qty_lots)),
       amount: formatDecimal(BigInt(t.notional), spec.quote.scale),
       fee: formatDecimal(BigInt(taker ? t.taker_fee : t.maker_fee), spec.quote.scale),
       feeAsset: spec.quote.code,
@@ -585,8 +595,8 @@ export class SpotExchange {
       postOnly: scope === 'spot-po',
       price: type === 'market' ? '' : priceText(spec, Number(r.price_ticks)),
       stopPrice: trigger ? priceText(spec, trigger.priceTicks) : null,
-      quantity: lotsToQuantity(spec, Number(r.qty_lots)),
-      filledQuantity: lotsToQuantity(spec, Number(r.filled_lots)),
+      quantity: quantityText(spec, Number(r.qty_lots)),
+      filledQuantity: quantityText(spec, Number(r.filled_lots)),
       avgPrice: avg,
       filledAmount: quote(f?.notional ?? 0n),
       fee: quote(f?.fee ?? 0n),

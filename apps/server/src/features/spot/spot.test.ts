@@ -125,6 +125,15 @@ describe.each(dbs)('crypto exchange on $dialect', ({ open }) => {
       expect(bobFills.total).toBe(1);
       expect(bobFills.items[0]).toMatchObject({ orderId: o.id, side: 'buy', liquidity: 'taker', symbol: 'BTCUSDT' });
 
+      // ETH's own scale is 18: quantities show 8 decimals (its lot has 4), exactly.
+      const eth = await add(t, bob.token, { symbol: 'ETHUSDT', side: 'buy', type: 'market', quantity: '0.01' });
+      expect(eth.body.data.order).toMatchObject({
+        symbol: 'ETHUSDT',
+        quantity: '0.01000000',
+        filledQuantity: '0.01000000',
+      });
+      expect(balance(t, bob.userId, 'ETH').balance).toBe(10_000_000_000_000_000n);
+
       // A market buy by quote amount spends no more than it names, fee included.
       const byQuote = await add(t, bob.token, { side: 'buy', type: 'market', quoteAmount: '100' });
       expect(byQuote.body.code, JSON.stringify(byQuote.body)).toBe(0);
