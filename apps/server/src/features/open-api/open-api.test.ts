@@ -431,6 +431,24 @@ describe.each(dbs)('orders through the trading API on $dialect', ({ open }) => {
     ]);
     // Cancelling again: Binance's unknown order.
     expect((await call('DELETE', '/order', key, { symbol: 'BTCUSDT', orderId })).body.code).toBe(-2011);
+
+    // History pages as Binance's: the newest `limit`, or from an id onwards, oldest first.
+    const second = await call('POST', '/order', key, {
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      type: 'LIMIT',
+      timeInForce: 'GTC',
+      quantity: '0.01',
+      price,
+    });
+    const ids = async (q: Record<string, string>) =>
+      (await call('GET', '/allOrders', key, { symbol: 'BTCUSDT', ...q })).body.map(
+        (o: { orderId: number }) => o.orderId,
+      );
+    expect(await ids({})).toEqual([Number(orderId), second.body.orderId]);
+    expect(await ids({ limit: '1' })).toEqual([second.body.orderId]);
+    expect(await ids({ orderId, limit: '1' })).toEqual([Number(orderId)]);
+    expect(await ids({ orderId: String(second.body.orderId) })).toEqual([second.body.orderId]);
   });
 
   it('buys at market with its fills, then lists them in myTrades and the account', async () => {

@@ -379,22 +379,58 @@ export function openApiRoutes(http: FastifyInstance, d: OpenApiDeps) {
         });
         return list.reverse().map(view);
       });
+      /**
+       * Binance's paging of history: from an id (`orderId` / `fromId`) or a time window, the oldest
+       * `limit` after it; without either, the newest `limit`. Answered oldest first.
+       */
+      const page = <T>(
+        newestFirst: T[],
+        params: URLSearchParams,
+        idOf: (x: T) => number,
+        timeOf: (x: T) => number,
+        fromIdParam: string,
+      ) => {
+        const limit = intParam(params, 'limit', 500, 1, 1000);
+        const fromId = intParam(params, fromIdParam, 0, 0, Number.MAX_SAFE_INTEGER);
+        const startTime = intParam(params, 'startTime', 0, 0, Number.MAX_SAFE_INTEGER);
+        const endTime = intParam(params, 'endTime', Number.MAX_SAFE_INTEGER, 0, Number.MAX_SAFE_INTEGER);
+        const oldestFirst = newestFirst
+          .filter((x) => idOf(x) >= fromId && timeOf(x) >= startTime && timeOf(x) <= endTime)
+          .reverse();
+        return fromId > 0 || startTime > 0 ? oldestFirst.slice(0, limit) : oldestFirst.slice(-limit);
+      };
+      /** The most history one call looks through (Binance's largest page). */
+      const HISTORY = 1000;
       endpoint('GET', '/allOrders', 'read', 20, async ({ params, key }) => {
         const pair = await pairOf(params.get('symbol'));
-        const limit = intParam(params, 'limit', 500, 1, 1000);
-        const list = await orders().orders((key as ResolvedKey).userId, { pairId: pair.id, open: false, limit });
-        return list.reverse().map(view);
+        const list = await orders().orders((key as ResolvedKey).userId, {
+          pairId: pair.id,
+          open: false,
+          limit: HISTORY,
+        });
+        return page(
+          list,
+          params,
+          (o) => o.id,
+          (o) => o.createdAt,
+          'orderId',
+        ).map(view);
       });
       endpoint('GET', '/myTrades', 'read', 20, async ({ params, key }) => {
         const pair = await pairOf(params.get('symbol'));
-        const limit = intParam(params, 'limit', 500, 1, 1000);
         const orderId = params.get('orderId');
         const list = await orders().trades((key as ResolvedKey).userId, {
           pairId: pair.id,
           ...(orderId ? { orderId: intParam(params, 'orderId', 0, 1, Number.MAX_SAFE_INTEGER) } : {}),
-          limit,
+          limit: HISTORY,
         });
-        return list.reverse().map((t) => myTradeView(t, pair.base + pair.quote));
+        return page(
+          list,
+          params,
+          (t) => t.id,
+          (t) => t.time,
+          'fromId',
+        ).map((t) => myTradeView(t, pair.base + pair.quote));
       });
     },
     { prefix: OPEN_API_PREFIX },
