@@ -10,6 +10,7 @@ declare const process: { env: Record<string, string | undefined> };
 const apiTarget = process.env.BOURSE_API_URL ?? 'http://127.0.0.1:3000';
 const apiProxy = {
   '/ipor-api': { target: apiTarget, changeOrigin: false },
+  '/api': { target: apiTarget, changeOrigin: false },
 };
 
 /**
@@ -78,7 +79,7 @@ function bootAndHomePreload(boot = '/src/boot.ts', screen = '/src/features/marke
  * offline. It precaches this build's files under their content revisions and, when a new build's
  * worker activates, drops every file the new build no longer lists, so old releases' chunks do not
  * pile up in the cache. Navigations get the precached index.html (the SPA's routes); the API
- * (/ipor-api) and the staff console (/admin) are never cached or answered by it.
+ * (/ipor-api), the trading API (/api) and the staff console (/admin) are never cached or answered by it.
  */
 const serviceWorker = VitePWA({
   registerType: 'autoUpdate',
@@ -92,7 +93,8 @@ const serviceWorker = VitePWA({
     clientsClaim: true,
     cleanupOutdatedCaches: true, // caches of older Workbox precache formats
     navigateFallback: '/index.html',
-    navigateFallbackDenylist: [/^\/ipor-api(\/|$)/, /^\/admin(\/|$)/],
+    // The trading API (/api/v3) is the server's too: a browser opening one of its URLs gets its JSON.
+    navigateFallbackDenylist: [/^\/ipor-api(\/|$)/, /^\/api(\/|$)/, /^\/admin(\/|$)/],
   },
 });
 

@@ -32,6 +32,8 @@ import { Accounts } from './features/accounts/service.ts';
 import { SessionCache } from './features/accounts/session-cache.ts';
 import { adjustmentRoutes } from './features/adjustments/routes.ts';
 import { Adjustments } from './features/adjustments/service.ts';
+import { apiKeyRoutes } from './features/api-keys/routes.ts';
+import { ApiKeys } from './features/api-keys/service.ts';
 import { bankAccountRoutes } from './features/bank-accounts/routes.ts';
 import { BankAccounts } from './features/bank-accounts/service.ts';
 import { Captchas } from './features/common/captcha.ts';
@@ -52,6 +54,8 @@ import { Kyc } from './features/kyc/service.ts';
 import { bookView, marketDataRoutes } from './features/markets/routes.ts';
 import { MarketData } from './features/markets/service.ts';
 import { marketStream } from './features/markets/stream.ts';
+import { openApiRoutes } from './features/open-api/routes.ts';
+import { spotPortOf } from './features/open-api/spot-port.ts';
 import { reconciliationRoutes } from './features/reconciliation/routes.ts';
 import { Reconciliation } from './features/reconciliation/service.ts';
 import { LiquidityBot } from './features/spot/liquidity-bot.ts';
@@ -165,7 +169,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   const apiSecurity = apiSecurityHeaders(security);
   http.addHook('onRequest', (request, reply, done) => {
-    reply.headers(request.url.startsWith(API_PREFIX) ? apiSecurity : security);
+    const api = request.url.startsWith(API_PREFIX) || request.url.startsWith('/api/');
+    reply.headers(api ? apiSecurity : security);
     reply.header('x-request-id', request.id);
     done();
   });
@@ -326,6 +331,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     log: (m) => http.log.error(m),
   });
   withdrawals.onApproved = () => payouts.kick();
+  const apiKeys = new ApiKeys({
+    db,
+    clock,
+    sealingKey: config.apiKeySealingKey,
+    checkPin: (user, pin) => accounts.checkPin(user, 'trade', pin),
+  });
   http.addHook('onClose', () => payouts.stop());
 
   await http.register(
@@ -367,6 +378,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       });
       exchangeRoutes(api, accounts, new Exchange({ db, engine, market, clock, virtual: config.mode === 'paper' }));
       adjustmentRoutes(api, { adjustments, staff });
+      apiKeyRoutes(api, accounts, apiKeys);
       statementRoutes(
         api,
         accounts,
@@ -386,6 +398,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     { prefix: API_PREFIX },
   );
 
+  // The Binance-shaped trading API, at the root so a Binance client only changes its host.
+  openApiRoutes(http, {
+    market,
+    engine,
+    keys: apiKeys,
+    clock,
+    spot: spotPortOf(spot),
+    watchBook,
+    limits: config.openApiLimits,
+  });
   serveFrontEnds(http, config);
   await seed({ db, clock, config, staff, onUserCreated, log: (m) => http.log.warn(m), content });
   const recredited = await deposits.creditConfirmed();

@@ -105,6 +105,18 @@ it('reads the withdrawal settings: review thresholds over the defaults, closed r
   expect(() => loadConfig({ WITHDRAW_REVIEW_ABOVE: 'INR:lots' })).toThrow(/not a decimal/);
 });
 
+it('reads the API key sealing key and the trading API limits', () => {
+  expect(loadConfig({}).apiKeySealingKey).toHaveLength(32);
+  expect(loadConfig({ MODE: 'live' }).apiKeySealingKey).toBeNull();
+  expect(loadConfig({ MODE: 'live', API_KEY_ENCRYPTION_KEY: 'ab'.repeat(32) }).apiKeySealingKey?.toString('hex')).toBe(
+    'ab'.repeat(32),
+  );
+  expect(() => loadConfig({ API_KEY_ENCRYPTION_KEY: 'short' })).toThrow(/64 hex/);
+  expect(loadConfig({}).openApiLimits).toEqual({ perKeyPerMin: 1_200, publicPerIpPerMin: 2_400 });
+  expect(loadConfig({ OPEN_API_KEY_PER_MIN: '60' }).openApiLimits.perKeyPerMin).toBe(60);
+  expect(() => loadConfig({ OPEN_API_PUBLIC_PER_MIN: '0' })).toThrow(/OPEN_API_PUBLIC_PER_MIN/);
+});
+
 it('charges crypto spot 10/10 bp with a 5 USDT minimum unless told otherwise, and refuses malformed values', () => {
   expect(loadSpotSettings({})).toEqual({ makerFeeBps: 10, takerFeeBps: 10, minNotional: '5' });
   expect(loadSpotSettings({ SPOT_FEE_BPS: 'maker:2,taker:7', SPOT_MIN_NOTIONAL: '10.5' })).toEqual({

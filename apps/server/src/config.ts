@@ -6,6 +6,7 @@ import { isIP } from 'node:net';
 import { type CryptoDepositSettings, loadCryptoDepositSettings } from './features/crypto-deposits/settings.ts';
 import { type DepositSettings, loadDepositSettings } from './features/deposits/settings.ts';
 import { DEFAULT_REVIEW_ABOVE, type WithdrawSettings } from './features/withdrawals/terms.ts';
+import { paperSealingKey, type SealingKey, sealingKeyFromHex } from './platform/sealed-box.ts';
 
 export type Mode = 'paper' | 'live';
 
@@ -64,6 +65,13 @@ export type Config = {
   cryptoDeposits: CryptoDepositSettings;
   /** Withdrawal review thresholds, closed rails and the payout job (features/withdrawals/terms.ts). */
   withdrawals: WithdrawSettings;
+  /**
+   * API_KEY_ENCRYPTION_KEY (64 hex characters): seals API key secrets at rest. Paper mode falls back to
+   * a fixed derived key; live mode without it offers no API keys (api_keys_unavailable).
+   */
+  apiKeySealingKey: SealingKey | null;
+  /** Request weight per minute on the trading API (/api/v3): per API key (signed calls), per address (all). */
+  openApiLimits: { perKeyPerMin: number; publicPerIpPerMin: number };
 };
 
 /** Requests per client address per window: every API call (global) and tighter ceilings per route. */
@@ -279,6 +287,15 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: Pa
     deposits: defaults.deposits ?? loadDepositSettings(env, mode),
     cryptoDeposits: defaults.cryptoDeposits ?? loadCryptoDepositSettings(env, mode),
     withdrawals: defaults.withdrawals ?? loadWithdrawSettings(env, testHooks),
+    apiKeySealingKey: env.API_KEY_ENCRYPTION_KEY
+      ? sealingKeyFromHex(env.API_KEY_ENCRYPTION_KEY)
+      : mode === 'paper'
+        ? paperSealingKey()
+        : null,
+    openApiLimits: {
+      perKeyPerMin: positiveInteger('OPEN_API_KEY_PER_MIN', env.OPEN_API_KEY_PER_MIN, 1_200),
+      publicPerIpPerMin: positiveInteger('OPEN_API_PUBLIC_PER_MIN', env.OPEN_API_PUBLIC_PER_MIN, 2_400),
+    },
   };
 }
 

@@ -604,6 +604,23 @@ export const ERRORS = {
     pt: 'Este ajuste já foi decidido',
   },
   adjustment_customer_not_found: { status: 404, en: 'Customer not found', pt: 'Cliente não encontrado' },
+  // --- API keys (the Binance-shaped trading API) ---
+  api_key_not_found: { status: 404, en: 'API key not found', pt: 'Chave de API não encontrada' },
+  api_key_limit: {
+    status: 400,
+    en: 'You already have the maximum of {max} API keys: revoke one first',
+    pt: 'Você já tem o máximo de {max} chaves de API: revogue uma primeiro',
+  },
+  api_key_ips_invalid: {
+    status: 400,
+    en: 'Enter up to 20 IPv4 or IPv6 addresses, separated by commas',
+    pt: 'Informe até 20 endereços IPv4 ou IPv6, separados por vírgulas',
+  },
+  api_keys_unavailable: {
+    status: 503,
+    en: 'API keys are not available on this server',
+    pt: 'Chaves de API não estão disponíveis neste servidor',
+  },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERRORS;

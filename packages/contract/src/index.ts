@@ -1,5 +1,6 @@
 export * from './accounts.ts';
 export * from './adjustments.ts';
+export * from './api-keys.ts';
 export * from './bank-accounts.ts';
 export * from './content.ts';
 export * from './crypto-deposits.ts';

@@ -770,6 +770,29 @@ export const MIGRATIONS: Migration[] = [
     name: 'users: security_changed_at',
     sql: () => `ALTER TABLE users ADD COLUMN security_changed_at BIGINT NOT NULL DEFAULT 0;`,
   },
+  {
+    version: 24,
+    // Customers' keys for the Binance-shaped trading API (features/open-api). The secret is stored
+    // encrypted (AES-256-GCM under the server's API_KEY_ENCRYPTION_KEY): the server must recompute each
+    // request's HMAC, so a one-way hash cannot serve. A revoked key keeps its row (revoked_at) for history.
+    name: 'api_keys',
+    sql: () => `
+      CREATE TABLE api_keys (
+        id {{id}},
+        user_id BIGINT NOT NULL,
+        label TEXT NOT NULL,
+        api_key TEXT NOT NULL UNIQUE,
+        secret_sealed TEXT NOT NULL,
+        permission TEXT NOT NULL,
+        ips TEXT NOT NULL DEFAULT '',
+        created_at BIGINT NOT NULL,
+        revoked_at BIGINT,
+        last_used_at BIGINT,
+        last_used_ip TEXT
+      );
+      CREATE INDEX api_keys_user ON api_keys(user_id, id);
+    `,
+  },
 ];
 
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {

@@ -51,6 +51,7 @@ export const specPages: Record<string, readonly string[]> = {
     'loginPassword',
     'tradePassword',
     'security',
+    'apiKeys',
     'about',
     'service',
     'serviceJs',
@@ -97,6 +98,7 @@ const depositPages = () => import('../features/deposits/deposit-pages.tsx');
 const cryptoDepositPages = () => import('../features/crypto-deposits/crypto-deposit-pages.tsx');
 const withdrawPages = () => import('../features/withdrawals/withdraw-pages.tsx');
 const exchangePages = () => import('../features/exchange/exchange-pages.tsx');
+const apiKeysPage = () => import('../features/api-keys/api-keys-page.tsx');
 
 /**
  * Screens whose data is requested at start-up, before React renders them (preloadScreen in
@@ -135,6 +137,7 @@ export const builtPages: Record<string, Loader> = {
   'user/about': named(minePages, 'AboutPage'),
   'user/kyc': named(kycPage, 'KycPage'),
   'user/security': named(securityPages, 'SecurityPage'),
+  'user/apiKeys': named(apiKeysPage, 'ApiKeysPage'),
   'user/loginPassword': named(securityPages, 'LoginPasswordPage'),
   'user/tradePassword': named(securityPages, 'TradePasswordPage'),
   'wallet/bankList': named(bankPages, 'BankListPage'),

@@ -1,6 +1,7 @@
 // English texts (the default language). Every visible string of the app comes from here or from
 // pt-BR.ts, which must have exactly the same keys (checked by the type below and by a unit test).
 
+import { apiKeysEnUS } from './apikeys.en-US.ts';
 import { bankEnUS } from './bank.en-US.ts';
 import { contentEnUS } from './content.en-US.ts';
 import { cryptoEnUS } from './crypto.en-US.ts';
@@ -229,6 +230,8 @@ export const enUS = {
     revoked: 'Device signed out',
     noSessions: 'No other devices are signed in.',
     unknownDevice: 'Unknown browser',
+    apiKeys: 'API keys',
+    apiKeysHint: 'For bots and apps',
     next: 'Next',
   },
   about: {
@@ -323,6 +326,7 @@ export const enUS = {
       loginPassword: 'Login password',
       tradePassword: 'Transaction password',
       security: 'Security',
+      apiKeys: 'API keys',
       about: 'About',
       service: 'Support',
       serviceJs: 'Support chat',
@@ -350,6 +354,7 @@ export const enUS = {
   ...cryptoEnUS,
   ...withdrawalsEnUS,
   ...exchangeEnUS,
+  ...apiKeysEnUS,
 };
 
 type DeepStrings<T> = { [K in keyof T]: T[K] extends string ? string : DeepStrings<T[K]> };

@@ -1,6 +1,7 @@
 // Portuguese (Brazil) texts. Same keys as en-US.ts (the Messages type enforces it). Portuguese runs
 // longer than English: keep labels short enough for a 390 px wide screen.
 
+import { apiKeysPtBR } from './apikeys.pt-BR.ts';
 import { bankPtBR } from './bank.pt-BR.ts';
 import { contentPtBR } from './content.pt-BR.ts';
 import { cryptoPtBR } from './crypto.pt-BR.ts';
@@ -230,6 +231,8 @@ export const ptBR: Messages = {
     revoked: 'Dispositivo desconectado',
     noSessions: 'Nenhum outro dispositivo conectado.',
     unknownDevice: 'Navegador desconhecido',
+    apiKeys: 'Chaves de API',
+    apiKeysHint: 'Para robôs e apps',
     next: 'Próximo',
   },
   about: {
@@ -320,6 +323,7 @@ export const ptBR: Messages = {
       loginPassword: 'Senha de acesso',
       tradePassword: 'Senha de transação',
       security: 'Segurança',
+      apiKeys: 'Chaves de API',
       about: 'Sobre',
       service: 'Atendimento',
       serviceJs: 'Chat de atendimento',
@@ -347,4 +351,5 @@ export const ptBR: Messages = {
   ...cryptoPtBR,
   ...withdrawalsPtBR,
   ...exchangePtBR,
+  ...apiKeysPtBR,
 };

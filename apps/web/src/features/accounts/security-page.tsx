@@ -16,7 +16,7 @@ import { Button, Form, Input, NumberKeyboard, PasscodeInput, Popup, Toast } from
 import '../../app/antd-mobile-react-19.ts';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useLocation } from 'react-router';
+import { Navigate, useLocation, useNavigate } from 'react-router';
 import { apiGet, apiPost, queryKeys, useLoginInfo } from '../../app/api.ts';
 import { loginPath } from '../../app/navigation.ts';
 import { useSession } from '../../app/session.ts';
@@ -39,7 +39,7 @@ export function RequireLogin({ children }: { children: ReactNode }) {
   return <>{children}</>;
 }
 
-function Sheet({
+export function Sheet({
   title,
   isOpen,
   onClose,
@@ -282,7 +282,7 @@ function EmailForm({ currentEmail, onDone }: { currentEmail: string; onDone: () 
   );
 }
 
-function CopyValue({ label, value }: { label: string; value: string }) {
+export function CopyValue({ label, value }: { label: string; value: string }) {
   const { t } = useTranslation();
   return (
     <div className="copy-value">
@@ -528,6 +528,7 @@ function SecuritySettings() {
   const session = useSession();
   const loginInfo = useLoginInfo();
   const user = loginInfo.data?.user ?? session.user;
+  const navigate = useNavigate();
   const [sheet, setSheet] = useState<SheetKind | null>(null);
   const close = useCallback(() => setSheet(null), []);
   const setLabel = (isSet: boolean | undefined) => (isSet ? t('security.isSet') : t('security.notSet'));
@@ -570,6 +571,12 @@ function SecuritySettings() {
           label={t('security.twoFactor')}
           value={user?.totpEnabled ? t('security.twoFactorOn') : t('security.twoFactorOff')}
           onClick={() => setSheet('totp')}
+        />
+        <SettingRow
+          testId="row-api-keys"
+          label={t('security.apiKeys')}
+          value={t('security.apiKeysHint')}
+          onClick={() => navigate('/pages/user/apiKeys')}
         />
       </div>
       <SessionsList />

@@ -1,0 +1,35 @@
+// English texts of the API keys screen (merged into en-US.ts).
+export const apiKeysEnUS = {
+  apiKeys: {
+    intro:
+      'API keys let your own tools (ccxt, a trading bot, a spreadsheet) read your spot account and, if you allow it, trade through a Binance-compatible API.',
+    baseUrl: 'API address',
+    empty: 'You have no API keys.',
+    create: 'Create API key',
+    label: 'Name',
+    labelPlaceholder: 'e.g. My trading bot',
+    permission: 'Permission',
+    permissions: { read: 'Read only', trade: 'Read and trade' },
+    permissionHint: 'Read: balances, orders and fills. Trade: also place and cancel spot orders. Keys never withdraw.',
+    ips: 'Allowed IP addresses (optional)',
+    ipsPlaceholder: 'e.g. 203.0.113.7, 2001:db8::1',
+    ipsHint: 'Only these addresses can use the key. Leave empty to allow any address.',
+    anyIp: 'Any IP address',
+    password: 'Transaction password',
+    passwordHint: 'Your 6-digit transaction password confirms the new key.',
+    required: 'Required',
+    created: 'API key created',
+    secretOnce:
+      'Copy the secret key now: it is shown only once and cannot be recovered. Anyone with it can use this key.',
+    apiKey: 'API key',
+    secret: 'Secret key',
+    done: 'I have saved it',
+    createdAt: 'Created {{time}}',
+    lastUsed: 'Last used {{time}} from {{ip}}',
+    neverUsed: 'Never used',
+    revoke: 'Revoke',
+    confirmRevoke: 'Revoke the key "{{label}}"? Tools using it stop working at once.',
+    revoked: 'API key revoked',
+    limit: '{{count}} of {{max}} keys',
+  },
+} as const;
