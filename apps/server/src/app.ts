@@ -321,7 +321,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       reconciliationRoutes(api, { reconciliation, staff });
       walletRoutes(api, accounts, wallets);
       coinWalletRoutes(api, accounts, new CoinWallets({ engine, market, virtual: config.mode === 'paper' }));
-      coinWalletRoutes(api, accounts, new CoinWallets({ engine, market, virtual: config.mode === 'paper' }));
       marketDataRoutes(api, market, engine, (id) => venue.watch(id));
       stockRoutes(api, { accounts, orders: stockOrders, holdings, watchlist: new Watchlist(db), market, clock });
       if (config.testHooks && config.mode === 'paper') {
