@@ -69,9 +69,25 @@ describe.each(dbs)('coin wallets on $dialect', ({ open }) => {
   it('lists USDT in both wallets for a new customer, virtual, with zero totals', async () => {
     const token = await customer();
     expect((await assets(token)).data).toEqual({
-      spot: [{ wallet: 'spot', asset: 'USDT', balance: '0.000000', held: '0.000000', available: '0.000000', valueUsdt: '0.00' }],
+      spot: [
+        {
+          wallet: 'spot',
+          asset: 'USDT',
+          balance: '0.000000',
+          held: '0.000000',
+          available: '0.000000',
+          valueUsdt: '0.00',
+        },
+      ],
       contract: [
-        { wallet: 'contract', asset: 'USDT', balance: '0.000000', held: '0.000000', available: '0.000000', valueUsdt: '0.00' },
+        {
+          wallet: 'contract',
+          asset: 'USDT',
+          balance: '0.000000',
+          held: '0.000000',
+          available: '0.000000',
+          valueUsdt: '0.00',
+        },
       ],
       totalUsdt: '0.00',
       spotUsdt: '0.00',
@@ -108,7 +124,13 @@ describe.each(dbs)('coin wallets on $dialect', ({ open }) => {
     // spot → contract, then part of it back.
     const out = (await transfer(token, { asset: 'USDT', amount: '1000.5', from: 'spot', to: 'contract' })).body;
     expect(out.code, JSON.stringify(out)).toBe(0);
-    expect(out.data).toMatchObject({ asset: 'USDT', amount: '1000.500000', from: 'spot', to: 'contract', fee: '0.000000' });
+    expect(out.data).toMatchObject({
+      asset: 'USDT',
+      amount: '1000.500000',
+      from: 'spot',
+      to: 'contract',
+      fee: '0.000000',
+    });
     const back = (await transfer(token, { asset: 'USDT', amount: '0.000001', from: 'contract', to: 'spot' })).body;
     expect(back.code, JSON.stringify(back)).toBe(0);
     const btcMove = (await transfer(token, { asset: 'BTC', amount: '0.12345678', from: 'spot', to: 'contract' })).body;
@@ -191,8 +213,18 @@ describe.each(dbs)('coin wallets on $dialect', ({ open }) => {
         'Insufficient balance',
         'Saldo insuficiente',
       ],
-      [{ asset: 'USD', amount: '1', from: 'spot', to: 'contract' }, 'unknown_asset', 'Unknown asset', 'Ativo desconhecido'],
-      [{ asset: 'NOPE', amount: '1', from: 'spot', to: 'contract' }, 'unknown_asset', 'Unknown asset', 'Ativo desconhecido'],
+      [
+        { asset: 'USD', amount: '1', from: 'spot', to: 'contract' },
+        'unknown_asset',
+        'Unknown asset',
+        'Ativo desconhecido',
+      ],
+      [
+        { asset: 'NOPE', amount: '1', from: 'spot', to: 'contract' },
+        'unknown_asset',
+        'Unknown asset',
+        'Ativo desconhecido',
+      ],
     ];
     for (const [body, error, en, pt] of cases) {
       expect((await transfer(token, body, 'en-US')).body, JSON.stringify(body)).toMatchObject({ error, msg: en });

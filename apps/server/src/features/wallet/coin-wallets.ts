@@ -50,8 +50,7 @@ export class CoinWallets {
     const usdtScale = this.#scale(USDT);
     const totals: Record<CoinWallet, bigint> = { spot: 0n, contract: 0n };
     const lists: Record<CoinWallet, CoinBalanceView[]> = { spot: [], contract: [] };
-    const fmtValue = (minor: bigint) =>
-      formatDecimal(minor, usdtScale, { decimals: VALUE_DECIMALS, rounding: 'down' });
+    const fmtValue = (minor: bigint) => formatDecimal(minor, usdtScale, { decimals: VALUE_DECIMALS, rounding: 'down' });
     for (const wallet of COIN_WALLETS) {
       for (const asset of COINS) {
         const b = this.#engine.state.balance(owner, wallet, asset);
