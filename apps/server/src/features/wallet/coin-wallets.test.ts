@@ -148,6 +148,18 @@ describe.each(dbs)('coin wallets on $dialect', ({ open }) => {
 
     const got = await lines(token);
     expect(got).toHaveLength(3);
+    // The crypto records: both coin wallets' lines (the three grants and the three transfers).
+    const record = (await t.call('GET', '/user/tx/record?wallet=spot,contract&limit=50', { token })).body.data;
+    expect(record.total).toBe(6);
+    // The contract wallet's own view: the transfers arriving (or, the way back, leaving) it.
+    const contract = (await t.call('GET', '/user/tx/record?wallet=contract&limit=50', { token })).body.data;
+    expect(
+      contract.items.map((l: { asset: string; amount: string; wallet: string }) => [l.asset, l.amount, l.wallet]),
+    ).toEqual([
+      ['BTC', '0.12345678', 'contract'],
+      ['USDT', '-0.000001', 'contract'],
+      ['USDT', '1000.500000', 'contract'],
+    ]);
     const usdtOut = got.find((l) => l.id === out.data.id);
     expect(usdtOut).toMatchObject({ asset: 'USDT', cause: 'wallet_transfer', link: `command:${out.data.id}` });
     expect(usdtOut?.amount).toBe('-1000.500000');
