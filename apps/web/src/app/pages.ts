@@ -97,6 +97,7 @@ const depositPages = () => import('../features/deposits/deposit-pages.tsx');
 const cryptoDepositPages = () => import('../features/crypto-deposits/crypto-deposit-pages.tsx');
 const withdrawPages = () => import('../features/withdrawals/withdraw-pages.tsx');
 const exchangePages = () => import('../features/exchange/exchange-pages.tsx');
+const cryptoExchangePages = () => import('../features/exchange/crypto-pages.tsx');
 
 /**
  * Screens whose data is requested at start-up, before React renders them (preloadScreen in
@@ -166,4 +167,7 @@ export const builtPages: Record<string, Loader> = {
   'exchange/index': named(exchangePages, 'ExchangeIndexPage'),
   'exchange/exchange': named(exchangePages, 'ExchangePage'),
   'exchange/stock': named(exchangePages, 'ExchangeStockPage'),
+  'exchange/cryptoConvert': named(cryptoExchangePages, 'CryptoConvertPage'),
+  'exchange/cryptoTransfer': named(cryptoExchangePages, 'CryptoTransferPage'),
+  'coin/assetsRecord': named(fundsPages, 'AssetsRecordPage'),
 };

@@ -81,7 +81,7 @@ function CurrencyChips({
   );
 }
 
-function useSecondsLeft(quote: ExchangeQuoteView | null, receivedAtMs: number): number {
+export function useSecondsLeft(quote: ExchangeQuoteView | null, receivedAtMs: number): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (quote?.status !== 'quoted') return;
@@ -91,18 +91,24 @@ function useSecondsLeft(quote: ExchangeQuoteView | null, receivedAtMs: number): 
   return quote ? secondsLeft(quote, receivedAtMs, now) : 0;
 }
 
-function QuoteCard({
+/** A quote with its rate, spread and countdown, then accepted or expired (the crypto convert uses it too). */
+export function QuoteCard({
   quote,
   seconds,
   isAccepting,
   onAccept,
   onRequote,
+  format = money,
+  doneKey = 'exchange.done',
 }: {
   quote: ExchangeQuoteView;
   seconds: number;
   isAccepting: boolean;
   onAccept: () => void;
   onRequote: () => void;
+  /** How an amount of one of the quote's assets is written (coins show their own decimals). */
+  format?: (value: string, asset: string) => string;
+  doneKey?: string;
 }) {
   const { t } = useTranslation();
   const isAccepted = quote.status === 'accepted';
@@ -114,13 +120,13 @@ function QuoteCard({
         <div>
           <dt>{t('exchange.youPay')}</dt>
           <dd className="tabular" data-testid="fx-pay">
-            {money(quote.amount, quote.from)}
+            {format(quote.amount, quote.from)}
           </dd>
         </div>
         <div>
           <dt>{t('exchange.youReceive')}</dt>
           <dd className="tabular fx-quote__receive" data-testid="fx-receive">
-            {money(quote.receive, quote.to)}
+            {format(quote.receive, quote.to)}
           </dd>
         </div>
         <div>
@@ -140,14 +146,14 @@ function QuoteCard({
           <dd className="tabular" data-testid="fx-spread">
             {t('exchange.spreadValue', {
               percent: localRate(bpsAsPercent(quote.spreadBps), currentLanguage()),
-              cost: money(quote.spreadCost, quote.to),
+              cost: format(quote.spreadCost, quote.to),
             })}
           </dd>
         </div>
       </dl>
       {isAccepted ? (
         <p className="fx-quote__done" role="status" data-testid="fx-done">
-          {t('exchange.done', { receive: money(quote.receive, quote.to) })}
+          {t(doneKey, { receive: format(quote.receive, quote.to) })}
         </p>
       ) : isExpired ? (
         <>

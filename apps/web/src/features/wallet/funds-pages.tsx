@@ -1,7 +1,8 @@
 // The customer's money screens: user/assets (balances per wallet and asset from POST /user/assets, with
 // a total per currency), fundsDetail/index (every ledger line from GET /user/tx/record, paged, filtered
 // by wallet, asset and cause, with the monthly statement's download), fundsDetail/cryptoFundsDetail
-// (the same for the crypto spot wallet) and wallet/recordDetail (one line in full). Reads only; amounts as the server
+// and coin/assetsRecord (the crypto records: the spot and contract wallets' lines, with the coin wallets'
+// USDT value on top) and wallet/recordDetail (one line in full). Reads only; amounts as the server
 // sent them (exact decimal strings), formatted by lib/ and shown through Amount so they never wrap.
 import type { BalanceView, Items, Paged, TransferView } from '@bourse/contract';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
@@ -30,6 +31,7 @@ import {
 } from '../markets/market-ui.tsx';
 import { groupByDay } from '../stocks/order-math.ts';
 import { pnlClass } from '../stocks/trading-ui.tsx';
+import { coinText, useCoinAssets } from './coin-assets.ts';
 import { byWallet, isShare, totalsByCurrency } from './funds-math.ts';
 import { downloadStatement } from './statement-download.ts';
 import './funds.css';
@@ -49,16 +51,24 @@ const knownCauses = [
   'transfer',
   'dividend',
   'convert',
+  'wallet_transfer',
 ];
 /** The causes the records can be filtered by, in the order the chips show them. */
 const filterCauses = ['trade', 'fee', 'deposit', 'withdrawal', 'convert', 'adjustment', 'paper_grant'];
-const knownWallets = ['stock', 'spot', 'fund'];
+const knownWallets = ['stock', 'spot', 'contract', 'fund'];
+/** The crypto records' wallet filter: both coin wallets (the server takes a comma-separated few), or one. */
+const CRYPTO_WALLETS = ['spot,contract', 'spot', 'contract'];
 
 function useLabels() {
   const { t } = useTranslation();
   return {
     cause: (cause: string) => (knownCauses.includes(cause) ? t(`trading.causes.${cause}`) : cause.replace(/_/g, ' ')),
-    wallet: (wallet: string) => (knownWallets.includes(wallet) ? t(`funds.wallets.${wallet}`) : wallet),
+    wallet: (wallet: string) =>
+      wallet === CRYPTO_WALLETS[0]
+        ? t('funds.coin.allCrypto')
+        : knownWallets.includes(wallet)
+          ? t(`funds.wallets.${wallet}`)
+          : wallet,
     asset: (asset: string) => (isShare(asset) ? asset.split(':').slice(2).join(':') || asset : asset),
   };
 }
@@ -99,6 +109,64 @@ function CauseTag({ cause }: { cause: string }) {
     <span className={`cause-tag cause-tag--${knownCauses.includes(cause) ? cause : 'other'}`}>
       {labels.cause(cause)}
     </span>
+  );
+}
+
+// --- the coin wallets' card (user/assets, coin/assetsRecord) -----------------------------------------
+
+function CoinAssetsCard({ hasActions = true }: { hasActions?: boolean }) {
+  const { t } = useTranslation();
+  const labels = useLabels();
+  const query = useCoinAssets();
+  if (query.isPending) return <SkeletonRows count={2} height={96} />;
+  if (query.isError) return <ErrorState onRetry={() => void query.refetch()} />;
+  const coins = query.data;
+  const usdt = (value: string) => coinText(value, 'USDT');
+  return (
+    <section className="account-card-x coin-card" aria-label={t('funds.coin.title')} data-testid="coin-assets">
+      <p className="account-card-x__label">
+        {t('funds.coin.total')}
+        {coins.virtual && <span className="coin-card__virtual"> · {t('funds.coin.virtual')}</span>}
+      </p>
+      <p className="account-card-x__total tabular" data-testid="coin-total">
+        <Amount
+          full={usdt(coins.totalUsdt)}
+          compact={formatAmountCompact(coins.totalUsdt, 'USDT', currentLanguage())}
+        />
+      </p>
+      {(['spot', 'contract'] as const).map((wallet) => (
+        <div key={wallet} className="coin-card__wallet" data-testid={`coin-wallet-${wallet}`}>
+          <p className="coin-card__wallet-head">
+            <span>{labels.wallet(wallet)}</span>
+            <span className="tabular">{usdt(wallet === 'spot' ? coins.spotUsdt : coins.contractUsdt)}</span>
+          </p>
+          <ul className="coin-card__coins">
+            {coins[wallet].map((b) => (
+              <li key={b.asset} data-testid={`coin-${wallet}-${b.asset}`}>
+                <span className="funds-asset">{b.asset}</span>
+                <span className="coin-card__amount tabular">
+                  {coinText(b.balance, b.asset)}
+                  <small>{t('funds.coin.value', { value: b.valueUsdt })}</small>
+                </span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
+      {hasActions && (
+        <div className="coin-card__actions">
+          <Link className="btn btn--primary" to="/pages/exchange/cryptoConvert" data-testid="coin-convert">
+            {t('funds.coin.convert')}
+          </Link>
+          <Link className="btn btn--outline" to="/pages/exchange/cryptoTransfer" data-testid="coin-transfer">
+            {t('funds.coin.transfer')}
+          </Link>
+          <Link className="btn btn--outline" to="/pages/coin/assetsRecord" data-testid="coin-records">
+            {t('funds.coin.records')}
+          </Link>
+        </div>
+      )}
+    </section>
   );
 }
 
@@ -189,6 +257,10 @@ export function AssetsPage() {
   return (
     <RequireLogin>
       <Page title={t('titles.user.assets')}>
+        <h2 className="day-head">{t('funds.coin.title')}</h2>
+        <div className="account-cards">
+          <CoinAssetsCard />
+        </div>
         <Assets />
       </Page>
     </RequireLogin>
@@ -251,18 +323,22 @@ function LedgerLine({ line, timeZone }: { line: TransferView; timeZone: string }
   );
 }
 
-function FundsRecords({ lockedWallet }: { lockedWallet?: string }) {
+function FundsRecords({ lockedWallet, walletChoices }: { lockedWallet?: string; walletChoices?: string[] }) {
   const { t } = useTranslation();
   const labels = useLabels();
   const [params, setParams] = useSearchParams();
-  const wallet = lockedWallet ?? params.get('wallet') ?? '';
+  const wallet = lockedWallet ?? params.get('wallet') ?? walletChoices?.[0] ?? '';
   const cause = params.get('cause') ?? '';
   const asset = params.get('asset') ?? '';
   const balances = useBalances();
   const owned = balances.data?.items ?? [];
   const walletOptions = [...new Set([...owned.map((b) => b.wallet), ...(wallet ? [wallet] : [])])].sort();
+  const shownWallets = wallet.split(',');
   const assetOptions = [
-    ...new Set([...owned.filter((b) => !wallet || b.wallet === wallet).map((b) => b.asset), ...(asset ? [asset] : [])]),
+    ...new Set([
+      ...owned.filter((b) => !wallet || shownWallets.includes(b.wallet)).map((b) => b.asset),
+      ...(asset ? [asset] : []),
+    ]),
   ].sort((a, b) => Number(isShare(a)) - Number(isShare(b)) || a.localeCompare(b));
   const setFilter = (name: 'wallet' | 'asset' | 'cause', value: string) => {
     const next = new URLSearchParams(params);
@@ -304,10 +380,14 @@ function FundsRecords({ lockedWallet }: { lockedWallet?: string }) {
         <FilterChips
           label={t('funds.filterWallet')}
           value={wallet}
-          options={[
-            { value: '', label: t('funds.all') },
-            ...walletOptions.map((w) => ({ value: w, label: labels.wallet(w) })),
-          ]}
+          options={
+            walletChoices
+              ? walletChoices.map((w) => ({ value: w, label: labels.wallet(w) }))
+              : [
+                  { value: '', label: t('funds.all') },
+                  ...walletOptions.map((w) => ({ value: w, label: labels.wallet(w) })),
+                ]
+          }
           onChange={(v) => {
             const next = new URLSearchParams(params);
             if (v) next.set('wallet', v);
@@ -380,13 +460,39 @@ export function FundsDetailPage() {
   );
 }
 
-/** The crypto (spot wallet) lines, the same screen as the funds records with the wallet fixed. */
+/** The crypto records: the coin wallets' value on top, then their lines (both wallets, or one). */
+function CryptoRecords() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <div className="account-cards">
+        <CoinAssetsCard />
+      </div>
+      <p className="section-hint">{t('funds.coin.recordsHint')}</p>
+      <FundsRecords walletChoices={CRYPTO_WALLETS} />
+    </>
+  );
+}
+
+/** coin/assetsRecord: the crypto records. */
+export function AssetsRecordPage() {
+  const { t } = useTranslation();
+  return (
+    <RequireLogin>
+      <Page title={t('titles.coin.assetsRecord')}>
+        <CryptoRecords />
+      </Page>
+    </RequireLogin>
+  );
+}
+
+/** fundsDetail/cryptoFundsDetail: the same crypto records under the funds-detail title. */
 export function CryptoFundsDetailPage() {
   const { t } = useTranslation();
   return (
     <RequireLogin>
       <Page title={t('titles.fundsDetail.cryptoFundsDetail')}>
-        <FundsRecords lockedWallet="spot" />
+        <CryptoRecords />
       </Page>
     </RequireLogin>
   );
