@@ -11,7 +11,7 @@ import { customerPage, launchBrowser, type Server, shot, solveCaptcha, startServ
 const TEXT = {
   'en-US': {
     getQuote: 'Get a quote',
-    accept: 'Accept and exchange',
+    accept: 'Accept and convert',
     noFee: 'No fee',
     transfer: 'Transfer',
     causeConvert: 'Currency exchange',
@@ -21,7 +21,7 @@ const TEXT = {
   },
   'pt-BR': {
     getQuote: 'Pedir cotação',
-    accept: 'Aceitar e trocar',
+    accept: 'Aceitar e converter',
     noFee: 'Sem tarifa',
     transfer: 'Transferir',
     causeConvert: 'Câmbio',

@@ -35,6 +35,7 @@ export const exchangeEnUS = {
       swap: 'Swap the two coins',
       amount: 'Amount in {{coin}}',
       max: 'Max',
+      accept: 'Accept and convert',
       available: 'Available: {{amount}}',
       marketRate: '1 {{from}} ≈ {{rate}} {{to}}',
       ratesHint:

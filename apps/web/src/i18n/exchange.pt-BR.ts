@@ -35,6 +35,7 @@ export const exchangePtBR = {
       swap: 'Inverter as duas moedas',
       amount: 'Valor em {{coin}}',
       max: 'Máx.',
+      accept: 'Aceitar e converter',
       available: 'Disponível: {{amount}}',
       marketRate: '1 {{from}} ≈ {{rate}} {{to}}',
       ratesHint:

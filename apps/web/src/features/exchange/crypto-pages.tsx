@@ -272,6 +272,7 @@ function ConvertDesk() {
           onRequote={() => ask.mutate()}
           format={coinText}
           doneKey="exchange.coin.done"
+          acceptKey="exchange.coin.accept"
         />
       )}
       {quote?.status === 'accepted' && (

@@ -100,6 +100,7 @@ export function QuoteCard({
   onRequote,
   format = money,
   doneKey = 'exchange.done',
+  acceptKey = 'exchange.accept',
 }: {
   quote: ExchangeQuoteView;
   seconds: number;
@@ -109,6 +110,7 @@ export function QuoteCard({
   /** How an amount of one of the quote's assets is written (coins show their own decimals). */
   format?: (value: string, asset: string) => string;
   doneKey?: string;
+  acceptKey?: string;
 }) {
   const { t } = useTranslation();
   const isAccepted = quote.status === 'accepted';
@@ -174,7 +176,7 @@ export function QuoteCard({
             </span>
           </div>
           <Button block color="primary" loading={isAccepting} onClick={onAccept} data-testid="fx-accept">
-            {t('exchange.accept')}
+            {t(acceptKey)}
           </Button>
         </>
       )}

@@ -54,7 +54,16 @@ const knownCauses = [
   'wallet_transfer',
 ];
 /** The causes the records can be filtered by, in the order the chips show them. */
-const filterCauses = ['trade', 'fee', 'deposit', 'withdrawal', 'convert', 'adjustment', 'paper_grant'];
+const filterCauses = [
+  'trade',
+  'fee',
+  'deposit',
+  'withdrawal',
+  'convert',
+  'wallet_transfer',
+  'adjustment',
+  'paper_grant',
+];
 const knownWallets = ['stock', 'spot', 'contract', 'fund'];
 /** The crypto records' wallet filter: both coin wallets (the server takes a comma-separated few), or one. */
 const CRYPTO_WALLETS = ['spot,contract', 'spot', 'contract'];
@@ -114,7 +123,8 @@ function CauseTag({ cause }: { cause: string }) {
 
 // --- the coin wallets' card (user/assets, coin/assetsRecord) -----------------------------------------
 
-function CoinAssetsCard({ hasActions = true }: { hasActions?: boolean }) {
+/** The coin wallets valued in USDT: each coin (`full`, on the assets page) or each wallet's total (`summary`). */
+function CoinAssetsCard({ variant }: { variant: 'full' | 'summary' }) {
   const { t } = useTranslation();
   const labels = useLabels();
   const query = useCoinAssets();
@@ -122,11 +132,12 @@ function CoinAssetsCard({ hasActions = true }: { hasActions?: boolean }) {
   if (query.isError) return <ErrorState onRetry={() => void query.refetch()} />;
   const coins = query.data;
   const usdt = (value: string) => coinText(value, 'USDT');
+  const walletTotal = (wallet: 'spot' | 'contract') => (wallet === 'spot' ? coins.spotUsdt : coins.contractUsdt);
   return (
     <section className="account-card-x coin-card" aria-label={t('funds.coin.title')} data-testid="coin-assets">
       <p className="account-card-x__label">
         {t('funds.coin.total')}
-        {coins.virtual && <span className="coin-card__virtual"> · {t('funds.coin.virtual')}</span>}
+        {coins.virtual && <span> · {t('funds.coin.virtual')}</span>}
       </p>
       <p className="account-card-x__total tabular" data-testid="coin-total">
         <Amount
@@ -134,38 +145,49 @@ function CoinAssetsCard({ hasActions = true }: { hasActions?: boolean }) {
           compact={formatAmountCompact(coins.totalUsdt, 'USDT', currentLanguage())}
         />
       </p>
-      {(['spot', 'contract'] as const).map((wallet) => (
-        <div key={wallet} className="coin-card__wallet" data-testid={`coin-wallet-${wallet}`}>
-          <p className="coin-card__wallet-head">
-            <span>{labels.wallet(wallet)}</span>
-            <span className="tabular">{usdt(wallet === 'spot' ? coins.spotUsdt : coins.contractUsdt)}</span>
-          </p>
-          <ul className="coin-card__coins">
-            {coins[wallet].map((b) => (
-              <li key={b.asset} data-testid={`coin-${wallet}-${b.asset}`}>
-                <span className="funds-asset">{b.asset}</span>
-                <span className="coin-card__amount tabular">
-                  {coinText(b.balance, b.asset)}
-                  <small>{t('funds.coin.value', { value: b.valueUsdt })}</small>
-                </span>
-              </li>
-            ))}
-          </ul>
-        </div>
-      ))}
-      {hasActions && (
-        <div className="coin-card__actions">
-          <Link className="btn btn--primary" to="/pages/exchange/cryptoConvert" data-testid="coin-convert">
-            {t('funds.coin.convert')}
-          </Link>
-          <Link className="btn btn--outline" to="/pages/exchange/cryptoTransfer" data-testid="coin-transfer">
-            {t('funds.coin.transfer')}
-          </Link>
+      {variant === 'summary' ? (
+        <dl className="account-card-x__grid funds-grid">
+          {(['spot', 'contract'] as const).map((wallet) => (
+            <div key={wallet} data-testid={`coin-wallet-${wallet}`}>
+              <dt>{labels.wallet(wallet)}</dt>
+              <dd className="tabular">{usdt(walletTotal(wallet))}</dd>
+            </div>
+          ))}
+        </dl>
+      ) : (
+        (['spot', 'contract'] as const).map((wallet) => (
+          <div key={wallet} className="coin-card__wallet" data-testid={`coin-wallet-${wallet}`}>
+            <p className="coin-card__wallet-head">
+              <span>{labels.wallet(wallet)}</span>
+              <span className="tabular">{usdt(walletTotal(wallet))}</span>
+            </p>
+            <ul className="coin-card__coins">
+              {coins[wallet].map((b) => (
+                <li key={b.asset} data-testid={`coin-${wallet}-${b.asset}`}>
+                  <span className="funds-asset">{b.asset}</span>
+                  <span className="coin-card__amount tabular">
+                    {coinText(b.balance, b.asset)}
+                    {b.asset !== 'USDT' && <small>{t('funds.coin.value', { value: usdt(b.valueUsdt) })}</small>}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))
+      )}
+      <div className="coin-card__actions">
+        <Link className="btn btn--primary" to="/pages/exchange/cryptoConvert" data-testid="coin-convert">
+          {t('funds.coin.convert')}
+        </Link>
+        <Link className="btn btn--outline" to="/pages/exchange/cryptoTransfer" data-testid="coin-transfer">
+          {t('funds.coin.transfer')}
+        </Link>
+        {variant === 'full' && (
           <Link className="btn btn--outline" to="/pages/coin/assetsRecord" data-testid="coin-records">
             {t('funds.coin.records')}
           </Link>
-        </div>
-      )}
+        )}
+      </div>
     </section>
   );
 }
@@ -259,7 +281,7 @@ export function AssetsPage() {
       <Page title={t('titles.user.assets')}>
         <h2 className="day-head">{t('funds.coin.title')}</h2>
         <div className="account-cards">
-          <CoinAssetsCard />
+          <CoinAssetsCard variant="full" />
         </div>
         <Assets />
       </Page>
@@ -462,13 +484,11 @@ export function FundsDetailPage() {
 
 /** The crypto records: the coin wallets' value on top, then their lines (both wallets, or one). */
 function CryptoRecords() {
-  const { t } = useTranslation();
   return (
     <>
       <div className="account-cards">
-        <CoinAssetsCard />
+        <CoinAssetsCard variant="summary" />
       </div>
-      <p className="section-hint">{t('funds.coin.recordsHint')}</p>
       <FundsRecords walletChoices={CRYPTO_WALLETS} />
     </>
   );
