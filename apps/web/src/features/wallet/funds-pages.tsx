@@ -18,9 +18,10 @@ import { ChevronRightIcon, ListIcon } from '../../app/shell/icons.tsx';
 import { Page } from '../../app/shell/page.tsx';
 import { currentLanguage } from '../../i18n/index.ts';
 import { marketFormats } from '../../lib/format.ts';
-import { formatAmount, formatAmountCompact } from '../../lib/market-format.ts';
+import { formatAmount, formatAmountCompact, marketOfCurrency } from '../../lib/market-format.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import { RequireLogin } from '../accounts/security-page.tsx';
+import { coinDigits } from '../exchange/coin-math.ts';
 import {
   EmptyState,
   ErrorState,
@@ -84,7 +85,12 @@ function useLabels() {
 
 function Money({ value, asset, isSigned = false }: { value: string; asset: string; isSigned?: boolean }) {
   const language = currentLanguage();
-  const options = isSigned ? ({ signDisplay: 'exceptZero' } as const) : {};
+  // A coin shows the decimals it has (0.01049184 BTC, not 0.01 BTC); fiat and shares keep their own.
+  const isCoin = !marketOfCurrency(asset) && !isShare(asset);
+  const options = {
+    ...(isSigned ? ({ signDisplay: 'exceptZero' } as const) : {}),
+    ...(isCoin ? { digits: coinDigits(value) } : {}),
+  };
   return (
     <Amount
       full={formatAmount(value, asset, language, options)}
