@@ -4,7 +4,9 @@
 // at a quote (rate, spread, countdown, accept), moves USDT from the crypto account to the contract
 // account (no fee), and finds the deposit, both convert legs and the transfer in coin/assetsRecord.
 // Screenshots: test-results/screens/web-crypto-convert-*.png.
-import type { Browser } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customerPage, launchBrowser, type Server, shot, solveCaptcha, startServer } from './harness.ts';
 
@@ -30,6 +32,24 @@ const TEXT = {
     usdt: /^5\.000,00\sUSDT$/,
   },
 } as const;
+
+// axe-core (WCAG 2.0/2.1 A and AA) through the DevTools protocol, as web-crypto-deposits runs it: a
+// contrast violation or a serious or critical one fails the test.
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+async function blockingAxeViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate("'axe' in window"))) await page.evaluate(AXE);
+  const found = (await page.evaluate(`window.axe.run(document, {
+    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    resultTypes: ['violations'],
+  }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`)) as {
+    id: string;
+    impact: string | null;
+    nodes: string[];
+  }[];
+  return found
+    .filter((v) => v.id === 'color-contrast' || v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.join(', ')}`);
+}
 
 let server: Server;
 let browser: Browser;
@@ -115,6 +135,7 @@ describe('crypto convert and transfer (real server)', () => {
           /5[,.]000[.,]00\sUSDT/,
         );
         await shot(page, `web-crypto-convert-assets-${lang}`);
+        expect(await blockingAxeViolations(page)).toEqual([]);
 
         // Convert: USDT → BTC (the desk's default pair), a quote with rate, spread and countdown.
         await page.getByTestId('coin-convert').click();
@@ -129,6 +150,7 @@ describe('crypto convert and transfer (real server)', () => {
         expect(await page.getByTestId('fx-spread').textContent()).toMatch(/^0[.,]20%/);
         expect(await page.getByTestId('fx-rate').textContent()).toMatch(/^1 USDT = 0[.,]0000\d+ BTC$/);
         await shot(page, `web-crypto-convert-quote-${lang}`);
+        expect(await blockingAxeViolations(page)).toEqual([]);
         const receive = ((await page.getByTestId('fx-receive').textContent()) ?? '').replace(/\s/g, ' ');
         // Shown with the decimals it has (up to 8: a satoshi).
         expect(receive).toMatch(/^0[.,]0\d{1,7} BTC$/);
@@ -148,6 +170,7 @@ describe('crypto convert and transfer (real server)', () => {
         expect(await page.getByTestId('ct-fee').textContent()).toBe(TEXT[lang].noFee);
         await page.getByTestId('ct-amount').locator('input').fill('250');
         await shot(page, `web-crypto-convert-transfer-${lang}`);
+        expect(await blockingAxeViolations(page)).toEqual([]);
         await page.getByRole('button', { name: TEXT[lang].transfer, exact: true }).click();
         await page.getByTestId('ct-done').waitFor();
         const afterTransfer = await coins(session.token);
@@ -164,6 +187,7 @@ describe('crypto convert and transfer (real server)', () => {
         expect(lines).toContain(TEXT[lang].causeConvert);
         expect(lines).toContain(TEXT[lang].causeTransfer);
         await shot(page, `web-crypto-convert-records-${lang}`);
+        expect(await blockingAxeViolations(page)).toEqual([]);
         // The contract account alone: the transfer arriving (+250 USDT).
         await page.getByTestId('filter-wallet').getByRole('button', { name: TEXT[lang].contract }).click();
         await expect.poll(() => page.getByTestId('ledger-line').count()).toBe(1);

@@ -95,7 +95,6 @@ function AmountField({
           onChange={(v) => onChange(typedAmount(v))}
           inputMode="decimal"
           placeholder="0.00"
-          clearable
           aria-labelledby={`${testId}-label`}
           data-testid={testId}
         />
