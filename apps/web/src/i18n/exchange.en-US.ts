@@ -30,6 +30,7 @@ export const exchangeEnUS = {
     markets: { IN: 'India', US: 'United States', BR: 'Brazil' },
     stockHint: 'Get {{currency}} to trade in {{market}}. The amount lands in your stock account.',
     coin: {
+      open: 'Convert crypto',
       from: 'From',
       to: 'To',
       swap: 'Swap the two coins',

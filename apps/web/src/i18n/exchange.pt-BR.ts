@@ -30,6 +30,7 @@ export const exchangePtBR = {
     markets: { IN: 'Índia', US: 'Estados Unidos', BR: 'Brasil' },
     stockHint: 'Obtenha {{currency}} para negociar no mercado: {{market}}. O valor cai na sua conta de ações.',
     coin: {
+      open: 'Converter cripto',
       from: 'De',
       to: 'Para',
       swap: 'Inverter as duas moedas',

@@ -391,6 +391,20 @@ export function ExchangeIndexPage() {
             <span className="list-row__label">{t('titles.exchange.stock')}</span>
             <ChevronRightIcon size={18} />
           </Link>
+          <Link className="list-row" to="/pages/exchange/cryptoConvert" data-testid="fx-open-crypto">
+            <span className="menu-row__icon">
+              <WalletIcon />
+            </span>
+            <span className="list-row__label">{t('exchange.coin.open')}</span>
+            <ChevronRightIcon size={18} />
+          </Link>
+          <Link className="list-row" to="/pages/exchange/cryptoTransfer" data-testid="fx-open-transfer">
+            <span className="menu-row__icon">
+              <WalletIcon />
+            </span>
+            <span className="list-row__label">{t('exchange.coin.transfer')}</span>
+            <ChevronRightIcon size={18} />
+          </Link>
           <Link className="list-row" to="/pages/fundsDetail/index?cause=convert" data-testid="fx-history">
             <span className="menu-row__icon">
               <ListIcon />
