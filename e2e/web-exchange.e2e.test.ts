@@ -164,10 +164,12 @@ describe('currency exchange (real server)', () => {
         expect(csv).toContain(lang === 'en-US' ? 'Currency exchange' : 'Câmbio');
         expect(csv).toContain('9900.00');
 
-        // The crypto funds detail: the same screen for the spot wallet (this customer has no crypto lines).
+        // The crypto funds detail: the coin wallets and their records, filtered by crypto wallet only (this
+        // customer has no crypto lines).
         await page.goto(`${server.baseUrl}/pages/fundsDetail/cryptoFundsDetail`);
         await page.getByTestId('filter-cause').waitFor();
-        await expect.poll(() => page.getByTestId('filter-wallet').count()).toBe(0);
+        await page.getByTestId('coin-assets').waitFor();
+        await expect.poll(() => page.getByTestId('filter-wallet').getByRole('button').count()).toBe(3);
         await shot(page, `web-exchange-crypto-funds-${lang}`);
       } finally {
         await context.close();

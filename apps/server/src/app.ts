@@ -68,8 +68,9 @@ import { Holdings } from './features/stocks/holdings.ts';
 import { stockRoutes } from './features/stocks/routes.ts';
 import { StockOrders } from './features/stocks/service.ts';
 import { Watchlist } from './features/stocks/watchlist.ts';
+import { CoinWallets } from './features/wallet/coin-wallets.ts';
 import { grantPaperFunds } from './features/wallet/paper-grants.ts';
-import { statementRoutes, walletRoutes } from './features/wallet/routes.ts';
+import { coinWalletRoutes, statementRoutes, walletRoutes } from './features/wallet/routes.ts';
 import { Wallets } from './features/wallet/service.ts';
 import { MARKET_TIME_ZONES, Statements } from './features/wallet/statement.ts';
 import { AddressBook } from './features/withdrawals/address-book.ts';
@@ -353,6 +354,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       staffRoutes(api, staff, config);
       reconciliationRoutes(api, { reconciliation, staff });
       walletRoutes(api, accounts, wallets);
+      coinWalletRoutes(api, accounts, new CoinWallets({ engine, market, virtual: config.mode === 'paper' }));
       marketDataRoutes(api, market, engine, watchBook);
       stockRoutes(api, { accounts, orders: stockOrders, holdings, watchlist, market, clock });
       spotRoutes(api, { accounts, spot, market });

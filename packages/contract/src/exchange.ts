@@ -76,3 +76,39 @@ export const exchangeRatesView = z.object({
   minAmount: z.string(),
 });
 export type ExchangeRatesView = z.infer<typeof exchangeRatesView>;
+
+// --- crypto convert (exchange/cryptoConvert): the same desk for coins, in the spot wallet ------------------
+
+/** A coin amount as typed: up to 20 whole digits and 18 decimals (the server checks the coin's own scale). */
+const coinAmountText = z
+  .string()
+  .trim()
+  .regex(/^\d{1,20}(\.\d{1,18})?$/, { error: 'invalid_amount' });
+
+/** A coin's code: USDT or a catalogue coin (the server refuses others as exchange_pair_unsupported). */
+const coinCode = z
+  .string()
+  .trim()
+  .regex(/^[A-Z0-9]{2,12}$/, { error: 'field_invalid' });
+
+/**
+ * POST /coin/convert: `quote` asks for a quote between any two of USDT and the catalogue's coins (priced
+ * from the coins' USDT pairs); `accept` takes one before it expires (idempotent). Answers exchangeQuoteView
+ * with `wallet` "spot". A coin quote can also be accepted through POST /user/exchange (one quote table).
+ */
+export const coinConvertBody = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('quote'), from: coinCode, to: coinCode, amount: coinAmountText }),
+  z.object({ action: z.literal('accept'), quoteId: recordId() }),
+]);
+export type CoinConvertInput = z.input<typeof coinConvertBody>;
+
+/** GET /coin/convert/rates: every coin against USDT both ways, and the coins that can be converted. */
+export const coinConvertRatesView = z.object({
+  rates: z.array(exchangeRateView),
+  /** USDT first, then the catalogue's coins, in its order. */
+  assets: z.array(z.string()),
+  quoteValiditySec: z.number().int(),
+  /** The smallest quote, as its value in USDT at the market rate. */
+  minValueUsdt: z.string(),
+});
+export type CoinConvertRatesView = z.infer<typeof coinConvertRatesView>;

@@ -120,6 +120,7 @@ export const transferView = z.object({
 });
 export type TransferView = z.infer<typeof transferView>;
 export const txRecordQuery = pageQuery.extend({
+  /** One wallet, or several separated by commas (`spot,contract`: the crypto records). */
   wallet: z.string().max(20).refine(isPlainText, { error: 'field_invalid' }).optional(),
   asset: z.string().max(20).refine(isPlainText, { error: 'field_invalid' }).optional(),
   /** Lines of one cause (trade, fee, deposit, convert, adjustment…). */

@@ -99,6 +99,7 @@ const cryptoDepositPages = () => import('../features/crypto-deposits/crypto-depo
 const withdrawPages = () => import('../features/withdrawals/withdraw-pages.tsx');
 const exchangePages = () => import('../features/exchange/exchange-pages.tsx');
 const apiKeysPage = () => import('../features/api-keys/api-keys-page.tsx');
+const cryptoExchangePages = () => import('../features/exchange/crypto-pages.tsx');
 
 /**
  * Screens whose data is requested at start-up, before React renders them (preloadScreen in
@@ -169,4 +170,7 @@ export const builtPages: Record<string, Loader> = {
   'exchange/index': named(exchangePages, 'ExchangeIndexPage'),
   'exchange/exchange': named(exchangePages, 'ExchangePage'),
   'exchange/stock': named(exchangePages, 'ExchangeStockPage'),
+  'exchange/cryptoConvert': named(cryptoExchangePages, 'CryptoConvertPage'),
+  'exchange/cryptoTransfer': named(cryptoExchangePages, 'CryptoTransferPage'),
+  'coin/assetsRecord': named(fundsPages, 'AssetsRecordPage'),
 };

@@ -197,6 +197,7 @@ export const marketsEnUS = {
       transfer: 'Transfer',
       dividend: 'Dividend',
       convert: 'Currency exchange',
+      wallet_transfer: 'Transfer between accounts',
     },
     noIncome: 'No income yet',
     noIncomeHint: 'Realised profit and loss appears after you sell shares.',

@@ -203,6 +203,7 @@ export const marketsPtBR: DeepStrings<typeof marketsEnUS> = {
       transfer: 'Transferência',
       dividend: 'Dividendo',
       convert: 'Câmbio',
+      wallet_transfer: 'Transferência entre contas',
     },
     noIncome: 'Ainda sem rendimentos',
     noIncomeHint: 'O resultado realizado aparece depois que você vende ações.',

@@ -63,3 +63,61 @@ export function formatRate(rateE8: bigint): string {
   const decimals = rateE8 >= one ? 4 : rateE8 >= one / 10n ? 6 : 8;
   return formatDecimal(rateE8, RATE_SCALE, { decimals, rounding: 'down' });
 }
+
+export type CrossFigures = {
+  receiveMinor: bigint;
+  spreadCostMinor: bigint;
+  /** Units of `to` per one `from`, as shown (at least six significant digits, rounded down). */
+  midRate: string;
+  rate: string;
+};
+
+/**
+ * A coin convert: both coins priced in USDT (1e-8 units; USDT itself at 1), the customer paying
+ * `amountMinor` of `from`. What they receive is rounded down to `receiveDecimals` (a coin's 18 decimals
+ * are more than anyone reads), and the spread's cost to the same decimals.
+ */
+export function crossFigures(input: {
+  amountMinor: bigint;
+  fromScale: number;
+  toScale: number;
+  fromPriceE8: bigint;
+  toPriceE8: bigint;
+  spreadBps: number;
+  receiveDecimals: number;
+}): CrossFigures {
+  const { amountMinor, fromPriceE8, toPriceE8 } = input;
+  const keep = BPS_ONE - BigInt(input.spreadBps);
+  const fromUnit = 10n ** BigInt(input.fromScale);
+  const toUnit = 10n ** BigInt(input.toScale);
+  const step = 10n ** BigInt(input.toScale - Math.min(input.toScale, input.receiveDecimals));
+  const atMid = ((amountMinor * fromPriceE8 * toUnit) / (toPriceE8 * fromUnit) / step) * step;
+  const receiveMinor = ((amountMinor * fromPriceE8 * keep * toUnit) / (toPriceE8 * BPS_ONE * fromUnit) / step) * step;
+  return {
+    receiveMinor,
+    spreadCostMinor: atMid - receiveMinor,
+    midRate: formatRatio(fromPriceE8, toPriceE8),
+    rate: formatRatio(fromPriceE8 * keep, toPriceE8 * BPS_ONE),
+  };
+}
+
+const RATIO_SCALE = 18;
+
+/**
+ * num ÷ den as people read it, rounded down: 4 decimals from 1 up ("95000.1234"), otherwise six
+ * significant digits ("0.0331578", "0.00000168421"), never more than 18 decimals. Only for showing.
+ */
+export function formatRatio(num: bigint, den: bigint): string {
+  const one = 10n ** BigInt(RATIO_SCALE);
+  const r = (num * one) / den;
+  const decimals = r >= one ? 4 : Math.min(RATIO_SCALE, RATIO_SCALE - r.toString().length + 6);
+  return formatDecimal(r, RATIO_SCALE, { decimals, rounding: 'down' });
+}
+
+/** The smallest amount of a coin priced `priceE8` (USDT per coin) worth `valueMinor` USDT, rounded up to `decimals`. */
+export function minAmountOf(valueUsdtMinor: bigint, usdtScale: number, priceE8: bigint, decimals: number): string {
+  // amount = value ÷ price, in units of 10^-decimals, rounded up.
+  const num = valueUsdtMinor * RATE_ONE * 10n ** BigInt(decimals);
+  const den = priceE8 * 10n ** BigInt(usdtScale);
+  return formatDecimal((num + den - 1n) / den, decimals);
+}

@@ -1,7 +1,14 @@
 // SPEC's POST /user/exchange (quote, then accept within the quote's validity) and the desk's current
-// rates for the exchange pages (GET /user/exchange/rates). Signed in.
+// rates for the exchange pages (GET /user/exchange/rates); the crypto convert desk of exchange/cryptoConvert
+// as POST /coin/convert and GET /coin/convert/rates (coins in the spot wallet, same quotes). Signed in.
 
-import { exchangeBody, exchangeQuoteView, exchangeRatesView } from '@bourse/contract';
+import {
+  coinConvertBody,
+  coinConvertRatesView,
+  exchangeBody,
+  exchangeQuoteView,
+  exchangeRatesView,
+} from '@bourse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { bearerToken, guard } from '../../http/auth.ts';
@@ -33,6 +40,30 @@ export function exchangeRoutes(app: FastifyInstance, accounts: Accounts, exchang
     async (req) => {
       await signedIn(req);
       return ok(exchange.rates());
+    },
+  );
+  r.post(
+    '/coin/convert',
+    {
+      onRequest: signedIn.first,
+      schema: { tags, body: coinConvertBody, response: { 200: okEnvelope(exchangeQuoteView) } },
+    },
+    async (req) => {
+      const { user } = await signedIn(req);
+      const body = req.body;
+      return ok(
+        body.action === 'quote'
+          ? await exchange.coinQuote(user.id, body)
+          : await exchange.accept(user.id, body.quoteId),
+      );
+    },
+  );
+  r.get(
+    '/coin/convert/rates',
+    { onRequest: signedIn.first, schema: { tags, response: { 200: okEnvelope(coinConvertRatesView) } } },
+    async (req) => {
+      await signedIn(req);
+      return ok(exchange.coinRates());
     },
   );
 }

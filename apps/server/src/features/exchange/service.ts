@@ -1,10 +1,11 @@
-// Currency exchange (POST /user/exchange): a quote at the simulator's USD rate less the spread, valid for
-// QUOTE_VALIDITY_MS, then accepted as ONE engine `convert` through the platform's `exchange:fx` account
-// (both legs or neither), or expired. Life cycle quoted → accepted | expired (exchange_quote_transitions).
+// Currency exchange (POST /user/exchange) and crypto convert (POST /coin/convert): a quote at the
+// simulator's rate less the spread, valid for QUOTE_VALIDITY_MS, then accepted as ONE engine `convert`
+// through a platform exchange account (`exchange:fx` for fiat in the stock wallet, `exchange:crypto` for
+// coins in the spot wallet; both legs or neither), or expired. One quote table and one accept for both. Life cycle quoted → accepted | expired (exchange_quote_transitions).
 // Must hold: acceptance moves exactly the quoted amounts; a retry of an accepted quote moves nothing again;
 // an expired quote moves nothing. Must not: read a price from anywhere but the market data (rule 1).
 
-import type { ExchangeQuoteView, ExchangeRatesView, ExchangeRateView } from '@bourse/contract';
+import type { CoinConvertRatesView, ExchangeQuoteView, ExchangeRatesView, ExchangeRateView } from '@bourse/contract';
 import { EXCHANGE_CURRENCIES } from '@bourse/contract';
 import type { Db } from '@bourse/db';
 import { convertTransferIds } from '@bourse/engine';
@@ -13,8 +14,9 @@ import { formatDecimal, tryParseDecimal } from '@bourse/money';
 import type { TradingEngine } from '../../engine-host/trading-engine.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../platform/clock.ts';
+import { COINS, isCoin, USDT, usdtPrice } from '../markets/reference-prices.ts';
 import type { MarketData } from '../markets/service.ts';
-import { formatRate, quoteFigures, rateE8Of } from './rates.ts';
+import { crossFigures, formatRate, minAmountOf, quoteFigures, rateE8Of } from './rates.ts';
 import * as repo from './repo.ts';
 
 /** How long a quote can be accepted. */
@@ -27,6 +29,16 @@ export const EXCHANGE_MIN_AMOUNT = '1.00';
 export const EXCHANGE_WALLET = 'stock';
 /** The platform account both legs go through. */
 export const EXCHANGE_ACCOUNT = 'exchange:fx';
+
+/** Crypto convert: coins live in the spot wallet and go through their own platform account. */
+export const COIN_WALLET = 'spot';
+export const COIN_ACCOUNT = 'exchange:crypto';
+/** The crypto desk's spread, in basis points of the amount: shown on every quote. */
+export const COIN_SPREAD_BPS = 20;
+/** The smallest coin quote, by its value in USDT at the market rate. */
+export const COIN_MIN_VALUE_USDT = '1';
+/** A coin received is rounded down to this many decimals (or its own scale if fewer). */
+const COIN_RECEIVE_DECIMALS = 8;
 
 /** The market instrument that prices one US dollar in each other currency. */
 const USD_PAIRS: Readonly<Record<string, string>> = { BRL: 'FX:USDBRL', INR: 'FX:USDINR' };
@@ -137,6 +149,91 @@ export class Exchange {
     return this.#view({ ...row, id, status: 'quoted', decided_at: null });
   }
 
+  /** A coin's reference price in USDT, 1e-8 units; refused when either coin is not on the desk. */
+  #coinPriceE8(asset: string): { priceE8: bigint; at: number } {
+    if (!isCoin(asset)) throw new AppError('exchange_pair_unsupported');
+    const price = usdtPrice(this.#market, asset);
+    if (!price) throw new AppError('exchange_rate_unavailable');
+    return { priceE8: rateE8Of(price.price), at: price.at };
+  }
+
+  coinRates(): CoinConvertRatesView {
+    const rates: ExchangeRateView[] = [];
+    const usdt = this.#coinPriceE8(USDT);
+    for (const coin of COINS.filter((c) => c !== USDT)) {
+      const { priceE8, at } = this.#coinPriceE8(coin);
+      for (const [from, to, fromP, toP] of [
+        [coin, USDT, priceE8, usdt.priceE8],
+        [USDT, coin, usdt.priceE8, priceE8],
+      ] as const) {
+        const f = crossFigures({
+          amountMinor: 1n,
+          fromScale: 0,
+          toScale: 0,
+          fromPriceE8: fromP,
+          toPriceE8: toP,
+          spreadBps: COIN_SPREAD_BPS,
+          receiveDecimals: 0,
+        });
+        rates.push({ from, to, midRate: f.midRate, rate: f.rate, spreadBps: COIN_SPREAD_BPS, at });
+      }
+    }
+    return {
+      rates,
+      assets: [...COINS],
+      quoteValiditySec: QUOTE_VALIDITY_MS / 1000,
+      minValueUsdt: COIN_MIN_VALUE_USDT,
+    };
+  }
+
+  /** A crypto convert quote: any two of USDT and the catalogue's coins, priced through their USDT pairs. */
+  async coinQuote(userId: number, body: { from: string; to: string; amount: string }): Promise<ExchangeQuoteView> {
+    if (body.from === body.to) throw new AppError('same_asset');
+    const from = this.#coinPriceE8(body.from);
+    const to = this.#coinPriceE8(body.to);
+    const fromScale = this.#scale(body.from);
+    const toScale = this.#scale(body.to);
+    const usdtScale = this.#scale(USDT);
+    const parsed = tryParseDecimal(body.amount, fromScale);
+    if (!parsed.ok || parsed.minor <= 0n) throw new AppError('invalid_amount', { amount: 'invalid_amount' });
+    const minValue = tryParseDecimal(COIN_MIN_VALUE_USDT, usdtScale);
+    const value = (parsed.minor * from.priceE8 * 10n ** BigInt(usdtScale)) / (10n ** 8n * 10n ** BigInt(fromScale));
+    if (!minValue.ok || value < minValue.minor) {
+      const decimals = Math.min(fromScale, COIN_RECEIVE_DECIMALS);
+      const min = minAmountOf(minValue.ok ? minValue.minor : 0n, usdtScale, from.priceE8, decimals);
+      throw new AppError('exchange_amount_too_small', { amount: 'exchange_amount_too_small' }, () => ({
+        min: `${min} ${body.from}`,
+      }));
+    }
+    const f = crossFigures({
+      amountMinor: parsed.minor,
+      fromScale,
+      toScale,
+      fromPriceE8: from.priceE8,
+      toPriceE8: to.priceE8,
+      spreadBps: COIN_SPREAD_BPS,
+      receiveDecimals: COIN_RECEIVE_DECIMALS,
+    });
+    if (f.receiveMinor <= 0n) throw new AppError('exchange_amount_too_small');
+    const now = this.#clock.now();
+    const row = {
+      user_id: userId,
+      wallet: COIN_WALLET,
+      from_asset: body.from,
+      to_asset: body.to,
+      amount: formatDecimal(parsed.minor, fromScale),
+      receive: formatDecimal(f.receiveMinor, toScale),
+      spread_cost: formatDecimal(f.spreadCostMinor, toScale),
+      mid_rate: f.midRate,
+      rate: f.rate,
+      spread_bps: COIN_SPREAD_BPS,
+      created_at: now,
+      expires_at: now + QUOTE_VALIDITY_MS,
+    };
+    const id = await repo.insertQuote(this.#db, row);
+    return this.#view({ ...row, id, status: 'quoted', decided_at: null });
+  }
+
   /**
    * Takes a quote: one `convert` of exactly its amounts. A quote already accepted answers as it stands
    * (a retry after a lost answer); one past its time is expired and refused, unless its convert did post
@@ -156,18 +253,19 @@ export class Exchange {
     // Short funds are refused before the command: the engine's window would answer a retry of this quote
     // (after a deposit, still within its time) with a remembered refusal. The engine checks again.
     const paid = tryParseDecimal(quote.amount, this.#scale(quote.from_asset));
-    const available = this.#engine.state.balance(String(userId), EXCHANGE_WALLET, quote.from_asset).available;
+    const wallet = quote.wallet === COIN_WALLET ? COIN_WALLET : EXCHANGE_WALLET;
+    const available = this.#engine.state.balance(String(userId), wallet, quote.from_asset).available;
     if (!paid.ok || available < paid.minor) throw new AppError('insufficient_balance');
     const result = await this.#engine.submit({
       type: 'convert',
       id: commandId,
       userId: String(userId),
-      wallet: EXCHANGE_WALLET,
+      wallet,
       asset: quote.from_asset,
       amount: quote.amount,
       toAsset: quote.to_asset,
       toAmount: quote.receive,
-      via: EXCHANGE_ACCOUNT,
+      via: wallet === COIN_WALLET ? COIN_ACCOUNT : EXCHANGE_ACCOUNT,
       link: `exchange_quote:${quote.id}`,
     });
     if (!result.ok) throw new AppError(result.code);

@@ -43,8 +43,12 @@ export async function listUserTransfers(
     where.push(`transfer_id = $${params.length}`);
   }
   if (q.wallet) {
-    params.push(`${owner}/${q.wallet}/%`);
-    where.push(`(debit LIKE $${params.length} OR credit LIKE $${params.length})`);
+    // One wallet or a comma-separated few (the crypto records: spot and contract).
+    const either = q.wallet.split(',').map((wallet) => {
+      params.push(`${owner}/${wallet.trim()}/%`);
+      return `debit LIKE $${params.length} OR credit LIKE $${params.length}`;
+    });
+    where.push(`(${either.join(' OR ')})`);
   }
   const clause = where.join(' AND ');
   const total =

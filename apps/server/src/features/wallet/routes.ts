@@ -1,12 +1,22 @@
-// /user/assets and /user/tx/record: balances and the ledger lines behind them.
+// /user/assets and /user/tx/record: balances and the ledger lines behind them; /coin/assets and
+// /coin/transfer: the crypto wallets (spot and contract) valued in USDT, and moving coins between them.
 
-import { balanceView, statementQuery, transferView, txRecordQuery } from '@bourse/contract';
+import {
+  balanceView,
+  coinAssetsView,
+  coinTransferBody,
+  coinTransferView,
+  statementQuery,
+  transferView,
+  txRecordQuery,
+} from '@bourse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { bearerToken, guard } from '../../http/auth.ts';
 import { ok, okEnvelope } from '../../http/envelope.ts';
 import type { Accounts } from '../accounts/service.ts';
+import type { CoinWallets } from './coin-wallets.ts';
 import type { Wallets } from './service.ts';
 import type { Statements } from './statement.ts';
 
@@ -39,6 +49,30 @@ export function walletRoutes(app: FastifyInstance, accounts: Accounts, wallets: 
       const { user } = await signedIn(req);
       return ok(await wallets.txRecord(user.id, req.query));
     },
+  );
+}
+
+export function coinWalletRoutes(app: FastifyInstance, accounts: Accounts, coins: CoinWallets) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['wallet'];
+  const signedIn = guard((req) => accounts.authenticate(bearerToken(req)));
+  r.post(
+    '/coin/assets',
+    { onRequest: signedIn.first, schema: { tags, response: { 200: okEnvelope(coinAssetsView) } } },
+    async (req) => ok(coins.assets((await signedIn(req)).user.id)),
+  );
+  r.post(
+    '/coin/transfer',
+    {
+      onRequest: signedIn.first,
+      schema: {
+        tags,
+        body: coinTransferBody,
+        response: { 200: okEnvelope(coinTransferView) },
+        description: 'Between your own spot and contract wallets: free and instant. `clientId` makes a retry safe.',
+      },
+    },
+    async (req) => ok(await coins.transfer((await signedIn(req)).user.id, req.body)),
   );
 }
 

@@ -51,11 +51,21 @@ export class Wallets {
     const owner = String(userId);
     const { rows, total } = await repo.listUserTransfers(this.#db, owner, q, q.limit, (q.page - 1) * q.limit);
     const notes = this.#notes ? await this.#notes(userId, [...new Set(rows.map((r) => r.link))]) : new Map();
+    const wallets = q.wallet?.split(',').map((w) => w.trim());
     return {
       total,
       items: rows.map((r) => {
         const note = notes.get(r.link);
-        const outgoing = r.debit_owner === owner;
+        // Between two of the customer's own wallets, a line is seen from the wallet asked for: leaving
+        // spot, but arriving in contract when only contract's lines are asked for.
+        const [creditOwner, creditWallet] = r.credit.split('/');
+        const isOwnMove = r.debit_owner === owner && creditOwner === owner;
+        const arrivesOnly =
+          isOwnMove &&
+          wallets !== undefined &&
+          !wallets.includes(r.debit.split('/')[1] ?? '') &&
+          wallets.includes(creditWallet ?? '');
+        const outgoing = r.debit_owner === owner && !arrivesOnly;
         const mine = outgoing ? r.debit : r.credit;
         const minor = BigInt(r.amount);
         return {

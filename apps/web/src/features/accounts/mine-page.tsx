@@ -17,6 +17,7 @@ import {
   LogoutIcon,
   ShieldIcon,
   UserIcon,
+  WalletIcon,
 } from '../../app/shell/icons.tsx';
 import { Page } from '../../app/shell/page.tsx';
 import { useSignOut } from '../../app/shell/sign-out.ts';
@@ -88,6 +89,7 @@ export function MinePage() {
         </section>
       )}
       <div className="list">
+        {isSignedIn && <LinkRow to="/pages/user/assets" icon={<WalletIcon />} label={t('funds.profile.assets')} />}
         {isSignedIn && <LinkRow to="/pages/notice/list" icon={<MailIcon />} label={t('content.messages')} />}
         {isSignedIn && <LinkRow to="/pages/user/security" icon={<ShieldIcon />} label={t('mine.security')} />}
         <LinkRow to="/pages/common/lang" icon={<GlobeIcon />} label={t('mine.language')} />

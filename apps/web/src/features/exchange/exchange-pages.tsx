@@ -81,7 +81,7 @@ function CurrencyChips({
   );
 }
 
-function useSecondsLeft(quote: ExchangeQuoteView | null, receivedAtMs: number): number {
+export function useSecondsLeft(quote: ExchangeQuoteView | null, receivedAtMs: number): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (quote?.status !== 'quoted') return;
@@ -91,18 +91,26 @@ function useSecondsLeft(quote: ExchangeQuoteView | null, receivedAtMs: number): 
   return quote ? secondsLeft(quote, receivedAtMs, now) : 0;
 }
 
-function QuoteCard({
+/** A quote with its rate, spread and countdown, then accepted or expired (the crypto convert uses it too). */
+export function QuoteCard({
   quote,
   seconds,
   isAccepting,
   onAccept,
   onRequote,
+  format = money,
+  doneKey = 'exchange.done',
+  acceptKey = 'exchange.accept',
 }: {
   quote: ExchangeQuoteView;
   seconds: number;
   isAccepting: boolean;
   onAccept: () => void;
   onRequote: () => void;
+  /** How an amount of one of the quote's assets is written (coins show their own decimals). */
+  format?: (value: string, asset: string) => string;
+  doneKey?: string;
+  acceptKey?: string;
 }) {
   const { t } = useTranslation();
   const isAccepted = quote.status === 'accepted';
@@ -114,13 +122,13 @@ function QuoteCard({
         <div>
           <dt>{t('exchange.youPay')}</dt>
           <dd className="tabular" data-testid="fx-pay">
-            {money(quote.amount, quote.from)}
+            {format(quote.amount, quote.from)}
           </dd>
         </div>
         <div>
           <dt>{t('exchange.youReceive')}</dt>
           <dd className="tabular fx-quote__receive" data-testid="fx-receive">
-            {money(quote.receive, quote.to)}
+            {format(quote.receive, quote.to)}
           </dd>
         </div>
         <div>
@@ -140,14 +148,14 @@ function QuoteCard({
           <dd className="tabular" data-testid="fx-spread">
             {t('exchange.spreadValue', {
               percent: localRate(bpsAsPercent(quote.spreadBps), currentLanguage()),
-              cost: money(quote.spreadCost, quote.to),
+              cost: format(quote.spreadCost, quote.to),
             })}
           </dd>
         </div>
       </dl>
       {isAccepted ? (
         <p className="fx-quote__done" role="status" data-testid="fx-done">
-          {t('exchange.done', { receive: money(quote.receive, quote.to) })}
+          {t(doneKey, { receive: format(quote.receive, quote.to) })}
         </p>
       ) : isExpired ? (
         <>
@@ -168,7 +176,7 @@ function QuoteCard({
             </span>
           </div>
           <Button block color="primary" loading={isAccepting} onClick={onAccept} data-testid="fx-accept">
-            {t('exchange.accept')}
+            {t(acceptKey)}
           </Button>
         </>
       )}
@@ -381,6 +389,20 @@ export function ExchangeIndexPage() {
               <WalletIcon />
             </span>
             <span className="list-row__label">{t('titles.exchange.stock')}</span>
+            <ChevronRightIcon size={18} />
+          </Link>
+          <Link className="list-row" to="/pages/exchange/cryptoConvert" data-testid="fx-open-crypto">
+            <span className="menu-row__icon">
+              <WalletIcon />
+            </span>
+            <span className="list-row__label">{t('exchange.coin.open')}</span>
+            <ChevronRightIcon size={18} />
+          </Link>
+          <Link className="list-row" to="/pages/exchange/cryptoTransfer" data-testid="fx-open-transfer">
+            <span className="menu-row__icon">
+              <WalletIcon />
+            </span>
+            <span className="list-row__label">{t('exchange.coin.transfer')}</span>
             <ChevronRightIcon size={18} />
           </Link>
           <Link className="list-row" to="/pages/fundsDetail/index?cause=convert" data-testid="fx-history">

@@ -1,7 +1,8 @@
 // The customer's money screens: user/assets (balances per wallet and asset from POST /user/assets, with
 // a total per currency), fundsDetail/index (every ledger line from GET /user/tx/record, paged, filtered
 // by wallet, asset and cause, with the monthly statement's download), fundsDetail/cryptoFundsDetail
-// (the same for the crypto spot wallet) and wallet/recordDetail (one line in full). Reads only; amounts as the server
+// and coin/assetsRecord (the crypto records: the spot and contract wallets' lines, with the coin wallets'
+// USDT value on top) and wallet/recordDetail (one line in full). Reads only; amounts as the server
 // sent them (exact decimal strings), formatted by lib/ and shown through Amount so they never wrap.
 import type { BalanceView, Items, Paged, TransferView } from '@bourse/contract';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
@@ -17,9 +18,10 @@ import { ChevronRightIcon, ListIcon } from '../../app/shell/icons.tsx';
 import { Page } from '../../app/shell/page.tsx';
 import { currentLanguage } from '../../i18n/index.ts';
 import { marketFormats } from '../../lib/format.ts';
-import { formatAmount, formatAmountCompact } from '../../lib/market-format.ts';
+import { formatAmount, formatAmountCompact, marketOfCurrency } from '../../lib/market-format.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import { RequireLogin } from '../accounts/security-page.tsx';
+import { coinDigits } from '../exchange/coin-math.ts';
 import {
   EmptyState,
   ErrorState,
@@ -30,6 +32,7 @@ import {
 } from '../markets/market-ui.tsx';
 import { groupByDay } from '../stocks/order-math.ts';
 import { pnlClass } from '../stocks/trading-ui.tsx';
+import { coinText, useCoinAssets } from './coin-assets.ts';
 import { byWallet, isShare, totalsByCurrency } from './funds-math.ts';
 import { downloadStatement } from './statement-download.ts';
 import './funds.css';
@@ -49,23 +52,45 @@ const knownCauses = [
   'transfer',
   'dividend',
   'convert',
+  'wallet_transfer',
 ];
 /** The causes the records can be filtered by, in the order the chips show them. */
-const filterCauses = ['trade', 'fee', 'deposit', 'withdrawal', 'convert', 'adjustment', 'paper_grant'];
-const knownWallets = ['stock', 'spot', 'fund'];
+const filterCauses = [
+  'trade',
+  'fee',
+  'deposit',
+  'withdrawal',
+  'convert',
+  'wallet_transfer',
+  'adjustment',
+  'paper_grant',
+];
+const knownWallets = ['stock', 'spot', 'contract', 'fund'];
+/** The crypto records' wallet filter: both coin wallets (the server takes a comma-separated few), or one. */
+const CRYPTO_WALLETS = ['spot,contract', 'spot', 'contract'];
 
 function useLabels() {
   const { t } = useTranslation();
   return {
     cause: (cause: string) => (knownCauses.includes(cause) ? t(`trading.causes.${cause}`) : cause.replace(/_/g, ' ')),
-    wallet: (wallet: string) => (knownWallets.includes(wallet) ? t(`funds.wallets.${wallet}`) : wallet),
+    wallet: (wallet: string) =>
+      wallet === CRYPTO_WALLETS[0]
+        ? t('funds.coin.allCrypto')
+        : knownWallets.includes(wallet)
+          ? t(`funds.wallets.${wallet}`)
+          : wallet,
     asset: (asset: string) => (isShare(asset) ? asset.split(':').slice(2).join(':') || asset : asset),
   };
 }
 
 function Money({ value, asset, isSigned = false }: { value: string; asset: string; isSigned?: boolean }) {
   const language = currentLanguage();
-  const options = isSigned ? ({ signDisplay: 'exceptZero' } as const) : {};
+  // A coin shows the decimals it has (0.01049184 BTC, not 0.01 BTC); fiat and shares keep their own.
+  const isCoin = !marketOfCurrency(asset) && !isShare(asset);
+  const options = {
+    ...(isSigned ? ({ signDisplay: 'exceptZero' } as const) : {}),
+    ...(isCoin ? { digits: coinDigits(value) } : {}),
+  };
   return (
     <Amount
       full={formatAmount(value, asset, language, options)}
@@ -99,6 +124,77 @@ function CauseTag({ cause }: { cause: string }) {
     <span className={`cause-tag cause-tag--${knownCauses.includes(cause) ? cause : 'other'}`}>
       {labels.cause(cause)}
     </span>
+  );
+}
+
+// --- the coin wallets' card (user/assets, coin/assetsRecord) -----------------------------------------
+
+/** The coin wallets valued in USDT: each coin (`full`, on the assets page) or each wallet's total (`summary`). */
+function CoinAssetsCard({ variant }: { variant: 'full' | 'summary' }) {
+  const { t } = useTranslation();
+  const labels = useLabels();
+  const query = useCoinAssets();
+  if (query.isPending) return <SkeletonRows count={2} height={96} />;
+  if (query.isError) return <ErrorState onRetry={() => void query.refetch()} />;
+  const coins = query.data;
+  const usdt = (value: string) => coinText(value, 'USDT');
+  const walletTotal = (wallet: 'spot' | 'contract') => (wallet === 'spot' ? coins.spotUsdt : coins.contractUsdt);
+  return (
+    <section className="account-card-x coin-card" aria-label={t('funds.coin.title')} data-testid="coin-assets">
+      <p className="account-card-x__label">
+        {t('funds.coin.total')}
+        {coins.virtual && <span> · {t('funds.coin.virtual')}</span>}
+      </p>
+      <p className="account-card-x__total tabular" data-testid="coin-total">
+        <Amount
+          full={usdt(coins.totalUsdt)}
+          compact={formatAmountCompact(coins.totalUsdt, 'USDT', currentLanguage())}
+        />
+      </p>
+      {variant === 'summary' ? (
+        <dl className="account-card-x__grid funds-grid">
+          {(['spot', 'contract'] as const).map((wallet) => (
+            <div key={wallet} data-testid={`coin-wallet-${wallet}`}>
+              <dt>{labels.wallet(wallet)}</dt>
+              <dd className="tabular">{usdt(walletTotal(wallet))}</dd>
+            </div>
+          ))}
+        </dl>
+      ) : (
+        (['spot', 'contract'] as const).map((wallet) => (
+          <div key={wallet} className="coin-card__wallet" data-testid={`coin-wallet-${wallet}`}>
+            <p className="coin-card__wallet-head">
+              <span>{labels.wallet(wallet)}</span>
+              <span className="tabular">{usdt(walletTotal(wallet))}</span>
+            </p>
+            <ul className="coin-card__coins">
+              {coins[wallet].map((b) => (
+                <li key={b.asset} data-testid={`coin-${wallet}-${b.asset}`}>
+                  <span className="funds-asset">{b.asset}</span>
+                  <span className="coin-card__amount tabular">
+                    {coinText(b.balance, b.asset)}
+                    {b.asset !== 'USDT' && <small>{t('funds.coin.value', { value: usdt(b.valueUsdt) })}</small>}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))
+      )}
+      <div className="coin-card__actions">
+        <Link className="btn btn--primary" to="/pages/exchange/cryptoConvert" data-testid="coin-convert">
+          {t('funds.coin.convert')}
+        </Link>
+        <Link className="btn btn--outline" to="/pages/exchange/cryptoTransfer" data-testid="coin-transfer">
+          {t('funds.coin.transfer')}
+        </Link>
+        {variant === 'full' && (
+          <Link className="btn btn--outline" to="/pages/coin/assetsRecord" data-testid="coin-records">
+            {t('funds.coin.records')}
+          </Link>
+        )}
+      </div>
+    </section>
   );
 }
 
@@ -189,6 +285,10 @@ export function AssetsPage() {
   return (
     <RequireLogin>
       <Page title={t('titles.user.assets')}>
+        <h2 className="day-head">{t('funds.coin.title')}</h2>
+        <div className="account-cards">
+          <CoinAssetsCard variant="full" />
+        </div>
         <Assets />
       </Page>
     </RequireLogin>
@@ -251,18 +351,22 @@ function LedgerLine({ line, timeZone }: { line: TransferView; timeZone: string }
   );
 }
 
-function FundsRecords({ lockedWallet }: { lockedWallet?: string }) {
+function FundsRecords({ lockedWallet, walletChoices }: { lockedWallet?: string; walletChoices?: string[] }) {
   const { t } = useTranslation();
   const labels = useLabels();
   const [params, setParams] = useSearchParams();
-  const wallet = lockedWallet ?? params.get('wallet') ?? '';
+  const wallet = lockedWallet ?? params.get('wallet') ?? walletChoices?.[0] ?? '';
   const cause = params.get('cause') ?? '';
   const asset = params.get('asset') ?? '';
   const balances = useBalances();
   const owned = balances.data?.items ?? [];
   const walletOptions = [...new Set([...owned.map((b) => b.wallet), ...(wallet ? [wallet] : [])])].sort();
+  const shownWallets = wallet.split(',');
   const assetOptions = [
-    ...new Set([...owned.filter((b) => !wallet || b.wallet === wallet).map((b) => b.asset), ...(asset ? [asset] : [])]),
+    ...new Set([
+      ...owned.filter((b) => !wallet || shownWallets.includes(b.wallet)).map((b) => b.asset),
+      ...(asset ? [asset] : []),
+    ]),
   ].sort((a, b) => Number(isShare(a)) - Number(isShare(b)) || a.localeCompare(b));
   const setFilter = (name: 'wallet' | 'asset' | 'cause', value: string) => {
     const next = new URLSearchParams(params);
@@ -304,10 +408,14 @@ function FundsRecords({ lockedWallet }: { lockedWallet?: string }) {
         <FilterChips
           label={t('funds.filterWallet')}
           value={wallet}
-          options={[
-            { value: '', label: t('funds.all') },
-            ...walletOptions.map((w) => ({ value: w, label: labels.wallet(w) })),
-          ]}
+          options={
+            walletChoices
+              ? walletChoices.map((w) => ({ value: w, label: labels.wallet(w) }))
+              : [
+                  { value: '', label: t('funds.all') },
+                  ...walletOptions.map((w) => ({ value: w, label: labels.wallet(w) })),
+                ]
+          }
           onChange={(v) => {
             const next = new URLSearchParams(params);
             if (v) next.set('wallet', v);
@@ -380,13 +488,37 @@ export function FundsDetailPage() {
   );
 }
 
-/** The crypto (spot wallet) lines, the same screen as the funds records with the wallet fixed. */
+/** The crypto records: the coin wallets' value on top, then their lines (both wallets, or one). */
+function CryptoRecords() {
+  return (
+    <>
+      <div className="account-cards">
+        <CoinAssetsCard variant="summary" />
+      </div>
+      <FundsRecords walletChoices={CRYPTO_WALLETS} />
+    </>
+  );
+}
+
+/** coin/assetsRecord: the crypto records. */
+export function AssetsRecordPage() {
+  const { t } = useTranslation();
+  return (
+    <RequireLogin>
+      <Page title={t('titles.coin.assetsRecord')}>
+        <CryptoRecords />
+      </Page>
+    </RequireLogin>
+  );
+}
+
+/** fundsDetail/cryptoFundsDetail: the same crypto records under the funds-detail title. */
 export function CryptoFundsDetailPage() {
   const { t } = useTranslation();
   return (
     <RequireLogin>
       <Page title={t('titles.fundsDetail.cryptoFundsDetail')}>
-        <FundsRecords lockedWallet="spot" />
+        <CryptoRecords />
       </Page>
     </RequireLogin>
   );
