@@ -204,7 +204,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // A run in progress deletes through the database: closing waits for it.
   http.addHook('onClose', () => retention.stop());
   http.addHook('onClose', () => engine.close());
-  const onUserCreated = config.mode === 'paper' ? (userId: number) => grantPaperFunds(engine, userId) : undefined;
+  const onUserCreated =
+    config.mode === 'paper' ? (userId: number) => grantPaperFunds(engine, userId, config.paperGrants) : undefined;
   const sessions = new SessionCache();
   const accounts = new Accounts({
     db,

@@ -5,6 +5,7 @@
 import { isIP } from 'node:net';
 import { type CryptoDepositSettings, loadCryptoDepositSettings } from './features/crypto-deposits/settings.ts';
 import { type DepositSettings, loadDepositSettings } from './features/deposits/settings.ts';
+import { PAPER_GRANTS, type PaperGrant } from './features/wallet/paper-grants.ts';
 import { DEFAULT_REVIEW_ABOVE, type WithdrawSettings } from './features/withdrawals/terms.ts';
 import { paperSealingKey, type SealingKey, sealingKeyFromHex } from './platform/sealed-box.ts';
 
@@ -65,6 +66,8 @@ export type Config = {
   cryptoDeposits: CryptoDepositSettings;
   /** Withdrawal review thresholds, closed rails and the payout job (features/withdrawals/terms.ts). */
   withdrawals: WithdrawSettings;
+  /** Paper mode: the virtual funds each new customer is granted (not read from the environment). */
+  paperGrants: readonly PaperGrant[];
   /**
    * API_KEY_ENCRYPTION_KEY (64 hex characters): seals API key secrets at rest. Paper mode falls back to
    * a fixed derived key; live mode without it offers no API keys (api_keys_unavailable).
@@ -287,6 +290,7 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: Pa
     deposits: defaults.deposits ?? loadDepositSettings(env, mode),
     cryptoDeposits: defaults.cryptoDeposits ?? loadCryptoDepositSettings(env, mode),
     withdrawals: defaults.withdrawals ?? loadWithdrawSettings(env, testHooks),
+    paperGrants: defaults.paperGrants ?? PAPER_GRANTS,
     apiKeySealingKey: env.API_KEY_ENCRYPTION_KEY
       ? sealingKeyFromHex(env.API_KEY_ENCRYPTION_KEY)
       : mode === 'paper'

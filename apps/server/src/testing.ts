@@ -5,6 +5,7 @@ import type { Db } from '@bourse/db';
 import { buildApp } from './app.ts';
 import { type Config, DEFAULT_RATE_LIMITS, loadConfig } from './config.ts';
 import { solveCaptcha } from './features/common/captcha-solver.ts';
+import { PAPER_GRANTS } from './features/wallet/paper-grants.ts';
 import { manualClock } from './platform/clock.ts';
 
 export type Reply = {
@@ -71,3 +72,10 @@ export async function testApp(db: Db, overrides: Partial<Config> = {}, clockStar
   };
   return { app, clock, call, captcha, register, advance, close: () => app.http.close() };
 }
+
+/**
+ * Paper mode also grants every new customer USDT in the spot wallet (features/wallet/paper-grants.ts).
+ * A test that wants each customer's coin wallets to hold exactly what it deposits passes this as
+ * `paperGrants`.
+ */
+export const STOCK_GRANTS_ONLY = PAPER_GRANTS.filter((g) => g.wallet === 'stock');

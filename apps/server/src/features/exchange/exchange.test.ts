@@ -6,7 +6,7 @@
 import { testDatabases } from '@bourse/db';
 import { formatDecimal, parseDecimal } from '@bourse/money';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { testApp } from '../../testing.ts';
+import { STOCK_GRANTS_ONLY, testApp } from '../../testing.ts';
 import { COIN_SPREAD_BPS, QUOTE_VALIDITY_MS } from './service.ts';
 
 const dbs = await testDatabases();
@@ -198,7 +198,7 @@ describe.each(dbs)('crypto convert on $dialect', ({ open }) => {
   beforeAll(async () => {
     const db = await open();
     closeDb = () => db.close();
-    t = await testApp(db);
+    t = await testApp(db, { paperGrants: STOCK_GRANTS_ONLY });
   });
   afterAll(async () => {
     await t.close();

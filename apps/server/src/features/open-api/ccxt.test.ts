@@ -70,19 +70,7 @@ describe('ccxt’s binance against the trading API', () => {
     const userId = (
       await app.http.inject({ method: 'GET', url: '/ipor-api/user/login/info', headers: { token } })
     ).json().data.user.id as number;
-    // Spot USDT for the customer, as a deposit would bring it.
-    const funded = await app.engine.submit({
-      type: 'deposit',
-      id: `test-grant:${userId}:USDT`,
-      userId: String(userId),
-      wallet: 'spot',
-      asset: 'USDT',
-      amount: '10000',
-      from: 'faucet',
-      cause: 'paper_grant',
-      link: 'ccxt-test',
-    });
-    expect(funded.ok).toBe(true);
+    // The customer's spot USDT is paper mode's grant to every new customer (10,000 USDT).
     const made = await call('/user/apikey/add', { label: 'ccxt', permission: 'trade', password: PIN }, token);
 
     exchange = new ccxt.binance({

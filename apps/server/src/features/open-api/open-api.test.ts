@@ -6,7 +6,7 @@
 import type { Db } from '@bourse/db';
 import { testDatabases } from '@bourse/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp } from '../../testing.ts';
+import { STOCK_GRANTS_ONLY, testApp } from '../../testing.ts';
 import { hmacHex } from './signing.ts';
 
 const dbs = await testDatabases();
@@ -323,7 +323,7 @@ describe.each(dbs)('orders through the trading API on $dialect', ({ open }) => {
   let db: Db;
   beforeAll(async () => {
     db = await open();
-    t = await testApp(db);
+    t = await testApp(db, { paperGrants: STOCK_GRANTS_ONLY });
   });
   afterAll(async () => {
     await t.close();

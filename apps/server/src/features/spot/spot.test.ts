@@ -5,7 +5,7 @@
 import { testDatabases } from '@bourse/db';
 import { describe, expect, it } from 'vitest';
 import { marketMakerOf } from '../../adapters/venue/quote-ladder.ts';
-import { testApp } from '../../testing.ts';
+import { STOCK_GRANTS_ONLY, testApp } from '../../testing.ts';
 
 const dbs = await testDatabases();
 const PIN = '246810';
@@ -46,7 +46,7 @@ const add = (t: T, token: string, body: Record<string, unknown>, lang = 'en-US')
 describe.each(dbs)('crypto exchange on $dialect', ({ open }) => {
   it('lists every pair with its filters and quotes a ladder on each book', async () => {
     const db = await open();
-    const t = await testApp(db);
+    const t = await testApp(db, { paperGrants: STOCK_GRANTS_ONLY });
     try {
       const infos = (await t.call('POST', '/coin/infos')).body.data.items as { symbol: string }[];
       const symbols = infos.map((p) => p.symbol);
@@ -73,7 +73,7 @@ describe.each(dbs)('crypto exchange on $dialect', ({ open }) => {
 
   it('trades against the bot and between customers, with maker and taker fees exact', async () => {
     const db = await open();
-    const t = await testApp(db);
+    const t = await testApp(db, { paperGrants: STOCK_GRANTS_ONLY });
     try {
       const alice = await trader(t, '9000000201', { USDT: '100000', BTC: '1' });
       const bob = await trader(t, '9000000202');
@@ -194,7 +194,7 @@ describe.each(dbs)('crypto exchange on $dialect', ({ open }) => {
 
   it('refuses a post-only order that would take and an FOK it cannot fill, and closes an IOC remainder', async () => {
     const db = await open();
-    const t = await testApp(db);
+    const t = await testApp(db, { paperGrants: STOCK_GRANTS_ONLY });
     try {
       const { token, userId } = await trader(t, '9000000211');
       const book = (await t.call('POST', '/coin/books', { body: { symbol: 'BTCUSDT' } })).body.data;
@@ -248,7 +248,7 @@ describe.each(dbs)('crypto exchange on $dialect', ({ open }) => {
 
   it('rests, amends down, cancels and lists orders, and answers an id of another customer as not found', async () => {
     const db = await open();
-    const t = await testApp(db);
+    const t = await testApp(db, { paperGrants: STOCK_GRANTS_ONLY });
     try {
       const alice = await trader(t, '9000000221');
       const eve = await trader(t, '9000000222');
@@ -320,7 +320,7 @@ describe.each(dbs)('crypto exchange on $dialect', ({ open }) => {
 
   it('fills a resting order when the simulated price reaches it, and fires a stop-limit at its stop', async () => {
     const db = await open();
-    const t = await testApp(db);
+    const t = await testApp(db, { paperGrants: STOCK_GRANTS_ONLY });
     try {
       const { token, userId } = await trader(t, '9000000231', { USDT: '100000', BTC: '1' });
       const last = t.app.market.lastTicks('CRYPTO:BTCUSDT')?.lastTicks as number;
@@ -384,7 +384,7 @@ describe.each(dbs)('crypto exchange on $dialect', ({ open }) => {
 
   it('refuses every rule-breaking order in both languages and changes nothing', async () => {
     const db = await open();
-    const t = await testApp(db);
+    const t = await testApp(db, { paperGrants: STOCK_GRANTS_ONLY });
     try {
       const { token, userId } = await trader(t, '9000000241', { USDT: '50' });
       const nopin = await trader(t, '9000000242', { USDT: '50' }, false);
@@ -503,7 +503,7 @@ describe.each(dbs)('crypto exchange on $dialect', ({ open }) => {
 
   it('answers a retry with the same clientOrderId with the first order, and refuses the key with another body', async () => {
     const db = await open();
-    const t = await testApp(db);
+    const t = await testApp(db, { paperGrants: STOCK_GRANTS_ONLY });
     try {
       const { token, userId } = await trader(t, '9000000251');
       const last = t.app.market.lastTicks('CRYPTO:BTCUSDT')?.lastTicks as number;
@@ -542,7 +542,7 @@ describe.each(dbs)('crypto exchange on $dialect', ({ open }) => {
 
   it('keeps crypto favourites apart from the stock watchlist', async () => {
     const db = await open();
-    const t = await testApp(db);
+    const t = await testApp(db, { paperGrants: STOCK_GRANTS_ONLY });
     try {
       const { token } = await trader(t, '9000000261', {});
       expect((await t.call('POST', '/coin/collect/add', { token, json: { symbol: 'ETH/USDT' } })).body.code).toBe(0);

@@ -6,7 +6,7 @@ import { testDatabases } from '@bourse/db';
 import { INSTRUMENTS } from '@bourse/market';
 import { formatDecimal, parseDecimal } from '@bourse/money';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp } from '../../testing.ts';
+import { STOCK_GRANTS_ONLY, testApp } from '../../testing.ts';
 
 const dbs = await testDatabases();
 type T = Awaited<ReturnType<typeof testApp>>;
@@ -18,7 +18,7 @@ describe.each(dbs)('coin wallets on $dialect', ({ open }) => {
   beforeAll(async () => {
     const db = await open();
     closeDb = () => db.close();
-    t = await testApp(db);
+    t = await testApp(db, { paperGrants: STOCK_GRANTS_ONLY });
   });
   afterAll(async () => {
     await t.close();

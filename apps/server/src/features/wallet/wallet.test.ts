@@ -19,6 +19,7 @@ describe.each(dbs)('wallet on $dialect', ({ open }) => {
           { wallet: 'stock', asset: 'INR', balance: '1000000.00', held: '0.00', available: '1000000.00' },
           { wallet: 'stock', asset: 'USD', balance: '10000.00', held: '0.00', available: '10000.00' },
           { wallet: 'stock', asset: 'BRL', balance: '50000.00', held: '0.00', available: '50000.00' },
+          { wallet: 'spot', asset: 'USDT', balance: '10000.000000', held: '0.000000', available: '10000.000000' },
         ]),
       );
       const record = (await t.call('GET', '/user/tx/record?wallet=stock', { token })).body.data;
@@ -29,11 +30,16 @@ describe.each(dbs)('wallet on $dialect', ({ open }) => {
         '1000000.00',
         '50000.00',
       ]);
+      // The crypto exchange's USDT lands in the spot wallet.
+      const spot = (await t.call('GET', '/user/tx/record?wallet=spot', { token })).body.data;
+      expect(spot.items).toMatchObject([
+        { cause: 'paper_grant', asset: 'USDT', amount: '10000.000000', wallet: 'spot' },
+      ]);
       // The demo customer was granted at start-up, once, however often the server starts.
       const demo = (
         await t.call('POST', '/user/login', { body: { areaCode: '91', phone: '9876543210', password: 'demo1234' } })
       ).body.data.token;
-      expect((await t.call('GET', '/user/tx/record', { token: demo })).body.data.total).toBe(3);
+      expect((await t.call('GET', '/user/tx/record', { token: demo })).body.data.total).toBe(4);
     } finally {
       await t.close();
     }
@@ -42,7 +48,7 @@ describe.each(dbs)('wallet on $dialect', ({ open }) => {
       const demo = (
         await again.call('POST', '/user/login', { body: { areaCode: '91', phone: '9876543210', password: 'demo1234' } })
       ).body.data.token;
-      expect((await again.call('GET', '/user/tx/record', { token: demo })).body.data.total).toBe(3);
+      expect((await again.call('GET', '/user/tx/record', { token: demo })).body.data.total).toBe(4);
       expect(again.app.engine.state.findBrokenInvariant()).toBeUndefined();
     } finally {
       await again.close();
