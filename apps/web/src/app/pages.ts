@@ -97,6 +97,7 @@ const depositPages = () => import('../features/deposits/deposit-pages.tsx');
 const cryptoDepositPages = () => import('../features/crypto-deposits/crypto-deposit-pages.tsx');
 const withdrawPages = () => import('../features/withdrawals/withdraw-pages.tsx');
 const exchangePages = () => import('../features/exchange/exchange-pages.tsx');
+const spotPages = () => import('../features/spot/spot-page.tsx');
 
 /**
  * Screens whose data is requested at start-up, before React renders them (preloadScreen in
@@ -114,6 +115,7 @@ export const builtPages: Record<string, Loader> = {
   'common/privacyPolicy': named(commonPages, 'PrivacyPolicyPage'),
   'account/login': named(accountPages, 'LoginPage'),
   'account/reg': named(accountPages, 'RegisterPage'),
+  'account/coinLogin': named(accountPages, 'CoinLoginPage'),
   'tabbar/home': named(homePage, 'HomePage'),
   'tabbar/markets': named(marketsPage, 'MarketsPage'),
   'tabbar/trade': named(tradePages, 'TradePage'),
@@ -126,6 +128,7 @@ export const builtPages: Record<string, Loader> = {
   'stock/search': named(searchPage, 'SearchPage'),
   'stock/stockKline': named(klinePages, 'StockKlinePage'),
   'coin/coinKline': named(klinePages, 'CoinKlinePage'),
+  'coin/index': named(spotPages, 'CoinIndexPage'),
   'news/list': named(newsPages, 'NewsListPage'),
   'news/detail': named(newsPages, 'NewsDetailPage'),
   'notice/list': named(noticePages, 'NoticeListPage'),

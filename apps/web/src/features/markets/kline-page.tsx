@@ -1,6 +1,7 @@
 // The K-line screens (SPEC §2 pages/stock/stockKline?symbol=…, pages/coin/coinKline?symbol=…): quote
 // header, chart with interval tabs (chart code loaded on demand), order book and recent trades, the
-// watchlist star and the Buy / Sell buttons.
+// watchlist star and the Buy / Sell buttons. The header, chart, book and trades are reused by the crypto
+// trading screen (features/spot).
 import type { CandleInterval, CandleView, QuoteView } from '@bourse/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Toast } from 'antd-mobile';
@@ -60,7 +61,7 @@ function timeZoneOf(quote: QuoteView | undefined): string {
   return quote?.country ? marketFormats[quote.country].timeZone : 'UTC';
 }
 
-function QuoteHeader({ quote }: { quote: QuoteView }) {
+export function QuoteHeader({ quote }: { quote: QuoteView }) {
   const { t } = useTranslation();
   const locale = quoteLocale(quote, currentLanguage());
   const digits = priceDigits(quote.tickSize);
@@ -168,7 +169,7 @@ function Legend({
   );
 }
 
-function Kline({ kind, quote }: { kind: AssetKind; quote: QuoteView }) {
+export function Kline({ kind, quote }: { kind: AssetKind; quote: QuoteView }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [interval, setIntervalState] = useState<CandleInterval>(readInterval);
@@ -248,14 +249,16 @@ function Kline({ kind, quote }: { kind: AssetKind; quote: QuoteView }) {
   );
 }
 
-function OrderBook({
+export function OrderBook({
   kind,
   quote,
   onPrice,
+  depth = 5,
 }: {
   kind: AssetKind;
   quote: QuoteView;
   onPrice: (price: string, side: 'buy' | 'sell') => void;
+  depth?: number;
 }) {
   const { t } = useTranslation();
   const book = useBook(kind, quote.symbol, quote.id);
@@ -263,7 +266,7 @@ function OrderBook({
   const digits = priceDigits(quote.tickSize);
   if (book.isPending) return <SkeletonRows count={5} height={24} />;
   if (book.isError) return <ErrorState onRetry={() => void book.refetch()} />;
-  const rows = bookRows(book.data, 5);
+  const rows = bookRows(book.data, depth);
   if (rows.asks.length === 0 && rows.bids.length === 0) return <EmptyState title={t('markets.bookEmpty')} />;
   const row = (level: { price: string; quantity: string; depthPct: number }, side: 'ask' | 'bid') => (
     <li key={`${side}-${level.price}`}>
@@ -297,7 +300,7 @@ function OrderBook({
   );
 }
 
-function RecentTrades({ kind, quote }: { kind: AssetKind; quote: QuoteView }) {
+export function RecentTrades({ kind, quote }: { kind: AssetKind; quote: QuoteView }) {
   const { t } = useTranslation();
   const trades = useTrades(kind, quote.symbol, quote.id);
   const locale = quoteLocale(quote, currentLanguage());
