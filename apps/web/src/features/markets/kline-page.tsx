@@ -19,6 +19,7 @@ import { currentLanguage } from '../../i18n/index.ts';
 import { formatCompact, marketFormats } from '../../lib/format.ts';
 import { formatChange, formatPercentChange, formatPrice, quoteLocale } from '../../lib/market-format.ts';
 import { formatDateTime } from '../../lib/time.ts';
+import { CoinStar } from '../spot/coin-star.tsx';
 import { StarIcon } from './icons.tsx';
 import {
   type AssetKind,
@@ -391,7 +392,7 @@ function KlinePage({ kind }: { kind: AssetKind }) {
   return (
     <Page
       title={title}
-      right={data && kind === 'stock' ? <WatchStar quote={data} /> : undefined}
+      right={data ? kind === 'stock' ? <WatchStar quote={data} /> : <CoinStar symbol={data.symbol} /> : undefined}
       className="kline-page"
     >
       {!symbol ? (
