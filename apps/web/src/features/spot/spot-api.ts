@@ -1,9 +1,9 @@
-// The crypto exchange's calls (SPEC §7 /coin/infos, /coin/order/*, /coin/collect/*, /coin/assets) as
+// The crypto exchange's calls (SPEC §7 /coin/infos, /coin/order/*, /coin/collect/*; balances from /user/assets) as
 // TanStack Query hooks. Shapes from @bourse/contract (types only: no zod in the bundle). Orders and
 // balances refetch when the account channel says the account changed (a fill, a cancel).
 import type {
   AmendSpotOrderInput,
-  CoinAssetsView,
+  BalanceView,
   CoinCollectInput,
   Items,
   Paged,
@@ -16,7 +16,7 @@ import type {
   SpotTradeListInput,
   SpotTradeView,
 } from '@bourse/contract';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiPost as apiPostLoud } from '../../app/api.ts';
 import { useLiveChannels, usePollInterval } from '../../app/use-live.ts';
 import { apiPost } from '../markets/market-api.ts';
@@ -26,7 +26,8 @@ export type { SpotOrderPreviewView, SpotOrderView, SpotPairView, SpotTradeView }
 export const spotKeys = {
   all: ['spot'] as const,
   pairs: ['spot', 'pairs'] as const,
-  assets: ['spot', 'assets'] as const,
+  /** The same key as the stock screens' balances (trading-api.ts tradingKeys.assets): one request. */
+  assets: ['user', 'assets'] as const,
   favourites: ['spot', 'favourites'] as const,
   orders: (status: 'open' | 'history', symbol: string) => ['spot', 'orders', status, symbol] as const,
   trades: (symbol: string) => ['spot', 'trades', symbol] as const,
@@ -53,15 +54,18 @@ export function usePairs() {
   });
 }
 
-/** The customer's spot wallet (POST /coin/assets, its spot side). */
+/**
+ * The customer's spot wallet: their balances (POST /user/assets, the same query as the stock screens'),
+ * the spot ones.
+ */
 export function useSpotWallet(enabled: boolean) {
   const interval = usePollInterval(10_000);
   return useQuery({
     queryKey: spotKeys.assets,
-    queryFn: () => apiPost<CoinAssetsView>('/coin/assets'),
+    queryFn: () => apiPost<Items<BalanceView>>('/user/assets'),
     enabled,
     refetchInterval: enabled ? interval : false,
-    select: (data) => data.spot,
+    select: (data) => data.items.filter((b) => b.wallet === 'spot'),
   });
 }
 
@@ -120,6 +124,12 @@ export function useCoinFavourites(enabled: boolean) {
 
 export const setCoinFavourite = (symbol: string, isFavourite: boolean) =>
   apiPostLoud(isFavourite ? '/coin/collect/add' : '/coin/collect/del', { symbol } satisfies CoinCollectInput);
+
+/** After an order is placed, amended or cancelled: its lists and the balances. */
+export function refreshSpot(queryClient: QueryClient): void {
+  void queryClient.invalidateQueries({ queryKey: spotKeys.all });
+  void queryClient.invalidateQueries({ queryKey: spotKeys.assets });
+}
 
 /** While mounted and signed in: the account channel makes orders, fills and the wallet refetch at once. */
 export function useSpotAccountLive(token: string | null | undefined): void {

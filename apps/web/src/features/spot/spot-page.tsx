@@ -41,6 +41,7 @@ import {
   cancelSpotOrder,
   defaultPairSymbol,
   pairSymbolOf,
+  refreshSpot,
   type SpotOrderPreviewView,
   type SpotOrderView,
   type SpotPairView,
@@ -304,7 +305,7 @@ function OrderForm({
     setPercent(0);
     setTouched(false);
     Toast.show({ icon: 'success', content: t(`spot.placed.${isOpen(order) ? 'open' : order.status}`) });
-    void queryClient.invalidateQueries({ queryKey: spotKeys.all });
+    refreshSpot(queryClient);
     onPlaced(order);
   };
 
@@ -581,7 +582,7 @@ function AmendSheet({
     mutationFn: () => amendSpotOrder(order?.id ?? 0, quantity),
     onSuccess: () => {
       Toast.show({ content: t('spot.amended') });
-      void queryClient.invalidateQueries({ queryKey: spotKeys.all });
+      refreshSpot(queryClient);
       onClose();
     },
     onError: (cause) => setError(cause instanceof Error ? cause.message : String(cause)),
@@ -699,7 +700,7 @@ function OpenOrders({ pair }: { pair: SpotPairView }) {
     mutationFn: (order: SpotOrderView) => cancelSpotOrder(order.id),
     onSuccess: () => {
       Toast.show({ content: t('spot.cancelled') });
-      void queryClient.invalidateQueries({ queryKey: spotKeys.all });
+      refreshSpot(queryClient);
     },
   });
   if (orders.isPending) return <SkeletonRows count={2} height={88} />;
