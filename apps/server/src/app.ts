@@ -54,6 +54,9 @@ import { MarketData } from './features/markets/service.ts';
 import { marketStream } from './features/markets/stream.ts';
 import { reconciliationRoutes } from './features/reconciliation/routes.ts';
 import { Reconciliation } from './features/reconciliation/service.ts';
+import { LiquidityBot } from './features/spot/liquidity-bot.ts';
+import { spotRoutes } from './features/spot/routes.ts';
+import { SpotExchange } from './features/spot/service.ts';
 import { staffRoutes } from './features/staff/routes.ts';
 import { Staff } from './features/staff/service.ts';
 import { accountChannels } from './features/stocks/account-changes.ts';
@@ -99,6 +102,8 @@ export type App = {
   retention: Retention;
   market: MarketData;
   venue: PaperVenue;
+  /** The crypto exchange: its liquidity bot (synced with the market like the venue) and its orders. */
+  spot: { bot: LiquidityBot; exchange: SpotExchange };
   sandboxSms: SandboxSms | null;
   clock: Clock;
   /** Crypto deposits' watcher (scan() on demand) and, in paper mode, the sandbox chain. */
@@ -211,6 +216,23 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const venue = await PaperVenue.open(db, engine, market, clock, config.stocks, (m) => http.log.warn(m));
   const stockOrders = new StockOrders({ db, engine, market, venue, clock, settings: config.stocks });
   const holdings = new Holdings(db, engine, market, venue.stocks);
+  const spotBot = await LiquidityBot.open(db, engine, market, clock, config.spot, (m) => http.log.warn(m));
+  const watchlist = new Watchlist(db);
+  const spot = new SpotExchange({
+    db,
+    engine,
+    market,
+    bot: spotBot,
+    clock,
+    settings: config.spot,
+    accounts,
+    watchlist,
+  });
+  // Someone looks at a book: the stock venue or the crypto bot (each ignores the other's) keeps it fresh.
+  const watchBook = (id: string) => {
+    venue.watch(id);
+    spotBot.watch(id);
+  };
   const pumpMs = deps.marketPumpMs ?? 0;
   if (pumpMs > 0) {
     let pumping = false;
@@ -220,6 +242,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       market
         .pump()
         .then(() => venue.sync())
+        .then(() => spotBot.sync())
         .catch((error) => http.log.error({ err: error }, 'market pump failed'))
         .finally(() => {
           pumping = false;
@@ -319,12 +342,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       staffRoutes(api, staff, config);
       reconciliationRoutes(api, { reconciliation, staff });
       walletRoutes(api, accounts, wallets);
-      marketDataRoutes(api, market, engine, (id) => venue.watch(id));
-      stockRoutes(api, { accounts, orders: stockOrders, holdings, watchlist: new Watchlist(db), market, clock });
+      marketDataRoutes(api, market, engine, watchBook);
+      stockRoutes(api, { accounts, orders: stockOrders, holdings, watchlist, market, clock });
+      spotRoutes(api, { accounts, spot, market });
       if (config.testHooks && config.mode === 'paper') {
         testClockRoutes(api, clock, async () => {
           await market.pump();
           await venue.sync();
+          await spotBot.sync();
           await cryptoWatcher.scan();
         });
       }
@@ -353,12 +378,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           notes: lineNotes,
         }),
       );
-      marketStream(
-        api,
-        market,
-        bookView(engine, (id) => venue.watch(id)),
-        accountChannels(engine, accounts),
-      );
+      marketStream(api, market, bookView(engine, watchBook), accountChannels(engine, accounts));
       api.get('/openapi.json', { schema: { hide: true } }, async () => http.swagger());
       api.get('/health', { schema: { hide: true } }, async () => ({ code: 0, msg: 'ok', data: { mode: config.mode } }));
     },
@@ -382,6 +402,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     retention,
     market,
     venue,
+    spot: { bot: spotBot, exchange: spot },
     sandboxSms,
     clock,
     cryptoDeposits: { watcher: cryptoWatcher, sandboxChain },

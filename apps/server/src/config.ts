@@ -46,6 +46,8 @@ export type Config = {
    */
   engineJournalRetentionHours: number | null;
   stocks: StockSettings;
+  /** The crypto exchange's fees and minimum order value (features/spot). */
+  spot: SpotSettings;
   /** Most requests per client address in each window (RATE_LIMITS; http/rate-limits.ts applies them). */
   rateLimits: RateLimits;
   /**
@@ -94,6 +96,25 @@ export type StockSettings = {
   minAmount: Record<string, string>;
   maxAmount: Record<string, string>;
 };
+
+/** Crypto spot trading rules a deployment chooses. */
+export type SpotSettings = {
+  /** Fees in basis points of the traded amount, charged in the quote coin (USDT). */
+  makerFeeBps: number;
+  takerFeeBps: number;
+  /** Smallest price × quantity accepted, in USDT (Binance's is 5-10). */
+  minNotional: string;
+};
+
+/** SPOT_FEE_BPS ("MAKER:10,TAKER:10", Binance's default) and SPOT_MIN_NOTIONAL (5 USDT). */
+export function loadSpotSettings(env: Record<string, string | undefined>): SpotSettings {
+  const fees = keyed(env.SPOT_FEE_BPS, { MAKER: 10, TAKER: 10 }, nonNegativeInt);
+  return {
+    makerFeeBps: fees.MAKER ?? 10,
+    takerFeeBps: fees.TAKER ?? 10,
+    minNotional: decimal(env.SPOT_MIN_NOTIONAL ?? '5'),
+  };
+}
 
 /** "IN:12,US:1" → { IN: 12, US: 1 } over the defaults; a malformed entry stops start-up. */
 function keyed<T extends string | number>(
@@ -251,6 +272,7 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: Pa
         ? null
         : positiveInteger('ENGINE_JOURNAL_RETENTION_HOURS', env.ENGINE_JOURNAL_RETENTION_HOURS, 168),
     stocks: defaults.stocks ?? loadStockSettings(env),
+    spot: defaults.spot ?? loadSpotSettings(env),
     rateLimits: loadRateLimits(env.RATE_LIMITS),
     trustProxy: loadTrustProxy(env.TRUST_PROXY),
     captcha: loadCaptchaWork(env, mode),

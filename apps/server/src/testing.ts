@@ -67,6 +67,7 @@ export async function testApp(db: Db, overrides: Partial<Config> = {}, clockStar
     clock.advance(ms);
     await app.market.pump();
     await app.venue.sync();
+    await app.spot.bot.sync();
   };
   return { app, clock, call, captcha, register, advance, close: () => app.http.close() };
 }

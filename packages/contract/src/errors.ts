@@ -300,6 +300,11 @@ export const ERRORS = {
     en: 'Please enter the quantity',
     pt: 'Informe a quantidade',
   },
+  notional_below_minimum: {
+    status: 400,
+    en: 'The order value is below the minimum of {min}',
+    pt: 'O valor da ordem está abaixo do mínimo de {min}',
+  },
   daily_limit_buy: {
     status: 400,
     en: 'Stocks with daily limit cannot be bought',

@@ -140,20 +140,6 @@ export function marketDataRoutes(
 
   // --- crypto (and the BRL/USD rate) ---
   const coins = () => listInstruments({ kind: 'crypto' });
-  r.post('/coin/infos', { schema: { tags } }, async () =>
-    ok({
-      items: coins().map((i) => ({
-        id: i.id,
-        symbol: i.symbol,
-        name: i.name,
-        base: i.baseAsset,
-        quote: i.currency,
-        tickSize: i.tickSize,
-        lotSize: i.lotSize,
-        listed: i.listed,
-      })),
-    }),
-  );
   r.post('/coin/tickers', { schema: { tags } }, async () => ok<Items<QuoteView>>({ items: quotes(coins()) }));
   r.post('/coin/ticker', { schema: { tags, body: symbolQuery } }, async (req) =>
     ok<QuoteView>(market.quote(find(req.body.symbol, ['crypto', 'fx']))),

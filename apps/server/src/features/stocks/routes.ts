@@ -186,7 +186,8 @@ export function stockRoutes(app: FastifyInstance, d: StockDeps) {
       const ids = await d.watchlist.list((await user(req)).id);
       const items = ids.flatMap((id) => {
         const instrument = d.market.instrument(id);
-        return instrument ? [d.market.quote(instrument)] : [];
+        // The table also keeps the crypto favourites (/coin/collect/*): those are listed there.
+        return instrument && instrument.kind !== 'crypto' ? [d.market.quote(instrument)] : [];
       });
       return ok({ items });
     },

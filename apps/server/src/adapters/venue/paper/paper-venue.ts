@@ -5,7 +5,8 @@
 // user's limit price, up to a per-quote size), which is what "limit orders rest until the price reaches
 // them" means on a real exchange. Quotes are refreshed lazily (before a user order, when the price
 // reaches a customer's resting order, and while someone is watching the book, once the price has moved
-// a ladder step), so the journal does not grow by thousands of commands a second for nobody.
+// a ladder step), so the journal does not grow by thousands of commands a second for nobody. The ladder
+// and when to move it are ../quote-ladder.ts, shared with the crypto exchange's liquidity bot.
 //
 // Sessions follow the exchange calendars: at the close the market maker withdraws and the instrument is
 // halted (orders then queue as after-market orders); at the open the day's reference price and band are
@@ -13,7 +14,6 @@
 // journaled settle_trades command per instrument once the settlement day has begun.
 
 import type { Db } from '@bourse/db';
-import type { ApplyResult } from '@bourse/engine';
 import { type ExchangeId, type Instrument, isOpen, priceBand, tradingDayOf } from '@bourse/market';
 import { formatDecimal, parseDecimal } from '@bourse/money';
 import type { StockSettings } from '../../../config.ts';
@@ -22,31 +22,22 @@ import type { MarketData } from '../../../features/markets/service.ts';
 import { settledCutoffMs } from '../../../features/stocks/settlement-calendar.ts';
 import { stockSpec, tradableStocks } from '../../../features/stocks/stock-instruments.ts';
 import type { Clock } from '../../../platform/clock.ts';
+import { marketMakerOf, QuoteLadder } from '../quote-ladder.ts';
 
-/**
- * The disclosed liquidity account of one stock: an engine user funded from platform:liquidity. One per
- * stock keeps each within the engine's open-order limit and makes its books easy to audit.
- */
-export const marketMakerOf = (instrumentId: string) => `mm:${instrumentId}`;
-export const isMarketMaker = (userId: string) => userId.startsWith('mm:');
+export { isMarketMaker, marketMakerOf } from '../quote-ladder.ts';
 
-const LEVELS = 5;
-/** Half-spread and level step, in basis points of the price (at least one tick). */
-const SPREAD_BPS = 5;
+// The disclosed liquidity account of one stock is an engine user funded from platform:liquidity
+// (marketMakerOf). One per stock keeps each within the engine's open-order limit and makes its books
+// easy to audit.
+
+/** Five levels a side, 5 bp apart; a watched book is requoted at most every 3 s, for a minute after a look. */
+const SHAPE = { levels: 5, spreadBps: 5, watchedRequoteMs: 3_000, watchWindowMs: 60_000 };
 /** Roughly what one ladder level is worth, per currency; level k shows (k + 1) × that. */
 const LEVEL_VALUE: Record<string, number> = { INR: 500_000, USD: 20_000, BRL: 100_000 };
 /** Cash a market maker keeps; topped up from platform:liquidity when below half. Shares: 100 levels' worth. */
 const CASH_FLOAT: Record<string, string> = { INR: '50000000.00', USD: '2000000.00', BRL: '10000000.00' };
 const SHARE_FLOAT_LEVELS = 100;
-/** A watched book is requoted at most this often. */
-const WATCHED_REQUOTE_MS = 3_000;
-const WATCH_WINDOW_MS = 60_000;
 const SETTLE_EVERY_MS = 60_000;
-
-/** A ladder step, in ticks, at `lastTicks`: also the move that makes a watched ladder follow the price. */
-export const requoteTicks = (lastTicks: number) => Math.max(1, Math.floor((lastTicks * SPREAD_BPS) / 10_000));
-
-type Quoted = { lastTicks: number; atMs: number; orderIds: number[] };
 
 export class PaperVenue {
   readonly #db: Db;
@@ -55,12 +46,10 @@ export class PaperVenue {
   readonly #clock: Clock;
   readonly #stocks: Instrument[];
   readonly #byExchange = new Map<ExchangeId, Instrument[]>();
-  readonly #quoted = new Map<string, Quoted>();
-  readonly #watched = new Map<string, number>();
+  readonly #ladder: QuoteLadder;
   readonly #settledUpTo = new Map<string, number>();
   readonly #referenceDay = new Map<string, string>();
   #settledAt = 0;
-  #pending: Promise<ApplyResult>[] = [];
 
   private constructor(db: Db, engine: TradingEngine, market: MarketData, clock: Clock) {
     this.#db = db;
@@ -68,6 +57,7 @@ export class PaperVenue {
     this.#market = market;
     this.#clock = clock;
     this.#stocks = tradableStocks();
+    this.#ladder = new QuoteLadder(engine, SHAPE);
     for (const instrument of this.#stocks) {
       const list = this.#byExchange.get(instrument.exchange);
       if (list) list.push(instrument);
@@ -104,10 +94,7 @@ export class PaperVenue {
     }
     if (changed.size > 0) warn(`stock fee schedule changed (${[...changed].join(', ')}) for orders placed from now on`);
     await venue.#flush();
-    for (const instrument of venue.#stocks) {
-      const orderIds = engine.state.openOrders(marketMakerOf(instrument.id)).map((o) => o.orderId);
-      if (orderIds.length > 0) venue.#quoted.set(instrument.id, { lastTicks: 0, atMs: 0, orderIds });
-    }
+    for (const instrument of venue.#stocks) venue.#ladder.adopt(instrument.id);
     await venue.sync();
     return venue;
   }
@@ -118,7 +105,7 @@ export class PaperVenue {
 
   /** Someone is looking at this book: keep its ladder fresh for a while. */
   watch(instrumentId: string): void {
-    this.#watched.set(instrumentId, this.#clock.now());
+    this.#ladder.watch(instrumentId, this.#clock.now());
   }
 
   /** Before a user's order: the ladder reflects the simulated price of this moment. */
@@ -126,7 +113,7 @@ export class PaperVenue {
     const now = this.#clock.now();
     if (!isOpen(instrument.exchange, now)) return;
     const last = this.#market.lastTicks(instrument.id)?.lastTicks;
-    if (last !== undefined && this.#isStale(instrument.id, last)) this.#requote(instrument, now);
+    if (last !== undefined && this.#ladder.isStale(instrument.id, last)) this.#requote(instrument, now);
     await this.#flush();
   }
 
@@ -180,67 +167,10 @@ export class PaperVenue {
     await this.#flush();
   }
 
-  /**
-   * Between customers' orders the ladder follows the price only where it matters: a customer's resting
-   * order the price has reached (it must fill), a book someone is watching, or no ladder yet. A watched
-   * ladder moves once the price has moved by a ladder step (requoteTicks); a smaller move leaves every
-   * bid below the price and every ask above it. An idle book is left alone, so the journal and the
-   * tables grow with customers, not with the clock (docs/decisions/0015-bounded-growth.md).
-   */
+  /** A customer's crossed order, a watched book that moved, or no ladder yet (QuoteLadder.wantsRequote). */
   #maybeRequote(instrument: Instrument, now: number) {
     const last = this.#market.lastTicks(instrument.id)?.lastTicks;
-    if (last === undefined) return;
-    const quoted = this.#quoted.get(instrument.id);
-    if (!quoted) {
-      this.#requote(instrument, now);
-      return;
-    }
-    if (!this.#isStale(instrument.id, last)) return;
-    if (this.#customerCrosses(instrument.id, last)) {
-      this.#requote(instrument, now);
-      return;
-    }
-    const watchedAt = this.#watched.get(instrument.id) ?? -Infinity;
-    const watched = now - watchedAt < WATCH_WINDOW_MS && now - quoted.atMs >= WATCHED_REQUOTE_MS;
-    if (watched && this.#movedEnough(quoted, last)) this.#requote(instrument, now);
-  }
-
-  /** The price moved by at least a ladder step since the ladder went up, or some of its quotes were taken. */
-  #movedEnough(quoted: Quoted, lastTicks: number): boolean {
-    if (Math.abs(lastTicks - quoted.lastTicks) >= requoteTicks(quoted.lastTicks)) return true;
-    return quoted.orderIds.some((id) => this.#engine.state.order(id) === undefined);
-  }
-
-  /**
-   * Whether a customer's resting order is at or through `lastTicks` (a bid at or above it, an ask at or
-   * below it): the book's levels there hold more than the market maker's own quotes.
-   */
-  #customerCrosses(instrumentId: string, lastTicks: number): boolean {
-    const view = this.#engine.state.market(instrumentId);
-    if (!view) return false;
-    const bidCrosses = view.bestBidTicks !== null && view.bestBidTicks >= lastTicks;
-    const askCrosses = view.bestAskTicks !== null && view.bestAskTicks <= lastTicks;
-    if (!bidCrosses && !askCrosses) return false;
-    const own = new Map<string, number>();
-    for (const id of this.#quoted.get(instrumentId)?.orderIds ?? []) {
-      const o = this.#engine.state.order(id);
-      if (o) own.set(`${o.side}:${o.priceTicks}`, (own.get(`${o.side}:${o.priceTicks}`) ?? 0) + o.remainingLots);
-    }
-    // More crossing levels than the market maker quotes are certain to include a customer's.
-    const { bids, asks } = this.#engine.state.depth(instrumentId, LEVELS + 1);
-    const crossing = (side: 'buy' | 'sell', levels: [number, number][], through: (ticks: number) => boolean) =>
-      levels.some(([ticks, lots]) => through(ticks) && lots > (own.get(`${side}:${ticks}`) ?? 0));
-    return (
-      (bidCrosses && crossing('buy', bids, (t) => t >= lastTicks)) ||
-      (askCrosses && crossing('sell', asks, (t) => t <= lastTicks))
-    );
-  }
-
-  /** The price moved since the last quote, or some of the quotes were taken. */
-  #isStale(instrumentId: string, lastTicks: number): boolean {
-    const quoted = this.#quoted.get(instrumentId);
-    if (!quoted || quoted.lastTicks !== lastTicks || quoted.orderIds.length === 0) return true;
-    return quoted.orderIds.some((id) => this.#engine.state.order(id) === undefined);
+    if (last !== undefined && this.#ladder.wantsRequote(instrument.id, last, now)) this.#requote(instrument, now);
   }
 
   #openSession(instrument: Instrument, day: string, now: number) {
@@ -254,7 +184,7 @@ export class PaperVenue {
   }
 
   #closeSession(instrument: Instrument, day: string, now: number) {
-    this.#withdraw(instrument, now);
+    this.#ladder.withdraw(instrument.id, now);
     this.#send({
       type: 'set_trading_status',
       id: `close:${instrument.id}:${day}`,
@@ -278,79 +208,37 @@ export class PaperVenue {
     });
   }
 
-  #withdraw(instrument: Instrument, now: number) {
-    const quoted = this.#quoted.get(instrument.id);
-    if (!quoted) return;
-    for (const orderId of quoted.orderIds) {
-      this.#send({ type: 'cancel_order', id: `mm:cancel:${orderId}`, userId: marketMakerOf(instrument.id), orderId });
-    }
-    this.#quoted.set(instrument.id, { lastTicks: quoted.lastTicks, atMs: now, orderIds: [] });
-  }
-
   /**
-   * Cancel the old ladder; fill resting user orders the simulated price has reached; quote a new ladder
-   * of post-only orders around the price (inside the band). All synchronous, so no command interleaves.
+   * A new ladder around the simulated price, inside the day's band; before it, resting customer orders
+   * the price has reached are filled (not at the open: queued orders meet the new ladder instead).
    */
   #requote(instrument: Instrument, now: number, opening = false) {
     const raw = this.#market.lastTicks(instrument.id);
     if (!raw) return;
     const last = raw.lastTicks;
-    this.#withdraw(instrument, now);
+    // Withdrawn first, so the float is counted without what the old quotes held.
+    this.#ladder.withdraw(instrument.id, now);
     this.#fund(instrument, last);
     const view = this.#engine.state.market(instrument.id);
     if (!view) return;
-    const lo = Math.max(1, view.bandLoTicks ?? 1);
-    const hi = view.bandHiTicks ?? Number.MAX_SAFE_INTEGER;
-    const step = requoteTicks(last);
     const baseLots = this.#levelLots(instrument, last);
-    const orderIds: number[] = [];
-    if (!opening) {
-      // The simulated market traded at `last`: resting user orders at or through it execute there.
-      const sweep = baseLots * 3;
-      if (view.bestBidTicks !== null && view.bestBidTicks >= last) this.#place(instrument, 'sell', last, sweep, 'ioc');
-      if (view.bestAskTicks !== null && view.bestAskTicks <= last) this.#place(instrument, 'buy', last, sweep, 'ioc');
-    }
-    for (let k = 0; k < LEVELS; k++) {
-      const bid = last - step * (k + 1);
-      const ask = last + step * (k + 1);
-      const lots = baseLots * (k + 1);
-      if (bid >= lo && bid <= hi) orderIds.push(...this.#place(instrument, 'buy', bid, lots, 'gtc'));
-      if (ask >= lo && ask <= hi) orderIds.push(...this.#place(instrument, 'sell', ask, lots, 'gtc'));
-    }
-    this.#quoted.set(instrument.id, { lastTicks: last, atMs: now, orderIds });
+    this.#ladder.requote(
+      instrument.id,
+      {
+        lastTicks: last,
+        baseLots,
+        loTicks: Math.max(1, view.bandLoTicks ?? 1),
+        hiTicks: view.bandHiTicks ?? Number.MAX_SAFE_INTEGER,
+        sweepLots: opening ? 0 : baseLots * 3,
+      },
+      now,
+    );
   }
 
   #levelLots(instrument: Instrument, lastTicks: number): number {
     const price = Number(instrument.tickSize) * lastTicks;
     const value = LEVEL_VALUE[instrument.currency] ?? 10_000;
     return Math.max(1, Math.floor(value / Math.max(price, 0.01) / Number(instrument.lotSize)));
-  }
-
-  /** Places one market-maker order now (applied synchronously); answers the ids of what rests. */
-  #place(
-    instrument: Instrument,
-    side: 'buy' | 'sell',
-    priceTicks: number,
-    qtyLots: number,
-    tif: 'gtc' | 'ioc',
-  ): number[] {
-    // The engine's sequence number makes each quote's id new, across restarts too.
-    const id = `mm:${instrument.id}:${this.#engine.seq}:${side}:${priceTicks}:${tif}`;
-    const result = this.#send({
-      type: 'place_order',
-      id,
-      userId: marketMakerOf(instrument.id),
-      instrumentId: instrument.id,
-      side,
-      orderType: 'limit',
-      priceTicks,
-      qtyLots,
-      timeInForce: tif,
-      ...(tif === 'gtc' ? { postOnly: true } : {}),
-    });
-    const placed = result?.ok ? result.events[0] : undefined;
-    // Only a resting quote (not a filled sweep) is withdrawn later; cancelling a finished one is harmless.
-    return placed?.type === 'order_placed' && tif === 'gtc' ? [placed.orderId] : [];
   }
 
   /** Keeps the market maker's cash and shares above half their float, from platform:liquidity. */
@@ -383,16 +271,11 @@ export class PaperVenue {
     }
   }
 
-  #send(command: CommandInput): ApplyResult | undefined {
-    const { result, committed } = this.#engine.apply(command);
-    this.#pending.push(committed);
-    return result;
+  #send(command: CommandInput) {
+    return this.#ladder.send(command);
   }
 
-  /** Waits for the journal commit of everything sent so far. */
-  async #flush(): Promise<void> {
-    const pending = this.#pending;
-    this.#pending = [];
-    await Promise.all(pending);
+  #flush(): Promise<void> {
+    return this.#ladder.flush();
   }
 }
