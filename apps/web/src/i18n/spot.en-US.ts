@@ -7,6 +7,7 @@ export const spotEnUS = {
     noPairs: 'No pair matches',
     unknownPair: '{{symbol}} is not traded here',
     openDefault: 'Open {{pair}}',
+    panels: { book: 'Book', trades: 'Trades', chart: 'Chart' },
     fullChart: 'Chart',
     addFavourite: 'Add to favourites',
     removeFavourite: 'Remove from favourites',

@@ -7,6 +7,7 @@ export const spotPtBR = {
     noPairs: 'Nenhum par encontrado',
     unknownPair: '{{symbol}} não é negociado aqui',
     openDefault: 'Abrir {{pair}}',
+    panels: { book: 'Livro', trades: 'Negócios', chart: 'Gráfico' },
     fullChart: 'Gráfico',
     addFavourite: 'Adicionar aos favoritos',
     removeFavourite: 'Remover dos favoritos',

@@ -20,8 +20,10 @@ import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-quer
 import { apiPost as apiPostLoud } from '../../app/api.ts';
 import { useLiveChannels, usePollInterval } from '../../app/use-live.ts';
 import { apiPost } from '../markets/market-api.ts';
+import { trimZeros } from './spot-math.ts';
 
 export type { SpotOrderPreviewView, SpotOrderView, SpotPairView, SpotTradeView } from '@bourse/contract';
+export { pairSymbolOf, trimZeros } from './spot-math.ts';
 
 export const spotKeys = {
   all: ['spot'] as const,
@@ -34,15 +36,16 @@ export const spotKeys = {
   preview: (input: unknown) => ['spot', 'preview', input] as const,
 };
 
-/** "BTCUSDT" from any of the forms a link may carry ("CRYPTO:BTCUSDT", "BTC-USDT", "btc/usdt"). */
-export function pairSymbolOf(text: string | null | undefined): string {
-  return (text ?? '')
-    .replace(/^CRYPTO:/i, '')
-    .replace(/[-/]/g, '')
-    .toUpperCase();
-}
-
 export const defaultPairSymbol = 'BTCUSDT';
+
+const withPlainRules = (pair: SpotPairView): SpotPairView => ({
+  ...pair,
+  tickSize: trimZeros(pair.tickSize),
+  lotSize: trimZeros(pair.lotSize),
+  minQuantity: trimZeros(pair.minQuantity),
+  maxQuantity: trimZeros(pair.maxQuantity),
+  minNotional: trimZeros(pair.minNotional),
+});
 
 /** The pairs with their rules (tick, lot, minimum notional, fees), from /coin/infos. */
 export function usePairs() {
@@ -50,7 +53,7 @@ export function usePairs() {
     queryKey: spotKeys.pairs,
     queryFn: () => apiPost<Items<SpotPairView>>('/coin/infos'),
     staleTime: 60_000,
-    select: (data) => data.items,
+    select: (data) => data.items.map(withPlainRules),
   });
 }
 

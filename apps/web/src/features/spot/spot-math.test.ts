@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { estimateSpotAmount, multiplyDecimals, spotQuantityForPercent, validateSpotOrder } from './spot-math.ts';
+import {
+  estimateSpotAmount,
+  multiplyDecimals,
+  pairSymbolOf,
+  spotQuantityForPercent,
+  trimZeros,
+  validateSpotOrder,
+} from './spot-math.ts';
 
 const btc = {
   tickSize: '0.01',
@@ -122,5 +129,20 @@ describe('spotQuantityForPercent', () => {
     expect(spotQuantityForPercent({ ...base, pct: 0, available: '1000', price: '65000' })).toBe('');
     expect(spotQuantityForPercent({ ...base, pct: 50, available: '1000', price: '' })).toBe('');
     expect(spotQuantityForPercent({ ...base, pct: 50, available: undefined, price: '1' })).toBe('');
+  });
+});
+
+describe('pairSymbolOf and trimZeros', () => {
+  it('reads a pair from any of the forms a link may carry', () => {
+    expect(pairSymbolOf('CRYPTO:BTCUSDT')).toBe('BTCUSDT');
+    expect(pairSymbolOf('btc-usdt')).toBe('BTCUSDT');
+    expect(pairSymbolOf('ETH/USDT')).toBe('ETHUSDT');
+    expect(pairSymbolOf(null)).toBe('');
+  });
+  it('drops trailing zeros only after a point', () => {
+    expect(trimZeros('0.010000')).toBe('0.01');
+    expect(trimZeros('0.000100000000000000')).toBe('0.0001');
+    expect(trimZeros('5.000')).toBe('5');
+    expect(trimZeros('500')).toBe('500');
   });
 });

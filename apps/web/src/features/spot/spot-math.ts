@@ -154,3 +154,16 @@ export function spotQuantityForPercent(args: {
   if (lots <= 0n) return '';
   return formatDecimal(lots * lot, lotScale);
 }
+
+/** "BTCUSDT" from any of the forms a link may carry ("CRYPTO:BTCUSDT", "BTC-USDT", "btc/usdt"). */
+export function pairSymbolOf(text: string | null | undefined): string {
+  return (text ?? '')
+    .replace(/^CRYPTO:/i, '')
+    .replace(/[-/]/g, '')
+    .toUpperCase();
+}
+
+/** "0.010000" → "0.01": the server's decimals at the coin's scale, shown and stepped at their own. */
+export function trimZeros(value: string): string {
+  return value.includes('.') ? value.replace(/0+$/, '').replace(/\.$/, '') : value;
+}

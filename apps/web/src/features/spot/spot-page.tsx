@@ -46,6 +46,7 @@ import {
   type SpotOrderView,
   type SpotPairView,
   spotKeys,
+  trimZeros,
   usePairs,
   useSpotAccountLive,
   useSpotOrders,
@@ -64,6 +65,9 @@ import './spot.css';
 
 const lastPairKey = 'spotPair';
 const openStatuses: readonly SpotOrderStatus[] = ['untriggered', 'pending', 'partial'];
+/** Decimals worth showing (trailing zeros dropped), between 2 and 8. */
+const exactDigits = (value: string) => Math.min(8, Math.max(2, decimalPlaces(trimZeros(value))));
+
 const isOpen = (order: SpotOrderView) =>
   openStatuses.includes(order.status) && compareDecimal(order.filledQuantity, order.quantity) < 0;
 
@@ -255,16 +259,26 @@ function OrderForm({
     timeInForce: type === 'limit' ? timeInForce : 'gtc',
     postOnly: type === 'limit' && timeInForce === 'gtc' ? postOnly : false,
   };
-  const previewInput = useDebounced(isValid && session.token ? (body satisfies PreviewSpotOrderInput) : null, 400);
+  // Debounced as text: the screen re-renders with every book and ticker update, each time with a new object.
+  const previewText = useDebounced(
+    isValid && session.token ? JSON.stringify(body satisfies PreviewSpotOrderInput) : null,
+    400,
+  );
+  const previewInput = previewText === null ? null : (JSON.parse(previewText) as PreviewSpotOrderInput);
   const preview = useQuery({
-    queryKey: spotKeys.preview(previewInput),
+    queryKey: spotKeys.preview(previewText),
     queryFn: () => apiPostLoud<SpotOrderPreviewView>('/coin/order/preview', previewInput ?? {}, { isBackground: true }),
     enabled: previewInput !== null,
     retry: false,
     staleTime: 5_000,
   });
+  // Amounts in the quote coin with 2 decimals, prices at the tick's, quantities at the lot's, fees exact.
   const quoteAmount = (v: string | null | undefined, asset = pair.quote) =>
     v ? `${formatNumber(v, { locale: language, digits: asset === pair.quote ? 2 : lotDigits })} ${asset}` : '--';
+  const priceText = (v: string | null | undefined) =>
+    v ? `${formatNumber(v, { locale: language, digits })} ${pair.quote}` : '--';
+  const feeText = (view: SpotOrderPreviewView | undefined) =>
+    view ? `${formatNumber(view.fee, { locale: language, digits: exactDigits(view.fee) })} ${view.feeAsset}` : '--';
   const estimated = estimateSpotAmount(effectivePrice, quantity, 2);
   const isInsufficient =
     side === 'buy' && preview.data !== undefined && compareDecimal(preview.data.total, preview.data.available) > 0;
@@ -328,20 +342,17 @@ function OrderForm({
         [t('trading.side'), t(`trading.${confirm.body.side}`)],
         [t('spot.orderType'), orderTypeText(t, confirm.body)],
         ...(confirm.body.stopPrice
-          ? [[t('spot.stopPrice'), quoteAmount(confirm.body.stopPrice)] as [string, ReactNode]]
+          ? [[t('spot.stopPrice'), priceText(confirm.body.stopPrice)] as [string, ReactNode]]
           : []),
         [
           t('trading.price'),
           confirm.body.type === 'market'
-            ? `${t('spot.types.market')} (≈ ${quoteAmount(preview_?.price ?? marketPrice)})`
-            : quoteAmount(confirm.body.price),
+            ? `${t('spot.types.market')} (≈ ${priceText(preview_?.price ?? marketPrice)})`
+            : priceText(confirm.body.price),
         ],
         [t('trading.quantity'), quoteAmount(confirm.body.quantity, pair.base)],
         [t('trading.amount'), quoteAmount(preview_?.amount ?? estimated)],
-        [
-          t('trading.fee'),
-          preview_ ? `${formatNumber(preview_.fee, { locale: language, digits: 8 })} ${preview_.feeAsset}` : '--',
-        ],
+        [t('trading.fee'), feeText(preview_)],
         [t(side === 'buy' ? 'trading.totalCost' : 'trading.totalProceeds'), quoteAmount(preview_?.total)],
       ]
     : [];
@@ -393,7 +404,7 @@ function OrderForm({
         />
       )}
       {type === 'market' ? (
-        <p className="order-market-price">{t('spot.marketHint', { price: quoteAmount(marketPrice) })}</p>
+        <p className="order-market-price">{t('spot.marketHint', { price: priceText(marketPrice) })}</p>
       ) : (
         <div ref={priceRef}>
           <Stepper
@@ -491,11 +502,7 @@ function OrderForm({
         <div>
           <dt>{t('trading.fee')}</dt>
           <dd className="tabular" data-testid="preview-fee">
-            {preview.isFetching && !preview_
-              ? '…'
-              : preview_
-                ? `${formatNumber(preview_.fee, { locale: language, digits: 8 })} ${preview_.feeAsset}`
-                : '--'}
+            {preview.isFetching && !preview_ ? '…' : feeText(preview_)}
           </dd>
         </div>
         <div className="spot-fee-rates">
@@ -644,8 +651,7 @@ function SpotOrderRow({ order, actions }: { order: SpotOrderView; actions?: Reac
   const { t } = useTranslation();
   const language = currentLanguage();
   const timeZone = useTimeZone();
-  const num = (v: string | null, digits = 8) => (v ? formatNumber(v, { locale: language, digits }) : '--');
-  const priceDigitsOf = decimalPlaces(order.price || order.avgPrice || '0');
+  const num = (v: string | null) => (v ? formatNumber(v, { locale: language, digits: exactDigits(v) }) : '--');
   return (
     <li className="spot-order" data-testid="spot-order">
       <div className="spot-order__top">
@@ -659,24 +665,23 @@ function SpotOrderRow({ order, actions }: { order: SpotOrderView; actions?: Reac
       <dl className="spot-order__grid tabular">
         <div>
           <dt>{t('trading.price')}</dt>
-          <dd>{order.type === 'market' ? t('spot.types.market') : num(order.price, priceDigitsOf)}</dd>
+          <dd>{order.type === 'market' ? t('spot.types.market') : num(order.price)}</dd>
         </div>
         <div>
           <dt>{t('spot.filledOf')}</dt>
           <dd>
-            {num(order.filledQuantity, decimalPlaces(order.quantity))}/
-            {num(order.quantity, decimalPlaces(order.quantity))}
+            {num(order.filledQuantity)}/{num(order.quantity)}
           </dd>
         </div>
         {order.stopPrice && (
           <div>
             <dt>{t('spot.stopPrice')}</dt>
-            <dd>{num(order.stopPrice, decimalPlaces(order.stopPrice))}</dd>
+            <dd>{num(order.stopPrice)}</dd>
           </div>
         )}
         <div>
           <dt>{t('trading.avgFillPrice')}</dt>
-          <dd>{order.avgPrice ? num(order.avgPrice, Math.max(decimalPlaces(order.avgPrice), 2)) : '--'}</dd>
+          <dd>{num(order.avgPrice)}</dd>
         </div>
         <div>
           <dt>{t('trading.fee')}</dt>
@@ -777,7 +782,7 @@ function TradeHistory({ symbol }: { symbol: string }) {
   if (trades.isError) return <ErrorState onRetry={() => void trades.refetch()} />;
   const items = trades.data.items;
   if (items.length === 0) return <EmptyState title={t('spot.noTrades')} hint={t('spot.noTradesHint')} />;
-  const num = (v: string) => formatNumber(v, { locale: language, digits: Math.max(decimalPlaces(v), 2) });
+  const num = (v: string) => formatNumber(v, { locale: language, digits: exactDigits(v) });
   return (
     <ul className="spot-orders" data-testid="trade-history">
       {items.map((trade) => (
@@ -819,7 +824,7 @@ function TradeHistory({ symbol }: { symbol: string }) {
 type AccountTab = 'open' | 'history' | 'trades';
 type MarketPanel = 'book' | 'trades' | 'chart';
 
-function PairBar({ pair, quote, onOpen }: { pair: SpotPairView; quote: QuoteView; onOpen: () => void }) {
+function PairBar({ pair, onOpen }: { pair: SpotPairView; onOpen: () => void }) {
   const { t } = useTranslation();
   return (
     <div className="pair-bar">
@@ -828,7 +833,6 @@ function PairBar({ pair, quote, onOpen }: { pair: SpotPairView; quote: QuoteView
         <span className="pair-bar__caret" aria-hidden="true">
           ▾
         </span>
-        <span className="pair-bar__name">{quote.name}</span>
       </button>
       <Link
         className="text-button pair-bar__chart"
@@ -885,7 +889,7 @@ export function SpotTradingScreen({ top }: { top?: ReactNode }) {
   else
     content = (
       <>
-        <PairBar pair={pair} quote={data} onOpen={() => setPairSheetOpen(true)} />
+        <PairBar pair={pair} onOpen={() => setPairSheetOpen(true)} />
         <QuoteHeader quote={data} />
         <section className="depth" aria-label={t('markets.depth')}>
           <Segmented
@@ -894,9 +898,9 @@ export function SpotTradingScreen({ top }: { top?: ReactNode }) {
             label={t('markets.depth')}
             testId="market-panel"
             options={[
-              { value: 'book', label: t('markets.orderBook') },
-              { value: 'trades', label: t('markets.recentTrades') },
-              { value: 'chart', label: t('markets.chart') },
+              { value: 'book', label: t('spot.panels.book') },
+              { value: 'trades', label: t('spot.panels.trades') },
+              { value: 'chart', label: t('spot.panels.chart') },
             ]}
           />
           {panel === 'book' ? (

@@ -1,0 +1,238 @@
+// Crypto spot trading end to end against the real server (paper mode), in both languages at 390×844: a
+// new customer is funded with USDT through the sandbox chain (a test deposit, confirmed by moving the
+// server's clock), opens the trading screen from the Trade tab (crypto by default), picks a price from
+// the order book, places a limit buy away from the market (it rests and shows in open orders), cancels it
+// (order history says so), then buys at market against the liquidity bot and sees the fill in the trade
+// history with its taker fee. Also: the pair sheet, the Markets tab's crypto list opening the trading
+// screen, the favourites star and filter, and the crypto sign-in landing on the trading screen.
+// Screenshots: test-results/screens/web-spot-*.png.
+import { compareDecimal } from '@bourse/money';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { customerPage, launchBrowser, phonePage, type Server, shot, solveCaptcha, startServer } from './harness.ts';
+
+const PIN = '135790';
+
+const TEXT = {
+  'en-US': {
+    available: '5,000.00 USDT',
+    rests: 'Order placed: it rests on the book',
+    cancel: 'Cancel',
+    cancelled: 'Cancelled',
+    filled: 'Order filled',
+    taker: 'Taker',
+    history: 'Order history',
+    favourites: 'Favourites',
+    signIn: 'Sign in',
+  },
+  'pt-BR': {
+    available: '5.000,00 USDT',
+    rests: 'Ordem enviada: aguardando no livro',
+    cancel: 'Cancelar',
+    cancelled: 'Cancelada',
+    filled: 'Ordem executada',
+    taker: 'Taker',
+    history: 'Histórico de ordens',
+    favourites: 'Favoritos',
+    signIn: 'Entrar',
+  },
+} as const;
+
+let server: Server;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer({ BOURSE_TEST_CLOCK: '2026-01-05T04:00:00Z', CRYPTO_SCAN_EVERY_MS: '0' });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function api(path: string, body: Record<string, string> | null, token?: string) {
+  const res = await fetch(`${server.baseUrl}/ipor-api${path}`, {
+    method: body ? 'POST' : 'GET',
+    headers: {
+      ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      ...(token ? { token } : {}),
+    },
+    ...(body ? { body: new URLSearchParams(body).toString() } : {}),
+  });
+  return (await res.json()) as { code: number; msg: string; data: any };
+}
+
+async function spotBalance(token: string, asset: string): Promise<string> {
+  const items = (await api('/user/assets', {}, token)).data.items as {
+    wallet: string;
+    asset: string;
+    available: string;
+  }[];
+  return items.find((b) => b.wallet === 'spot' && b.asset === asset)?.available ?? '0';
+}
+
+/** A fresh customer with a transaction password and 5,000 USDT in the spot wallet (a sandbox deposit). */
+async function fundedCustomer(phone: string) {
+  const captcha = (await api('/common/captcha', null)).data;
+  const reg = await api('/user/register', {
+    areaCode: '91',
+    phone,
+    password: 'secret12',
+    confirmPassword: 'secret12',
+    agree: '1',
+    captchaId: captcha.captchaId,
+    captchaCode: await solveCaptcha(captcha.challenge),
+  });
+  expect(reg.code, JSON.stringify(reg)).toBe(0);
+  const token = reg.data.token as string;
+  const pin = await api(
+    '/user/update/tradePassword',
+    { password: PIN, confirmPassword: PIN, loginPassword: 'secret12' },
+    token,
+  );
+  expect(pin.code, JSON.stringify(pin)).toBe(0);
+  const address = await api('/coin/recharge/address/generate', { asset: 'USDT', network: 'ETH' }, token);
+  expect(address.code, JSON.stringify(address)).toBe(0);
+  const sent = await api('/coin/recharge/add', { asset: 'USDT', network: 'ETH', amount: '5000' }, token);
+  expect(sent.code, JSON.stringify(sent)).toBe(0);
+  expect((await api('/test/clock/advance', { ms: String(12 * 12_000) })).code).toBe(0);
+  await expect.poll(() => spotBalance(token, 'USDT'), { timeout: 15_000 }).toBe('5000.000000');
+  return { token, user: reg.data.user, phone };
+}
+
+async function enterPin(page: Page, pin: string) {
+  await page.getByTestId('confirm-sheet').waitFor();
+  await page.locator('.adm-number-keyboard-key').first().waitFor();
+  await page.waitForTimeout(350);
+  for (const digit of pin) await page.locator('.adm-number-keyboard-key').getByText(digit, { exact: true }).click();
+}
+
+async function openOrders(token: string) {
+  return (await api('/coin/order/list', { status: 'open', symbol: 'BTCUSDT' }, token)).data.items as {
+    id: number;
+    status: string;
+  }[];
+}
+
+describe('crypto spot trading against the real server', () => {
+  for (const [n, lang] of (['en-US', 'pt-BR'] as const).entries()) {
+    const text = TEXT[lang];
+    it(`rests a limit buy, cancels it, buys at market and sees the fee (${lang})`, async () => {
+      const { token, user } = await fundedCustomer(`90000003${n}1`);
+      const { page } = await customerPage(browser, lang, { token, user });
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      try {
+        // The Trade tab opens on crypto.
+        await page.goto(`${server.baseUrl}/pages/tabbar/trade`);
+        await page.getByTestId('spot-screen').waitFor();
+        await page.getByTestId('spot-form').waitFor();
+        await page.getByTestId('order-book').locator('.book-row').first().waitFor();
+        await expect.poll(() => page.getByTestId('available').textContent()).toContain(text.available);
+        await shot(page, `web-spot-trade-tab-${lang}`);
+
+        // The pair sheet lists the pairs with their prices.
+        await page.getByTestId('pair-pick').click();
+        await page.getByTestId('pair-sheet').getByTestId('pair-row').nth(3).waitFor();
+        await shot(page, `web-spot-pairs-${lang}`);
+        await page.getByTestId('pair-sheet').getByTestId('pair-row').filter({ hasText: 'BTCUSDT' }).click();
+        await page.getByTestId('pair-sheet').waitFor({ state: 'hidden' });
+
+        // A tapped bid fills the price; then a limit buy 5 % under the best bid rests on the book.
+        const book = (await api('/coin/books', { symbol: 'BTCUSDT' })).data as { bids: [string, string][] };
+        const bestBid = book.bids.map((b) => b[0]).sort((a, b) => compareDecimal(b, a))[0] as string;
+        await page.locator('.book-row--bid').first().click();
+        await expect.poll(() => page.getByTestId('price-input').inputValue()).not.toBe('');
+        const away = (BigInt(bestBid.replace('.', '')) * 95n) / 100n;
+        const scale = bestBid.includes('.') ? bestBid.split('.')[1]!.length : 0;
+        const digits = away.toString().padStart(scale + 1, '0');
+        const limitPrice = scale ? `${digits.slice(0, -scale)}.${digits.slice(-scale)}` : digits;
+        await page.getByTestId('price-input').fill(limitPrice);
+        await page.getByTestId('quantity-input').fill('0.01');
+        await page
+          .getByTestId('preview-fee')
+          .filter({ hasText: /BTC|USDT/ })
+          .waitFor();
+        await page.getByTestId('order-submit').scrollIntoViewIfNeeded();
+        await shot(page, `web-spot-form-${lang}`);
+        await page.getByTestId('order-submit').click();
+        await page.getByTestId('confirm-sheet').waitFor();
+        await shot(page, `web-spot-confirm-${lang}`);
+        await enterPin(page, PIN);
+        await page.getByText(text.rests).waitFor();
+        await page.getByTestId('open-orders').getByTestId('spot-order').first().waitFor();
+        await page.getByTestId('open-orders').scrollIntoViewIfNeeded();
+        await shot(page, `web-spot-open-${lang}`);
+        expect(await openOrders(token)).toHaveLength(1);
+
+        // Cancel it: gone from open orders, in the history as cancelled.
+        await page.getByTestId('cancel-order').first().click();
+        await page.locator('.adm-dialog').getByRole('button', { name: text.cancel, exact: true }).click();
+        await page.getByTestId('open-orders').waitFor({ state: 'detached' });
+        expect(await openOrders(token)).toHaveLength(0);
+        await page.getByTestId('account-tabs').getByRole('tab', { name: text.history }).click();
+        await page.getByTestId('order-history').getByText(text.cancelled).first().waitFor();
+        await shot(page, `web-spot-history-${lang}`);
+
+        // A market buy fills against the liquidity bot: the trade shows with its taker fee.
+        await page.getByTestId('type-market').click();
+        await page.getByTestId('quantity-input').fill('0.01');
+        await page
+          .getByTestId('preview-fee')
+          .filter({ hasText: /BTC|USDT/ })
+          .waitFor();
+        await page.getByTestId('order-submit').click();
+        await enterPin(page, PIN);
+        await page.getByText(text.filled).waitFor();
+        const trade = page.getByTestId('trade-history').getByTestId('spot-trade').first();
+        await trade.waitFor();
+        expect(await trade.textContent()).toContain(text.taker);
+        const fills = (await api('/coin/order/trades', { symbol: 'BTCUSDT' }, token)).data.items as {
+          fee: string;
+          feeAsset: string;
+        }[];
+        expect(fills.length).toBeGreaterThan(0);
+        expect(compareDecimal(fills[0]!.fee, '0')).toBe(1);
+        expect(await trade.getByTestId('trade-fee').textContent()).toContain(fills[0]!.feeAsset);
+        await trade.scrollIntoViewIfNeeded();
+        await shot(page, `web-spot-trades-${lang}`);
+        expect(compareDecimal(await spotBalance(token, 'BTC'), '0')).toBe(1);
+
+        // The favourites star, then the Markets tab's crypto list filtered to favourites.
+        await page.getByTestId('coin-star').click();
+        await expect.poll(() => page.getByTestId('coin-star').getAttribute('aria-pressed')).toBe('true');
+        await page.goto(`${server.baseUrl}/pages/tabbar/markets`);
+        await page
+          .getByTestId('markets-segment')
+          .getByRole('tab', { name: /Crypto|Cripto/ })
+          .click();
+        await page.getByTestId('coin-filter').getByRole('button', { name: text.favourites }).click();
+        await page.getByTestId('quote-row').filter({ hasText: 'BTCUSDT' }).waitFor();
+        await shot(page, `web-spot-markets-favourites-${lang}`);
+        await page.getByTestId('quote-row').filter({ hasText: 'BTCUSDT' }).click();
+        await page.waitForURL(/\/pages\/coin\/index\?symbol=BTCUSDT/);
+        await page.getByTestId('spot-form').waitFor();
+        expect(errors).toEqual([]);
+      } finally {
+        await page.context().close();
+      }
+    });
+  }
+
+  it('the crypto sign-in lands on the trading screen', async () => {
+    const { page } = await phonePage(browser, 'pt-BR');
+    try {
+      await page.goto(`${server.baseUrl}/pages/account/coinLogin`);
+      await page.getByTestId('login-form').waitFor();
+      await shot(page, 'web-spot-coin-login-pt-BR');
+      await page.locator('input[name="phone"]').fill('9000000301');
+      await page.locator('input[name="password"]').fill('secret12');
+      await page.getByTestId('login-form').getByRole('button', { name: TEXT['pt-BR'].signIn, exact: true }).click();
+      await page.waitForURL(/\/pages\/coin\/index$/);
+      await page.getByTestId('spot-form').waitFor();
+    } finally {
+      await page.context().close();
+    }
+  });
+});
