@@ -32,7 +32,7 @@ const TEXT = {
     cancelled: 'Cancelada',
     filled: 'Ordem executada',
     taker: 'Taker',
-    history: 'Histórico de ordens',
+    history: 'Histórico',
     favourites: 'Favoritos',
     signIn: 'Entrar',
   },

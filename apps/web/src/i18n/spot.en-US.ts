@@ -8,6 +8,7 @@ export const spotEnUS = {
     unknownPair: '{{symbol}} is not traded here',
     openDefault: 'Open {{pair}}',
     panels: { book: 'Book', trades: 'Trades', chart: 'Chart' },
+    tabs: { open: 'Open orders', history: 'Order history', trades: 'Trade history' },
     fullChart: 'Chart',
     addFavourite: 'Add to favourites',
     removeFavourite: 'Remove from favourites',
@@ -50,7 +51,6 @@ export const spotEnUS = {
       closed: 'Order closed without a fill',
     },
     myOrders: 'My orders',
-    tradeHistory: 'Trades',
     status: {
       untriggered: 'Waiting',
       pending: 'Open',

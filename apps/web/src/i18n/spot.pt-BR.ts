@@ -8,6 +8,7 @@ export const spotPtBR = {
     unknownPair: '{{symbol}} não é negociado aqui',
     openDefault: 'Abrir {{pair}}',
     panels: { book: 'Livro', trades: 'Negócios', chart: 'Gráfico' },
+    tabs: { open: 'Ordens abertas', history: 'Histórico', trades: 'Negócios' },
     fullChart: 'Gráfico',
     addFavourite: 'Adicionar aos favoritos',
     removeFavourite: 'Remover dos favoritos',
@@ -50,7 +51,6 @@ export const spotPtBR = {
       closed: 'Ordem encerrada sem execução',
     },
     myOrders: 'Minhas ordens',
-    tradeHistory: 'Negócios',
     status: {
       untriggered: 'Aguardando',
       pending: 'Aberta',

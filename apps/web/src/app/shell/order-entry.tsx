@@ -101,15 +101,7 @@ export function Stepper({
  * the transaction password. `submit` gets the password and the idempotency key to send; `orderKey` is
  * the key made when the sheet opened.
  */
-export function PasscodeConfirmSheet<T>({
-  isOpen,
-  orderKey,
-  rows,
-  notice,
-  submit,
-  onDone,
-  onClose,
-}: {
+interface PasscodeConfirmProps<T> {
   isOpen: boolean;
   orderKey: string;
   rows: readonly (readonly [string, ReactNode])[];
@@ -117,7 +109,15 @@ export function PasscodeConfirmSheet<T>({
   submit: (password: string, idempotencyKey: string) => Promise<T>;
   onDone: (result: T) => void;
   onClose: () => void;
-}) {
+}
+
+export function PasscodeConfirmSheet<T>(props: PasscodeConfirmProps<T>) {
+  // Mounted afresh for each order (keyed by its idempotency key): a password typed for the last order
+  // must never be in the box when the next one opens (a full box submits at once).
+  return props.isOpen ? <OpenPasscodeSheet key={props.orderKey} {...props} /> : null;
+}
+
+function OpenPasscodeSheet<T>({ isOpen, orderKey, rows, notice, submit, onDone, onClose }: PasscodeConfirmProps<T>) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const isTouch = useMemo(isTouchDevice, []);
@@ -129,15 +129,10 @@ export function PasscodeConfirmSheet<T>({
   const [renewedKey, setRenewedKey] = useState<string | null>(null);
   const passcodeRef = useRef<PasscodeInputRef>(null);
   useEffect(() => {
-    if (!isOpen) return;
-    setPasscode('');
-    setError(null);
-    setCanRetry(false);
-    setRenewedKey(null);
     // Open the keypad once the sheet has slid in.
     const timer = setTimeout(() => passcodeRef.current?.focus(), 350);
     return () => clearTimeout(timer);
-  }, [isOpen]);
+  }, []);
   const mutation = useMutation({
     mutationFn: (password: string) => submit(password, renewedKey ?? orderKey),
     onSuccess: (data) => onDone(data),
@@ -167,7 +162,6 @@ export function PasscodeConfirmSheet<T>({
   });
   const isPending = mutation.isPending;
   useEscape(isOpen && !isPending, onClose);
-  if (!isOpen) return null;
   return (
     <Popup
       visible={isOpen}

@@ -930,9 +930,9 @@ export function SpotTradingScreen({ top }: { top?: ReactNode }) {
               label={t('spot.myOrders')}
               testId="account-tabs"
               options={[
-                { value: 'open', label: t('trading.openOrders') },
-                { value: 'history', label: t('trading.orderHistory') },
-                { value: 'trades', label: t('spot.tradeHistory') },
+                { value: 'open', label: t('spot.tabs.open') },
+                { value: 'history', label: t('spot.tabs.history') },
+                { value: 'trades', label: t('spot.tabs.trades') },
               ]}
             />
             {tab === 'open' ? (
