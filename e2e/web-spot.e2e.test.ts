@@ -116,7 +116,7 @@ async function openOrders(token: string) {
 }
 
 describe('crypto spot trading against the real server', () => {
-  for (const [n, lang] of (['en-US'] as const).entries()) {
+  for (const [n, lang] of (['en-US', 'pt-BR'] as const).entries()) {
     const text = TEXT[lang];
     it(`rests a limit buy, cancels it, buys at market and sees the fee (${lang})`, async () => {
       const { token, user } = await fundedCustomer(`90000003${n}1`);
