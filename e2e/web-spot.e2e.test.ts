@@ -6,6 +6,8 @@
 // history with its taker fee. Also: the pair sheet, the Markets tab's crypto list opening the trading
 // screen, the favourites star and filter, and the crypto sign-in landing on the trading screen.
 // Screenshots: test-results/screens/web-spot-*.png.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { compareDecimal } from '@bourse/money';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,27 +18,49 @@ const PIN = '135790';
 const TEXT = {
   'en-US': {
     available: '5,000.00 USDT',
-    rests: 'Order placed: it rests on the book',
+    amended: 'Quantity lowered',
+    stocks: 'Stocks',
+    rests: 'Order placed on the book',
     cancel: 'Cancel',
     cancelled: 'Cancelled',
     filled: 'Order filled',
     taker: 'Taker',
     history: 'Order history',
-    favourites: 'Favourites',
+    favourites: 'Favourite pairs',
     signIn: 'Sign in',
   },
   'pt-BR': {
     available: '5.000,00 USDT',
-    rests: 'Ordem enviada: aguardando no livro',
+    amended: 'Quantidade reduzida',
+    stocks: 'Ações',
+    rests: 'Ordem enviada ao livro',
     cancel: 'Cancelar',
     cancelled: 'Cancelada',
     filled: 'Ordem executada',
     taker: 'Taker',
     history: 'Histórico',
-    favourites: 'Favoritos',
+    favourites: 'Pares favoritos',
     signIn: 'Entrar',
   },
 } as const;
+
+// axe-core (WCAG 2.0/2.1 A and AA), run as web-a11y.e2e.test.ts runs it (through the DevTools protocol:
+// the CSP blocks a script tag). What fails the test: a contrast violation or a serious or critical one.
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+async function blockingAxeViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate("'axe' in window"))) await page.evaluate(AXE);
+  const found = (await page.evaluate(`window.axe.run(document, {
+    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    resultTypes: ['violations'],
+  }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`)) as {
+    id: string;
+    impact: string | null;
+    nodes: string[];
+  }[];
+  return found
+    .filter((v) => v.id === 'color-contrast' || v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.join(', ')}`);
+}
 
 let server: Server;
 let browser: Browser;
@@ -112,6 +136,7 @@ async function openOrders(token: string) {
   return (await api('/coin/order/list', { status: 'open', symbol: 'BTCUSDT' }, token)).data.items as {
     id: number;
     status: string;
+    quantity: string;
   }[];
 }
 
@@ -131,6 +156,7 @@ describe('crypto spot trading against the real server', () => {
         await page.getByTestId('order-book').locator('.book-row').first().waitFor();
         await expect.poll(() => page.getByTestId('available').textContent()).toContain(text.available);
         await shot(page, `web-spot-trade-tab-${lang}`);
+        expect(await blockingAxeViolations(page)).toEqual([]);
 
         // The pair sheet lists the pairs with their prices.
         await page.getByTestId('pair-pick').click();
@@ -154,8 +180,11 @@ describe('crypto spot trading against the real server', () => {
           .getByTestId('preview-fee')
           .filter({ hasText: /BTC|USDT/ })
           .waitFor();
+        await page.getByRole('button', { name: /Advanced|Avançado/ }).click();
+        await page.getByTestId('post-only').waitFor();
         await page.getByTestId('order-submit').scrollIntoViewIfNeeded();
         await shot(page, `web-spot-form-${lang}`);
+        expect(await blockingAxeViolations(page)).toEqual([]);
         await page.getByTestId('order-submit').click();
         await page.getByTestId('confirm-sheet').waitFor();
         await shot(page, `web-spot-confirm-${lang}`);
@@ -165,6 +194,20 @@ describe('crypto spot trading against the real server', () => {
         await page.getByTestId('open-orders').scrollIntoViewIfNeeded();
         await shot(page, `web-spot-open-${lang}`);
         expect(await openOrders(token)).toHaveLength(1);
+        expect(await blockingAxeViolations(page)).toEqual([]);
+
+        // Amend it down: the quantity falls from 0.01 to 0.005 and the order keeps resting.
+        await page.getByTestId('amend-order').first().click();
+        await page.getByTestId('amend-sheet').waitFor();
+        await page.getByTestId('amend-quantity-input').fill('0.005');
+        await shot(page, `web-spot-amend-${lang}`);
+        await page.getByTestId('amend-submit').click();
+        await page.getByText(text.amended).waitFor();
+        await expect.poll(async () => (await openOrders(token))[0]?.quantity).toMatch(/^0\.0050*$/);
+        await page
+          .getByTestId('open-orders')
+          .getByText(/0[.,]005/)
+          .waitFor();
 
         // Cancel it: gone from open orders, in the history as cancelled.
         await page.getByTestId('cancel-order').first().click();
@@ -213,15 +256,16 @@ describe('crypto spot trading against the real server', () => {
         await page.getByTestId('quote-row').filter({ hasText: 'BTCUSDT' }).click();
         await page.waitForURL(/\/pages\/coin\/index\?symbol=BTCUSDT/);
         await page.getByTestId('spot-form').waitFor();
+
+        // The stock side stays one tap away on the Trade tab.
+        await page.goto(`${server.baseUrl}/pages/tabbar/trade`);
+        await page.getByTestId('trade-type').getByRole('tab', { name: text.stocks }).click();
+        await page.getByTestId('account-summary').waitFor();
+        await shot(page, `web-spot-trade-stocks-${lang}`);
         expect(errors).toEqual([]);
       } catch (error) {
         // What the screen showed when it failed, for whoever reads the run.
         await shot(page, `web-spot-failure-${lang}`).catch(() => undefined);
-        await page
-          .getByTestId('preview-fee')
-          .scrollIntoViewIfNeeded()
-          .catch(() => undefined);
-        await shot(page, `web-spot-failure2-${lang}`).catch(() => undefined);
         throw error;
       } finally {
         await page.context().close();
@@ -232,6 +276,11 @@ describe('crypto spot trading against the real server', () => {
   it('the crypto sign-in lands on the trading screen', async () => {
     const { page } = await phonePage(browser, 'pt-BR');
     try {
+      // Signed out, the screen shows the market and asks to sign in where the form would be.
+      await page.goto(`${server.baseUrl}/pages/coin/index?symbol=ETHUSDT`);
+      await page.getByTestId('order-book').waitFor();
+      await page.getByTestId('sign-in-prompt').scrollIntoViewIfNeeded();
+      await shot(page, 'web-spot-signed-out-pt-BR');
       await page.goto(`${server.baseUrl}/pages/account/coinLogin`);
       await page.getByTestId('login-form').waitFor();
       await shot(page, 'web-spot-coin-login-pt-BR');

@@ -255,11 +255,14 @@ export function OrderBook({
   quote,
   onPrice,
   depth = 5,
+  pickLabel,
 }: {
   kind: AssetKind;
   quote: QuoteView;
   onPrice: (price: string, side: 'buy' | 'sell') => void;
   depth?: number;
+  /** What tapping a row does, for screen readers (default: "Buy at" an ask, "Sell at" a bid). */
+  pickLabel?: string;
 }) {
   const { t } = useTranslation();
   const book = useBook(kind, quote.symbol, quote.id);
@@ -276,11 +279,12 @@ export function OrderBook({
         className={`book-row book-row--${side}`}
         // Tapping an ask buys at that price; tapping a bid sells at it.
         onClick={() => onPrice(level.price, side === 'ask' ? 'buy' : 'sell')}
-        aria-label={t(side === 'ask' ? 'markets.buyAt' : 'markets.sellAt', {
-          price: formatPrice(level.price, locale, digits),
-        })}
       >
         <span className="book-row__bar" style={{ width: `${level.depthPct}%` }} aria-hidden="true" />
+        {/* What a tap does, for screen readers; the name then goes on with the visible price and quantity. */}
+        <span className="visually-hidden">
+          {pickLabel ?? t(side === 'ask' ? 'markets.buyAt' : 'markets.sellAt', { price: '' }).trim()}{' '}
+        </span>
         <span className="book-row__price tabular">{formatPrice(level.price, locale, digits)}</span>
         <span className="book-row__qty tabular">{formatCompact(level.quantity, locale)}</span>
       </button>

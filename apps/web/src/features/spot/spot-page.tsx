@@ -428,7 +428,9 @@ function OrderForm({
         }}
         step={pair.lotSize}
         maxDecimals={lotDigits}
-        placeholder={t('spot.quantityPlaceholder', { lot: pair.lotSize })}
+        placeholder={t('spot.quantityPlaceholder', {
+          lot: formatNumber(pair.lotSize, { locale: language, digits: lotDigits }),
+        })}
         error={errorText(errors.quantity)}
       />
 
@@ -680,7 +682,7 @@ function SpotOrderRow({ order, actions }: { order: SpotOrderView; actions?: Reac
           </div>
         )}
         <div>
-          <dt>{t('trading.avgFillPrice')}</dt>
+          <dt>{t('spot.avgPrice')}</dt>
           <dd>{num(order.avgPrice)}</dd>
         </div>
         <div>
@@ -904,7 +906,13 @@ export function SpotTradingScreen({ top }: { top?: ReactNode }) {
             ]}
           />
           {panel === 'book' ? (
-            <OrderBook kind="coin" quote={data} depth={6} onPrice={(price) => setPicked({ price, at: Date.now() })} />
+            <OrderBook
+              kind="coin"
+              quote={data}
+              depth={6}
+              pickLabel={t('spot.usePrice')}
+              onPrice={(price) => setPicked({ price, at: Date.now() })}
+            />
           ) : panel === 'trades' ? (
             <RecentTrades kind="coin" quote={data} />
           ) : (
