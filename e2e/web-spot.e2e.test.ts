@@ -19,6 +19,8 @@ const TEXT = {
   'en-US': {
     available: '5,000.00 USDT',
     amended: 'Quantity lowered',
+    waiting: 'Waiting',
+    chart: 'Chart',
     stocks: 'Stocks',
     rests: 'Order placed on the book',
     cancel: 'Cancel',
@@ -32,6 +34,8 @@ const TEXT = {
   'pt-BR': {
     available: '5.000,00 USDT',
     amended: 'Quantidade reduzida',
+    waiting: 'Aguardando',
+    chart: 'Gráfico',
     stocks: 'Ações',
     rests: 'Ordem enviada ao livro',
     cancel: 'Cancelar',
@@ -125,6 +129,13 @@ async function fundedCustomer(phone: string) {
   return { token, user: reg.data.user, phone };
 }
 
+/** `price` × pct / 100, at the price's own decimals (rounded down). */
+function percentOf(price: string, pct: bigint): string {
+  const scale = price.includes('.') ? (price.split('.')[1] as string).length : 0;
+  const digits = ((BigInt(price.replace('.', '')) * pct) / 100n).toString().padStart(scale + 1, '0');
+  return scale ? `${digits.slice(0, -scale)}.${digits.slice(-scale)}` : digits;
+}
+
 async function enterPin(page: Page, pin: string) {
   await page.getByTestId('confirm-sheet').waitFor();
   await page.locator('.adm-number-keyboard-key').first().waitFor();
@@ -143,7 +154,7 @@ async function openOrders(token: string) {
 describe('crypto spot trading against the real server', () => {
   for (const [n, lang] of (['en-US', 'pt-BR'] as const).entries()) {
     const text = TEXT[lang];
-    it(`rests a limit buy, cancels it, buys at market and sees the fee (${lang})`, async () => {
+    it(`rests, amends and cancels a limit buy, buys at market with its fee, waits on a stop-limit (${lang})`, async () => {
       const { token, user } = await fundedCustomer(`90000003${n}1`);
       const { page } = await customerPage(browser, lang, { token, user });
       const errors: string[] = [];
@@ -170,11 +181,7 @@ describe('crypto spot trading against the real server', () => {
         const bestBid = book.bids.map((b) => b[0]).sort((a, b) => compareDecimal(b, a))[0] as string;
         await page.locator('.book-row--bid').first().click();
         await expect.poll(() => page.getByTestId('price-input').inputValue()).not.toBe('');
-        const away = (BigInt(bestBid.replace('.', '')) * 95n) / 100n;
-        const scale = bestBid.includes('.') ? bestBid.split('.')[1]!.length : 0;
-        const digits = away.toString().padStart(scale + 1, '0');
-        const limitPrice = scale ? `${digits.slice(0, -scale)}.${digits.slice(-scale)}` : digits;
-        await page.getByTestId('price-input').fill(limitPrice);
+        await page.getByTestId('price-input').fill(percentOf(bestBid, 95n));
         await page.getByTestId('quantity-input').fill('0.01');
         await page
           .getByTestId('preview-fee')
@@ -241,6 +248,34 @@ describe('crypto spot trading against the real server', () => {
         await trade.scrollIntoViewIfNeeded();
         await shot(page, `web-spot-trades-${lang}`);
         expect(compareDecimal(await spotBalance(token, 'BTC'), '0')).toBe(1);
+
+        // A stop-limit buy above the market waits for its stop price, shown as waiting; then cancelled.
+        const asks = (await api('/coin/books', { symbol: 'BTCUSDT' })).data.asks as [string, string][];
+        const bestAsk = asks.map((a) => a[0]).sort(compareDecimal)[0] as string;
+        await page.getByTestId('type-stop_limit').click();
+        await page.getByTestId('stop-price-input').fill(percentOf(bestAsk, 110n));
+        await page.getByTestId('price-input').fill(percentOf(bestAsk, 111n));
+        await page.getByTestId('quantity-input').fill('0.001');
+        await page
+          .getByTestId('preview-fee')
+          .filter({ hasText: /BTC|USDT/ })
+          .waitFor();
+        await page.getByTestId('stop-price-input').scrollIntoViewIfNeeded();
+        await shot(page, `web-spot-stop-limit-${lang}`);
+        await page.getByTestId('order-submit').click();
+        await enterPin(page, PIN);
+        await page.getByTestId('open-orders').getByText(text.waiting).waitFor();
+        expect((await openOrders(token))[0]?.status).toBe('untriggered');
+        await page.getByTestId('cancel-order').first().click();
+        await page.locator('.adm-dialog').getByRole('button', { name: text.cancel, exact: true }).click();
+        await page.getByTestId('open-orders').waitFor({ state: 'detached' });
+
+        // The chart panel: candles with SMA and volume.
+        await page.getByTestId('market-panel').getByRole('tab', { name: text.chart }).click();
+        await page.getByTestId('kline-legend').waitFor();
+        await page.locator('.kline-chart canvas').first().waitFor();
+        await page.getByTestId('market-panel').scrollIntoViewIfNeeded();
+        await shot(page, `web-spot-chart-${lang}`);
 
         // The favourites star, then the Markets tab's crypto list filtered to favourites.
         await page.getByTestId('coin-star').click();

@@ -579,6 +579,7 @@ function AmendSheet({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
+  const language = currentLanguage();
   const queryClient = useQueryClient();
   const [quantity, setQuantity] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -612,7 +613,14 @@ function AmendSheet({
         </div>
         <div className="sheet__body spot-amend">
           <p className="section-hint">
-            {t('spot.amendHint', { quantity: order.quantity, filled: order.filledQuantity, coin: order.base })}
+            {t('spot.amendHint', {
+              quantity: formatNumber(order.quantity, { locale: language, digits: exactDigits(order.quantity) }),
+              filled: formatNumber(order.filledQuantity, {
+                locale: language,
+                digits: exactDigits(order.filledQuantity),
+              }),
+              coin: order.base,
+            })}
           </p>
           <Stepper
             id="amend-quantity"
