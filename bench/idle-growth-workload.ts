@@ -1,5 +1,5 @@
 // An idle server's growth: the whole server (buildApp, paper mode) on a database of its own, its clock
-// moved on by hand one second at a time as serve.ts's pump does (market, then venue), with nobody
+// moved on by hand one second at a time as serve.ts's pump does (market, then venue and crypto bot), with nobody
 // trading, watching or signing in. Measures what the database holds before and after: bytes in use,
 // journal lines, order rows, commands applied. Used by bench/idle-growth.ts and its test.
 // Must not: trade, watch a book or call the API (that is customer activity, not idleness).
@@ -75,6 +75,7 @@ export async function idleGrowth(
       clock.advance(stepMs);
       await app.market.pump();
       await app.venue.sync();
+      await app.spot.bot.sync();
       await app.retention.tick();
     };
     const steps = (m: number) => Math.round((m * 60_000) / stepMs);

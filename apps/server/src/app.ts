@@ -55,7 +55,7 @@ import { marketStream } from './features/markets/stream.ts';
 import { reconciliationRoutes } from './features/reconciliation/routes.ts';
 import { Reconciliation } from './features/reconciliation/service.ts';
 import { LiquidityBot } from './features/spot/liquidity-bot.ts';
-import { spotRoutes } from './features/spot/routes.ts';
+import { spotConsoleRoutes, spotRoutes } from './features/spot/routes.ts';
 import { SpotExchange } from './features/spot/service.ts';
 import { staffRoutes } from './features/staff/routes.ts';
 import { Staff } from './features/staff/service.ts';
@@ -345,6 +345,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       marketDataRoutes(api, market, engine, watchBook);
       stockRoutes(api, { accounts, orders: stockOrders, holdings, watchlist, market, clock });
       spotRoutes(api, { accounts, spot, market });
+      spotConsoleRoutes(api, { spot, staff });
       if (config.testHooks && config.mode === 'paper') {
         testClockRoutes(api, clock, async () => {
           await market.pump();

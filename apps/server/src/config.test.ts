@@ -2,7 +2,7 @@
 // refusals.
 
 import { expect, it } from 'vitest';
-import { loadConfig } from './config.ts';
+import { loadConfig, loadSpotSettings } from './config.ts';
 
 it('takes snapshots every 100,000 commands on a worker unless told otherwise', () => {
   expect(loadConfig({})).toMatchObject({ engineSnapshotEvery: 100_000, engineSnapshots: 'worker' });
@@ -103,4 +103,15 @@ it('reads the withdrawal settings: review thresholds over the defaults, closed r
     'after_post',
   );
   expect(() => loadConfig({ WITHDRAW_REVIEW_ABOVE: 'INR:lots' })).toThrow(/not a decimal/);
+});
+
+it('charges crypto spot 10/10 bp with a 5 USDT minimum unless told otherwise, and refuses malformed values', () => {
+  expect(loadSpotSettings({})).toEqual({ makerFeeBps: 10, takerFeeBps: 10, minNotional: '5' });
+  expect(loadSpotSettings({ SPOT_FEE_BPS: 'maker:2,taker:7', SPOT_MIN_NOTIONAL: '10.5' })).toEqual({
+    makerFeeBps: 2,
+    takerFeeBps: 7,
+    minNotional: '10.5',
+  });
+  expect(() => loadSpotSettings({ SPOT_FEE_BPS: 'MAKER:-1' })).toThrow();
+  expect(() => loadSpotSettings({ SPOT_MIN_NOTIONAL: 'five' })).toThrow();
 });

@@ -238,3 +238,24 @@ export const coinTransferView = z.object({
   at: z.number().int(),
 });
 export type CoinTransferView = z.infer<typeof coinTransferView>;
+
+/**
+ * GET /admin/spot/liquidity: each pair's disclosed liquidity account as the staff console shows it
+ * (read-only): its coin and USDT balances with what its quotes hold, and how many orders it has open.
+ */
+export const spotLiquidityView = z.object({
+  symbol: z.string(),
+  liquidityAccount: z.string(),
+  base: z.string(),
+  quote: z.string(),
+  baseBalance: z.string(),
+  baseHeld: z.string(),
+  quoteBalance: z.string(),
+  quoteHeld: z.string(),
+  openOrders: z.number().int(),
+  bestBid: z.string().nullable(),
+  bestAsk: z.string().nullable(),
+  /** The simulator's price the ladder is quoted around. */
+  referencePrice: z.string().nullable(),
+});
+export type SpotLiquidityView = z.infer<typeof spotLiquidityView>;

@@ -33,6 +33,9 @@ describe('seeded simulation', () => {
       'set_instrument_fees',
       'convert',
       'convert:insufficient_balance',
+      // The spot pair's liquidity account: its ladder trades with customers, its cancels and its funding.
+      'mm:trade',
+      'mm:cancel_order',
     ]) {
       expect(report.coverage[path], path).toBeGreaterThan(10);
     }
@@ -53,6 +56,7 @@ describe('seeded simulation', () => {
       'register_asset:invalid_asset',
       'deposit:registered_coin',
       'convert:same_asset',
+      'mm:deposit',
     ]) {
       expect(report.coverage[path], path).toBeGreaterThan(0);
     }

@@ -23,6 +23,7 @@ const StaffPage = lazy(() => import('../features/staff/staff-page.tsx'));
 const UsersPage = lazy(() => import('../features/accounts/users-page.tsx'));
 const ContentPage = lazy(() => import('../features/content/content-page.tsx'));
 const ReconciliationPage = lazy(() => import('../features/reconciliation/reconciliation-page.tsx'));
+const LiquidityPage = lazy(() => import('../features/spot/liquidity-page.tsx'));
 const KycReviewPage = lazy(() => import('../features/kyc/kyc-review-page.tsx'));
 const DepositDeskPage = lazy(() => import('../features/deposits/deposit-desk-page.tsx'));
 const WithdrawalsPage = lazy(() => import('../features/withdrawals/withdrawals-page.tsx'));
@@ -56,6 +57,7 @@ export function App() {
                     <Route path="staff" element={<StaffPage />} />
                     <Route path="content" element={<ContentPage />} />
                     <Route path="reconciliation" element={<ReconciliationPage />} />
+                    <Route path="liquidity" element={<LiquidityPage />} />
                     <Route path="kyc" element={<KycReviewPage />} />
                     <Route path="deposits" element={<DepositDeskPage />} />
                     <Route path="withdrawals" element={<WithdrawalsPage />} />

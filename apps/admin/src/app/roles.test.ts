@@ -39,6 +39,7 @@ describe('role matrix', () => {
       'withdrawals',
       'loans',
       'reconciliation',
+      'liquidity',
       'adjustments',
     ]);
     expect(hasPermission('finance', 'users.status')).toBe(false);
@@ -80,6 +81,7 @@ describe('role matrix', () => {
       'deposits',
       'withdrawals',
       'reconciliation',
+      'liquidity',
       'adjustments',
       'content',
       'audit',

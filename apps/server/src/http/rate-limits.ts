@@ -15,6 +15,7 @@ export const ROUTE_LIMITS: Readonly<Record<string, keyof Omit<RateLimits, 'windo
   'POST /common/code/send': 'codeSend',
   'POST /stock/order/buy': 'order',
   'POST /stock/order/sell': 'order',
+  'POST /coin/order/add': 'order',
   // A deposit's receipt photo is decoded and re-encoded: as costly as an order, limited alike.
   'POST /user/recharge/add': 'order',
 };

@@ -53,6 +53,15 @@ export const findOrder = async (db: Sql, owner: string, orderId: number, pairIds
     )
   )[0];
 
+/** One of the customer's orders by the command ids its client order id may have been placed under. */
+export const findOrderByCommand = async (db: Sql, owner: string, commandIds: readonly string[]) =>
+  (
+    await db.query<SpotOrderRow>(
+      `SELECT ${ORDER_COLUMNS} FROM orders WHERE user_id = $1 AND command_id IN (${commandIds.map((_, k) => `$${k + 2}`).join(', ')})`,
+      [owner, ...commandIds],
+    )
+  )[0];
+
 /** A customer's spot orders, newest first: open ones (resting or waiting), finished ones or all. */
 export async function listOrders(
   db: Sql,
@@ -107,6 +116,15 @@ export async function listUserTrades(
   );
   return { rows, total: Number(total) };
 }
+
+/** The durable record of a keyed order command (engine-host/idempotency-keys.ts writes it). */
+export const findKeyedCommand = async (db: Sql, commandId: string) =>
+  (
+    await db.query<{ body: string; order_id: unknown; outcome: string }>(
+      'SELECT body, order_id, outcome FROM idempotency_keys WHERE command_id = $1',
+      [commandId],
+    )
+  )[0];
 
 /** Customers' stop-limit orders still waiting for their stop price (for the bot after a restart). */
 export const listWaitingStops = (db: Sql, pairIds: readonly string[]) =>

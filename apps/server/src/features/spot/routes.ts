@@ -7,6 +7,7 @@ import {
   previewSpotOrderBody,
   type QuoteView,
   quoteView,
+  spotLiquidityView,
   spotOrderIdBody,
   spotOrderListBody,
   spotOrderPreviewView,
@@ -24,6 +25,7 @@ import { bearerToken, guard } from '../../http/auth.ts';
 import { done, ok, okEnvelope } from '../../http/envelope.ts';
 import type { Accounts } from '../accounts/service.ts';
 import type { MarketData } from '../markets/service.ts';
+import type { Staff } from '../staff/service.ts';
 import type { SpotExchange } from './service.ts';
 
 export type SpotDeps = { accounts: Accounts; spot: SpotExchange; market: MarketData };
@@ -161,6 +163,23 @@ export function spotRoutes(app: FastifyInstance, d: SpotDeps) {
         return instrument ? [d.market.quote(instrument)] : [];
       });
       return ok({ items });
+    },
+  );
+}
+
+/** The staff console's read-only view of the liquidity accounts (who may read the reconciliation). */
+export function spotConsoleRoutes(app: FastifyInstance, d: { spot: SpotExchange; staff: Staff }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const as = guard((req) => d.staff.authenticate(bearerToken(req), 'reconciliation.read'));
+  r.get(
+    '/admin/spot/liquidity',
+    {
+      onRequest: as.first,
+      schema: { tags: ['staff'], response: { 200: okEnvelope(z.object({ items: z.array(spotLiquidityView) })) } },
+    },
+    async (req) => {
+      await as(req);
+      return ok({ items: d.spot.liquidity() });
     },
   );
 }

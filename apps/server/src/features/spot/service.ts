@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type {
   PlaceSpotOrder,
+  SpotLiquidityView,
   SpotOrderPreviewView,
   SpotOrderView,
   SpotPairView,
@@ -26,10 +27,9 @@ import {
   type OrderStatus,
   priceToTicks,
   quantityToLots,
-  ticksToPrice,
   tradeNotional,
 } from '@bourse/engine';
-import type { Instrument } from '@bourse/market';
+import { type Instrument, ticksToDecimal } from '@bourse/market';
 import { formatDecimal, tryParseDecimal } from '@bourse/money';
 import type { SpotSettings } from '../../config.ts';
 import { commandBody, keyedCommandId } from '../../engine-host/idempotency-keys.ts';
@@ -64,6 +64,28 @@ type Checked = {
 };
 
 type Fills = { notional: bigint; fee: bigint; lots: number };
+
+/** A price as the book shows it: to the pair's tick ("95047.50"), not the quote coin's six decimals. */
+const priceText = (spec: EngineInstrument, ticks: number) => ticksToDecimal(ticks, spec.spec.tickSize);
+
+/**
+ * A quantity in lots as the contract shows it: the coin's scale up to 8 decimals (ETH's 18 would show ten
+ * zeros more). Exact: every pair's lot has at most 8 decimals, so the digits cut are zeros.
+ */
+function quantityText(spec: EngineInstrument, lots: number): string {
+  const text = lotsToQuantity(spec, lots);
+  const point = text.indexOf('.');
+  return point >= 0 && text.length - point - 1 > 8 ? text.slice(0, point + 9) : text;
+}
+
+/** An average price (quote minor units per whole coin), to the tick's decimals or more where it has them. */
+function averageText(spec: EngineInstrument, minor: bigint): string {
+  const text = formatDecimal(minor, spec.quote.scale);
+  const keep = spec.spec.tickSize.split('.')[1]?.length ?? 0;
+  const [whole, frac = ''] = text.split('.');
+  const trimmed = frac.replace(/0+$/, '').padEnd(keep, '0');
+  return trimmed ? `${whole}.${trimmed}` : (whole as string);
+}
 
 const isZero = (text: string) => /^0*(\.0*)?$/.test(text.trim());
 
@@ -151,10 +173,10 @@ export class SpotExchange {
       name: instrument.name,
       base: spec.base.code,
       quote: spec.quote.code,
-      tickSize: ticksToPrice(spec, 1),
-      lotSize: lotsToQuantity(spec, 1),
-      minQuantity: lotsToQuantity(spec, spec.spec.minQtyLots),
-      maxQuantity: lotsToQuantity(spec, spec.spec.maxQtyLots),
+      tickSize: instrument.tickSize,
+      lotSize: instrument.lotSize,
+      minQuantity: quantityText(spec, spec.spec.minQtyLots),
+      maxQuantity: quantityText(spec, spec.spec.maxQtyLots),
       minNotional: this.#settings.minNotional,
       makerFeeBps: spec.spec.makerFeeBps,
       takerFeeBps: spec.spec.takerFeeBps,
@@ -164,6 +186,37 @@ export class SpotExchange {
       liquidityAccount: liquidityAccountOf(instrument.id),
       favourite,
     };
+  }
+
+  /** Each pair's liquidity account: balances, what its quotes hold, open orders (the staff console). */
+  liquidity(): SpotLiquidityView[] {
+    return this.#bot.pairs.flatMap((instrument) => {
+      const pair = this.findPair(instrument.id);
+      if (!pair) return [];
+      const { spec } = pair;
+      const account = liquidityAccountOf(instrument.id);
+      const coin = this.#engine.state.balance(account, 'spot', spec.base.code);
+      const usdt = this.#engine.state.balance(account, 'spot', spec.quote.code);
+      const view = this.#engine.state.market(instrument.id);
+      const last = this.#market.lastTicks(instrument.id)?.lastTicks;
+      const price = (ticks: number | null | undefined) => (ticks == null ? null : priceText(spec, ticks));
+      return [
+        {
+          symbol: instrument.symbol,
+          liquidityAccount: account,
+          base: spec.base.code,
+          quote: spec.quote.code,
+          baseBalance: formatDecimal(coin.balance, spec.base.scale),
+          baseHeld: formatDecimal(coin.held, spec.base.scale),
+          quoteBalance: formatDecimal(usdt.balance, spec.quote.scale),
+          quoteHeld: formatDecimal(usdt.held, spec.quote.scale),
+          openOrders: this.#engine.state.openOrders(account).length,
+          bestBid: price(view?.bestBidTicks),
+          bestAsk: price(view?.bestAskTicks),
+          referencePrice: price(last),
+        },
+      ];
+    });
   }
 
   // --- favourites ----------------------------------------------------------------------------------
@@ -298,8 +351,8 @@ export class SpotExchange {
       symbol: checked.pair.instrument.symbol,
       side: input.side,
       type: input.type,
-      price: ticksToPrice(spec, priceTicks),
-      quantity: lotsToQuantity(spec, lots),
+      price: priceText(spec, priceTicks),
+      quantity: quantityText(spec, lots),
       amount: quote(amount),
       fee: quote(fee),
       feeAsset: spec.quote.code,
@@ -333,7 +386,7 @@ export class SpotExchange {
       const earlier = await this.#earlier(userId, key, scope, checked);
       if (earlier) return earlier;
     }
-    const { instrument, spec } = checked.pair;
+    const { instrument } = checked.pair;
     await this.#bot.prepare(instrument, checked.stopTicks !== null);
     const command = this.#command(id, userId, checked);
     const result = await this.#engine.submit(command);
@@ -341,7 +394,6 @@ export class SpotExchange {
     const placed = result.events[0];
     if (placed?.type !== 'order_placed') throw new Error('place_order answered without order_placed');
     if (checked.stopTicks !== null) this.#bot.noteStop(instrument.id, input.side, checked.stopTicks);
-    void spec;
     return this.order(userId, placed.orderId);
   }
 
@@ -381,10 +433,7 @@ export class SpotExchange {
   async #earlier(userId: number, key: string, scope: Scope, checked: Checked): Promise<SpotOrderView | undefined> {
     for (const other of SCOPES) {
       const commandId = keyedCommandId(other, userId, key);
-      const [row] = await this.#db.query<{ body: string; order_id: unknown; outcome: string }>(
-        'SELECT body, order_id, outcome FROM idempotency_keys WHERE command_id = $1',
-        [commandId],
-      );
+      const row = await repo.findKeyedCommand(this.#db, commandId);
       if (!row) continue;
       if (other !== scope) throw new AppError('idempotency_key_reused');
       if (scope !== 'spot-mq' && row.body !== commandBody(this.#command(commandId, userId, checked)))
@@ -453,6 +502,15 @@ export class SpotExchange {
     return view as SpotOrderView;
   }
 
+  /** One of the customer's orders by its client order id (Binance's origClientOrderId); order_not_found else. */
+  async orderByClientOrderId(userId: number, clientOrderId: string): Promise<SpotOrderView> {
+    const ids = SCOPES.map((scope) => keyedCommandId(scope, userId, clientOrderId));
+    const row = await repo.findOrderByCommand(this.#db, String(userId), ids);
+    if (!row || !this.#pairIds.includes(row.instrument_id)) throw new AppError('order_not_found');
+    const [view] = await this.#views([row]);
+    return view as SpotOrderView;
+  }
+
   async orders(
     userId: number,
     q: { symbol?: string | undefined; status: 'open' | 'history' | 'all'; page: number; limit: number },
@@ -489,8 +547,8 @@ export class SpotExchange {
       orderId: Number(taker ? t.taker_order_id : t.maker_order_id),
       symbol: this.#market.instrument(t.instrument_id)?.symbol ?? t.instrument_id,
       side,
-      price: ticksToPrice(spec, Number(t.price_ticks)),
-      quantity: lotsToQuantity(spec, Number(t.qty_lots)),
+      price: priceText(spec, Number(t.price_ticks)),
+      quantity: quantityText(spec, Number(t.qty_lots)),
       amount: formatDecimal(BigInt(t.notional), spec.quote.scale),
       fee: formatDecimal(BigInt(taker ? t.taker_fee : t.maker_fee), spec.quote.scale),
       feeAsset: spec.quote.code,
@@ -529,9 +587,7 @@ export class SpotExchange {
     const type = trigger ? 'stop_limit' : r.order_type === 'market' || scope === 'spot-mq' ? 'market' : 'limit';
     const quote = (minor: bigint) => formatDecimal(minor, spec.quote.scale);
     const avg =
-      f && f.lots > 0
-        ? formatDecimal((f.notional * spec.baseUnit) / (BigInt(f.lots) * spec.lotMinor), spec.quote.scale)
-        : null;
+      f && f.lots > 0 ? averageText(spec, (f.notional * spec.baseUnit) / (BigInt(f.lots) * spec.lotMinor)) : null;
     return {
       id: Number(r.id),
       clientOrderId: keyAt < 0 ? null : r.command_id.slice(keyAt + ':key:'.length),
@@ -542,10 +598,10 @@ export class SpotExchange {
       type,
       timeInForce: type === 'market' ? 'ioc' : r.time_in_force,
       postOnly: scope === 'spot-po',
-      price: type === 'market' ? '' : ticksToPrice(spec, Number(r.price_ticks)),
-      stopPrice: trigger ? ticksToPrice(spec, trigger.priceTicks) : null,
-      quantity: lotsToQuantity(spec, Number(r.qty_lots)),
-      filledQuantity: lotsToQuantity(spec, Number(r.filled_lots)),
+      price: type === 'market' ? '' : priceText(spec, Number(r.price_ticks)),
+      stopPrice: trigger ? priceText(spec, trigger.priceTicks) : null,
+      quantity: quantityText(spec, Number(r.qty_lots)),
+      filledQuantity: quantityText(spec, Number(r.filled_lots)),
       avgPrice: avg,
       filledAmount: quote(f?.notional ?? 0n),
       fee: quote(f?.fee ?? 0n),
