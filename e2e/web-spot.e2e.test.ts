@@ -20,6 +20,7 @@ const TEXT = {
     available: '5,000.00 USDT',
     amended: 'Quantity lowered',
     waiting: 'Waiting',
+    recentTrades: 'Trades',
     chart: 'Chart',
     stocks: 'Stocks',
     rests: 'Order placed on the book',
@@ -35,6 +36,7 @@ const TEXT = {
     available: '5.000,00 USDT',
     amended: 'Quantidade reduzida',
     waiting: 'Aguardando',
+    recentTrades: 'Negócios',
     chart: 'Gráfico',
     stocks: 'Ações',
     rests: 'Ordem enviada ao livro',
@@ -270,6 +272,11 @@ describe('crypto spot trading against the real server', () => {
         await page.locator('.adm-dialog').getByRole('button', { name: text.cancel, exact: true }).click();
         await page.getByTestId('open-orders').waitFor({ state: 'detached' });
 
+        // The recent trades panel, then the chart panel: candles with SMA and volume.
+        await page.getByTestId('market-panel').getByRole('tab', { name: text.recentTrades }).click();
+        await page.getByTestId('recent-trades').waitFor();
+        await page.getByTestId('market-panel').scrollIntoViewIfNeeded();
+        await shot(page, `web-spot-recent-trades-${lang}`);
         // The chart panel: candles with SMA and volume.
         await page.getByTestId('market-panel').getByRole('tab', { name: text.chart }).click();
         await page.getByTestId('kline-legend').waitFor();

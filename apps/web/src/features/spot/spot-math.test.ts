@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  bpsAsPercent,
   estimateSpotAmount,
   multiplyDecimals,
   pairSymbolOf,
@@ -144,5 +145,13 @@ describe('pairSymbolOf and trimZeros', () => {
     expect(trimZeros('0.000100000000000000')).toBe('0.0001');
     expect(trimZeros('5.000')).toBe('5');
     expect(trimZeros('500')).toBe('500');
+  });
+});
+
+describe('bpsAsPercent', () => {
+  it('turns basis points into a percentage without floats', () => {
+    expect(bpsAsPercent(10)).toBe('0.10');
+    expect(bpsAsPercent(125)).toBe('1.25');
+    expect(bpsAsPercent(0)).toBe('0.00');
   });
 });

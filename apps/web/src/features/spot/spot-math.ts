@@ -167,3 +167,8 @@ export function pairSymbolOf(text: string | null | undefined): string {
 export function trimZeros(value: string): string {
   return value.includes('.') ? value.replace(/0+$/, '').replace(/\.$/, '') : value;
 }
+
+/** Basis points as a percentage, exactly: 10 → "0.10", 125 → "1.25". */
+export function bpsAsPercent(bps: number): string {
+  return formatDecimal(BigInt(Math.round(bps)), 2);
+}

@@ -54,6 +54,7 @@ import {
   useSpotWallet,
 } from './spot-api.ts';
 import {
+  bpsAsPercent,
   estimateSpotAmount,
   type SpotFormErrors,
   type SpotFormType,
@@ -332,8 +333,8 @@ function OrderForm({
   }
 
   const feeRates = t('spot.feeRates', {
-    maker: formatNumber(String(pair.makerFeeBps / 100), { locale: language, digits: 2 }),
-    taker: formatNumber(String(pair.takerFeeBps / 100), { locale: language, digits: 2 }),
+    maker: formatNumber(bpsAsPercent(pair.makerFeeBps), { locale: language, digits: 2 }),
+    taker: formatNumber(bpsAsPercent(pair.takerFeeBps), { locale: language, digits: 2 }),
   });
   const preview_ = preview.data;
   const confirmRows: [string, ReactNode][] = confirm
