@@ -216,7 +216,7 @@ function OrderForm({
     if (type !== 'market' && price === '') setPrice(quote.price);
   }, [type, price, quote.price]);
 
-  // A price tapped in the book: a limit order at that price, on the side that trades with it.
+  // A price tapped in the book goes into the price box (a market order becomes a limit order).
   useEffect(() => {
     if (!picked) return;
     setType((current) => (current === 'market' ? 'limit' : current));
