@@ -533,6 +533,8 @@ export class SpotExchange {
     q: { symbol?: string | undefined; orderId?: number | undefined; page: number; limit: number },
   ): Promise<{ items: SpotTradeView[]; total: number }> {
     const ids = q.symbol === undefined ? this.#pairIds : [this.pair(q.symbol).instrument.id];
+    // Another customer's order id is not found, rather than an empty list.
+    if (q.orderId !== undefined) await this.order(userId, q.orderId);
     const owner = String(userId);
     const { rows, total } = await repo.listUserTrades(this.#db, owner, ids, q.orderId, q.limit, (q.page - 1) * q.limit);
     return { items: rows.map((t) => this.#tradeView(owner, t)), total };

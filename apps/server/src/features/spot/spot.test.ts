@@ -280,6 +280,7 @@ describe.each(dbs)('crypto exchange on $dialect', ({ open }) => {
       // Another customer's id: not found, for query, cancel and amend, in both languages.
       for (const [url, json] of [
         ['/coin/order/query', { id }],
+        ['/coin/order/trades', { orderId: id }],
         ['/coin/order/close', { id }],
         ['/coin/order/amend', { id, quantity: '0.001' }],
       ] as const) {
