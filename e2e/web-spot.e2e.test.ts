@@ -181,8 +181,17 @@ describe('crypto spot trading against the real server', () => {
         // A tapped bid fills the price; then a limit buy 5 % under the best bid rests on the book.
         const book = (await api('/coin/books', { symbol: 'BTCUSDT' })).data as { bids: [string, string][] };
         const bestBid = book.bids.map((b) => b[0]).sort((a, b) => compareDecimal(b, a))[0] as string;
-        await page.locator('.book-row--bid').first().click();
-        await expect.poll(() => page.getByTestId('price-input').inputValue()).not.toBe('');
+        await page.getByTestId('price-input').fill('');
+        // Read the row's price and tap it in one step: the live book moves every second.
+        const tapped = (await page.evaluate(`(() => {
+          const row = document.querySelector('.book-row--bid');
+          const price = row.querySelector('.book-row__price').textContent;
+          row.click();
+          return price;
+        })()`)) as string;
+        await expect
+          .poll(async () => (await page.getByTestId('price-input').inputValue()).replace(/\D/g, ''))
+          .toBe(tapped.replace(/\D/g, ''));
         await page.getByTestId('price-input').fill(percentOf(bestBid, 95n));
         await page.getByTestId('quantity-input').fill('0.01');
         await page
