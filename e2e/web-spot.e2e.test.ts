@@ -193,6 +193,16 @@ describe('crypto spot trading against the real server', () => {
           .poll(async () => (await page.getByTestId('price-input').inputValue()).replace(/\D/g, ''))
           .toBe(tapped.replace(/\D/g, ''));
         await page.getByTestId('price-input').fill(percentOf(bestBid, 95n));
+        // Half of the available USDT, fee included, in whole lots: the box shows it and the preview agrees.
+        const track = page.locator('.spot-form .adm-slider-track-container');
+        const box = await track.boundingBox();
+        if (!box) throw new Error('no slider');
+        await track.click({ position: { x: box.width / 2, y: box.height / 2 } });
+        await expect.poll(() => page.getByTestId('quantity-input').inputValue()).toMatch(/^0\.0\d{3}$/);
+        await page
+          .getByTestId('preview-total')
+          .filter({ hasText: /2[.,]\d{3}[.,]\d{2}/ })
+          .waitFor();
         await page.getByTestId('quantity-input').fill('0.01');
         await page
           .getByTestId('preview-fee')
