@@ -133,7 +133,7 @@ const VISITS: Visit[] = [
   },
   {
     name: 'trade',
-    path: '/pages/tabbar/trade',
+    path: '/pages/tabbar/trade?type=stock',
     signedIn: true,
     ready: (p) => p.getByTestId('account-summary').waitFor(),
   },
@@ -242,7 +242,7 @@ describe('customer app accessibility and layout (real server, market closed)', (
               }
             }`);
           }
-          await page.goto(`${server.baseUrl}/pages/tabbar/trade`);
+          await page.goto(`${server.baseUrl}/pages/tabbar/trade?type=stock`);
           await page.getByTestId('account-summary').waitFor();
           await page.waitForTimeout(400);
           const family = await page.evaluate<string>('getComputedStyle(document.body).fontFamily');

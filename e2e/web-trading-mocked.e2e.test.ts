@@ -147,7 +147,7 @@ describe('customer app trading screens (mocked trading calls)', () => {
       const placed: Placed[] = [];
       await mockTrading(page, placed, lang);
       try {
-        await page.goto(`${server.baseUrl}/pages/tabbar/trade`);
+        await page.goto(`${server.baseUrl}/pages/tabbar/trade?type=stock`);
         await page.getByTestId('account-summary').waitFor();
         await page.getByTestId('holding').first().waitFor();
         await expect(page.getByTestId('account-summary').textContent()).resolves.toContain('₹');

@@ -129,7 +129,7 @@ describe('stock trading against the real server', () => {
         await shot(page, `web-trade-real-orders-${lang}`);
 
         // The holding: 5 shares, all locked until the next trading day.
-        await page.goto(`${server.baseUrl}/pages/tabbar/trade`);
+        await page.goto(`${server.baseUrl}/pages/tabbar/trade?type=stock`);
         await page.getByTestId('lock-badge').first().waitFor();
         await expect(page.getByTestId('lock-badge').first().textContent()).resolves.toContain(text.locked);
         await page.getByTestId('holding').first().scrollIntoViewIfNeeded();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loginBody, registerBody } from './accounts.ts';
 import { idQuery, messageReadBody, newsQuery } from './content.ts';
-import { loginPassword, optionalText, pageQuery, text } from './fields.ts';
+import { formBoolean, loginPassword, optionalText, pageQuery, text } from './fields.ts';
 import { candlesBody, searchQuery, symbolQuery } from './market.ts';
 import { actionReason, auditQuery, staffDisableBody } from './staff.ts';
 import { orderIdQuery, placeStockOrderBody, txRecordQuery } from './stocks.ts';
@@ -147,5 +147,22 @@ describe('free-text fields', () => {
     expect(placeStockOrderBody.parse({ symbol: 'NSE:TCS', quantity: '1\u0000' })).toMatchObject({
       quantity: '1\u0000',
     });
+  });
+});
+
+describe('formBoolean', () => {
+  const schema = z.object({ postOnly: formBoolean(false) });
+  it('reads a form field or a JSON boolean, absent as the fallback', () => {
+    expect(schema.parse({}).postOnly).toBe(false);
+    expect(schema.parse({ postOnly: 'true' }).postOnly).toBe(true);
+    expect(schema.parse({ postOnly: '1' }).postOnly).toBe(true);
+    expect(schema.parse({ postOnly: 'false' }).postOnly).toBe(false);
+    expect(schema.parse({ postOnly: true }).postOnly).toBe(true);
+    expect(z.object({ x: formBoolean(true) }).parse({}).x).toBe(true);
+  });
+  it('refuses anything else as field_invalid', () => {
+    const result = schema.safeParse({ postOnly: 'yes' });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.message).toBe('field_invalid');
   });
 });

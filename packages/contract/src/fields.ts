@@ -75,6 +75,16 @@ export const agreed = () =>
     .union([z.string(), z.boolean()], { error: 'agreement_required' })
     .refine((v) => v === true || v === '1' || v === 'true' || v === 'on', { error: 'agreement_required' });
 
+/**
+ * An optional yes/no as a form sends it ("true"/"false", "1"/"0", "on") or as JSON (true/false); absent
+ * is `fallback`. Form-encoded clients (the customer app) cannot send a JSON boolean.
+ */
+export const formBoolean = (fallback = false) =>
+  z
+    .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'on'])], { error: 'field_invalid' })
+    .optional()
+    .transform((v) => (v === undefined ? fallback : v === true || v === 'true' || v === '1' || v === 'on'));
+
 export const email = () =>
   z
     .string({ error: requiredOrInvalid })

@@ -6,7 +6,7 @@
 // Must not: compute fees or fills (the server answers them; the app shows what it was told).
 
 import { z } from 'zod';
-import { isPlainText, pageQuery, pin, recordId, text } from './fields.ts';
+import { formBoolean, isPlainText, pageQuery, pin, recordId, text } from './fields.ts';
 
 /** limit, market (walks the book up to the pair's price protection), stop_limit (rests untriggered). */
 export const SPOT_ORDER_TYPES = ['limit', 'market', 'stop_limit'] as const;
@@ -54,7 +54,7 @@ export const placeSpotOrderBody = z.object({
   quoteAmount: decimalText().optional(),
   timeInForce: z.enum(SPOT_TIME_IN_FORCE, { error: 'field_invalid' }).default('gtc'),
   /** Refused (post_only_would_take) rather than taking liquidity. Limit orders only. */
-  postOnly: z.boolean().default(false),
+  postOnly: formBoolean(false),
   /**
    * The 6-digit transaction password, as for stock orders (UI.md's confirmation sheet). Optional here so
    * a customer without one is told to set it (trade_password_not_set). API-key orders do not send it.

@@ -19,10 +19,18 @@ export function navigateTo(path: string, options?: { replace?: boolean }): void 
 export const loginPath = '/pages/account/login';
 export const homePath = '/pages/tabbar/home';
 
-/** Only same-app paths are accepted as a redirect target after sign-in. */
-export function safeRedirect(target: string | null | undefined): string {
-  if (target && /^\/pages\/[\w-]+\/[\w-]+(\?[\w=&%.-]*)?$/.test(target) && !target.startsWith(loginPath)) {
+/** Where the crypto sign-in (account/coinLogin) lands: the crypto trading screen. */
+export const coinHomePath = '/pages/coin/index';
+
+/** Only same-app paths are accepted as a redirect target after sign-in; otherwise `fallback`. */
+export function safeRedirect(target: string | null | undefined, fallback = homePath): string {
+  if (
+    target &&
+    /^\/pages\/[\w-]+\/[\w-]+(\?[\w=&%.-]*)?$/.test(target) &&
+    !target.startsWith(loginPath) &&
+    !target.startsWith('/pages/account/coinLogin')
+  ) {
     return target;
   }
-  return homePath;
+  return fallback;
 }

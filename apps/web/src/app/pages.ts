@@ -100,6 +100,7 @@ const withdrawPages = () => import('../features/withdrawals/withdraw-pages.tsx')
 const exchangePages = () => import('../features/exchange/exchange-pages.tsx');
 const apiKeysPage = () => import('../features/api-keys/api-keys-page.tsx');
 const cryptoExchangePages = () => import('../features/exchange/crypto-pages.tsx');
+const spotPages = () => import('../features/spot/spot-page.tsx');
 
 /**
  * Screens whose data is requested at start-up, before React renders them (preloadScreen in
@@ -117,6 +118,7 @@ export const builtPages: Record<string, Loader> = {
   'common/privacyPolicy': named(commonPages, 'PrivacyPolicyPage'),
   'account/login': named(accountPages, 'LoginPage'),
   'account/reg': named(accountPages, 'RegisterPage'),
+  'account/coinLogin': named(accountPages, 'CoinLoginPage'),
   'tabbar/home': named(homePage, 'HomePage'),
   'tabbar/markets': named(marketsPage, 'MarketsPage'),
   'tabbar/trade': named(tradePages, 'TradePage'),
@@ -129,6 +131,7 @@ export const builtPages: Record<string, Loader> = {
   'stock/search': named(searchPage, 'SearchPage'),
   'stock/stockKline': named(klinePages, 'StockKlinePage'),
   'coin/coinKline': named(klinePages, 'CoinKlinePage'),
+  'coin/index': named(spotPages, 'CoinIndexPage'),
   'news/list': named(newsPages, 'NewsListPage'),
   'news/detail': named(newsPages, 'NewsDetailPage'),
   'notice/list': named(noticePages, 'NoticeListPage'),

@@ -10,6 +10,7 @@ import type { Messages } from './en-US.ts';
 import { exchangePtBR } from './exchange.pt-BR.ts';
 import { fundsPtBR } from './funds.pt-BR.ts';
 import { marketsPtBR } from './markets.pt-BR.ts';
+import { spotPtBR } from './spot.pt-BR.ts';
 import { withdrawalsPtBR } from './withdrawals.pt-BR.ts';
 
 export const ptBR: Messages = {
@@ -352,4 +353,5 @@ export const ptBR: Messages = {
   ...withdrawalsPtBR,
   ...exchangePtBR,
   ...apiKeysPtBR,
+  ...spotPtBR,
 };

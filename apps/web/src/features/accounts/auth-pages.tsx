@@ -15,7 +15,7 @@ import { type ChangeEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { apiGet, apiPost, queryKeys, usePlatformProps } from '../../app/api.ts';
-import { safeRedirect } from '../../app/navigation.ts';
+import { coinHomePath, homePath, safeRedirect } from '../../app/navigation.ts';
 import { ApiError } from '../../app/request.ts';
 import { saveSession, storageKeys } from '../../app/session.ts';
 import { Logo } from '../../app/shell/icons.tsx';
@@ -117,7 +117,19 @@ function phoneRules(t: (key: string) => string, areaCode: string) {
 
 const loginFields = ['phone', 'password', 'totpCode'] as const;
 
-export function LoginPage() {
+/**
+ * Sign-in (account/login). The crypto sign-in (account/coinLogin) is the same form and the same identity
+ * with its own title, landing on the crypto trading screen unless a redirect says otherwise.
+ */
+export function LoginPage({
+  titleKey = 'titles.account.login',
+  headingKey = 'auth.signInTitle',
+  destination = homePath,
+}: {
+  titleKey?: string;
+  headingKey?: string;
+  destination?: string;
+}) {
   const { t } = useTranslation();
   const [form] = Form.useForm();
   const navigate = useNavigate();
@@ -147,7 +159,7 @@ export function LoginPage() {
       saveSession(result.token, result.user);
       await queryClient.invalidateQueries({ queryKey: queryKeys.loginInfo });
       Toast.show({ content: t('auth.loginSuccess') });
-      navigate(safeRedirect(searchParams.get('redirect')), { replace: true });
+      navigate(safeRedirect(searchParams.get('redirect'), destination), { replace: true });
     } catch (error) {
       if (error instanceof ApiError && error.error === 'totp_required' && !isTotpShown) {
         setTotpShown(true);
@@ -161,9 +173,9 @@ export function LoginPage() {
   };
 
   return (
-    <Page title={t('titles.account.login')}>
+    <Page title={t(titleKey)}>
       <div className="auth">
-        <AuthHeader title={t('auth.signInTitle')} />
+        <AuthHeader title={t(headingKey)} />
         {props.data?.mode === 'paper' && <p className="auth__demo">{t('auth.demoHint')}</p>}
         <ServerForm
           form={form}
@@ -214,6 +226,10 @@ export function LoginPage() {
     </Page>
   );
 }
+
+export const CoinLoginPage = () => (
+  <LoginPage titleKey="titles.account.coinLogin" headingKey="spot.coinSignInTitle" destination={coinHomePath} />
+);
 
 function useCaptcha() {
   return useQuery({

@@ -1,6 +1,7 @@
 // The K-line screens (SPEC §2 pages/stock/stockKline?symbol=…, pages/coin/coinKline?symbol=…): quote
 // header, chart with interval tabs (chart code loaded on demand), order book and recent trades, the
-// watchlist star and the Buy / Sell buttons.
+// watchlist star and the Buy / Sell buttons. The header, chart, book and trades are reused by the crypto
+// trading screen (features/spot).
 import type { CandleInterval, CandleView, QuoteView } from '@bourse/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Toast } from 'antd-mobile';
@@ -18,6 +19,7 @@ import { currentLanguage } from '../../i18n/index.ts';
 import { formatCompact, marketFormats } from '../../lib/format.ts';
 import { formatChange, formatPercentChange, formatPrice, quoteLocale } from '../../lib/market-format.ts';
 import { formatDateTime } from '../../lib/time.ts';
+import { CoinStar } from '../spot/coin-star.tsx';
 import { StarIcon } from './icons.tsx';
 import {
   type AssetKind,
@@ -60,7 +62,7 @@ function timeZoneOf(quote: QuoteView | undefined): string {
   return quote?.country ? marketFormats[quote.country].timeZone : 'UTC';
 }
 
-function QuoteHeader({ quote }: { quote: QuoteView }) {
+export function QuoteHeader({ quote }: { quote: QuoteView }) {
   const { t } = useTranslation();
   const locale = quoteLocale(quote, currentLanguage());
   const digits = priceDigits(quote.tickSize);
@@ -168,7 +170,7 @@ function Legend({
   );
 }
 
-function Kline({ kind, quote }: { kind: AssetKind; quote: QuoteView }) {
+export function Kline({ kind, quote }: { kind: AssetKind; quote: QuoteView }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [interval, setIntervalState] = useState<CandleInterval>(readInterval);
@@ -248,14 +250,19 @@ function Kline({ kind, quote }: { kind: AssetKind; quote: QuoteView }) {
   );
 }
 
-function OrderBook({
+export function OrderBook({
   kind,
   quote,
   onPrice,
+  depth = 5,
+  pickLabel,
 }: {
   kind: AssetKind;
   quote: QuoteView;
   onPrice: (price: string, side: 'buy' | 'sell') => void;
+  depth?: number;
+  /** What tapping a row does, for screen readers (default: "Buy at" an ask, "Sell at" a bid). */
+  pickLabel?: string;
 }) {
   const { t } = useTranslation();
   const book = useBook(kind, quote.symbol, quote.id);
@@ -263,7 +270,7 @@ function OrderBook({
   const digits = priceDigits(quote.tickSize);
   if (book.isPending) return <SkeletonRows count={5} height={24} />;
   if (book.isError) return <ErrorState onRetry={() => void book.refetch()} />;
-  const rows = bookRows(book.data, 5);
+  const rows = bookRows(book.data, depth);
   if (rows.asks.length === 0 && rows.bids.length === 0) return <EmptyState title={t('markets.bookEmpty')} />;
   const row = (level: { price: string; quantity: string; depthPct: number }, side: 'ask' | 'bid') => (
     <li key={`${side}-${level.price}`}>
@@ -272,11 +279,12 @@ function OrderBook({
         className={`book-row book-row--${side}`}
         // Tapping an ask buys at that price; tapping a bid sells at it.
         onClick={() => onPrice(level.price, side === 'ask' ? 'buy' : 'sell')}
-        aria-label={t(side === 'ask' ? 'markets.buyAt' : 'markets.sellAt', {
-          price: formatPrice(level.price, locale, digits),
-        })}
       >
         <span className="book-row__bar" style={{ width: `${level.depthPct}%` }} aria-hidden="true" />
+        {/* What a tap does, for screen readers; the name then goes on with the visible price and quantity. */}
+        <span className="visually-hidden">
+          {pickLabel ?? t(side === 'ask' ? 'markets.buyAt' : 'markets.sellAt', { price: '' }).trim()}{' '}
+        </span>
         <span className="book-row__price tabular">{formatPrice(level.price, locale, digits)}</span>
         <span className="book-row__qty tabular">{formatCompact(level.quantity, locale)}</span>
       </button>
@@ -297,7 +305,7 @@ function OrderBook({
   );
 }
 
-function RecentTrades({ kind, quote }: { kind: AssetKind; quote: QuoteView }) {
+export function RecentTrades({ kind, quote }: { kind: AssetKind; quote: QuoteView }) {
   const { t } = useTranslation();
   const trades = useTrades(kind, quote.symbol, quote.id);
   const locale = quoteLocale(quote, currentLanguage());
@@ -388,7 +396,7 @@ function KlinePage({ kind }: { kind: AssetKind }) {
   return (
     <Page
       title={title}
-      right={data && kind === 'stock' ? <WatchStar quote={data} /> : undefined}
+      right={data ? kind === 'stock' ? <WatchStar quote={data} /> : <CoinStar symbol={data.symbol} /> : undefined}
       className="kline-page"
     >
       {!symbol ? (

@@ -47,13 +47,18 @@ export function ChangePill({ value, locale, size = 'md' }: { value: string; loca
   );
 }
 
-export function QuoteRow({ quote, right }: { quote: QuoteView; right?: ReactNode }) {
+/** The crypto trading screen of a pair (SPEC pages/coin/index). */
+export function coinTradePath(quote: Pick<QuoteView, 'symbol'>): string {
+  return `/pages/coin/index?symbol=${encodeURIComponent(quote.symbol)}`;
+}
+
+export function QuoteRow({ quote, right, to }: { quote: QuoteView; right?: ReactNode; to?: string }) {
   const language = currentLanguage();
   const locale = quoteLocale(quote, language);
   const flash = useFlash(quote.price);
   return (
     <li>
-      <Link className="quote-row" to={klinePath(quote)} data-testid="quote-row">
+      <Link className="quote-row" to={to ?? klinePath(quote)} data-testid="quote-row">
         <span className="quote-row__names">
           <span className="quote-row__symbol">{quote.symbol}</span>
           <span className="quote-row__name">{quote.name}</span>

@@ -1,5 +1,6 @@
 // Markets tab (SPEC §2 pages/tabbar/markets): Stocks by country with server-side sorting and infinite
-// scroll, Crypto pairs, and the Watchlist when signed in. Pull to refresh, live prices that flash.
+// scroll, Crypto pairs (all or the favourites; a pair opens its trading screen), and the Watchlist when
+// signed in. Pull to refresh, live prices that flash.
 import type { QuoteView } from '@bourse/contract';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { PullToRefresh } from 'antd-mobile';
@@ -11,12 +12,14 @@ import { useSession } from '../../app/session.ts';
 import { Page } from '../../app/shell/page.tsx';
 import { usePollInterval } from '../../app/use-live.ts';
 import type { MarketCode } from '../../lib/format.ts';
+import { useCoinFavourites } from '../spot/spot-api.ts';
 import { MarketStatusLine } from './home-page.tsx';
 import { SearchIcon } from './icons.tsx';
 import { fetchStockList, listPageSize, marketKeys, useCoinTickers, useLiveQuotes, useWatchlist } from './market-api.ts';
 import { type QuoteSort, sortQuotes } from './market-math.ts';
 import {
   CountrySwitch,
+  coinTradePath,
   EmptyState,
   ErrorState,
   LoadMoreFooter,
@@ -29,8 +32,18 @@ import {
 } from './market-ui.tsx';
 
 type Segment = 'stocks' | 'crypto' | 'watchlist';
+type CoinFilter = 'all' | 'favourites';
 
 const segmentStorageKey = 'marketsSegment';
+const coinFilterKey = 'marketsCoinFilter';
+
+function readCoinFilter(): CoinFilter {
+  try {
+    return sessionStorage.getItem(coinFilterKey) === 'favourites' ? 'favourites' : 'all';
+  } catch {
+    return 'all';
+  }
+}
 
 function SortHeader({ sort, onSort }: { sort: QuoteSort; onSort: (sort: QuoteSort) => void }) {
   const { t } = useTranslation();
@@ -77,12 +90,12 @@ function SortHeader({ sort, onSort }: { sort: QuoteSort; onSort: (sort: QuoteSor
   );
 }
 
-function QuoteList({ items }: { items: QuoteView[] }) {
+function QuoteList({ items, linkOf }: { items: QuoteView[]; linkOf?: (quote: QuoteView) => string }) {
   const live = useLiveQuotes(items.map((q) => q.id));
   return (
     <ul className="quote-list" data-testid="quote-list">
       {items.map((quote) => (
-        <QuoteRow key={quote.id} quote={live(quote)} />
+        <QuoteRow key={quote.id} quote={live(quote)} to={linkOf?.(quote)} />
       ))}
     </ul>
   );
@@ -131,10 +144,12 @@ function ClientSortedList({
   query,
   sort,
   empty,
+  linkOf,
 }: {
   query: { data?: { items: QuoteView[] }; isPending: boolean; isError: boolean; refetch: () => Promise<unknown> };
   sort: QuoteSort;
   empty: ReactNode;
+  linkOf?: (quote: QuoteView) => string;
 }) {
   const { t } = useTranslation();
   if (query.isPending) return <SkeletonRows count={8} />;
@@ -143,7 +158,7 @@ function ClientSortedList({
   if (items.length === 0) return <>{empty}</>;
   return (
     <PullToRefresh onRefresh={() => query.refetch().then(() => undefined)} {...pullTexts(t)}>
-      <QuoteList items={items} />
+      <QuoteList items={items} linkOf={linkOf} />
       <LoadMoreFooter state="noMore" onMore={() => undefined} />
     </PullToRefresh>
   );
@@ -175,7 +190,18 @@ export function MarketsPage() {
     }
   };
   const shown: Segment = segment === 'watchlist' && !isSignedIn ? 'stocks' : segment;
-  const coins = useCoinTickers(shown === 'crypto');
+  const [coinFilter, setCoinFilter] = useState<CoinFilter>(readCoinFilter);
+  const coinShown: CoinFilter = isSignedIn ? coinFilter : 'all';
+  const coins = useCoinTickers(shown === 'crypto' && coinShown === 'all');
+  const favourites = useCoinFavourites(shown === 'crypto' && coinShown === 'favourites');
+  const chooseCoinFilter = (value: CoinFilter) => {
+    setCoinFilter(value);
+    try {
+      sessionStorage.setItem(coinFilterKey, value);
+    } catch {
+      // storage unavailable
+    }
+  };
   const watchlist = useWatchlist(isSignedIn && shown === 'watchlist');
   const segments: { value: Segment; label: string }[] = [
     { value: 'stocks', label: t('markets.stocks') },
@@ -207,6 +233,21 @@ export function MarketsPage() {
           label={t('titles.tabbar.markets')}
           testId="markets-segment"
         />
+        {shown === 'crypto' && isSignedIn && (
+          <div className="chips chips--flush" title={t('markets.crypto')} data-testid="coin-filter">
+            {(['all', 'favourites'] as const).map((value) => (
+              <button
+                key={value}
+                type="button"
+                className={`chip-button${coinShown === value ? ' chip-button--on' : ''}`}
+                aria-pressed={coinShown === value}
+                onClick={() => chooseCoinFilter(value)}
+              >
+                {value === 'all' ? t('spot.all') : t('spot.favourites')}
+              </button>
+            ))}
+          </div>
+        )}
         {shown === 'stocks' && (
           <>
             <CountrySwitch value={country} onChange={setCountry} />
@@ -216,8 +257,31 @@ export function MarketsPage() {
       </div>
       <SortHeader sort={sort} onSort={setSort} />
       {shown === 'stocks' && <StockList key={`${country}-${sort}`} country={country} sort={sort} />}
-      {shown === 'crypto' && (
-        <ClientSortedList query={coins} sort={sort} empty={<EmptyState title={t('markets.noCrypto')} />} />
+      {shown === 'crypto' && coinShown === 'all' && (
+        <ClientSortedList
+          query={coins}
+          sort={sort}
+          linkOf={coinTradePath}
+          empty={<EmptyState title={t('markets.noCrypto')} />}
+        />
+      )}
+      {shown === 'crypto' && coinShown === 'favourites' && (
+        <ClientSortedList
+          query={favourites}
+          sort={sort}
+          linkOf={coinTradePath}
+          empty={
+            <EmptyState
+              title={t('spot.favouritesEmpty')}
+              hint={t('spot.favouritesEmptyHint')}
+              action={
+                <button type="button" className="btn btn--primary" onClick={() => chooseCoinFilter('all')}>
+                  {t('spot.browsePairs')}
+                </button>
+              }
+            />
+          }
+        />
       )}
       {shown === 'watchlist' && (
         <ClientSortedList

@@ -11,27 +11,18 @@ import type {
   StockOrderResult,
   StockOrderView,
 } from '@bourse/contract';
-import { compareDecimal, decimalPlaces, stepDecimal } from '@bourse/money';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  Dialog,
-  NumberKeyboard,
-  PasscodeInput,
-  type PasscodeInputRef,
-  Popup,
-  Slider,
-  SpinLoading,
-  Toast,
-} from 'antd-mobile';
+import { compareDecimal, decimalPlaces } from '@bourse/money';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Slider, Toast } from 'antd-mobile';
 import '../../app/antd-mobile-react-19.ts';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { apiPost } from '../../app/api.ts';
-import { ApiError, NetworkError, newIdempotencyKey } from '../../app/request.ts';
+import { newIdempotencyKey } from '../../app/request.ts';
 import { useSession } from '../../app/session.ts';
+import { PasscodeConfirmSheet, Stepper, useDebounced } from '../../app/shell/order-entry.tsx';
 import { Page } from '../../app/shell/page.tsx';
-import { useEscape } from '../../app/shell/use-escape.ts';
 import { currentLanguage } from '../../i18n/index.ts';
 
 import { formatNumber } from '../../lib/format.ts';
@@ -46,93 +37,10 @@ import {
   type OrderSide,
   type OrderType,
   quantityForPercent,
-  sanitizeDecimalInput,
   validateOrder,
 } from './order-math.ts';
 import { type OrderPreviewView, tradingKeys, useHolding, useStockBalances } from './trading-api.ts';
 import { SignInPrompt, timeZoneOfCurrency } from './trading-ui.tsx';
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return debounced;
-}
-
-function isTouchDevice(): boolean {
-  return typeof window !== 'undefined' && window.matchMedia?.('(pointer: coarse)').matches === true;
-}
-
-function Stepper({
-  id,
-  label,
-  value,
-  onChange,
-  step,
-  maxDecimals,
-  error,
-  placeholder,
-  disabled,
-}: {
-  id: string;
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  step: string;
-  maxDecimals: number;
-  error?: string;
-  placeholder?: string;
-  disabled?: boolean;
-}) {
-  const { t } = useTranslation();
-  return (
-    <div className="stepper-field">
-      <label className="stepper-field__label" htmlFor={id}>
-        {label}
-      </label>
-      <div className={error ? 'stepper stepper--error' : 'stepper'}>
-        <button
-          type="button"
-          className="stepper__btn"
-          aria-label={t('trading.decrease', { field: label })}
-          disabled={disabled}
-          onClick={() => onChange(stepDecimal(value, step, -1))}
-        >
-          −
-        </button>
-        <input
-          id={id}
-          className="stepper__input tabular"
-          inputMode="decimal"
-          autoComplete="off"
-          value={value}
-          placeholder={placeholder}
-          disabled={disabled}
-          aria-invalid={Boolean(error)}
-          aria-describedby={error ? `${id}-error` : undefined}
-          onChange={(event) => onChange(sanitizeDecimalInput(event.target.value, maxDecimals))}
-          data-testid={`${id}-input`}
-        />
-        <button
-          type="button"
-          className="stepper__btn"
-          aria-label={t('trading.increase', { field: label })}
-          disabled={disabled}
-          onClick={() => onChange(stepDecimal(value, step, 1))}
-        >
-          +
-        </button>
-      </div>
-      {error && (
-        <p className="stepper-field__error" id={`${id}-error`} role="alert">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
 
 function BestPrices({ quote, onPick }: { quote: QuoteView; onPick: (price: string) => void }) {
   const { t } = useTranslation();
@@ -176,154 +84,49 @@ function ConfirmSheet({
   onDone: (order: StockOrderView) => void;
 }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const language = currentLanguage();
-  const isTouch = useMemo(isTouchDevice, []);
-  const [passcode, setPasscode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [canRetry, setCanRetry] = useState(false);
-  // The order's idempotency key: kept for a retry after a lost answer, renewed after any answer (a new
-  // attempt is a new order; the server would answer a refused key's refusal again).
-  const [renewedKey, setRenewedKey] = useState<string | null>(null);
-  const isOpen = confirm !== null;
-  const passcodeRef = useRef<PasscodeInputRef>(null);
-  useEffect(() => {
-    if (!isOpen) return;
-    setPasscode('');
-    setError(null);
-    setCanRetry(false);
-    setRenewedKey(null);
-    // Open the keypad once the sheet has slid in.
-    const timer = setTimeout(() => passcodeRef.current?.focus(), 350);
-    return () => clearTimeout(timer);
-  }, [isOpen]);
-  const submit = useMutation({
-    mutationFn: (password: string) => {
-      if (!confirm) throw new Error('no order');
-      const clientOrderId = renewedKey ?? confirm.clientOrderId;
-      return apiPost<StockOrderResult>(
-        confirm.side === 'buy' ? '/stock/order/buy' : '/stock/order/sell',
-        { ...confirm.body, password, clientOrderId } satisfies PlaceStockOrderInput,
-        { isSilent: true, idempotencyKey: clientOrderId },
-      );
-    },
-    onSuccess: (data) => onDone(data.order),
-    onError: (cause) => {
-      setPasscode('');
-      if (cause instanceof NetworkError) {
-        setError(cause.message);
-        setCanRetry(true);
-        return;
-      }
-      setCanRetry(false);
-      setRenewedKey(newIdempotencyKey());
-      if (cause instanceof ApiError && cause.error === 'trade_password_not_set') {
-        void Dialog.confirm({
-          title: t('trading.setTradePasswordTitle'),
-          content: cause.message,
-          confirmText: t('trading.setTradePassword'),
-          cancelText: t('common.cancel'),
-        }).then((isConfirmed) => {
-          if (isConfirmed) navigate('/pages/user/tradePassword');
-        });
-        onClose();
-        return;
-      }
-      setError(cause instanceof Error ? cause.message : String(cause));
-    },
-  });
-  useEscape(isOpen && !submit.isPending, onClose);
-  if (!confirm) return null;
   const currency = preview?.currency ?? quote.currency;
   const money = (v: string | undefined) => formatAmount(v, currency, language);
   const locale = quoteLocale(quote, language);
-  const rows: [string, string][] = [
-    [t('trading.symbol'), `${quote.symbol} · ${quote.name}`],
-    [t('trading.side'), t(`trading.${confirm.side}`)],
-    [
-      t('trading.price'),
-      confirm.body.orderType === 'market'
-        ? `${t('trading.market')} (≈ ${money(preview?.price ?? quote.price)})`
-        : money(confirm.body.price),
-    ],
-    [t('trading.quantity'), formatNumber(confirm.body.quantity, { locale, digits: 0 })],
-    [t('trading.amount'), money(preview?.amount)],
-    [t('trading.fee'), money(preview?.fee)],
-    [t('trading.total'), money(preview?.total)],
-  ];
-  const isPending = submit.isPending;
+  const rows: [string, string][] = confirm
+    ? [
+        [t('trading.symbol'), `${quote.symbol} · ${quote.name}`],
+        [t('trading.side'), t(`trading.${confirm.side}`)],
+        [
+          t('trading.price'),
+          confirm.body.orderType === 'market'
+            ? `${t('trading.market')} (≈ ${money(preview?.price ?? quote.price)})`
+            : money(confirm.body.price),
+        ],
+        [t('trading.quantity'), formatNumber(confirm.body.quantity, { locale, digits: 0 })],
+        [t('trading.amount'), money(preview?.amount)],
+        [t('trading.fee'), money(preview?.fee)],
+        [t('trading.total'), money(preview?.total)],
+      ]
+    : [];
   return (
-    <Popup
-      visible={isOpen}
-      onMaskClick={isPending ? undefined : onClose}
-      onClose={onClose}
-      destroyOnClose
-      bodyClassName="sheet"
-    >
-      <div role="dialog" aria-modal="true" aria-label={t('trading.confirmTitle')} data-testid="confirm-sheet">
-        <div className="sheet__head">
-          <h2 className="sheet__title">{t('trading.confirmTitle')}</h2>
-          <button type="button" className="text-button" onClick={onClose} disabled={isPending}>
-            {t('common.close')}
-          </button>
-        </div>
-        <div className={isTouch ? 'sheet__body confirm confirm--keyboard' : 'sheet__body confirm'}>
-          <dl className="confirm__rows">
-            {rows.map(([label, value]) => (
-              <div key={label} className="confirm__row">
-                <dt>{label}</dt>
-                <dd className="tabular">{value}</dd>
-              </div>
-            ))}
-          </dl>
-          {preview?.afterMarket && (
-            <p className="confirm__notice" data-testid="after-market">
-              {t('trading.afterMarketNotice')}
-            </p>
-          )}
-          <p className="passcode-form__prompt" id="order-passcode-prompt">
-            {t('trading.enterTradePassword')}
+    <PasscodeConfirmSheet
+      isOpen={confirm !== null}
+      orderKey={confirm?.clientOrderId ?? ''}
+      rows={rows}
+      notice={
+        preview?.afterMarket && (
+          <p className="confirm__notice" data-testid="after-market">
+            {t('trading.afterMarketNotice')}
           </p>
-          <div className="confirm__passcode">
-            <PasscodeInput
-              ref={passcodeRef}
-              length={6}
-              plain={false}
-              seperated
-              value={passcode}
-              onChange={(value) => {
-                setPasscode(value);
-                if (value) setError(null);
-              }}
-              onFill={(value) => {
-                if (!submit.isPending) submit.mutate(value);
-              }}
-              keyboard={isTouch ? <NumberKeyboard /> : undefined}
-              aria-labelledby="order-passcode-prompt"
-              data-testid="order-passcode"
-            />
-          </div>
-          {isPending && (
-            <p className="confirm__progress" role="status">
-              <SpinLoading style={{ '--size': '18px' }} /> {t('trading.submitting')}
-            </p>
-          )}
-          {error && (
-            <div className="form-banner" role="alert" data-testid="order-error">
-              {error}
-              {canRetry && (
-                <button type="button" className="text-button" onClick={() => setError(null)}>
-                  {t('trading.retryHint')}
-                </button>
-              )}
-            </div>
-          )}
-          <Link className="confirm__forgot" to="/pages/user/tradePassword">
-            {t('trading.forgotTradePassword')}
-          </Link>
-        </div>
-      </div>
-    </Popup>
+        )
+      }
+      submit={(password, clientOrderId) => {
+        if (!confirm) throw new Error('no order');
+        return apiPost<StockOrderResult>(
+          confirm.side === 'buy' ? '/stock/order/buy' : '/stock/order/sell',
+          { ...confirm.body, password, clientOrderId } satisfies PlaceStockOrderInput,
+          { isSilent: true, idempotencyKey: clientOrderId },
+        );
+      }}
+      onDone={(result) => onDone(result.order)}
+      onClose={onClose}
+    />
   );
 }
 

@@ -8,7 +8,7 @@ import { compareDecimal, sumDecimals } from '@bourse/money';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Dialog, Popup, PullToRefresh, Toast } from 'antd-mobile';
 import '../../app/antd-mobile-react-19.ts';
-import { type ReactNode, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { usePlatformProps } from '../../app/api.ts';
@@ -289,7 +289,7 @@ function TradeLinks() {
   );
 }
 
-function TradeHome({ titleKey, hasTabBar }: { titleKey: string; hasTabBar: boolean }) {
+function TradeHome({ titleKey, hasTabBar, top }: { titleKey: string; hasTabBar: boolean; top?: ReactNode }) {
   const { t } = useTranslation();
   const session = useSession();
   const isSignedIn = Boolean(session.token);
@@ -300,6 +300,7 @@ function TradeHome({ titleKey, hasTabBar }: { titleKey: string; hasTabBar: boole
   const [detail, setDetail] = useState<StockOrderView | null>(null);
   return (
     <Page title={t(titleKey)} left={hasTabBar ? 'menu' : 'back'} hasTabBar={hasTabBar}>
+      {top}
       {!isSignedIn ? (
         <SignInPrompt messageKey="trading.signInToTrade" />
       ) : (
@@ -341,7 +342,77 @@ function TradeHome({ titleKey, hasTabBar }: { titleKey: string; hasTabBar: boole
   );
 }
 
-export const TradePage = () => <TradeHome titleKey="titles.tabbar.trade" hasTabBar />;
+// The crypto trading screen, loaded when the Trade tab shows crypto (its own chunk, with the chart).
+const SpotTradingScreen = lazy(() =>
+  import('../spot/spot-page.tsx').then((module) => ({ default: module.SpotTradingScreen })),
+);
+
+type TradeType = 'crypto' | 'stock';
+const tradeTypeKey = 'tradeType';
+
+/**
+ * The Trade tab's market: `?type=stock|crypto` in the link, else the last choice, else crypto (SPEC:
+ * "System trade type default: coin").
+ */
+function useTradeType(): [TradeType, (type: TradeType) => void] {
+  const [params, setParams] = useSearchParams();
+  const fromUrl = params.get('type');
+  let stored: string | null = null;
+  try {
+    stored = localStorage.getItem(tradeTypeKey);
+  } catch {
+    // storage unavailable
+  }
+  const chosen = fromUrl ?? stored;
+  const type: TradeType = chosen === 'stock' ? 'stock' : 'crypto';
+  const choose = (next: TradeType) => {
+    try {
+      localStorage.setItem(tradeTypeKey, next);
+    } catch {
+      // storage unavailable: the choice lasts while the link does
+    }
+    const copy = new URLSearchParams(params);
+    copy.set('type', next);
+    copy.delete('symbol');
+    copy.delete('side');
+    setParams(copy, { replace: true });
+  };
+  return [type, choose];
+}
+
+export function TradePage() {
+  const { t } = useTranslation();
+  const [type, setType] = useTradeType();
+  const switcher = (
+    <div className="markets-top">
+      <Segmented
+        value={type}
+        onChange={setType}
+        label={t('spot.tradeType')}
+        testId="trade-type"
+        options={[
+          { value: 'crypto', label: t('spot.crypto') },
+          { value: 'stock', label: t('spot.stocks') },
+        ]}
+      />
+    </div>
+  );
+  if (type === 'stock') return <TradeHome titleKey="titles.tabbar.trade" hasTabBar top={switcher} />;
+  return (
+    <Page title={t('titles.tabbar.trade')} left="menu" hasTabBar className="spot-page">
+      <Suspense
+        fallback={
+          <>
+            {switcher}
+            <SkeletonRows count={4} height={80} />
+          </>
+        }
+      >
+        <SpotTradingScreen top={switcher} />
+      </Suspense>
+    </Page>
+  );
+}
 export const StockIndexPage = () => <TradeHome titleKey="titles.stock.index" hasTabBar={false} />;
 
 export function PositionPage() {
