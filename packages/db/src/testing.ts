@@ -1,6 +1,10 @@
 // For tests that must pass on both databases: the embedded one always, PostgreSQL when it answers.
-// Each PostgreSQL test database is a fresh schema, so runs never see each other's rows. When
-// PostgreSQL is unreachable, this says so loudly and those tests are skipped.
+// Each PostgreSQL test database is a schema no other test sees while it is open. Creating and
+// migrating a schema, then dropping it, cost ~250-700 ms of PostgreSQL's time a test (decision 0026),
+// so a closed test database is emptied back to its just-migrated state (every row deleted, the
+// migrations' own rows and the sequences put back) and handed to the next open() of the same test
+// file; the file's schemas are dropped after its tests. When PostgreSQL is unreachable, this says so
+// loudly and those tests are skipped.
 
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -36,17 +40,25 @@ export type TestDb = { dialect: Dialect; open: () => Promise<Db> };
 export async function testDatabases(): Promise<TestDb[]> {
   const list: TestDb[] = [{ dialect: 'sqlite', open: () => openDb({ dataDir: null }) }];
   if (await isPostgresReachable()) {
+    const reuse = await dropSparesAfterFile();
     list.push({
       dialect: 'postgres',
       open: async () => {
-        const schema = `t_${Date.now()}_${randomBytes(4).toString('hex')}`;
+        const reused = reuse ? spare.pop() : undefined;
+        const schema = reused ?? `t_${Date.now()}_${randomBytes(4).toString('hex')}`;
         const db = await openDb({ databaseUrl: TEST_DATABASE_URL, schema });
-        // Closing drops the schema too, so test runs leave nothing behind in the test database.
+        // Learnt before the test writes anything; a failure only means closed schemas are dropped.
+        if (reuse && !reused) {
+          fresh ??= learnFresh(db, schema).catch(() => undefined);
+          await fresh;
+        }
+        // Closing empties the schema for the next test, or drops it, so runs leave nothing behind.
         return {
           ...db,
           async close() {
             await db.close();
-            await dropSchema(schema);
+            if (reuse && (await emptied(schema))) spare.push(schema);
+            else await dropSchema(schema);
           },
         };
       },
@@ -63,5 +75,104 @@ export async function dropSchema(schema: string): Promise<void> {
     await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   } finally {
     await client.end();
+  }
+}
+
+/** Closed test schemas, empty and migrated, for this process's next open(). */
+const spare: string[] = [];
+
+/**
+ * Has the test file drop its spare schemas after its tests (vitest's afterAll at the file's top level,
+ * where testDatabases() is awaited). False where no hook can be registered (outside vitest, or called
+ * inside a test or hook): then each closed schema is dropped at once, as before.
+ */
+async function dropSparesAfterFile(): Promise<boolean> {
+  try {
+    const { afterAll } = await import('vitest');
+    afterAll(async () => {
+      for (const schema of spare.splice(0)) await dropSchema(schema);
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** What a just-migrated schema holds, learnt from this process's first (the same for every one). */
+type Fresh = {
+  tables: string[];
+  /** Rows the migrations inserted (schema_migrations, the transition tables), as JSON per table. */
+  rows: { table: string; json: string }[];
+  /** Each sequence's state right after the migrations. */
+  sequences: { name: string; last: string; called: boolean }[];
+};
+let fresh: Promise<Fresh | undefined> | undefined;
+
+/** Learns the just-migrated state from a schema this process has just migrated, before its test runs. */
+async function learnFresh(db: Db, schema: string): Promise<Fresh> {
+  const tables = (
+    await db.query<{ name: string }>('SELECT tablename AS name FROM pg_tables WHERE schemaname = $1 ORDER BY 1', [
+      schema,
+    ])
+  ).map((r) => r.name);
+  const rows = await db.query<{ table: string; json: string }>(
+    tables
+      .map((t) => `SELECT '${t}' AS "table", json_agg(r)::text AS json FROM "${t}" r HAVING COUNT(*) > 0`)
+      .join(' UNION ALL '),
+  );
+  const sequences = await db.query<{ name: string; last: string; called: boolean }>(
+    `SELECT sequencename AS name, COALESCE(last_value, start_value)::text AS last, last_value IS NOT NULL AS called
+     FROM pg_sequences WHERE schemaname = $1`,
+    [schema],
+  );
+  return { tables, rows, sequences };
+}
+
+/**
+ * Puts a closed test schema back to its just-migrated state: deletes the rows of every table that has
+ * any (with triggers off, so the append-only tables' and foreign keys' triggers do not refuse it: a
+ * session_replication_role of replica, which needs a superuser), puts the migrations' rows back and
+ * resets every sequence. False when it cannot (another role, a schema a later migration changed): the
+ * caller drops the schema instead.
+ */
+async function emptied(schema: string): Promise<boolean> {
+  let client: pg.Client | undefined;
+  try {
+    const known = await fresh;
+    if (!known) return false;
+    const { tables, rows, sequences } = known;
+    client = new pg.Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${schema}` });
+    await client.connect();
+    const now = (
+      await client.query<{ name: string }>('SELECT tablename AS name FROM pg_tables WHERE schemaname = $1 ORDER BY 1', [
+        schema,
+      ])
+    ).rows.map((r) => r.name);
+    if (now.join() !== tables.join()) return false;
+    const used = (
+      await client.query<{ name: string }>(
+        tables.map((t) => `SELECT '${t}' AS name WHERE EXISTS (SELECT 1 FROM "${t}")`).join(' UNION ALL '),
+      )
+    ).rows.map((r) => r.name);
+    const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+    await client.query(
+      [
+        'BEGIN',
+        'SET LOCAL session_replication_role = replica',
+        ...used.map((t) => `DELETE FROM "${t}"`),
+        ...rows.map(
+          ({ table, json }) =>
+            `INSERT INTO "${table}" SELECT * FROM json_populate_recordset(NULL::"${table}", ${literal(json)})`,
+        ),
+        ...sequences.map(({ name, last, called }) => `SELECT setval('"${name}"', ${last}, ${called})`),
+        'COMMIT',
+      ].join(';\n'),
+    );
+    return true;
+  } catch {
+    await client?.query('ROLLBACK').catch(() => undefined);
+    return false;
+  } finally {
+    await client?.end().catch(() => undefined);
   }
 }
