@@ -10,7 +10,7 @@
 // The driver: the server's market moves once a second by itself (a one-second simulator step); to give
 // `--rate` updates a second per channel the bench drives it, starting the server on a test clock
 // (BOURSE_TEST_CLOCK, test hooks) and calling POST /ipor-api/test/clock/advance {ms: 1000} `--rate`
-// times a second: each call runs one market step (a tick for each pair that moved, ~90% of them,
+// times a second: each call runs one market step (a tick for each pair that moved, in practice all,
 // published on its ticker and, when watched, its book channel), then the venue's sync, before it
 // answers. One call at a time; a call that takes longer than the period delays the next (the achieved
 // rate is reported). The reference gets POST /tick at the same rate and publishes every channel.
