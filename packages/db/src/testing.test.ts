@@ -49,6 +49,20 @@ describe.each(postgres)('test databases on $dialect', ({ open }) => {
     }
   });
 
+  it('drops, rather than reuses, a schema whose test changed the schema itself', async () => {
+    const first = await open();
+    const schema = first.readSource?.dialect === 'postgres' ? first.readSource.schema : undefined;
+    await first.run('DROP TRIGGER audit_log_no_change ON audit_log');
+    await first.close();
+    const second = await open();
+    try {
+      expect(second.readSource?.dialect === 'postgres' ? second.readSource.schema : undefined).not.toBe(schema);
+      await second.run('DROP TRIGGER audit_log_no_change ON audit_log');
+    } finally {
+      await second.close();
+    }
+  });
+
   it('gives two databases open at once two schemas', async () => {
     const a = await open();
     const b = await open();

@@ -101,6 +101,8 @@ async function dropSparesAfterFile(): Promise<boolean> {
 /** What a just-migrated schema holds, learnt from this process's first (the same for every one). */
 type Fresh = {
   tables: string[];
+  /** The schema's shape: relations, columns, constraints, triggers and functions (tests drop triggers). */
+  shape: string;
   /** Rows the migrations inserted (schema_migrations, the transition tables), as JSON per table. */
   rows: { table: string; json: string }[];
   /** Each sequence's state right after the migrations. */
@@ -125,15 +127,37 @@ async function learnFresh(db: Db, schema: string): Promise<Fresh> {
      FROM pg_sequences WHERE schemaname = $1`,
     [schema],
   );
-  return { tables, rows, sequences };
+  return { tables, rows, sequences, shape: await shapeOf(db, schema) };
+}
+
+/** A digest of everything in a schema but its rows: two schemas with the same digest were built alike. */
+const SHAPE = `
+  SELECT md5(string_agg(item, ',' ORDER BY item)) AS shape FROM (
+    SELECT c.relname || ':' || c.relkind::text AS item FROM pg_class c WHERE c.relnamespace = $1::regnamespace
+    UNION ALL
+    SELECT c.relname || '.' || a.attname || ':' || a.atttypid::text || ':' || a.attnotnull::text
+      FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+      WHERE c.relnamespace = $1::regnamespace AND a.attnum > 0 AND NOT a.attisdropped
+    UNION ALL
+    SELECT conname || ':' || contype::text FROM pg_constraint WHERE connamespace = $1::regnamespace
+    UNION ALL
+    SELECT t.tgname || ':' || t.tgenabled::text FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+      WHERE c.relnamespace = $1::regnamespace AND NOT t.tgisinternal
+    UNION ALL
+    SELECT p.proname || ':' || md5(p.prosrc) FROM pg_proc p WHERE p.pronamespace = $1::regnamespace
+  ) s`;
+
+async function shapeOf(sql: { query: Db['query'] }, schema: string): Promise<string> {
+  const [row] = await sql.query<{ shape: string }>(SHAPE, [schema]);
+  return row?.shape ?? '';
 }
 
 /**
  * Puts a closed test schema back to its just-migrated state: deletes the rows of every table that has
  * any (with triggers off, so the append-only tables' and foreign keys' triggers do not refuse it: a
  * session_replication_role of replica, which needs a superuser), puts the migrations' rows back and
- * resets every sequence. False when it cannot (another role, a schema a later migration changed): the
- * caller drops the schema instead.
+ * resets every sequence. False when it cannot (another role, a schema the test changed): the caller
+ * drops the schema instead.
  */
 async function emptied(schema: string): Promise<boolean> {
   let client: pg.Client | undefined;
@@ -143,12 +167,9 @@ async function emptied(schema: string): Promise<boolean> {
     const { tables, rows, sequences } = known;
     client = new pg.Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${schema}` });
     await client.connect();
-    const now = (
-      await client.query<{ name: string }>('SELECT tablename AS name FROM pg_tables WHERE schemaname = $1 ORDER BY 1', [
-        schema,
-      ])
-    ).rows.map((r) => r.name);
-    if (now.join() !== tables.join()) return false;
+    // A test that changed the schema itself (dropped a trigger, added a table) leaves it to be dropped.
+    const shape = (await client.query<{ shape: string }>(SHAPE, [schema])).rows[0]?.shape;
+    if (shape !== known.shape) return false;
     const used = (
       await client.query<{ name: string }>(
         tables.map((t) => `SELECT '${t}' AS name WHERE EXISTS (SELECT 1 FROM "${t}")`).join(' UNION ALL '),
