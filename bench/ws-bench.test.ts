@@ -50,11 +50,14 @@ it('counts every missing seq once: gaps between received ones, and the tail a cl
   t.see('book:X', 3);
   expect(t.received).toBe(6);
   expect(t.gaps).toBe(4); // 3, 4, 7, 8
+  // Two clients on ticker:X: the driven updates reached seq 9; the second client stopped at 7. A third
+  // got seq 10, an update the server made on its own after the driver stopped: not expected of the others.
   expect(
     tailDrops([
-      ['ticker:X', 9],
-      ['ticker:X', 7],
-      ['book:X', 3],
+      ['ticker:X', 9, 9],
+      ['ticker:X', 7, 7],
+      ['ticker:X', 10, 9],
+      ['book:X', 3, 3],
     ]),
   ).toBe(2);
 });

@@ -165,7 +165,7 @@ try {
       t.undriven += r.undriven;
       t.clientCpuMs += r.cpuMs;
     }
-    t.tail += tailDrops(reports.flatMap((r) => r.lasts));
+    t.tail += tailDrops(reports.flatMap((r) => r.streams));
     t.steps += steps.length;
     t.stepSeconds += stepSeconds;
     t.serverCpuMs += serverCpuMs;

@@ -13,7 +13,8 @@ export type ClientsReport = {
   histogram: number[];
   received: number;
   gaps: number;
-  lasts: [string, number][];
+  /** Per client and channel: [channel, the last seq received, the last seq received of an update a driver step made]. */
+  streams: [string, number, number][];
   /**
    * Updates no driver step made: the server's own once-a-second market step (its clock runs on from
    * BOURSE_TEST_CLOCK) publishes too. Delivered and seq-checked, but not timed.
@@ -30,20 +31,28 @@ const trackers: SeqTracker[] = [];
 /** Per update: the tick time it carries (the ticker's own; a book's from its instrument's last ticker) and its arrival. */
 let tickTimes = new Float64Array(1 << 20);
 let arrivals = new Float64Array(1 << 20);
+let seqs = new Float64Array(1 << 20);
+/** Which client's channel (an index into streamChannels) each update came on. */
+let streamOf = new Int32Array(1 << 20);
 let noted = 0;
+const streamChannels: string[] = [];
 
-function note(tickTime: number, arrival: number) {
+function note(tickTime: number, arrival: number, seq: number, stream: number) {
   if (noted === tickTimes.length) {
-    const grow = (a: Float64Array) => {
-      const b = new Float64Array(a.length * 2);
+    const grow = <A extends Float64Array | Int32Array>(a: A): A => {
+      const b = new (a.constructor as new (n: number) => A)(a.length * 2);
       b.set(a);
       return b;
     };
     tickTimes = grow(tickTimes);
     arrivals = grow(arrivals);
+    seqs = grow(seqs);
+    streamOf = grow(streamOf);
   }
   tickTimes[noted] = tickTime;
   arrivals[noted] = arrival;
+  seqs[noted] = seq;
+  streamOf[noted] = stream;
   noted++;
 }
 
@@ -58,6 +67,8 @@ function open(url: string, id: string): Promise<void> {
     const tracker = new SeqTracker();
     trackers.push(tracker);
     let lastTickerTime = Number.NaN;
+    /** This client's stream index per channel. */
+    const streams = new Map<string, number>();
     const socket = new WebSocket(url, { perMessageDeflate: false });
     sockets.push(socket);
     return new Promise<void>((resolve, reject) => {
@@ -71,9 +82,15 @@ function open(url: string, id: string): Promise<void> {
           return;
         }
         const channel = head[1] as string;
-        tracker.see(channel, Number(head[2]));
+        const seq = Number(head[2]);
+        tracker.see(channel, seq);
         if (channel.startsWith('ticker:')) lastTickerTime = Number(TIME.exec(text)?.[1]);
-        note(lastTickerTime, arrival);
+        let stream = streams.get(channel);
+        if (stream === undefined) {
+          stream = streamChannels.push(channel) - 1;
+          streams.set(channel, stream);
+        }
+        note(lastTickerTime, arrival, seq, stream);
       });
       socket.once('open', () =>
         socket.send(JSON.stringify({ op: 'subscribe', channels: [`ticker:${id}`, `book:${id}`] })),
@@ -87,6 +104,8 @@ function report(steps: [number, number][]): ClientsReport {
   const histogram = new Array<number>(BUCKETS).fill(0);
   const times = steps.map((s) => s[0]);
   let undriven = 0;
+  const lastAny = new Array<number>(streamChannels.length).fill(0);
+  const lastDriven = new Array<number>(streamChannels.length).fill(0);
   for (let i = 0; i < noted; i++) {
     // The first step whose clock reached the tick's time is the one that produced it.
     const t = tickTimes[i] as number;
@@ -99,20 +118,21 @@ function report(steps: [number, number][]): ClientsReport {
     }
     // A tick after the last step, or one that arrived before the step it would belong to began.
     const latency = lo === times.length ? Number.NaN : (arrivals[i] as number) - (steps[lo] as [number, number])[1];
+    const stream = streamOf[i] as number;
+    lastAny[stream] = Math.max(lastAny[stream] as number, seqs[i] as number);
     if (!(latency >= 0)) {
       undriven++;
       continue;
     }
     histogram[bucketOf(latency)]! += 1;
+    lastDriven[stream] = Math.max(lastDriven[stream] as number, seqs[i] as number);
   }
-  const lasts: [string, number][] = [];
-  for (const tracker of trackers) for (const [channel, last] of tracker.last) lasts.push([channel, last]);
   const usage = process.cpuUsage();
   return {
     histogram,
     received: trackers.reduce((a, t) => a + t.received, 0),
     gaps: trackers.reduce((a, t) => a + t.gaps, 0),
-    lasts,
+    streams: streamChannels.map((channel, i) => [channel, lastAny[i] as number, lastDriven[i] as number]),
     undriven,
     cpuMs: Math.round((usage.user + usage.system) / 1000),
   };

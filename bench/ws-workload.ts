@@ -58,8 +58,7 @@ export function quantilesMs(histogram: readonly number[]): {
 
 /**
  * Per client and channel: the first and last seq seen and how many were skipped between them. The
- * messages a client never got after its last one (the tail) are found by comparing with the channel's
- * highest seq any client saw (`tailDrops`).
+ * updates a client never got after its last one (the tail) are found by `tailDrops`.
  */
 export class SeqTracker {
   readonly first = new Map<string, number>();
@@ -76,11 +75,18 @@ export class SeqTracker {
   }
 }
 
-/** Messages missing at the end: each client's channels' last seq against the highest seen on that channel. */
-export function tailDrops(lasts: readonly (readonly [channel: string, last: number])[]): number {
+/**
+ * Updates missing at the end: for each client's channel, those up to the highest seq any client got of
+ * an update a driver step made that this client never got (its last seq lower). Updates the server
+ * published on its own after the driver stopped, while the client processes were being asked for their
+ * figures one after another, are not expected.
+ */
+export function tailDrops(
+  streams: readonly (readonly [channel: string, lastAny: number, lastDriven: number])[],
+): number {
   const highest = new Map<string, number>();
-  for (const [channel, last] of lasts) highest.set(channel, Math.max(highest.get(channel) ?? 0, last));
+  for (const [channel, , driven] of streams) highest.set(channel, Math.max(highest.get(channel) ?? 0, driven));
   let missing = 0;
-  for (const [channel, last] of lasts) missing += (highest.get(channel) as number) - last;
+  for (const [channel, last] of streams) missing += Math.max(0, (highest.get(channel) as number) - last);
   return missing;
 }
