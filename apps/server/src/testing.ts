@@ -24,6 +24,9 @@ export async function testApp(db: Db, overrides: Partial<Config> = {}, clockStar
     captcha: { cost: 1, tries: 20 },
     // The payout outbox runs only when a test asks (app.payouts.runOnce()), not on a timer.
     withdrawals: { ...base.withdrawals, payoutEveryMs: 0 },
+    // No snapshot worker thread: no API test reaches a snapshot (one per 100,000 commands), and starting
+    // the worker cost ~300 ms of CPU per app on PostgreSQL (decision 0026). Its own tests ask for it.
+    engineSnapshots: 'writer' as const,
     ...overrides,
   };
   const clock = manualClock(clockStartMs);

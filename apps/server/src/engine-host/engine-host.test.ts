@@ -44,6 +44,27 @@ describe.each(dbs)('engine host on $dialect', ({ open: openDb }) => {
     await db.close();
   });
 
+  it('reads no journal (no scan, no worker thread) when nothing follows the snapshot, and reads it when something does', async () => {
+    const db = await openDb();
+    let scans = 0;
+    const counted: Db = {
+      ...db,
+      scanPages: (...args) => {
+        scans++;
+        return db.scanPages(...args);
+      },
+    };
+    const first = await open(counted);
+    expect(scans).toBe(0); // a new database
+    await first.submit({ key: 'k', add: 1 });
+    await first.close();
+    const second = await open(counted);
+    expect(scans).toBe(1);
+    expect(second.seq).toBe(1);
+    await second.close();
+    await db.close();
+  });
+
   it('restarts from the last snapshot plus the journal after it, to the same state hash', async () => {
     const db = await openDb();
     const first = await open(db);

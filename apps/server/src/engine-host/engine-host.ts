@@ -316,6 +316,8 @@ export class EngineHost<C, R, E extends ReplayableEngine<C, R>> {
         const commands: C[] = [];
         const marks: number[] = [];
         const markOf = o.journalMark;
+        // Nothing journaled after the snapshot (a new database): no worker thread to start and stop.
+        if (seq >= last) return seq;
         for await (const { keys, texts, parsed } of scan(seq)) {
           // The whole page is decoded, then applied: two tight loops took 10-20% less CPU than one that
           // alternates (bench/HISTORY.md, replay).
