@@ -7,7 +7,7 @@ import { testDatabases } from '@bourse/db';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Config } from '../../config.ts';
 import { isValidAddress } from '../../platform/crypto-networks.ts';
-import { testApp } from '../../testing.ts';
+import { STOCK_GRANTS_ONLY, testApp } from '../../testing.ts';
 import { loadCryptoDepositSettings } from './settings.ts';
 
 const dbs = await testDatabases();
@@ -25,7 +25,8 @@ describe.each(dbs)('crypto deposits on $dialect', ({ open }) => {
   const start = async (overrides: Partial<Config> = settings()) => {
     db = await open();
     closeDb = () => db.close();
-    t = await testApp(db, overrides);
+    // Coin wallets start empty, so each balance below is the deposits' own.
+    t = await testApp(db, { paperGrants: STOCK_GRANTS_ONLY, ...overrides });
     return t;
   };
   afterEach(async () => {

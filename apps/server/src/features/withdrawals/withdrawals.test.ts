@@ -9,7 +9,7 @@ import { testDatabases } from '@bourse/db';
 import sharp from 'sharp';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { totpNow } from '../../platform/totp.ts';
-import { testApp } from '../../testing.ts';
+import { STOCK_GRANTS_ONLY, testApp } from '../../testing.ts';
 import { DEMO_STAFF } from '../demo/seed.ts';
 import { DEFAULT_REVIEW_ABOVE, type WithdrawSettings } from './terms.ts';
 
@@ -67,7 +67,8 @@ describe.each(dbs)('withdrawals on $dialect', ({ open }) => {
   const start = async (over: Partial<WithdrawSettings> = {}) => {
     const db = await open();
     closeDb = () => db.close();
-    t = await testApp(db, { withdrawals: settings(over) });
+    // Coin wallets start empty, so each balance below is the test's own deposits.
+    t = await testApp(db, { withdrawals: settings(over), paperGrants: STOCK_GRANTS_ONLY });
     return t;
   };
   afterEach(async () => {
