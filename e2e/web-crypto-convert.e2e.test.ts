@@ -19,7 +19,7 @@ const TEXT = {
     causeConvert: 'Currency exchange',
     causeTransfer: 'Transfer between accounts',
     contract: 'Contract account',
-    usdt: /^5,000\.00\sUSDT$/,
+    usdt: /^10,000\.00\sUSDT$/,
   },
   'pt-BR': {
     getQuote: 'Pedir cotação',
@@ -29,7 +29,7 @@ const TEXT = {
     causeConvert: 'Câmbio',
     causeTransfer: 'Transferência entre contas',
     contract: 'Conta de contratos',
-    usdt: /^5\.000,00\sUSDT$/,
+    usdt: /^10\.000,00\sUSDT$/,
   },
 } as const;
 
@@ -109,13 +109,9 @@ const coins = async (token: string) => {
   return { spot: of(data.spot), contract: of(data.contract) };
 };
 
-/** 5,000 paper USDT from the sandbox faucet, credited once the clock has passed its 12 confirmations. */
-async function fundUsdt(token: string, requestId: string) {
-  const where = { asset: 'USDT', network: 'ETH' };
-  await api('/coin/recharge/address/generate', { token, json: where });
-  await api('/coin/recharge/add', { token, json: { ...where, amount: '5000', requestId } });
-  await api('/test/clock/advance', { json: { ms: 13 * 12_000 } });
-  await expect.poll(async () => (await coins(token)).spot.USDT, { timeout: 15_000 }).toBe('5000.000000');
+/** Paper mode grants each new customer 10,000 USDT in the spot wallet at sign-up. */
+async function fundUsdt(token: string) {
+  await expect.poll(async () => (await coins(token)).spot.USDT, { timeout: 15_000 }).toBe('10000.000000');
 }
 
 describe('crypto convert and transfer (real server)', () => {
@@ -125,14 +121,14 @@ describe('crypto convert and transfer (real server)', () => {
   ] as const) {
     it(`converts USDT → BTC, moves USDT to the contract account and sees both in the records (${lang})`, async () => {
       const session = await newCustomer(phone);
-      await fundUsdt(session.token, `e2e-usdt-${phone}`);
+      await fundUsdt(session.token);
       const { context, page } = await customerPage(browser, lang, session);
       try {
         // The coin wallets on the assets page, valued in USDT.
         await page.goto(`${server.baseUrl}/pages/user/assets`);
         await page.getByTestId('coin-spot-USDT').waitFor();
         expect(await page.getByTestId('coin-spot-USDT').locator('.coin-card__amount').first().textContent()).toMatch(
-          /5[,.]000[.,]00\sUSDT/,
+          /10[,.]000[.,]00\sUSDT/,
         );
         await shot(page, `web-crypto-convert-assets-${lang}`);
         expect(await blockingAxeViolations(page)).toEqual([]);
@@ -143,7 +139,7 @@ describe('crypto convert and transfer (real server)', () => {
         await page.getByTestId('cc-market-rate').waitFor();
         await expect.poll(() => page.getByTestId('cc-from').inputValue()).toBe('USDT');
         await expect.poll(() => page.getByTestId('cc-to').inputValue()).toBe('BTC');
-        await expect.poll(() => page.getByTestId('cc-amount-available').textContent()).toMatch(/5[,.]000[.,]00/);
+        await expect.poll(() => page.getByTestId('cc-amount-available').textContent()).toMatch(/10[,.]000[.,]00/);
         await page.getByTestId('cc-amount').locator('input').fill('1000');
         await page.getByRole('button', { name: TEXT[lang].getQuote }).click();
         await page.getByTestId('fx-countdown').waitFor();
@@ -156,9 +152,9 @@ describe('crypto convert and transfer (real server)', () => {
         expect(receive).toMatch(/^0[.,]0\d{1,7} BTC$/);
         await page.getByRole('button', { name: TEXT[lang].accept }).click();
         await page.getByTestId('fx-done').waitFor();
-        await expect.poll(() => page.getByTestId('cc-amount-available').textContent()).toMatch(/4[,.]000[.,]00/);
+        await expect.poll(() => page.getByTestId('cc-amount-available').textContent()).toMatch(/9[,.]000[.,]00/);
         const afterConvert = await coins(session.token);
-        expect(afterConvert.spot.USDT).toBe('4000.000000');
+        expect(afterConvert.spot.USDT).toBe('9000.000000');
         // What the screen said it would receive is exactly what arrived.
         expect(receive.replace(',', '.')).toBe(`${afterConvert.spot.BTC?.replace(/0+$/, '')} BTC`);
         await page.locator('.adm-toast-mask').waitFor({ state: 'detached' });
@@ -174,7 +170,7 @@ describe('crypto convert and transfer (real server)', () => {
         await page.getByRole('button', { name: TEXT[lang].transfer, exact: true }).click();
         await page.getByTestId('ct-done').waitFor();
         const afterTransfer = await coins(session.token);
-        expect(afterTransfer.spot.USDT).toBe('3750.000000');
+        expect(afterTransfer.spot.USDT).toBe('8750.000000');
         expect(afterTransfer.contract.USDT).toBe('250.000000');
         await page.locator('.adm-toast-mask').waitFor({ state: 'detached' });
         await shot(page, `web-crypto-convert-transferred-${lang}`);

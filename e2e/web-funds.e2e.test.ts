@@ -121,11 +121,11 @@ describe('customer profile, assets and funds records (real server)', () => {
         await expectNoWrappedAmounts(page);
         await shot(page, `web-funds-assets-${lang}`);
 
-        // Funds records: the three paper grants, then only the USD one.
+        // Funds records: the four paper grants (three currencies, and USDT for crypto), then only the USD one.
         await page.getByTestId('records-link').click();
-        await expect.poll(() => page.getByTestId('ledger-line').count()).toBe(3);
+        await expect.poll(() => page.getByTestId('ledger-line').count()).toBe(4);
         await expect.poll(() => page.getByTestId('ledger-line').first().textContent()).toContain(text.grant);
-        // The three grants were made at one instant: one clock shows them at one time.
+        // The grants were made at one instant: one clock shows them at one time.
         const times = await page.locator('[data-testid="ledger-line"] .ledger-row__time').allTextContents();
         expect(new Set(times).size).toBe(1);
         await expectNoWrappedAmounts(page);

@@ -17,7 +17,7 @@ const PIN = '135790';
 
 const TEXT = {
   'en-US': {
-    available: '5,000.00 USDT',
+    available: '10,000.00 USDT',
     amended: 'Quantity lowered',
     waiting: 'Waiting',
     recentTrades: 'Trades',
@@ -33,7 +33,7 @@ const TEXT = {
     signIn: 'Sign in',
   },
   'pt-BR': {
-    available: '5.000,00 USDT',
+    available: '10.000,00 USDT',
     amended: 'Quantidade reduzida',
     waiting: 'Aguardando',
     recentTrades: 'Negócios',
@@ -102,7 +102,7 @@ async function spotBalance(token: string, asset: string): Promise<string> {
   return items.find((b) => b.wallet === 'spot' && b.asset === asset)?.available ?? '0';
 }
 
-/** A fresh customer with a transaction password and 5,000 USDT in the spot wallet (a sandbox deposit). */
+/** A fresh customer with a transaction password and paper mode's 10,000 USDT grant in the spot wallet. */
 async function fundedCustomer(phone: string) {
   const captcha = (await api('/common/captcha', null)).data;
   const reg = await api('/user/register', {
@@ -122,12 +122,7 @@ async function fundedCustomer(phone: string) {
     token,
   );
   expect(pin.code, JSON.stringify(pin)).toBe(0);
-  const address = await api('/coin/recharge/address/generate', { asset: 'USDT', network: 'ETH' }, token);
-  expect(address.code, JSON.stringify(address)).toBe(0);
-  const sent = await api('/coin/recharge/add', { asset: 'USDT', network: 'ETH', amount: '5000' }, token);
-  expect(sent.code, JSON.stringify(sent)).toBe(0);
-  expect((await api('/test/clock/advance', { ms: String(12 * 12_000) })).code).toBe(0);
-  await expect.poll(() => spotBalance(token, 'USDT'), { timeout: 15_000 }).toBe('5000.000000');
+  await expect.poll(() => spotBalance(token, 'USDT'), { timeout: 15_000 }).toBe('10000.000000');
   return { token, user: reg.data.user, phone };
 }
 
@@ -201,7 +196,7 @@ describe('crypto spot trading against the real server', () => {
         await expect.poll(() => page.getByTestId('quantity-input').inputValue()).toMatch(/^0\.0\d{3}$/);
         await page
           .getByTestId('preview-total')
-          .filter({ hasText: /2[.,]\d{3}[.,]\d{2}/ })
+          .filter({ hasText: /4[.,]9\d{2}[.,]\d{2}/ })
           .waitFor();
         await page.getByTestId('quantity-input').fill('0.01');
         await page
