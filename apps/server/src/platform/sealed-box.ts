@@ -34,9 +34,13 @@ export function unseal(key: SealingKey, sealed: string, context: string): string
   const [version, iv, tag, body] = sealed.split('.');
   if (version !== VERSION || !iv || !tag || body === undefined) return null;
   try {
-    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+    const nonce = Buffer.from(iv, 'base64url');
+    const authTag = Buffer.from(tag, 'base64url');
+    // Only the full 16-byte tag is accepted (GCM would otherwise verify a truncated one).
+    if (nonce.length !== 12 || authTag.length !== 16) return null;
+    const decipher = createDecipheriv('aes-256-gcm', key, nonce, { authTagLength: 16 });
     decipher.setAAD(Buffer.from(context));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    decipher.setAuthTag(authTag);
     return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
   } catch {
     return null;

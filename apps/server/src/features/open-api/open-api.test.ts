@@ -294,6 +294,10 @@ describe.each(dbs)('the trading API on $dialect', ({ open }) => {
       expect(ok.status, JSON.stringify(ok.body)).toBe(200);
       // The same address through a dual-stack listener (IPv4-mapped IPv6).
       expect((await signed('GET', '/account', key, {}, { remoteAddress: '::ffff:10.1.2.3' })).status).toBe(200);
+      // An IPv6 address is compared as an address, however it was written.
+      const v6 = await customerKey('9100000390', { ips: '2001:0DB8:0000::0001' });
+      expect((await signed('GET', '/account', v6, {}, { remoteAddress: '2001:db8::1' })).status).toBe(200);
+      expect((await signed('GET', '/account', v6, {}, { remoteAddress: '2001:db8::2' })).body.code).toBe(-2015);
     });
 
     it('limits each key’s request weight per minute with 429 and Retry-After, keys apart', async () => {
@@ -309,8 +313,12 @@ describe.each(dbs)('the trading API on $dialect', ({ open }) => {
         msg: `Too much request weight used; current limit is ${KEY_LIMIT} request weight per 1 MINUTE. Please use WebSocket Streams for live updates to avoid polling the API.`,
       });
       expect(over.headers['retry-after']).toBe('60');
-      // Bad signatures count too, so a flood of them is cut off as well.
-      expect((await signed('GET', '/account', key, {}, { sign: () => 'x' })).status).toBe(429);
+      // A bad signature is refused as such and spends nothing of a key's weight: a stranger who knows a
+      // key's public half cannot use up its owner's minute (the address's own weight still counts).
+      expect((await signed('GET', '/account', key, {}, { sign: () => 'x' })).body.code).toBe(-1022);
+      for (let i = 0; i < 10; i++) {
+        expect((await signed('GET', '/account', other, {}, { sign: () => 'x' })).body.code).toBe(-1022);
+      }
       expect((await signed('GET', '/account', other)).status).toBe(200);
       await t.advance(60_000);
       expect((await signed('GET', '/account', key)).status).toBe(200);

@@ -7,6 +7,7 @@
 // Must not: serve a made-up order or fill (orders answer an error while the spot service is not wired).
 
 import { randomBytes } from 'node:crypto';
+import { isIPv6 } from 'node:net';
 import type { SpotOrderView, SpotPairView } from '@bourse/contract';
 import { errorMessage } from '@bourse/contract';
 import { formatDecimal } from '@bourse/money';
@@ -129,11 +130,17 @@ export function openApiRoutes(http: FastifyInstance, d: OpenApiDeps) {
           handler: async (request, reply) => {
             const rawQuery = (request.raw.url ?? '').split('?')[1] ?? '';
             const rawBody = typeof request.body === 'string' ? request.body : '';
-            const params = new URLSearchParams(rawQuery);
-            for (const [k, v] of new URLSearchParams(rawBody)) params.set(k, v);
+            // A signed call's parameters are read from exactly the text that was signed (query then body,
+            // signature left out), so bytes moved between query and body cannot change what it says.
+            const params =
+              access === 'public'
+                ? new URLSearchParams(rawQuery)
+                : new URLSearchParams(signedPayload(rawQuery, rawBody).payload);
+            if (access === 'public') for (const [k, v] of new URLSearchParams(rawBody)) params.set(k, v);
             const spend = typeof weight === 'number' ? weight : weight(params);
             // Every call spends its address's weight first (so a flood of made-up keys never reaches the
-            // database); a SIGNED call also spends its key's.
+            // database); a SIGNED call also spends its key's, once its signature and time are good (so a
+            // stranger who knows a key's public half cannot use up its owner's weight).
             limit(reply, ipWeights, `ip:${clientAddress(request.ip)}`, spend);
             const key =
               access === 'public' ? null : await authorize(request, reply, access, rawQuery, rawBody, params, spend);
@@ -156,12 +163,13 @@ export function openApiRoutes(http: FastifyInstance, d: OpenApiDeps) {
         if (!apiKey) throw binanceErrors.badApiKeyFormat();
         const key = await d.keys.resolve(apiKey);
         if (!key) throw binanceErrors.rejectedKey();
-        limit(reply, keyWeights, `key:${key.id}`, spend);
-        if (key.ips.length > 0 && !key.ips.includes(clientAddress(request.ip))) throw binanceErrors.rejectedKey();
+        const from = clientAddress(request.ip);
+        if (key.ips.length > 0 && !key.ips.some((ip) => clientAddress(ip) === from)) throw binanceErrors.rejectedKey();
         if (access === 'trade' && key.permission !== 'trade') throw binanceErrors.rejectedKey();
         const signed = signedPayload(rawQuery, rawBody);
         checkSignature(key.secret, signed.payload, signed.signature);
         checkTimestamp(params, d.clock.now());
+        limit(reply, keyWeights, `key:${key.id}`, spend);
         await d.keys.touch(key.id, clientAddress(request.ip));
         return key;
       };
@@ -321,8 +329,16 @@ export function openApiRoutes(http: FastifyInstance, d: OpenApiDeps) {
               throw e;
             });
         } else if (clientId) {
-          const recent = await orders().orders(userId, { pairId: pair.id, open: false, limit: 1000 });
-          order = recent.find((o) => o.clientOrderId === clientId);
+          // An order placed without a client id is named bourse-<id> in these answers.
+          const own = /^bourse-(\d{1,15})$/.exec(clientId);
+          const port = orders();
+          order = await (own ? port.order(userId, Number(own[1])) : port.orderByClientId(userId, clientId)).catch(
+            (e) => {
+              if (e instanceof AppError && e.code === 'order_not_found') return undefined;
+              throw e;
+            },
+          );
+          if (own && order && order.clientOrderId !== null) order = undefined;
         } else throw binanceErrors.mandatory('orderId');
         // Another pair's order is not this symbol's (Binance answers it as missing).
         if (!order || order.base + order.quote !== pair.base + pair.quote) throw binanceErrors.noSuchOrder();
@@ -465,7 +481,13 @@ export function openApiRoutes(http: FastifyInstance, d: OpenApiDeps) {
 }
 
 /** An IPv4 client of a dual-stack listener arrives as ::ffff:a.b.c.d; the allow-list names a.b.c.d. */
-export const clientAddress = (ip: string) => ip.toLowerCase().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
+/** An address in one canonical text: IPv4-mapped IPv6 as IPv4, IPv6 compressed and lower-case. */
+export const clientAddress = (ip: string) => {
+  const mapped = ip.toLowerCase().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
+  if (!isIPv6(mapped)) return mapped;
+  const canonical = new URL(`http://[${mapped}]/`).hostname.slice(1, -1);
+  return canonical.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
+};
 
 const isClientError = (error: unknown): error is { statusCode: number; message: string } =>
   typeof error === 'object' &&

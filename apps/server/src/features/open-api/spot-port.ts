@@ -10,6 +10,8 @@ export type SpotOrdersPort = {
   cancel(userId: number, orderId: number): Promise<SpotOrderView>;
   /** The customer's own order; a foreign or unknown id rejects with order_not_found. */
   order(userId: number, orderId: number): Promise<SpotOrderView>;
+  /** The customer's own order by the client id it was placed with; rejects with order_not_found. */
+  orderByClientId(userId: number, clientOrderId: string): Promise<SpotOrderView>;
   /** The customer's orders on a pair (or all pairs), newest first, at most `limit`. */
   orders(userId: number, query: { pairId?: string; open: boolean; limit: number }): Promise<SpotOrderView[]>;
   /** The customer's fills on a pair, of one order if given, newest first, at most `limit`. */
@@ -30,6 +32,7 @@ export function spotPortOf(spot: SpotExchange): SpotPort {
       place: (userId, input) => spot.placeOrder(userId, input, { skipPassword: true }),
       cancel: (userId, id) => spot.cancelOrder(userId, id),
       order: (userId, id) => spot.order(userId, id),
+      orderByClientId: (userId, clientOrderId) => spot.orderByClientOrderId(userId, clientOrderId),
       orders: async (userId, q) =>
         (await spot.orders(userId, { symbol: q.pairId, status: q.open ? 'open' : 'all', page: 1, limit: q.limit }))
           .items,

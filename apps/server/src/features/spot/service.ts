@@ -389,11 +389,13 @@ export class SpotExchange {
     const { instrument } = checked.pair;
     await this.#bot.prepare(instrument, checked.stopTicks !== null);
     const command = this.#command(id, userId, checked);
+    // The stop is noted before the command is sent, so a market move while it commits cannot pass it by
+    // (a refused order's note is harmless: the bot only moves the mark when the price reaches it).
+    if (checked.stopTicks !== null) this.#bot.noteStop(instrument.id, input.side, checked.stopTicks);
     const result = await this.#engine.submit(command);
     if (!result.ok) throw new AppError(result.code === 'command_id_reused' ? 'idempotency_key_reused' : result.code);
     const placed = result.events[0];
     if (placed?.type !== 'order_placed') throw new Error('place_order answered without order_placed');
-    if (checked.stopTicks !== null) this.#bot.noteStop(instrument.id, input.side, checked.stopTicks);
     return this.order(userId, placed.orderId);
   }
 
