@@ -217,6 +217,8 @@ describe('crypto spot trading against the real server', () => {
         await page.getByTestId('open-orders').scrollIntoViewIfNeeded();
         await shot(page, `web-spot-open-${lang}`);
         expect(await openOrders(token)).toHaveLength(1);
+        // The confirmation toast fades out first (axe would measure its text mid-fade).
+        await page.locator('.adm-toast-mask').waitFor({ state: 'detached' });
         expect(await blockingAxeViolations(page)).toEqual([]);
 
         // Amend it down: the quantity falls from 0.01 to 0.005 and the order keeps resting.
@@ -264,6 +266,14 @@ describe('crypto spot trading against the real server', () => {
         await trade.scrollIntoViewIfNeeded();
         await shot(page, `web-spot-trades-${lang}`);
         expect(compareDecimal(await spotBalance(token, 'BTC'), '0')).toBe(1);
+        // Every pair's fills at once: an ETH buy placed through the API joins the list, then leaves it again.
+        const eth = { symbol: 'ETHUSDT', side: 'buy', type: 'market', quantity: '0.01', password: PIN };
+        expect((await api('/coin/order/add', eth, token)).code).toBe(0);
+        const ethRows = () => page.getByTestId('trade-history').getByText('ETHUSDT').count();
+        await page.getByTestId('all-pairs').check();
+        await expect.poll(ethRows).toBeGreaterThan(0);
+        await page.getByTestId('all-pairs').uncheck();
+        await expect.poll(ethRows).toBe(0);
 
         // A stop-limit buy above the market waits for its stop price, shown as waiting; then cancelled.
         const asks = (await api('/coin/books', { symbol: 'BTCUSDT' })).data.asks as [string, string][];

@@ -52,6 +52,7 @@ export const spotEnUS = {
       closed: 'Order closed without a fill',
     },
     myOrders: 'My orders',
+    allPairs: 'All pairs',
     status: {
       untriggered: 'Waiting',
       pending: 'Open',

@@ -52,6 +52,7 @@ export const spotPtBR = {
       closed: 'Ordem encerrada sem execução',
     },
     myOrders: 'Minhas ordens',
+    allPairs: 'Todos os pares',
     status: {
       untriggered: 'Aguardando',
       pending: 'Aberta',

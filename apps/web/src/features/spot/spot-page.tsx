@@ -707,10 +707,11 @@ function SpotOrderRow({ order, actions }: { order: SpotOrderView; actions?: Reac
   );
 }
 
-function OpenOrders({ pair }: { pair: SpotPairView }) {
+/** `symbol` '' lists every pair's orders; only the current pair's can be amended here (its lot size is known). */
+function OpenOrders({ pair, symbol }: { pair: SpotPairView; symbol: string }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const orders = useSpotOrders('open', pair.symbol, true);
+  const orders = useSpotOrders('open', symbol, true);
   const [amending, setAmending] = useState<SpotOrderView | null>(null);
   const cancel = useMutation({
     mutationFn: (order: SpotOrderView) => cancelSpotOrder(order.id),
@@ -732,7 +733,7 @@ function OpenOrders({ pair }: { pair: SpotPairView }) {
             order={order}
             actions={
               <span className="spot-order__actions">
-                {order.status !== 'untriggered' && (
+                {order.status !== 'untriggered' && order.base === pair.base && order.quote === pair.quote && (
                   <button
                     type="button"
                     className="btn btn--outline spot-order__btn"
@@ -867,6 +868,8 @@ export function SpotTradingScreen({ top }: { top?: ReactNode }) {
   const [isPairSheetOpen, setPairSheetOpen] = useState(false);
   const [panel, setPanel] = useState<MarketPanel>('book');
   const [tab, setTab] = useState<AccountTab>('open');
+  // The lists show the current pair's orders, or every pair's.
+  const [allPairs, setAllPairs] = useState(false);
   const [picked, setPicked] = useState<{ price: string; at: number } | null>(null);
   const tabsRef = useRef<HTMLDivElement>(null);
   useSpotAccountLive(session.token);
@@ -881,6 +884,7 @@ export function SpotTradingScreen({ top }: { top?: ReactNode }) {
   };
 
   const pair = pairs.data?.find((p) => pairSymbolOf(p.symbol) === symbol);
+  const listSymbol = allPairs ? '' : (pair?.symbol ?? '');
   const data = quote.data;
   let content: ReactNode;
   if (pairs.isPending || quote.isPending) content = <SkeletonRows count={4} height={80} />;
@@ -952,12 +956,21 @@ export function SpotTradingScreen({ top }: { top?: ReactNode }) {
                 { value: 'trades', label: t('spot.tabs.trades') },
               ]}
             />
+            <label className="spot-check spot-all-pairs">
+              <input
+                type="checkbox"
+                checked={allPairs}
+                onChange={(event) => setAllPairs(event.target.checked)}
+                data-testid="all-pairs"
+              />
+              <span>{t('spot.allPairs')}</span>
+            </label>
             {tab === 'open' ? (
-              <OpenOrders pair={pair} />
+              <OpenOrders pair={pair} symbol={listSymbol} />
             ) : tab === 'history' ? (
-              <OrderHistory symbol={pair.symbol} />
+              <OrderHistory symbol={listSymbol} />
             ) : (
-              <TradeHistory symbol={pair.symbol} />
+              <TradeHistory symbol={listSymbol} />
             )}
           </section>
         )}
