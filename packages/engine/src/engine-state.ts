@@ -207,6 +207,29 @@ export type OrderRecord = {
   listed: boolean;
 };
 
+/** One customer's one-way position in a perpetual (positions.ts). */
+export type Position = {
+  readonly userIndex: number;
+  readonly userId: string;
+  /** Signed: positive long, negative short, never 0 while the position exists. */
+  sizeLots: number;
+  /** What the open size cost at entry, in collateral minor units (entry price = entryNotional / size). */
+  entryNotional: bigint;
+  /** The isolated margin: a `margin` hold on the user's contract account of the collateral. */
+  readonly margin: Hold;
+  /** PnL realised since the position opened (fees and funding not included). */
+  realisedPnl: bigint;
+};
+
+/** A perpetual's positions and its customers' leverage, by user index. */
+export type PerpetualState = {
+  readonly instrument: InstrumentState;
+  /** Open positions in the order they opened (the snapshot keeps that order). */
+  readonly positions: Map<number, Position>;
+  /** Leverage a customer set (set_leverage); the spec's default otherwise. */
+  readonly leverage: Map<number, number>;
+};
+
 export type EngineState = {
   readonly config: EngineConfig;
   readonly ledger: Ledger;
@@ -242,6 +265,8 @@ export type EngineState = {
    * The state they leave is the same either way; only the result's event list is incomplete.
    */
   quiet: boolean;
+  /** Perpetuals by instrument index, made on first use (positions.ts); empty without perpetuals. */
+  readonly perpetuals: Map<number, PerpetualState>;
 };
 
 export function isValidUserId(id: unknown): id is string {

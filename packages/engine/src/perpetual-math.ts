@@ -61,8 +61,7 @@ export function parsePerpetualTerms(spec: unknown, quote: Asset): PerpetualTerms
     if (previous !== undefined && (raw.mmrPpm < previous.mmrPpm || raw.maxLeverage > previous.maxLeverage)) {
       return undefined;
     }
-    const cumPpm =
-      previous === undefined ? 0n : floor.minor * BigInt(raw.mmrPpm - previous.mmrPpm) + previous.cumPpm;
+    const cumPpm = previous === undefined ? 0n : floor.minor * BigInt(raw.mmrPpm - previous.mmrPpm) + previous.cumPpm;
     previous = { floor: floor.minor, mmrPpm: raw.mmrPpm, maxLeverage: raw.maxLeverage, cumPpm };
     tiers.push(previous);
   }

@@ -36,6 +36,7 @@ import { fromJsonSafe, type JsonValue, toJsonSafe } from './json-codec.ts';
 import { type Account, Hold, Ledger, type TransferCause, type TransferPosted, type Wallet } from './ledger.ts';
 import { BUY, SELL, type StpCode } from './order-book.ts';
 import { OrderMap } from './order-map.ts';
+import { type PositionsSnapshot, restorePositions, savePositions } from './positions.ts';
 import { addInstrument } from './reference-data.ts';
 import { isEngineRejection } from './rejections.ts';
 import { MIN_RESULT_RETENTION, ResultLog } from './result-log.ts';
@@ -107,6 +108,8 @@ export type SnapshotBody = {
    * Absent when there are none, so states without locks keep the hash they had before locks existed.
    */
   settlementLocks?: [string, number, string, number, number][];
+  /** Perpetual positions and leverages (positions.ts); absent when there are none, as for locks. */
+  positions?: PositionsSnapshot;
 };
 
 /** The idempotency window: a StoredWindow (command-memory.ts) made JSON-safe. */
@@ -321,6 +324,7 @@ export function snapshotWithoutWindow(state: EngineState): SnapshotBody {
       locks.push([instrument.def.id, lock.tradeId, lock.user.id, lock.qtyLots, lock.timeMs]);
     }
   }
+  const positions = savePositions(state);
   return {
     version: SNAPSHOT_VERSION,
     config: { ...state.config },
@@ -349,6 +353,7 @@ export function snapshotWithoutWindow(state: EngineState): SnapshotBody {
     users: state.userList.map((u) => [u.id, u.openOrders]),
     orders,
     ...(locks.length > 0 ? { settlementLocks: locks } : {}),
+    ...(positions !== undefined ? { positions } : {}),
   };
 }
 
@@ -462,6 +467,7 @@ export function restoreState(snapshot: EngineSnapshot): EngineState {
     finishedOrders: new FinishedOrders(),
     orderPool: [],
     quiet: false,
+    perpetuals: new Map(),
   };
   for (const [owner, wallet, asset, scale, balance, held] of snapshot.accounts) {
     ledger.restoreAccount(owner, wallet, customAsset(asset, scale), BigInt(balance), BigInt(held));
@@ -504,6 +510,7 @@ export function restoreState(snapshot: EngineSnapshot): EngineState {
     state.ledger.restoreHold(hold);
     addLock(instrument, { tradeId, user, qtyLots, timeMs, hold });
   }
+  restorePositions(state, snapshot.positions);
   state.memory.loadWindow(storedWindowOf(snapshot.window));
   return state;
 }
@@ -520,7 +527,8 @@ function restoreOrder(state: EngineState, saved: OrderSnapshot): void {
   const hold = new Hold(
     '',
     'order',
-    saved.side === 'buy' ? quoteAccount : baseAccount,
+    // A perpetual holds its collateral on either side.
+    saved.side === 'buy' || instrument.def.perpetual !== null ? quoteAccount : baseAccount,
     BigInt(saved.holdRemaining),
     'trade',
     '',
