@@ -94,6 +94,11 @@ function contractAccount(state: EngineState, instrument: InstrumentState, userId
   return state.ledger.account(userId, 'contract', instrument.def.quote);
 }
 
+/** The smaller of two bigints (Math.min takes numbers only). */
+function minOf(a: bigint, b: bigint): bigint {
+  return a < b ? a : b;
+}
+
 function sideOf(lots: number): 1 | -1 {
   return lots > 0 ? 1 : -1;
 }
@@ -400,7 +405,7 @@ function reduce(
   } else if (pnl < 0n) {
     const loss = -pnl;
     const margin = position.margin.remaining;
-    paidFromMargin = loss < margin ? loss : margin;
+    paidFromMargin = minOf(loss, margin);
     if (paidFromMargin > 0n)
       log.push(ledger.postFromHold(position.margin, clearing, paidFromMargin, tag, 'trade', link, timeMs));
     if (loss > paidFromMargin) {
@@ -414,7 +419,7 @@ function reduce(
   if (!liquidation) {
     const release = marginPart - paidFromMargin;
     const left = position.margin.remaining;
-    releaseMargin(state, position, release > left ? left : release, timeMs);
+    releaseMargin(state, position, minOf(release, left), timeMs);
   }
 }
 
