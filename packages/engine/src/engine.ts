@@ -420,7 +420,8 @@ export class Engine {
           return `order ${order.id}: book has ${book.remainingOf(order.id)}, record ${left}`;
       }
       const def = order.instrument.def;
-      const need = order.side === 'sell' ? BigInt(left) * def.lotMinor : 0n;
+      // A spot or stock sell holds its quantity; a perpetual's hold is margin and fee (positions.ts).
+      const need = order.side === 'sell' && def.perpetual === null ? BigInt(left) * def.lotMinor : 0n;
       if (order.hold.remaining < need) return `order ${order.id} holds ${order.hold.remaining} < ${need}`;
     }
     for (const user of this.state.userList) {

@@ -587,7 +587,8 @@ function worstTicks(
   const book = instrument.book;
   if (closing === 'sell') {
     const floor = position.entryNotional - margin - fund;
-    const ticks = floor <= 0n ? 1 : Number(ceilDiv(ceilDiv(floor * def.baseUnit, size), def.tickMinor));
+    const exact = floor <= 0n ? 1n : ceilDiv(ceilDiv(floor * def.baseUnit, size), def.tickMinor);
+    const ticks = Number(exact > BigInt(book.maxTick) ? BigInt(book.maxTick) : exact);
     const best = book.bestBid;
     return best === -1 ? ticks : Math.max(ticks, protectionPrice(instrument, 'sell', best));
   }
@@ -600,7 +601,7 @@ function worstTicks(
 
 /**
  * ADL's order: opposite positions by profit ratio × effective leverage at the mark, highest first
- * (uPnL / margin × notional / (margin + uPnL), compared exactly), then by user index.
+ * (uPnL / margin × notional / (margin + uPnL), compared exactly), then in the order they opened.
  */
 function adlQueue(instrument: InstrumentState, perpetual: PerpetualState, side: 1 | -1): Position[] {
   const mark = instrument.markTicks as number;
@@ -616,7 +617,8 @@ function adlQueue(instrument: InstrumentState, perpetual: PerpetualState, side: 
   ranked.sort((a, b) => {
     const left = a.num * b.den;
     const right = b.num * a.den;
-    return left > right ? -1 : left < right ? 1 : a.p.userIndex - b.p.userIndex;
+    // Ties keep the order the positions opened in (the sort is stable).
+    return left > right ? -1 : left < right ? 1 : 0;
   });
   return ranked.map((r) => r.p);
 }
