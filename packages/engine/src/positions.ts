@@ -194,8 +194,8 @@ export function settlePerpetualFill(
 ): void {
   const def = instrument.def;
   const notional = tradeNotional(def, priceTicks, qtyLots);
-  const takerFee = feeOf(notional, taker.takerFeeBps);
-  const makerFee = feeOf(notional, maker.makerFeeBps);
+  const takerFee = chargeableFee(taker, feeOf(notional, taker.takerFeeBps));
+  const makerFee = chargeableFee(maker, feeOf(notional, maker.makerFeeBps));
   const tradeId = state.nextTradeId;
   state.nextTradeId += 1;
   const link = `trade:${tradeId}`;
@@ -224,7 +224,14 @@ export function settlePerpetualFill(
   ] as const) {
     if (fee > 0n) {
       const id = `${link}:${order.side === 'buy' ? 'buyer' : 'seller'}_fee`;
-      log.push(ledger.postFromHold(order.hold, instrument.feeAccount, fee, id, 'fee', link, timeMs));
+      const fromHold = minOf(fee, order.hold.remaining);
+      if (fromHold > 0n) {
+        log.push(ledger.postFromHold(order.hold, instrument.feeAccount, fromHold, id, 'fee', link, timeMs));
+      }
+      if (fee > fromHold) {
+        const account = order.hold.account;
+        log.push(ledger.move(account, instrument.feeAccount, fee - fromHold, `${id}:free`, 'fee', link, timeMs));
+      }
     }
     const delta = order.side === 'buy' ? qtyLots : -qtyLots;
     const user = state.userList[order.userIndex] as UserState;
@@ -232,6 +239,17 @@ export function settlePerpetualFill(
     const reason = inLiquidation ? 'liquidation' : 'trade';
     changePosition(state, perpetual, user, delta, priceTicks, order, link, reason, timeMs, inLiquidation);
   }
+}
+
+/**
+ * The fee a perpetual fill can charge the order: its own hold was sized at the order's price, and a sell
+ * (or a triggered order) may fill higher, so what the hold lacks comes from the free balance, and what
+ * that lacks too is waived (the platform, never the customer, takes the shortfall).
+ */
+function chargeableFee(order: OrderRecord, fee: bigint): bigint {
+  const free = available(order.hold.account);
+  const most = order.hold.remaining + (free > 0n ? free : 0n);
+  return minOf(fee, most);
 }
 
 /**

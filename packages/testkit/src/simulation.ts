@@ -26,7 +26,7 @@ import {
   journalMark,
   toJsonSafe,
 } from '@bourse/engine';
-import { btcUsdt, reliance } from './builders.ts';
+import { btcPerp, btcUsdt, reliance } from './builders.ts';
 import { type NaiveEvent, type NaiveResult, ReferenceEngine } from './reference-engine.ts';
 import { SeededRandom } from './seeded-random.ts';
 
@@ -106,6 +106,28 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
         lockBoughtUntilSettled: true,
       }),
       mid: 3_000,
+    },
+    // A perpetual: 1 USDT ticks, 0.001 BTC lots, tiers from 500 and 2,000 USDT so small positions change
+    // tier; marks move far (liquidations, ADL) and funding is applied now and then (perpCommand).
+    {
+      spec: btcPerp({
+        id: 'BTC-PERP',
+        tickSize: '1',
+        maxPriceTicks: 100_000,
+        makerFeeBps: 2,
+        takerFeeBps: 5,
+        perpetual: {
+          collateral: 'USDT',
+          maxLeverage: 50,
+          defaultLeverage: 10,
+          tiers: [
+            { floor: '0', mmrPpm: 10_000, maxLeverage: 50 },
+            { floor: '500', mmrPpm: 25_000, maxLeverage: 20 },
+            { floor: '2000', mmrPpm: 50_000, maxLeverage: 10 },
+          ],
+        },
+      }),
+      mid: 5_000,
     },
   ];
   /** Unsettled buys per flagged instrument, from trade events only: [trade id, buyer, lots]. */
@@ -213,6 +235,12 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
       // A fill-or-kill order that waited for its trigger and could not fill when it fired.
       if (e.type === 'order_updated' && e.reason === 'fok_not_fillable' && c.type !== 'place_order')
         tally('trigger_fired:fok_not_fillable');
+    }
+    for (const e of events) {
+      if (e.type === 'position_liquidated') tally(e.adlLots > 0 ? 'liquidate:with_adl' : 'liquidate:in_book');
+      if (e.type === 'position_liquidated' && e.insuranceFund < 0n) tally('liquidate:paid_by_insurance_fund');
+      if (e.type === 'position_changed' && e.reason === 'trade' && e.sizeLots === 0) tally('position:closed');
+      if (e.type === 'funding_applied' && e.paid > 0n) tally('apply_funding:paid');
     }
     // An order that swept five or more price levels.
     const levels = new Set(events.flatMap((e) => (e.type === 'trade' ? [e.priceTicks] : [])));
@@ -333,6 +361,14 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
       }
     }
     for (const { spec } of markets) {
+      if (spec.kind !== 'perpetual') continue;
+      const real = engine.positions(spec.id).map((p) => [p.userId, p.sizeLots, p.entryNotional, p.margin]);
+      const naive = reference.positionsOf(spec.id);
+      if (canonicalJson(real) !== canonicalJson(naive)) {
+        throw new Mismatch(`${spec.id} positions ${canonicalJson(real)} vs reference ${canonicalJson(naive)}`);
+      }
+    }
+    for (const { spec } of markets) {
       const depth = engine.depth(spec.id, 1_000_000);
       const bids = JSON.stringify(reference.depth(spec.id, 'buy'));
       const asks = JSON.stringify(reference.depth(spec.id, 'sell'));
@@ -439,6 +475,7 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     const user = random.pick(users);
     const market = random.pick(markets);
     const { spec } = market;
+    if (spec.kind === 'perpetual' && random.chance(0.3)) return perpCommand(user, market);
     const base = () => nextBase();
     const near = (spread: number) => Math.max(1, market.mid + random.int(-spread, spread));
     if (r < 0.03) {
@@ -577,6 +614,48 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     if (r >= 0.985 && r < 0.99) return convertCommand(user);
     market.mid = Math.max(200, market.mid + random.int(-3, 3));
     return undefined;
+  }
+
+  /**
+   * A perpetual's own commands: collateral deposits, leverage (sometimes out of range), margin added or
+   * removed, far mark moves, liquidations (mostly of a user with a position, refused while healthy) and
+   * funding at a signed rate.
+   */
+  function perpCommand(user: string, market: Market): Command {
+    const instrumentId = market.spec.id;
+    const t = random.next();
+    const base = nextBase();
+    if (t < 0.2) {
+      const amount = `${random.int(20, 900)}.${random.int(0, 999999)}`;
+      return {
+        ...base,
+        type: 'deposit',
+        userId: user,
+        wallet: 'contract',
+        asset: 'USDT',
+        amount,
+        from: 'faucet',
+        cause: 'paper_grant',
+      };
+    }
+    if (t < 0.32) {
+      const leverage = random.chance(0.1) ? random.pick([0, 51, 2.5]) : random.int(1, 50);
+      return { ...base, type: 'set_leverage', userId: user, instrumentId, leverage };
+    }
+    if (t < 0.44) {
+      const amount = `${random.chance(0.5) ? '-' : ''}${random.int(0, 60)}.${random.int(1, 99)}`;
+      return { ...base, type: 'adjust_margin', userId: user, instrumentId, amount };
+    }
+    if (t < 0.68) {
+      const priceTicks = Math.max(1, market.mid + random.int(-900, 900));
+      return { ...base, type: 'set_mark_price', instrumentId, priceTicks };
+    }
+    if (t < 0.92) {
+      const holders = engine.positions(instrumentId).map((p) => p.userId);
+      const who = holders.length > 0 && random.chance(0.9) ? random.pick(holders) : user;
+      return { ...base, type: 'liquidate', userId: who, instrumentId };
+    }
+    return { ...base, type: 'apply_funding', instrumentId, ratePpm: random.int(-900, 900) };
   }
 
   /**
