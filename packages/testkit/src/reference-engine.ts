@@ -789,7 +789,7 @@ export class ReferenceEngine {
     if (pnl > 0n) this.move(clearing, account, pnl);
     if (pnl < 0n) {
       const loss = -pnl;
-      paid = p.margin < loss ? p.margin : loss;
+      paid = smaller(p.margin, loss);
       this.move(account, clearing, paid);
       this.acct(account).held -= paid;
       p.margin -= paid;
@@ -1039,6 +1039,10 @@ export class ReferenceEngine {
   isHalted(instrumentId: string): boolean {
     return this.instruments.get(instrumentId)?.halted === true;
   }
+}
+
+function smaller(a: bigint, b: bigint): bigint {
+  return a < b ? a : b;
 }
 
 /** ⌈a / b⌉ for a ≥ 0, b > 0. */
