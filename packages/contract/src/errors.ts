@@ -584,6 +584,11 @@ export const ERRORS = {
     en: 'This position is above its maintenance margin and cannot be liquidated',
     pt: 'Esta posição está acima da margem de manutenção e não pode ser liquidada',
   },
+  reduce_only_rejected: {
+    status: 400,
+    en: 'There is no position for this order to reduce',
+    pt: 'Não há posição para esta ordem reduzir',
+  },
   position_not_found: {
     status: 404,
     en: 'Position not found',

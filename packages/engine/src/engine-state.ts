@@ -205,6 +205,8 @@ export type OrderRecord = {
   readonly afterMarket: boolean;
   /** Whether the order is in `orders` (see listOrder): a taker that finishes at once never is. */
   listed: boolean;
+  /** A perpetual order that may only reduce its position (PlaceOrder.reduceOnly). */
+  readonly reduceOnly: boolean;
 };
 
 /** One customer's one-way position in a perpetual (positions.ts). */
@@ -376,6 +378,7 @@ export function newOrderRecord(
   makerFeeBps: number,
   takerFeeBps: number,
   afterMarket: boolean,
+  reduceOnly = false,
 ): OrderRecord {
   const pooled = state.orderPool.pop() as Mutable<OrderRecord> | undefined;
   if (pooled === undefined) {
@@ -404,6 +407,7 @@ export function newOrderRecord(
       takerFeeBps,
       afterMarket,
       listed: false,
+      reduceOnly,
     };
   }
   pooled.id = id;
@@ -430,6 +434,7 @@ export function newOrderRecord(
   pooled.takerFeeBps = takerFeeBps;
   pooled.afterMarket = afterMarket;
   pooled.listed = false;
+  pooled.reduceOnly = reduceOnly;
   return pooled;
 }
 

@@ -22,7 +22,9 @@ export type OrderUpdateReason =
   | 'price_outside_band'
   | 'amended'
   | 'triggered'
-  | 'no_liquidity';
+  | 'no_liquidity'
+  /** A reduce-only order with no position left to reduce when it came to execute. */
+  | 'reduce_only';
 
 export type OrderPlaced = {
   readonly type: 'order_placed';

@@ -176,6 +176,71 @@ describe('perpetual positions: open, increase, reduce, close, flip', () => {
   });
 });
 
+describe('reduce-only orders (closes, TP/SL)', () => {
+  const reduceOnly = (c: CommandFactory, user: string, side: 'buy' | 'sell', lots: number): Command => ({
+    ...c.market(user, side, lots),
+    reduceOnly: true,
+  });
+
+  it('is cut to the position when it executes and holds only its fee', () => {
+    const { engine, c, run } = aliceLongBobShort(['carol']);
+    run(c.limit('carol', 'buy', P(50_000), 3 * BTC));
+    const events = run(reduceOnly(c, 'alice', 'sell', 2 * BTC));
+    expect(events.filter((e) => e.type === 'trade').map((e) => (e as { qtyLots: number }).qtyLots)).toEqual([BTC]);
+    expect(events.find((e) => e.type === 'order_placed')).toMatchObject({ holdAmount: 0n });
+    expect(positions(engine).find(([u]) => u === 'alice')).toBeUndefined();
+    expect(sheetOf(engine, 'alice/contract/USDT')['alice/contract/USDT']).toBe('10000.000000');
+  });
+
+  it('a take-profit whose position closed before it fired is cancelled, opening nothing', () => {
+    const { engine, c, run } = aliceLongBobShort(['carol']);
+    const tp = {
+      ...c.market('alice', 'sell', BTC, { kind: 'take_profit', priceTicks: P(55_000), by: 'mark' }),
+      reduceOnly: true,
+    };
+    run(tp);
+    run(c.limit('carol', 'buy', P(50_000), BTC), c.limit('alice', 'sell', P(50_000), BTC));
+    run(c.limit('carol', 'buy', P(55_000), BTC));
+    const fired = run(c.mark(P(55_000)));
+    expect(fired.filter((e) => e.type === 'order_updated').map((e) => (e as { reason: string }).reason)).toEqual([
+      'triggered',
+      'reduce_only',
+    ]);
+    expect(positions(engine).find(([u]) => u === 'alice')).toBeUndefined();
+  });
+
+  it('survives a snapshot while waiting for its trigger', () => {
+    const { engine, c, run } = aliceLongBobShort();
+    run({ ...c.market('alice', 'sell', BTC, { kind: 'stop', priceTicks: P(46_000), by: 'mark' }), reduceOnly: true });
+    const restored = Engine.restore(JSON.parse(JSON.stringify(engine.snapshot())));
+    expect(restored.stateHash()).toBe(engine.stateHash());
+    expect(JSON.stringify(restored.snapshot().orders)).toContain('"reduceOnly":true');
+  });
+
+  it.each([
+    ['without a position to reduce', (c: CommandFactory) => reduceOnly(c, 'carol', 'sell', 1), 'reduce_only_rejected'],
+    [
+      'on the same side as the position',
+      (c: CommandFactory) => reduceOnly(c, 'alice', 'buy', 1),
+      'reduce_only_rejected',
+    ],
+    [
+      'as a resting (GTC) limit order',
+      (c: CommandFactory) => ({ ...c.limit('alice', 'sell', P(50_000), 1), reduceOnly: true }),
+      'invalid_command',
+    ],
+    [
+      'on a spot pair',
+      (c: CommandFactory) => ({ ...reduceOnly(c, 'alice', 'sell', 1), instrumentId: 'BTC-USDT' }),
+      'invalid_command',
+    ],
+  ])('is refused %s', (_name, make, code) => {
+    const m = aliceLongBobShort(['carol']);
+    m.run(m.c.register(btcUsdt()));
+    expect(rejectionOf(m.engine, make(m.c) as Command)).toBe(code);
+  });
+});
+
 describe('set_leverage and adjust_margin', () => {
   it('sets leverage for later orders and tops a position margin up when lowered', () => {
     const { engine, c, run } = aliceLongBobShort();

@@ -151,12 +151,34 @@ export function perpetualHold(
   priceTicks: number,
   lots: number,
   maxFeeBps: number,
+  reduceOnly = false,
 ): bigint {
   const perpetual = perpetualOf(state, instrument);
-  const open = openingLots(perpetual, userIndex, side, lots);
+  const open = reduceOnly ? 0 : openingLots(perpetual, userIndex, side, lots);
   const fee = feeOf(tradeNotional(instrument.def, priceTicks, lots), maxFeeBps);
   if (open === 0) return fee;
   return initialMargin(tradeNotional(instrument.def, priceTicks, open), leverageOf(perpetual, userIndex)) + fee;
+}
+
+/** Lots an order of `side` can close of the user's position now (0 without an opposite position). */
+export function reducibleLots(
+  state: EngineState,
+  instrument: InstrumentState,
+  userIndex: number,
+  side: 'buy' | 'sell',
+): number {
+  const position = userIndex === -1 ? undefined : state.perpetuals.get(instrument.index)?.positions.get(userIndex);
+  if (position === undefined || (side === 'buy') !== position.sizeLots < 0) return 0;
+  return Math.abs(position.sizeLots);
+}
+
+export function hasPositionToReduce(
+  state: EngineState,
+  instrument: InstrumentState,
+  userIndex: number,
+  side: 'buy' | 'sell',
+): boolean {
+  return reducibleLots(state, instrument, userIndex, side) > 0;
 }
 
 /** A perpetual order that would take the position into a tier whose maximum leverage is below the user's. */

@@ -75,6 +75,8 @@ export type OrderSnapshot = {
   takerFeeBps?: number;
   /** Present (true) only for an order placed while trading was halted (OrderRecord.afterMarket). */
   afterMarket?: true;
+  /** Present (true) only for a reduce-only order (a perpetual's TP/SL waiting for its trigger). */
+  reduceOnly?: true;
 };
 
 /** Every key of a snapshot but the window, in order. */
@@ -441,6 +443,7 @@ function orderSnapshot(order: OrderRecord, where: Where): OrderSnapshot {
   if (order.makerFeeBps !== spec.makerFeeBps) saved.makerFeeBps = order.makerFeeBps;
   if (order.takerFeeBps !== spec.takerFeeBps) saved.takerFeeBps = order.takerFeeBps;
   if (order.afterMarket) saved.afterMarket = true;
+  if (order.reduceOnly) saved.reduceOnly = true;
   return saved;
 }
 
@@ -558,6 +561,7 @@ function restoreOrder(state: EngineState, saved: OrderSnapshot): void {
     saved.makerFeeBps ?? instrument.def.spec.makerFeeBps,
     saved.takerFeeBps ?? instrument.def.spec.takerFeeBps,
     saved.afterMarket === true,
+    saved.reduceOnly === true,
   );
   listOrder(state, order);
   if (saved.where === 'book') {

@@ -28,7 +28,7 @@ import type { OrderStatus, OrderUpdateReason } from './events.ts';
 import { buyHoldFor, buyHoldForSafe, isIntIn, lotsToMinor, lotsToMinorSafe } from './instrument.ts';
 import { type Account, available } from './ledger.ts';
 import { BUY, FILL_STP_CANCEL, SELL, stpCode } from './order-book.ts';
-import { perpetualHold, perpetualOrderRejection } from './positions.ts';
+import { hasPositionToReduce, perpetualHold, perpetualOrderRejection, reducibleLots } from './positions.ts';
 import type { EngineRejection } from './rejections.ts';
 import { settleFill } from './settlement.ts';
 import { addTrigger, removeTrigger, takeFiredTrigger, wouldFireAt } from './triggers.ts';
@@ -76,9 +76,10 @@ function holdAmountFor(
   priceTicks: number,
   lots: number,
   maxFeeBps: number,
+  reduceOnly = false,
 ): bigint {
   if (instrument.def.perpetual !== null) {
-    return perpetualHold(state, instrument, userIndex, side, priceTicks, lots, maxFeeBps);
+    return perpetualHold(state, instrument, userIndex, side, priceTicks, lots, maxFeeBps, reduceOnly);
   }
   return side === 'buy' ? buyHoldFor(instrument.def, priceTicks, lots, maxFeeBps) : lotsToMinor(instrument.def, lots);
 }
@@ -130,6 +131,13 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
   }
   if (postOnly && (orderType !== 'limit' || timeInForce !== 'gtc' || trigger !== null))
     return reject('invalid_command');
+  if (command.reduceOnly !== undefined && typeof command.reduceOnly !== 'boolean') return reject('invalid_command');
+  const reduceOnly = command.reduceOnly === true;
+  if (reduceOnly) {
+    // Never rests (so it cannot outlive its position in the book); perpetuals only.
+    if (instrument.def.perpetual === null || postOnly || timeInForce === 'gtc') return reject('invalid_command');
+    if (!hasPositionToReduce(state, instrument, userIndex, side)) return reject('reduce_only_rejected');
+  }
   // Halted: an order that would trade on arrival waits for the open instead (postOnly never trades).
   const queues = instrument.halted && !postOnly && trigger === null;
   if (queues && timeInForce === 'fok') return reject('instrument_halted');
@@ -163,7 +171,7 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
   // hold work on the ledger's typed arrays; the event still carries it as a bigint.
   // The order captures the fees in force now (spec) and holds for the larger one.
   const maxFeeBps = instrument.def.maxFeeBps;
-  if (instrument.def.perpetual !== null) {
+  if (instrument.def.perpetual !== null && !reduceOnly) {
     const code = perpetualOrderRejection(state, instrument, userIndex, side, priceTicks, command.qtyLots);
     if (code !== undefined) return reject(code);
   }
@@ -171,7 +179,9 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
   // As a bigint only where the number cannot carry it (holdN is -1; else 0n, unused): the event makes
   // its own below, and a quiet replay none.
   const holdBig =
-    holdN !== -1 ? 0n : holdAmountFor(state, userIndex, instrument, side, priceTicks, command.qtyLots, maxFeeBps);
+    holdN !== -1
+      ? 0n
+      : holdAmountFor(state, userIndex, instrument, side, priceTicks, command.qtyLots, maxFeeBps, reduceOnly);
   const ledger = state.ledger;
   // A perpetual holds its collateral (the quote) on either side.
   const holdsQuote = side === 'buy' || instrument.def.perpetual !== null;
@@ -249,6 +259,7 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
     spec.makerFeeBps,
     spec.takerFeeBps,
     queues,
+    reduceOnly,
   );
   // userId is command.userId, equal to owner.id (the user was found or made under it), read without
   // reaching the user object. A quiet replay (state.quiet) writes no event.
@@ -317,6 +328,15 @@ function checkTrigger(
 /** Matches the order as a taker, settles every fill, then rests or cancels what is left. */
 function execute(state: EngineState, order: OrderRecord, timeMs: number): void {
   const instrument = order.instrument;
+  if (order.reduceOnly) {
+    // Cut to what the position has left now (it may have shrunk since placement), or nothing to do.
+    const closable = reducibleLots(state, instrument, order.userIndex, order.side);
+    if (closable === 0) {
+      finish(state, order, 'cancelled', 'reduce_only', false, timeMs);
+      return;
+    }
+    if (remainingLots(order) > closable) order.qtyLots = order.filledLots + closable;
+  }
   const book = instrument.book;
   const left = book.match(order.sideCode, order.priceTicks, remainingLots(order), order.userIndex, order.stp);
   for (let i = 0; i < book.fillCount; i++) {

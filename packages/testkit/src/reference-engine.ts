@@ -50,6 +50,8 @@ type NaiveOrder = {
   /** The instrument's fees when the order was placed. */
   makerFeeBps: number;
   takerFeeBps: number;
+  /** Perpetuals: only reduces the position; cut to it (or cancelled) when it executes. */
+  reduceOnly: boolean;
 };
 
 type NaiveTier = { floor: bigint; mmr: bigint; maxLeverage: number; cum: bigint };
@@ -315,10 +317,11 @@ export class ReferenceEngine {
     lots: number,
     fees: [number, number],
     user: string,
+    reduceOnly = false,
   ): bigint {
     if (i.perp) {
       const fee = bpsOf(this.notional(i, price, lots), Math.max(fees[0], fees[1]), 'down');
-      const open = this.openingLots(i, user, side, lots);
+      const open = reduceOnly ? 0 : this.openingLots(i, user, side, lots);
       return fee + (open > 0 ? this.notional(i, price, open) / BigInt(this.leverageOf(i, user)) : 0n);
     }
     if (side === 'sell') return BigInt(lots) * i.lot;
@@ -386,6 +389,11 @@ export class ReferenceEngine {
       if (current !== null && (rises ? current >= trigger.priceTicks : current <= trigger.priceTicks))
         return 'invalid_trigger_price';
     }
+    const reduceOnly = c.reduceOnly === true;
+    if (reduceOnly) {
+      if (!i.perp || c.postOnly === true || tif === 'gtc') return 'invalid_command';
+      if (this.reducible(i, c.userId, c.side) === 0) return 'reduce_only_rejected';
+    }
     // Halted: what would trade on arrival waits for the open; a post-only order never trades, so it rests.
     const queues = i.halted && !c.postOnly && !trigger;
     if (queues && tif === 'fok') return 'instrument_halted';
@@ -403,8 +411,9 @@ export class ReferenceEngine {
     }
     if ((trigger || tif === 'gtc' || queues) && this.openCount(c.userId) >= this.maxOpenOrdersPerUser)
       return 'open_order_limit';
-    if (i.perp && this.tierRefuses(i, c.userId, c.side, price, c.qtyLots)) return 'invalid_leverage';
-    const hold = this.holdFor(i, c.side, price, c.qtyLots, [i.spec.makerFeeBps, i.spec.takerFeeBps], c.userId);
+    if (i.perp && !reduceOnly && this.tierRefuses(i, c.userId, c.side, price, c.qtyLots)) return 'invalid_leverage';
+    const fees: [number, number] = [i.spec.makerFeeBps, i.spec.takerFeeBps];
+    const hold = this.holdFor(i, c.side, price, c.qtyLots, fees, c.userId, reduceOnly);
     const holdKey = `${c.userId}/${i.spec.wallet}/${c.side === 'buy' || i.perp ? i.spec.quote : i.spec.base}`;
     const account = this.balances.get(holdKey);
     if (!account || account.balance - account.held < hold) return 'insufficient_balance';
@@ -434,6 +443,7 @@ export class ReferenceEngine {
       seq: ++this.seq,
       makerFeeBps: i.spec.makerFeeBps,
       takerFeeBps: i.spec.takerFeeBps,
+      reduceOnly,
     };
     this.orders.push(order);
     this.events.push(['placed', order.id, price, queues]);
@@ -484,6 +494,14 @@ export class ReferenceEngine {
 
   private execute(taker: NaiveOrder): void {
     const i = this.instrumentOfOrder(taker);
+    if (taker.reduceOnly) {
+      const closable = this.reducible(i, taker.user, taker.side);
+      if (closable === 0) {
+        this.finish(taker, 'cancelled', 'reduce_only');
+        return;
+      }
+      if (taker.qty - taker.filled > closable) taker.qty = taker.filled + closable;
+    }
     let stopped = false;
     for (const maker of this.crossing(this.idOf(taker), taker.side, taker.price)) {
       if (taker.filled === taker.qty) break;
@@ -660,6 +678,12 @@ export class ReferenceEngine {
     if (!p) return lots;
     const closes = (side === 'buy') !== p.size > 0;
     return closes ? Math.max(0, lots - Math.abs(p.size)) : lots;
+  }
+
+  /** Lots an order of `side` can close of the user's position (0 without an opposite one). */
+  private reducible(i: NaiveInstrument, user: string, side: string): number {
+    const p = i.perp?.positions.get(user);
+    return p && (side === 'buy') === p.size < 0 ? Math.abs(p.size) : 0;
   }
 
   private tierRefuses(i: NaiveInstrument, user: string, side: string, price: number, lots: number): boolean {
@@ -929,6 +953,7 @@ export class ReferenceEngine {
         seq: ++this.seq,
         makerFeeBps: 0,
         takerFeeBps: 0,
+        reduceOnly: false,
       };
       this.orders.push(order);
       this.events.push(['placed', order.id, limit, false]);

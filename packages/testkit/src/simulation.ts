@@ -241,6 +241,7 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
       if (e.type === 'position_liquidated' && e.insuranceFund < 0n) tally('liquidate:paid_by_insurance_fund');
       if (e.type === 'position_changed' && e.reason === 'trade' && e.sizeLots === 0) tally('position:closed');
       if (e.type === 'funding_applied' && e.paid > 0n) tally('apply_funding:paid');
+      if (e.type === 'order_updated' && e.reason === 'reduce_only') tally('reduce_only:nothing_left');
     }
     // An order that swept five or more price levels.
     const levels = new Set(events.flatMap((e) => (e.type === 'trade' ? [e.priceTicks] : [])));
@@ -654,6 +655,28 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
       const holders = engine.positions(instrumentId).map((p) => p.userId);
       const who = holders.length > 0 && random.chance(0.9) ? random.pick(holders) : user;
       return { ...base, type: 'liquidate', userId: who, instrumentId };
+    }
+    if (t < 0.96) {
+      // A close or a TP/SL: reduce-only, against the user's position (sometimes none: refused), now or on
+      // a mark trigger, for up to more than the position has (cut when it executes).
+      const position = engine.positions(instrumentId).find((p) => p.userId === user);
+      const side: 'buy' | 'sell' =
+        position === undefined || random.chance(0.05) ? 'sell' : position.sizeLots > 0 ? 'sell' : 'buy';
+      const qtyLots = random.int(1, Math.max(1, Math.abs(position?.sizeLots ?? 10) + 5));
+      const order = {
+        ...base,
+        type: 'place_order' as const,
+        userId: user,
+        instrumentId,
+        side,
+        qtyLots,
+        reduceOnly: true,
+      };
+      if (random.chance(0.5)) return { ...order, orderType: 'market' };
+      const kind = random.pick(['stop', 'take_profit'] as const);
+      // The side of the mark it fires from (refused as invalid_trigger_price when already there).
+      const priceTicks = Math.max(1, market.mid + random.int(-400, 400));
+      return { ...order, orderType: 'market', trigger: { kind, priceTicks, by: 'mark' } };
     }
     return { ...base, type: 'apply_funding', instrumentId, ratePpm: random.int(-900, 900) };
   }
