@@ -68,6 +68,8 @@ const CONFIG = { maxOpenOrdersPerUser: MAX_OPEN_ORDERS, rememberedCommandsMax: 5
 const MM = 'mm:BTC-USDT';
 const MM_EVERY = 20;
 const MM_LEVELS = 5; // ten quotes: within the open-order limit
+/** How often a step adds a command on the perpetual (an order, a cancel, or one of perpCommand's). */
+const PERP_SHARE = 0.3;
 
 type Market = { spec: InstrumentSpec; mid: number };
 
@@ -130,6 +132,9 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
       mid: 5_000,
     },
   ];
+  /** The markets generate() picks from; the perpetual's commands are drawn on their own (PERP_SHARE). */
+  const cashMarkets = markets.filter((m) => m.spec.kind !== 'perpetual');
+  const perpetual = markets.find((m) => m.spec.kind === 'perpetual') as Market;
   /** Unsettled buys per flagged instrument, from trade events only: [trade id, buyer, lots]. */
   const unsettled = new Map<string, [number, string, number][]>();
   for (const m of markets) if (m.spec.lockBoughtUntilSettled === true) unsettled.set(m.spec.id, []);
@@ -162,8 +167,12 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
         }
       }
       command = generate();
-      if (command === undefined) continue;
-      applyBoth(command);
+      if (command !== undefined) applyBoth(command);
+      // The perpetual's commands come on top of the others' mix, which keeps its shares (and coverage).
+      if (random.chance(PERP_SHARE)) {
+        command = generate(perpetual);
+        if (command !== undefined) applyBoth(command);
+      }
       if (options.checkReplay !== false && snapshotAt === undefined && step >= total / 2) {
         snapshotAt = { step: log.length, json: JSON.stringify(engine.snapshot()) };
         // The state hash walks the state in place; it must equal the hash of the snapshot it describes.
@@ -471,10 +480,10 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     return t < 0.2 ? { timeInForce: 'ioc' } : t < 0.35 ? { timeInForce: 'fok' } : {};
   }
 
-  function generate(): Command | undefined {
+  function generate(forced?: Market): Command | undefined {
     const r = random.next();
     const user = random.pick(users);
-    const market = random.pick(markets);
+    const market = forced ?? random.pick(cashMarkets);
     const { spec } = market;
     if (spec.kind === 'perpetual' && random.chance(0.3)) return perpCommand(user, market);
     const base = () => nextBase();
