@@ -269,6 +269,11 @@ export type EngineState = {
   quiet: boolean;
   /** Perpetuals by instrument index, made on first use (positions.ts); empty without perpetuals. */
   readonly perpetuals: Map<number, PerpetualState>;
+  /**
+   * The position being liquidated while its closing order trades (positions.ts: its fills keep the margin
+   * held for the liquidation to settle); null otherwise. Never outlives the command.
+   */
+  liquidating: Position | null;
 };
 
 export function isValidUserId(id: unknown): id is string {

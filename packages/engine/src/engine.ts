@@ -100,6 +100,7 @@ export class Engine {
       orderPool: [],
       quiet: false,
       perpetuals: new Map(),
+      liquidating: null,
     };
   }
 

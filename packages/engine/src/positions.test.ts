@@ -311,6 +311,29 @@ describe('set_leverage and adjust_margin', () => {
 });
 
 describe('liquidation at the mark', () => {
+  it("shows DOMAIN.md's liquidation prices on the positions: long 45,180.72; short 54,776.12 (tier 2)", () => {
+    const { engine, c, run } = aliceLongBobShort();
+    run(c.mark(P(50_000)));
+    const cents = (minor: bigint | null): string => (minor === null ? '--' : (Number(minor) / 1e6).toFixed(2));
+    const views = engine.positions(PERP);
+    // 1 BTC at 50,000, 5,000 margin: the long's LP is in tier 1 (0.4%); the short's LP notional passes
+    // 50,000, so it is recomputed in tier 2 (0.5%, maintenance amount 50). See perpetual-math.test.ts.
+    expect(views.map((v) => [v.userId, cents(v.liquidationPrice), cents(v.bankruptcyPrice)])).toEqual([
+      ['alice', '45180.72', '45000.00'],
+      ['bob', '54776.12', '55000.00'],
+    ]);
+    expect(views.map((v) => [v.unrealisedPnl, v.maintenanceMargin])).toEqual([
+      [0n, 200_000_000n],
+      [0n, 200_000_000n],
+    ]);
+  });
+
+  it('shows "--" for a long at 1x, which no falling price liquidates', () => {
+    const { engine, c, run } = market(['alice', 'bob'], '100000');
+    run(c.setLeverage('alice', 1), c.limit('bob', 'sell', P(50_000), BTC), c.limit('alice', 'buy', P(50_000), BTC));
+    expect(engine.positions(PERP).find((v) => v.userId === 'alice')?.liquidationPrice).toBeNull();
+  });
+
   it('is refused above the maintenance margin and allowed at DOMAIN.md liquidation price', () => {
     const { engine, c, run } = aliceLongBobShort();
     // Long LP 45,180.72: at 45,180.8 the equity (180.8) is above the maintenance margin (180.72).

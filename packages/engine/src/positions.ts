@@ -32,6 +32,7 @@ import {
   ceilDiv,
   floorDiv,
   initialMargin,
+  liquidationPrice,
   maintenanceMargin,
   type PerpetualTerms,
   type PositionFigures,
@@ -257,7 +258,7 @@ export function settlePerpetualFill(
     }
     const delta = order.side === 'buy' ? qtyLots : -qtyLots;
     const user = state.userList[order.userIndex] as UserState;
-    const inLiquidation = liquidating !== null && perpetual.positions.get(user.index) === liquidating;
+    const inLiquidation = state.liquidating !== null && perpetual.positions.get(user.index) === state.liquidating;
     const reason = inLiquidation ? 'liquidation' : 'trade';
     changePosition(state, perpetual, user, delta, priceTicks, order, link, reason, timeMs, inLiquidation);
   }
@@ -688,8 +689,8 @@ export function liquidate(state: EngineState, command: Liquidate): ApplyResult {
   const markTicks = instrument.markTicks as number;
   const closing = startLots > 0 ? 'sell' : 'buy';
   // The liquidation's fills keep the released margin held; it is settled below.
-  const wasLiquidating = liquidating;
-  liquidating = position;
+  const wasLiquidating = state.liquidating;
+  state.liquidating = position;
   let bookLots = 0;
   try {
     if (!instrument.halted) {
@@ -697,7 +698,7 @@ export function liquidate(state: EngineState, command: Liquidate): ApplyResult {
       bookLots = executeLiquidationOrder(state, instrument, user, closing, limit, Math.abs(startLots), timeMs);
     }
   } finally {
-    liquidating = wasLiquidating;
+    state.liquidating = wasLiquidating;
   }
   let adlLots = 0;
   const link = `perp:liquidation:${command.id}`;
@@ -747,12 +748,6 @@ export function liquidate(state: EngineState, command: Liquidate): ApplyResult {
   });
   return WRITTEN;
 }
-
-/**
- * The position being liquidated, while its closing order trades: its fills keep the margin held
- * (settlePerpetualFill → changePosition reads it). Only ever set inside liquidate().
- */
-let liquidating: Position | null = null;
 
 /**
  * One funding interval at the mark: holders on the paying side (longs for a positive rate) pay
@@ -847,7 +842,11 @@ export const POSITIONS_FAMILY = defineFamily<
   ],
 });
 
-/** What a host or test reads of a position: its figures, maintenance margin, liquidation price. */
+/**
+ * What a host or test reads of a position: its figures and, for the screens and the risk loop, its
+ * liquidation and bankruptcy prices (collateral minor units per whole base unit; null is "--") and, at
+ * the mark (null without one), its unrealised PnL and maintenance margin.
+ */
 export type PositionView = {
   userId: string;
   sizeLots: number;
@@ -855,20 +854,33 @@ export type PositionView = {
   margin: bigint;
   realisedPnl: bigint;
   leverage: number;
+  liquidationPrice: bigint | null;
+  bankruptcyPrice: bigint | null;
+  unrealisedPnl: bigint | null;
+  maintenanceMargin: bigint | null;
 };
 
 export function positionsOf(state: EngineState, instrumentId: string): PositionView[] {
   const instrument = state.instruments.get(instrumentId);
   if (instrument === undefined || instrument.def.perpetual === null) return [];
   const perpetual = perpetualOf(state, instrument);
-  return [...perpetual.positions.values()].map((p) => ({
-    userId: p.userId,
-    sizeLots: p.sizeLots,
-    entryNotional: p.entryNotional,
-    margin: p.margin.remaining,
-    realisedPnl: p.realisedPnl,
-    leverage: leverageOf(perpetual, p.userIndex),
-  }));
+  const tiers = termsOf(instrument).tiers;
+  const mark = instrument.markTicks;
+  return [...perpetual.positions.values()].map((p) => {
+    const markNotional = mark === null ? null : notionalAt(instrument, p, mark);
+    return {
+      userId: p.userId,
+      sizeLots: p.sizeLots,
+      entryNotional: p.entryNotional,
+      margin: p.margin.remaining,
+      realisedPnl: p.realisedPnl,
+      leverage: leverageOf(perpetual, p.userIndex),
+      liquidationPrice: liquidationPrice(tiers, figures(instrument, p), instrument.def.baseUnit),
+      bankruptcyPrice: bankruptcyPrice(figures(instrument, p), instrument.def.baseUnit),
+      unrealisedPnl: markNotional === null ? null : unrealisedPnl(sideOf(p.sizeLots), p.entryNotional, markNotional),
+      maintenanceMargin: markNotional === null ? null : maintenanceMargin(tiers, markNotional),
+    };
+  });
 }
 
 /** A hold is a position's margin (its id's form). */

@@ -471,6 +471,7 @@ export function restoreState(snapshot: EngineSnapshot): EngineState {
     orderPool: [],
     quiet: false,
     perpetuals: new Map(),
+    liquidating: null,
   };
   for (const [owner, wallet, asset, scale, balance, held] of snapshot.accounts) {
     ledger.restoreAccount(owner, wallet, customAsset(asset, scale), BigInt(balance), BigInt(held));
