@@ -41,7 +41,7 @@ import {
   unrealisedPnl,
 } from './perpetual-math.ts';
 import type { EngineRejection } from './rejections.ts';
-import { executeLiquidationOrder, protectionPrice } from './trading.ts';
+import { executeLiquidationOrder, fireTriggers, protectionPrice } from './trading.ts';
 
 /** Leverage for the customer's future orders on a perpetual; a position's margin is topped up to match. */
 export type SetLeverage = CommandBase & {
@@ -746,6 +746,8 @@ export function liquidate(state: EngineState, command: Liquidate): ApplyResult {
     insuranceFund: fund.balance - fundBefore,
     timeMs,
   });
+  // The closing order's trades moved the last price: triggers on it fire now, as after any trade.
+  fireTriggers(state, instrument, timeMs);
   return WRITTEN;
 }
 

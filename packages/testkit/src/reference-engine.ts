@@ -989,6 +989,7 @@ export class ReferenceEngine {
     this.move(account, fundKey, p.margin);
     this.acct(account).held -= p.margin;
     perp.positions.delete(user);
+    this.fireTriggers(i.spec.id);
     return undefined;
   }
 
