@@ -842,6 +842,11 @@ export const POSITIONS_FAMILY = defineFamily<
     'not_liquidatable',
     'position_not_found',
   ],
+  section: {
+    key: 'positions',
+    save: (state) => savePositions(state),
+    restore: (state, saved) => restorePositions(state, saved as PositionsSnapshot | undefined),
+  },
 });
 
 /**

@@ -31,12 +31,13 @@ import {
   userOf,
 } from './engine-state.ts';
 import type { OrderStatus } from './events.ts';
+import { FAMILIES } from './families.ts';
 import type { InstrumentSpec } from './instrument.ts';
 import { fromJsonSafe, type JsonValue, toJsonSafe } from './json-codec.ts';
 import { type Account, Hold, Ledger, type TransferCause, type TransferPosted, type Wallet } from './ledger.ts';
 import { BUY, SELL, type StpCode } from './order-book.ts';
 import { OrderMap } from './order-map.ts';
-import { type PositionsSnapshot, restorePositions, savePositions } from './positions.ts';
+import type { PositionsSnapshot } from './positions.ts';
 import { addInstrument } from './reference-data.ts';
 import { isEngineRejection } from './rejections.ts';
 import { MIN_RESULT_RETENTION, ResultLog } from './result-log.ts';
@@ -110,7 +111,10 @@ export type SnapshotBody = {
    * Absent when there are none, so states without locks keep the hash they had before locks existed.
    */
   settlementLocks?: [string, number, string, number, number][];
-  /** Perpetual positions and leverages (positions.ts); absent when there are none, as for locks. */
+  /**
+   * Perpetual positions and leverages, the `positions` family's section (positions.ts; families' sections
+   * follow the keys above, in FAMILIES order); absent when there are none, as for locks.
+   */
   positions?: PositionsSnapshot;
 };
 
@@ -326,7 +330,11 @@ export function snapshotWithoutWindow(state: EngineState): SnapshotBody {
       locks.push([instrument.def.id, lock.tradeId, lock.user.id, lock.qtyLots, lock.timeMs]);
     }
   }
-  const positions = savePositions(state);
+  const sections: Record<string, unknown> = {};
+  for (const family of FAMILIES) {
+    const saved = family.section?.save(state);
+    if (family.section !== undefined && saved !== undefined) sections[family.section.key] = saved;
+  }
   return {
     version: SNAPSHOT_VERSION,
     config: { ...state.config },
@@ -355,7 +363,7 @@ export function snapshotWithoutWindow(state: EngineState): SnapshotBody {
     users: state.userList.map((u) => [u.id, u.openOrders]),
     orders,
     ...(locks.length > 0 ? { settlementLocks: locks } : {}),
-    ...(positions !== undefined ? { positions } : {}),
+    ...sections,
   };
 }
 
@@ -514,7 +522,10 @@ export function restoreState(snapshot: EngineSnapshot): EngineState {
     state.ledger.restoreHold(hold);
     addLock(instrument, { tradeId, user, qtyLots, timeMs, hold });
   }
-  restorePositions(state, snapshot.positions);
+  for (const family of FAMILIES) {
+    const section = family.section;
+    if (section !== undefined) section.restore(state, (snapshot as Record<string, unknown>)[section.key]);
+  }
   state.memory.loadWindow(storedWindowOf(snapshot.window));
   return state;
 }
