@@ -414,6 +414,9 @@ describe('liquidation at the mark', () => {
       'carol/contract/USDT': '12500.000000',
     });
     expect(positions(engine)).toEqual([]);
+    // Every transfer id is unique (the host stores them under a primary key).
+    const ids = events.flatMap((e) => (e.type === 'transfer_posted' ? [e.transferId] : []));
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });
 

@@ -710,8 +710,10 @@ export function liquidate(state: EngineState, command: Liquidate): ApplyResult {
       const lots = Math.min(Math.abs(position.sizeLots), Math.abs(counter.sizeLots));
       const counterUser = state.userList[counter.userIndex] as UserState;
       const direction = sideOf(position.sizeLots);
-      changePosition(state, perpetual, user, -direction * lots, adlTicks, null, link, 'liquidation', timeMs, true);
-      changePosition(state, perpetual, counterUser, direction * lots, adlTicks, null, link, 'adl', timeMs);
+      // Each step its own link, so its transfer ids (link:pnl:user) are unique.
+      const step = `${link}:adl:${counterUser.id}`;
+      changePosition(state, perpetual, user, -direction * lots, adlTicks, null, step, 'liquidation', timeMs, true);
+      changePosition(state, perpetual, counterUser, direction * lots, adlTicks, null, step, 'adl', timeMs);
       adlLots += lots;
       state.log.push({
         type: 'auto_deleveraged',

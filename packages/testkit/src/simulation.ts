@@ -141,6 +141,7 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
   const log: Command[] = [];
   const results: ApplyResult[] = [];
   const replayed = new Map<string, bigint>();
+  const transferIds = new Set<string>();
   let accepted = 0;
   let trades = 0;
   const coverage: Record<string, number> = {};
@@ -274,6 +275,9 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
       unsettled.get(event.instrumentId)?.push([event.tradeId, buyer, event.qtyLots]);
     }
     if (event.type !== 'transfer_posted') return;
+    // The host stores transfers under their id: no two may share one.
+    if (transferIds.has(event.transferId)) throw new Mismatch(`transfer id ${event.transferId} used twice`);
+    transferIds.add(event.transferId);
     if (event.amount > BEYOND_SAFE) tally(`transfer:${event.cause}:beyond_2^53`);
     replayed.set(event.debit, (replayed.get(event.debit) ?? 0n) - event.amount);
     replayed.set(event.credit, (replayed.get(event.credit) ?? 0n) + event.amount);
