@@ -779,7 +779,9 @@ export function applyFunding(state: EngineState, command: ApplyFunding): ApplyRe
   if (rate > 0n) {
     for (const position of positions) {
       if (sideOf(position.sizeLots) !== payerSide) continue;
-      const owed = (notionalAt(instrument, position, mark) * rate) / PPM;
+      // Notional rounded down for either side here: a payment, rounded in the payer's favour.
+      const notional = tradeNotional(instrument.def, mark, Math.abs(position.sizeLots));
+      const owed = (notional * rate) / PPM;
       const margin = position.margin.remaining;
       const amount = owed < margin ? owed : margin;
       if (amount <= 0n) continue;

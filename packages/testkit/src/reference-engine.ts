@@ -1003,7 +1003,7 @@ export class ReferenceEngine {
     let paid = 0n;
     for (const [user, p] of all) {
       if (Math.sign(p.size) !== payer) continue;
-      const owed = (this.markNotional(i, p) * BigInt(Math.abs(rate))) / 1_000_000n;
+      const owed = (this.notional(i, i.mark as number, Math.abs(p.size)) * BigInt(Math.abs(rate))) / 1_000_000n;
       const amount = owed < p.margin ? owed : p.margin;
       this.move(this.contract(i, user), pool, amount);
       this.acct(this.contract(i, user)).held -= amount;
