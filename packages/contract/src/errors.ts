@@ -563,6 +563,37 @@ export const ERRORS = {
     en: 'Choose two different currencies',
     pt: 'Escolha duas moedas diferentes',
   },
+  // --- perpetual positions (engine family `positions`) ---
+  invalid_leverage: {
+    status: 400,
+    en: 'This leverage is not available for this contract and position size',
+    pt: 'Esta alavancagem não está disponível para este contrato e tamanho de posição',
+  },
+  leverage_open_orders: {
+    status: 409,
+    en: 'Cancel your open orders on this contract before changing its leverage',
+    pt: 'Cancele suas ordens abertas neste contrato antes de mudar a alavancagem',
+  },
+  insufficient_margin: {
+    status: 400,
+    en: 'The margin left would be below the initial margin of the position',
+    pt: 'A margem restante ficaria abaixo da margem inicial da posição',
+  },
+  not_liquidatable: {
+    status: 409,
+    en: 'This position is above its maintenance margin and cannot be liquidated',
+    pt: 'Esta posição está acima da margem de manutenção e não pode ser liquidada',
+  },
+  reduce_only_rejected: {
+    status: 400,
+    en: 'There is no position for this order to reduce',
+    pt: 'Não há posição para esta ordem reduzir',
+  },
+  position_not_found: {
+    status: 404,
+    en: 'Position not found',
+    pt: 'Posição não encontrada',
+  },
   // --- currency exchange ---
   exchange_pair_unsupported: {
     status: 400,

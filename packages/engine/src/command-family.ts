@@ -31,6 +31,18 @@ export type CommandSpec<C> = {
 };
 
 /**
+ * State a family keeps of its own, as one key of the snapshot (snapshot.ts writes the families' keys
+ * after its own, in FAMILIES order, and hands each back on restore once accounts, users and orders are
+ * restored). `save` answers JSON-safe data, or undefined when there is nothing to keep: the key is then
+ * absent, so states without the family's state keep the hash they had before the family existed.
+ */
+export type FamilySection = {
+  readonly key: string;
+  readonly save: (state: EngineState) => unknown;
+  readonly restore: (state: EngineState, saved: unknown) => void;
+};
+
+/**
  * A family of commands owned by one module. `C` is the union of its command types; the engine's
  * Command union is derived from the family list (families.ts), so it stays exact.
  */
@@ -41,6 +53,8 @@ export type CommandFamily<C extends CommandBase & { type: string }, R extends st
   readonly keys: { readonly [key: string]: KeyCode };
   /** The rejection codes new with this family (closed: each needs its messages in contract/errors.ts). */
   readonly rejections: readonly R[];
+  /** Its own state in the snapshot (and so in the state hash), if it keeps any. */
+  readonly section?: FamilySection;
   /** Never set: carries the command type for the family list's type (CommandOf). */
   readonly commandType?: C;
 };

@@ -1,4 +1,4 @@
-import { btcUsdt, CommandFactory, reliance, SeededRandom } from '@bourse/testkit';
+import { btcPerp, btcUsdt, CommandFactory, reliance, SeededRandom } from '@bourse/testkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CONST, NUM, STR } from './command-family.ts';
@@ -57,7 +57,10 @@ const KEYS: Record<CommandType, Record<string, fc.Arbitrary<unknown>>> = (() => 
     priceTicks: int,
     by: fc.constantFrom('last', 'mark'),
   });
-  const spec = fc.constantFrom(btcUsdt(), reliance({ lockBoughtUntilSettled: true }), { id: 'X', kind: 'odd' });
+  const spec = fc.constantFrom(btcUsdt(), reliance({ lockBoughtUntilSettled: true }), btcPerp(), {
+    id: 'X',
+    kind: 'odd',
+  });
   const base = { id: text, timeMs: time };
   const core: Record<Exclude<CommandType, FamilyType>, Record<string, fc.Arbitrary<unknown>>> = {
     set_trading_status: { ...base, instrumentId: text, halted: fc.boolean() },
@@ -73,6 +76,7 @@ const KEYS: Record<CommandType, Record<string, fc.Arbitrary<unknown>>> = (() => 
       postOnly: fc.boolean(),
       trigger,
       stp: fc.constantFrom('cancel_resting', 'cancel_taker', 'cancel_both'),
+      reduceOnly: fc.boolean(),
     },
     cancel_order: { ...base, userId: text, orderId: int },
     amend_order: { ...base, userId: text, orderId: int, priceTicks: int, qtyLots: int },

@@ -47,6 +47,12 @@ export type PlaceOrder = CommandBase & {
   postOnly?: boolean;
   trigger?: TriggerSpec;
   stp?: StpMode;
+  /**
+   * Perpetuals only: the order may only reduce the position it is placed against (TP/SL, closes). It
+   * never rests (market, IOC or FOK); when it executes it is cut to what the position still has, or
+   * cancelled (`reduce_only`) when nothing is left to reduce. It holds only its fee.
+   */
+  reduceOnly?: boolean;
 };
 
 export type CancelOrder = CommandBase & { type: 'cancel_order'; userId: string; orderId: number };
@@ -152,6 +158,7 @@ const KEY_CODES: { readonly [K in CommandKey]: KeyCode } & { readonly [key: stri
   postOnly: ['P', BOOL],
   trigger: ['g', JSONV],
   stp: ['S', CONST, ['cancel_resting', 'cancel_taker', 'cancel_both']],
+  reduceOnly: ['R', BOOL],
   orderId: ['O', NUM],
   wallet: ['w', CONST, WALLET_CODES],
   asset: ['a', STR],

@@ -205,6 +205,31 @@ export type OrderRecord = {
   readonly afterMarket: boolean;
   /** Whether the order is in `orders` (see listOrder): a taker that finishes at once never is. */
   listed: boolean;
+  /** A perpetual order that may only reduce its position (PlaceOrder.reduceOnly). */
+  readonly reduceOnly: boolean;
+};
+
+/** One customer's one-way position in a perpetual (positions.ts). */
+export type Position = {
+  readonly userIndex: number;
+  readonly userId: string;
+  /** Signed: positive long, negative short, never 0 while the position exists. */
+  sizeLots: number;
+  /** What the open size cost at entry, in collateral minor units (entry price = entryNotional / size). */
+  entryNotional: bigint;
+  /** The isolated margin: a `margin` hold on the user's contract account of the collateral. */
+  readonly margin: Hold;
+  /** PnL realised since the position opened (fees and funding not included). */
+  realisedPnl: bigint;
+};
+
+/** A perpetual's positions and its customers' leverage, by user index. */
+export type PerpetualState = {
+  readonly instrument: InstrumentState;
+  /** Open positions in the order they opened (the snapshot keeps that order). */
+  readonly positions: Map<number, Position>;
+  /** Leverage a customer set (set_leverage); the spec's default otherwise. */
+  readonly leverage: Map<number, number>;
 };
 
 export type EngineState = {
@@ -242,6 +267,13 @@ export type EngineState = {
    * The state they leave is the same either way; only the result's event list is incomplete.
    */
   quiet: boolean;
+  /** Perpetuals by instrument index, made on first use (positions.ts); empty without perpetuals. */
+  readonly perpetuals: Map<number, PerpetualState>;
+  /**
+   * The position being liquidated while its closing order trades (positions.ts: its fills keep the margin
+   * held for the liquidation to settle); null otherwise. Never outlives the command.
+   */
+  liquidating: Position | null;
 };
 
 export function isValidUserId(id: unknown): id is string {
@@ -351,6 +383,7 @@ export function newOrderRecord(
   makerFeeBps: number,
   takerFeeBps: number,
   afterMarket: boolean,
+  reduceOnly = false,
 ): OrderRecord {
   const pooled = state.orderPool.pop() as Mutable<OrderRecord> | undefined;
   if (pooled === undefined) {
@@ -379,6 +412,7 @@ export function newOrderRecord(
       takerFeeBps,
       afterMarket,
       listed: false,
+      reduceOnly,
     };
   }
   pooled.id = id;
@@ -405,6 +439,7 @@ export function newOrderRecord(
   pooled.takerFeeBps = takerFeeBps;
   pooled.afterMarket = afterMarket;
   pooled.listed = false;
+  pooled.reduceOnly = reduceOnly;
   return pooled;
 }
 

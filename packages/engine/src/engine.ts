@@ -26,6 +26,7 @@ import { FAMILY_HANDLERS, type FamilyCommand } from './families.ts';
 import type { Instrument } from './instrument.ts';
 import { type Account, Ledger, type Wallet } from './ledger.ts';
 import { OrderMap } from './order-map.ts';
+import { findBrokenPosition, leverageFor, type PositionView, positionsOf } from './positions.ts';
 import { MIN_RESULT_RETENTION, ResultLog } from './result-log.ts';
 import { findBrokenLock } from './settlement-locks.ts';
 import { type EngineSnapshot, jsonOfParts, restoreState, snapshotParts, takeSnapshot } from './snapshot.ts';
@@ -98,6 +99,8 @@ export class Engine {
       finishedOrders: new FinishedOrders(),
       orderPool: [],
       quiet: false,
+      perpetuals: new Map(),
+      liquidating: null,
     };
   }
 
@@ -384,11 +387,21 @@ export class Engine {
     return ids;
   }
 
+  /** Open positions of a perpetual in the order they opened (none for another kind). */
+  positions(instrumentId: string): PositionView[] {
+    return positionsOf(this.state, instrumentId);
+  }
+
+  /** The leverage `userId` trades the perpetual at (set_leverage, else the spec's default). */
+  leverage(userId: string, instrumentId: string): number | undefined {
+    return leverageFor(this.state, userId, instrumentId);
+  }
+
   /** The first broken invariant of ledger, books and orders, or undefined. For tests and reconciliation. */
   findBrokenInvariant(): string | undefined {
     const liveOrders = this.state.orders.values();
     const orderHolds = liveOrders.map((order) => order.hold);
-    const broken = this.state.ledger.findBrokenInvariant(orderHolds);
+    const broken = this.state.ledger.findBrokenInvariant(orderHolds) ?? findBrokenPosition(this.state);
     if (broken !== undefined) return broken;
     const openByUser = new Map<string, number>();
     for (const instrument of this.state.instrumentList) {
@@ -408,7 +421,8 @@ export class Engine {
           return `order ${order.id}: book has ${book.remainingOf(order.id)}, record ${left}`;
       }
       const def = order.instrument.def;
-      const need = order.side === 'sell' ? BigInt(left) * def.lotMinor : 0n;
+      // A spot or stock sell holds its quantity; a perpetual's hold is margin and fee (positions.ts).
+      const need = order.side === 'sell' && def.perpetual === null ? BigInt(left) * def.lotMinor : 0n;
       if (order.hold.remaining < need) return `order ${order.id} holds ${order.hold.remaining} < ${need}`;
     }
     for (const user of this.state.userList) {

@@ -22,7 +22,9 @@ export type OrderUpdateReason =
   | 'price_outside_band'
   | 'amended'
   | 'triggered'
-  | 'no_liquidity';
+  | 'no_liquidity'
+  /** A reduce-only order with no position left to reduce when it came to execute. */
+  | 'reduce_only';
 
 export type OrderPlaced = {
   readonly type: 'order_placed';
@@ -134,6 +136,70 @@ export type InstrumentFeesSet = {
   readonly timeMs: number;
 };
 
+/** Why a perpetual position changed (position_changed). */
+export type PositionChangeReason = 'trade' | 'liquidation' | 'adl' | 'margin' | 'leverage' | 'funding';
+
+/** A perpetual position after a change; sizeLots 0 means it closed. */
+export type PositionChanged = {
+  readonly type: 'position_changed';
+  readonly instrumentId: string;
+  readonly userId: string;
+  readonly sizeLots: number;
+  readonly entryNotional: bigint;
+  readonly margin: bigint;
+  readonly realisedPnl: bigint;
+  readonly leverage: number;
+  readonly reason: PositionChangeReason;
+  readonly timeMs: number;
+};
+
+export type LeverageSet = {
+  readonly type: 'leverage_set';
+  readonly instrumentId: string;
+  readonly userId: string;
+  readonly leverage: number;
+  readonly timeMs: number;
+};
+
+/**
+ * A position liquidated at the mark: `bookLots` closed in the book, `adlLots` against opposite positions
+ * at the bankruptcy price; `insuranceFund` is what the fund received (positive) or paid (negative).
+ */
+export type PositionLiquidated = {
+  readonly type: 'position_liquidated';
+  readonly instrumentId: string;
+  readonly userId: string;
+  readonly sizeLots: number;
+  readonly markTicks: number;
+  readonly bankruptcyTicks: number;
+  readonly bookLots: number;
+  readonly adlLots: number;
+  readonly insuranceFund: bigint;
+  readonly timeMs: number;
+};
+
+/** An opposite position closed by auto-deleveraging, and why (shown to its customer). */
+export type AutoDeleveraged = {
+  readonly type: 'auto_deleveraged';
+  readonly instrumentId: string;
+  readonly userId: string;
+  readonly liquidatedUserId: string;
+  readonly lots: number;
+  readonly priceTicks: number;
+  readonly reason: 'insurance_fund_short';
+  readonly timeMs: number;
+};
+
+/** One funding interval applied: holders paid `paid` in total to the others at `markTicks`. */
+export type FundingApplied = {
+  readonly type: 'funding_applied';
+  readonly instrumentId: string;
+  readonly ratePpm: number;
+  readonly markTicks: number;
+  readonly paid: bigint;
+  readonly timeMs: number;
+};
+
 export type EngineEvent =
   | OrderPlaced
   | OrderUpdated
@@ -145,7 +211,12 @@ export type EngineEvent =
   | InstrumentRegistered
   | PriceSet
   | TradingStatusSet
-  | InstrumentFeesSet;
+  | InstrumentFeesSet
+  | PositionChanged
+  | LeverageSet
+  | PositionLiquidated
+  | AutoDeleveraged
+  | FundingApplied;
 
 /** Events as JSON-safe values: bigints become decimal strings of minor units. */
 export function eventToJson(event: EngineEvent): Record<string, unknown> {

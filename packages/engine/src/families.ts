@@ -8,6 +8,7 @@ import type { CommandOf, RejectionOf } from './command-family.ts';
 import { CONVERT_FAMILY } from './convert.ts';
 import type { ApplyResult, EngineState } from './engine-state.ts';
 import { FUNDS_FAMILY } from './funds.ts';
+import { POSITIONS_FAMILY } from './positions.ts';
 import { REFERENCE_DATA_FAMILY } from './reference-data.ts';
 import { SETTLEMENT_FAMILY } from './settlement-locks.ts';
 
@@ -18,6 +19,7 @@ export const FAMILIES = [
   FUNDS_FAMILY,
   SETTLEMENT_FAMILY,
   CONVERT_FAMILY,
+  POSITIONS_FAMILY,
 ] as const;
 
 type Family = (typeof FAMILIES)[number];

@@ -40,16 +40,22 @@ export {
 export { type ApplyResult, DEFAULT_CONFIG, type EngineConfig } from './engine-state.ts';
 export {
   type AssetRegistered,
+  type AutoDeleveraged,
   type EngineEvent,
   eventToJson,
+  type FundingApplied,
   type HoldPlaced,
   type HoldReleased,
   type InstrumentFeesSet,
   type InstrumentRegistered,
+  type LeverageSet,
   type OrderPlaced,
   type OrderStatus,
   type OrderUpdated,
   type OrderUpdateReason,
+  type PositionChanged,
+  type PositionChangeReason,
+  type PositionLiquidated,
   type PriceSet,
   type Trade,
   type TransferPosted,
@@ -96,6 +102,19 @@ export {
   STP_CANCEL_TAKER,
   type StpMode,
 } from './order-book.ts';
+export {
+  bankruptcyPrice,
+  fundingRate,
+  initialMargin,
+  liquidationPrice,
+  maintenanceMargin,
+  type PerpetualSpec,
+  type PerpetualTerms,
+  parsePerpetualTerms,
+  type Tier,
+  type TierSpec,
+} from './perpetual-math.ts';
+export type { AdjustMargin, ApplyFunding, Liquidate, PositionView, SetLeverage } from './positions.ts';
 export type { RegisterInstrument, SetInstrumentFees, SetMarkPrice, SetReferencePrice } from './reference-data.ts';
 export { ENGINE_REJECTIONS, type EngineRejection, isEngineRejection } from './rejections.ts';
 export {

@@ -17,10 +17,14 @@ import { type AssetRegistry, assetOfCode } from './assets.ts';
 import type { Wallet } from './ledger.ts';
 import { WALLETS } from './ledger.ts';
 import type { StpMode } from './order-book.ts';
+import { type PerpetualSpec, type PerpetualTerms, parsePerpetualTerms } from './perpetual-math.ts';
 import { MAX_TICK_LIMIT } from './price-levels.ts';
 
-/** Spot and stock settle immediately in base and quote; `perpetual` is reserved for contracts. */
-export type InstrumentKind = 'spot' | 'stock';
+/**
+ * Spot and stock settle immediately in base and quote; `perpetual` settles in positions and margin in
+ * its collateral (positions.ts), its terms in the spec's `perpetual` section (perpetual-math.ts).
+ */
+export type InstrumentKind = 'spot' | 'stock' | 'perpetual';
 
 /** The JSON definition carried by the register_instrument command. */
 export type InstrumentSpec = {
@@ -49,6 +53,8 @@ export type InstrumentSpec = {
    * command releases them: T+1 / D+2 markets. Absent means false (and keeps older snapshots' hashes).
    */
   lockBoughtUntilSettled?: boolean;
+  /** Kind `perpetual` only: collateral, leverage and maintenance margin tiers (perpetual-math.ts). */
+  perpetual?: PerpetualSpec;
 };
 
 /** The definition with its numbers parsed once, for the hot path. */
@@ -63,6 +69,8 @@ export type Instrument = {
   readonly maxFeeBps: number;
   /** spec.lockBoughtUntilSettled === true. */
   readonly locksBought: boolean;
+  /** The perpetual terms of a `perpetual` instrument, null for every other kind (the per-kind switch). */
+  readonly perpetual: PerpetualTerms | null;
   /** lotMinor as a number for the float64 fast path, or 0 when not safe. */
   readonly lotMinorN: number;
   /**
@@ -100,7 +108,7 @@ const MAX_PROTECTION_BPS = 5_000;
 export function parseInstrument(spec: InstrumentSpec, assets: AssetRegistry): Instrument | undefined {
   if (typeof spec !== 'object' || spec === null) return undefined;
   if (typeof spec.id !== 'string' || !/^[A-Za-z0-9:_.-]{1,40}$/.test(spec.id)) return undefined;
-  if (spec.kind !== 'spot' && spec.kind !== 'stock') return undefined;
+  if (spec.kind !== 'spot' && spec.kind !== 'stock' && spec.kind !== 'perpetual') return undefined;
   if (!(WALLETS as readonly string[]).includes(spec.wallet) || spec.wallet === 'platform') return undefined;
   const base = typeof spec.base === 'string' ? assetOfCode(assets, spec.base) : undefined;
   const quote = typeof spec.quote === 'string' ? assetOfCode(assets, spec.quote) : undefined;
@@ -117,6 +125,14 @@ export function parseInstrument(spec: InstrumentSpec, assets: AssetRegistry): In
   if (!isIntIn(spec.marketProtectionBps, 1, MAX_PROTECTION_BPS)) return undefined;
   if (!['cancel_resting', 'cancel_taker', 'cancel_both'].includes(spec.defaultStp)) return undefined;
   if (spec.lockBoughtUntilSettled !== undefined && typeof spec.lockBoughtUntilSettled !== 'boolean') return undefined;
+  // A perpetual settles in its `contract` wallet and has terms; no other kind may carry them.
+  let perpetual: PerpetualTerms | null = null;
+  if (spec.kind === 'perpetual') {
+    if (spec.wallet !== 'contract' || spec.lockBoughtUntilSettled === true) return undefined;
+    const terms = parsePerpetualTerms(spec.perpetual, quote);
+    if (terms === undefined) return undefined;
+    perpetual = terms;
+  } else if (spec.perpetual !== undefined) return undefined;
   return {
     spec,
     id: spec.id,
@@ -127,6 +143,7 @@ export function parseInstrument(spec: InstrumentSpec, assets: AssetRegistry): In
     baseUnit,
     maxFeeBps: Math.max(spec.makerFeeBps, spec.takerFeeBps),
     locksBought: spec.lockBoughtUntilSettled === true,
+    perpetual,
     lotMinorN: safeNumber(lot.minor),
     ...notionalFraction(tick.minor * lot.minor, baseUnit),
   };

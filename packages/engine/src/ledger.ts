@@ -35,6 +35,10 @@ export type PlatformAccountName =
   | 'liquidity'
   | 'faucet'
   | 'adjustments'
+  /** Perpetuals' clearing pool: realised PnL is paid through it (its balance is −Σ open positions' signed entry). */
+  | 'clearing'
+  /** Perpetuals' funding pool: each interval's payments in equal its receipts out (nets to zero). */
+  | 'funding'
   | `exchange:${string}`
   | `rail:${string}`
   | `issuer:${string}`;
@@ -62,7 +66,13 @@ export function isPlatformAccountName(name: string): name is PlatformAccountName
  * that fill half way, or give two transfers one id.
  */
 export function isEngineOwnedId(id: string): boolean {
-  return id.startsWith('order#') || id.startsWith('trade:') || id.startsWith('settle:');
+  return (
+    id.startsWith('order#') ||
+    id.startsWith('trade:') ||
+    id.startsWith('settle:') ||
+    id.startsWith('margin:') ||
+    id.startsWith('perp:')
+  );
 }
 
 /**
@@ -280,7 +290,8 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const MIN_SAFE = -MAX_SAFE;
 
 /** `order`: what an open order can owe; `funds`: a pending transfer; `settlement`: bought, not yet settled. */
-export type HoldKind = 'order' | 'funds' | 'settlement';
+/** `margin`: a perpetual position's isolated margin (positions.ts), id `margin:<instrument>:<user>`. */
+export type HoldKind = 'order' | 'funds' | 'settlement' | 'margin';
 
 /**
  * A pending debit: `remaining` of the account's balance is reserved until posted or voided. Like an

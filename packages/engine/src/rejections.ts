@@ -36,6 +36,7 @@ const CORE_REJECTIONS = [
   'order_not_found',
   'order_not_amendable',
   'amend_no_change',
+  'reduce_only_rejected',
 ] as const;
 
 export type EngineRejection = (typeof CORE_REJECTIONS)[number] | FamilyRejection;

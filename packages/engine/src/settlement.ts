@@ -8,6 +8,7 @@
 import type { EngineState, InstrumentState, OrderRecord } from './engine-state.ts';
 import { feeOf, feeOfSafe, lotsToMinor, lotsToMinorSafe, tradeNotional, tradeNotionalSafe } from './instrument.ts';
 import type { Account } from './ledger.ts';
+import { settlePerpetualFill } from './positions.ts';
 import { lockBought } from './settlement-locks.ts';
 
 export function settleFill(
@@ -20,6 +21,11 @@ export function settleFill(
   timeMs: number,
 ): void {
   const def = instrument.def;
+  // The per-kind settle: a perpetual's fill changes positions and margin (positions.ts).
+  if (def.perpetual !== null) {
+    settlePerpetualFill(state, instrument, taker, maker, priceTicks, qtyLots, timeMs);
+    return;
+  }
   const qtyFast = lotsToMinorSafe(def, qtyLots);
   const fast = tradeNotionalSafe(def, priceTicks, qtyLots);
   // Each order pays the fee it captured when placed (the instrument's fees may have changed since).

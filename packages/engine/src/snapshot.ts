@@ -31,11 +31,13 @@ import {
   userOf,
 } from './engine-state.ts';
 import type { OrderStatus } from './events.ts';
+import { FAMILIES } from './families.ts';
 import type { InstrumentSpec } from './instrument.ts';
 import { fromJsonSafe, type JsonValue, toJsonSafe } from './json-codec.ts';
 import { type Account, Hold, Ledger, type TransferCause, type TransferPosted, type Wallet } from './ledger.ts';
 import { BUY, SELL, type StpCode } from './order-book.ts';
 import { OrderMap } from './order-map.ts';
+import type { PositionsSnapshot } from './positions.ts';
 import { addInstrument } from './reference-data.ts';
 import { isEngineRejection } from './rejections.ts';
 import { MIN_RESULT_RETENTION, ResultLog } from './result-log.ts';
@@ -74,6 +76,8 @@ export type OrderSnapshot = {
   takerFeeBps?: number;
   /** Present (true) only for an order placed while trading was halted (OrderRecord.afterMarket). */
   afterMarket?: true;
+  /** Present (true) only for a reduce-only order (a perpetual's TP/SL waiting for its trigger). */
+  reduceOnly?: true;
 };
 
 /** Every key of a snapshot but the window, in order. */
@@ -107,6 +111,11 @@ export type SnapshotBody = {
    * Absent when there are none, so states without locks keep the hash they had before locks existed.
    */
   settlementLocks?: [string, number, string, number, number][];
+  /**
+   * Perpetual positions and leverages, the `positions` family's section (positions.ts; families' sections
+   * follow the keys above, in FAMILIES order); absent when there are none, as for locks.
+   */
+  positions?: PositionsSnapshot;
 };
 
 /** The idempotency window: a StoredWindow (command-memory.ts) made JSON-safe. */
@@ -321,6 +330,11 @@ export function snapshotWithoutWindow(state: EngineState): SnapshotBody {
       locks.push([instrument.def.id, lock.tradeId, lock.user.id, lock.qtyLots, lock.timeMs]);
     }
   }
+  const sections: Record<string, unknown> = {};
+  for (const family of FAMILIES) {
+    const saved = family.section?.save(state);
+    if (family.section !== undefined && saved !== undefined) sections[family.section.key] = saved;
+  }
   return {
     version: SNAPSHOT_VERSION,
     config: { ...state.config },
@@ -349,6 +363,7 @@ export function snapshotWithoutWindow(state: EngineState): SnapshotBody {
     users: state.userList.map((u) => [u.id, u.openOrders]),
     orders,
     ...(locks.length > 0 ? { settlementLocks: locks } : {}),
+    ...sections,
   };
 }
 
@@ -436,6 +451,7 @@ function orderSnapshot(order: OrderRecord, where: Where): OrderSnapshot {
   if (order.makerFeeBps !== spec.makerFeeBps) saved.makerFeeBps = order.makerFeeBps;
   if (order.takerFeeBps !== spec.takerFeeBps) saved.takerFeeBps = order.takerFeeBps;
   if (order.afterMarket) saved.afterMarket = true;
+  if (order.reduceOnly) saved.reduceOnly = true;
   return saved;
 }
 
@@ -462,6 +478,8 @@ export function restoreState(snapshot: EngineSnapshot): EngineState {
     finishedOrders: new FinishedOrders(),
     orderPool: [],
     quiet: false,
+    perpetuals: new Map(),
+    liquidating: null,
   };
   for (const [owner, wallet, asset, scale, balance, held] of snapshot.accounts) {
     ledger.restoreAccount(owner, wallet, customAsset(asset, scale), BigInt(balance), BigInt(held));
@@ -504,6 +522,10 @@ export function restoreState(snapshot: EngineSnapshot): EngineState {
     state.ledger.restoreHold(hold);
     addLock(instrument, { tradeId, user, qtyLots, timeMs, hold });
   }
+  for (const family of FAMILIES) {
+    const section = family.section;
+    if (section !== undefined) section.restore(state, (snapshot as Record<string, unknown>)[section.key]);
+  }
   state.memory.loadWindow(storedWindowOf(snapshot.window));
   return state;
 }
@@ -520,7 +542,8 @@ function restoreOrder(state: EngineState, saved: OrderSnapshot): void {
   const hold = new Hold(
     '',
     'order',
-    saved.side === 'buy' ? quoteAccount : baseAccount,
+    // A perpetual holds its collateral on either side.
+    saved.side === 'buy' || instrument.def.perpetual !== null ? quoteAccount : baseAccount,
     BigInt(saved.holdRemaining),
     'trade',
     '',
@@ -550,6 +573,7 @@ function restoreOrder(state: EngineState, saved: OrderSnapshot): void {
     saved.makerFeeBps ?? instrument.def.spec.makerFeeBps,
     saved.takerFeeBps ?? instrument.def.spec.takerFeeBps,
     saved.afterMarket === true,
+    saved.reduceOnly === true,
   );
   listOrder(state, order);
   if (saved.where === 'book') {

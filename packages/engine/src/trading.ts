@@ -28,6 +28,7 @@ import type { OrderStatus, OrderUpdateReason } from './events.ts';
 import { buyHoldFor, buyHoldForSafe, isIntIn, lotsToMinor, lotsToMinorSafe } from './instrument.ts';
 import { type Account, available } from './ledger.ts';
 import { BUY, FILL_STP_CANCEL, SELL, stpCode } from './order-book.ts';
+import { hasPositionToReduce, perpetualHold, perpetualOrderRejection, reducibleLots } from './positions.ts';
 import type { EngineRejection } from './rejections.ts';
 import { settleFill } from './settlement.ts';
 import { addTrigger, removeTrigger, takeFiredTrigger, wouldFireAt } from './triggers.ts';
@@ -62,18 +63,28 @@ export function protectionPrice(instrument: InstrumentState, side: 'buy' | 'sell
   return Math.max(limit, instrument.bandLoTicks ?? 1, 1);
 }
 
-/** What an order holds: a buy, its notional plus `maxFeeBps` (the larger of the order's own fees). */
+/**
+ * What an order holds: a buy, its notional plus `maxFeeBps` (the larger of the order's own fees); a sell,
+ * its quantity; on a perpetual, either side, initial margin for what it may open plus the fee
+ * (positions.ts: the per-kind hold, chosen by `def.perpetual`).
+ */
 function holdAmountFor(
+  state: EngineState,
+  userIndex: number,
   instrument: InstrumentState,
   side: 'buy' | 'sell',
   priceTicks: number,
   lots: number,
   maxFeeBps: number,
+  reduceOnly = false,
 ): bigint {
+  if (instrument.def.perpetual !== null) {
+    return perpetualHold(state, instrument, userIndex, side, priceTicks, lots, maxFeeBps, reduceOnly);
+  }
   return side === 'buy' ? buyHoldFor(instrument.def, priceTicks, lots, maxFeeBps) : lotsToMinor(instrument.def, lots);
 }
 
-/** holdAmountFor as a safe-integer number, or -1 (then use holdAmountFor). */
+/** holdAmountFor as a safe-integer number, or -1 (then use holdAmountFor; always for a perpetual). */
 function holdAmountSafe(
   instrument: InstrumentState,
   side: 'buy' | 'sell',
@@ -81,6 +92,7 @@ function holdAmountSafe(
   lots: number,
   maxFeeBps: number,
 ): number {
+  if (instrument.def.perpetual !== null) return -1;
   return side === 'buy'
     ? buyHoldForSafe(instrument.def, priceTicks, lots, maxFeeBps)
     : lotsToMinorSafe(instrument.def, lots);
@@ -119,6 +131,13 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
   }
   if (postOnly && (orderType !== 'limit' || timeInForce !== 'gtc' || trigger !== null))
     return reject('invalid_command');
+  if (command.reduceOnly !== undefined && typeof command.reduceOnly !== 'boolean') return reject('invalid_command');
+  const reduceOnly = command.reduceOnly === true;
+  if (reduceOnly) {
+    // Never rests (so it cannot outlive its position in the book); perpetuals only.
+    if (instrument.def.perpetual === null || postOnly || timeInForce === 'gtc') return reject('invalid_command');
+    if (!hasPositionToReduce(state, instrument, userIndex, side)) return reject('reduce_only_rejected');
+  }
   // Halted: an order that would trade on arrival waits for the open instead (postOnly never trades).
   const queues = instrument.halted && !postOnly && trigger === null;
   if (queues && timeInForce === 'fok') return reject('instrument_halted');
@@ -152,19 +171,28 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
   // hold work on the ledger's typed arrays; the event still carries it as a bigint.
   // The order captures the fees in force now (spec) and holds for the larger one.
   const maxFeeBps = instrument.def.maxFeeBps;
+  if (instrument.def.perpetual !== null && !reduceOnly) {
+    const code = perpetualOrderRejection(state, instrument, userIndex, side, priceTicks, command.qtyLots);
+    if (code !== undefined) return reject(code);
+  }
   const holdN = holdAmountSafe(instrument, side, priceTicks, command.qtyLots, maxFeeBps);
   // As a bigint only where the number cannot carry it (holdN is -1; else 0n, unused): the event makes
   // its own below, and a quiet replay none.
-  const holdBig = holdN !== -1 ? 0n : holdAmountFor(instrument, side, priceTicks, command.qtyLots, maxFeeBps);
+  const holdBig =
+    holdN !== -1
+      ? 0n
+      : holdAmountFor(state, userIndex, instrument, side, priceTicks, command.qtyLots, maxFeeBps, reduceOnly);
   const ledger = state.ledger;
-  const debitAsset = side === 'buy' ? instrument.def.quote : instrument.def.base;
+  // A perpetual holds its collateral (the quote) on either side.
+  const holdsQuote = side === 'buy' || instrument.def.perpetual !== null;
+  const debitAsset = holdsQuote ? instrument.def.quote : instrument.def.base;
   let debitIndex = -1;
   if (userIndex !== -1) {
     if (numbers.lastInstrument[userIndex] === instrument.index) {
-      debitIndex = (side === 'buy' ? numbers.lastQuote[userIndex] : numbers.lastBase[userIndex]) as number;
+      debitIndex = (holdsQuote ? numbers.lastQuote[userIndex] : numbers.lastBase[userIndex]) as number;
     } else {
       const user = state.userList[userIndex] as UserState;
-      debitIndex = user.settlement[2 * instrument.index + (side === 'buy' ? 1 : 0)] ?? -1;
+      debitIndex = user.settlement[2 * instrument.index + (holdsQuote ? 1 : 0)] ?? -1;
     }
   }
   if (debitIndex === -1) debitIndex = ledger.find(command.userId, spec.wallet, debitAsset.code)?.index ?? -1;
@@ -231,6 +259,7 @@ export function placeOrder(state: EngineState, command: PlaceOrder): ApplyResult
     spec.makerFeeBps,
     spec.takerFeeBps,
     queues,
+    reduceOnly,
   );
   // userId is command.userId, equal to owner.id (the user was found or made under it), read without
   // reaching the user object. A quiet replay (state.quiet) writes no event.
@@ -299,6 +328,15 @@ function checkTrigger(
 /** Matches the order as a taker, settles every fill, then rests or cancels what is left. */
 function execute(state: EngineState, order: OrderRecord, timeMs: number): void {
   const instrument = order.instrument;
+  if (order.reduceOnly) {
+    // Cut to what the position has left now (it may have shrunk since placement), or nothing to do.
+    const closable = reducibleLots(state, instrument, order.userIndex, order.side);
+    if (closable === 0) {
+      finish(state, order, 'cancelled', 'reduce_only', false, timeMs);
+      return;
+    }
+    if (remainingLots(order) > closable) order.qtyLots = order.filledLots + closable;
+  }
   const book = instrument.book;
   const left = book.match(order.sideCode, order.priceTicks, remainingLots(order), order.userIndex, order.stp);
   for (let i = 0; i < book.fillCount; i++) {
@@ -415,6 +453,8 @@ export function amendOrder(state: EngineState, command: AmendOrder): ApplyResult
   const remaining = qtyLots - order.filledLots;
   // The order keeps the fees it captured when placed, whatever the instrument charges now.
   const required = holdAmountFor(
+    state,
+    order.userIndex,
     instrument,
     order.side,
     priceTicks,
@@ -442,6 +482,74 @@ export function amendOrder(state: EngineState, command: AmendOrder): ApplyResult
   execute(state, order, command.timeMs);
   fireTriggers(state, instrument, command.timeMs);
   return WRITTEN;
+}
+
+/**
+ * A liquidation's closing order (positions.ts): an IOC limit order of the user's that holds nothing and
+ * pays no fee (it only reduces the position; the engine, not the customer, sends it), matched now.
+ * Answers the lots it filled.
+ */
+export function executeLiquidationOrder(
+  state: EngineState,
+  instrument: InstrumentState,
+  user: UserState,
+  side: 'buy' | 'sell',
+  limitTicks: number,
+  lots: number,
+  timeMs: number,
+): number {
+  openSettlementAccounts(state, user, instrument);
+  const quoteIndex = user.settlement[2 * instrument.index + 1] as number;
+  const baseIndex = user.settlement[2 * instrument.index] as number;
+  const account = state.ledger.accounts[quoteIndex] as Account;
+  const id = state.nextOrderId;
+  state.nextOrderId += 1;
+  const order = newOrderRecord(
+    state,
+    id,
+    `liquidation:${id}`,
+    user.id,
+    user.index,
+    instrument,
+    side,
+    side === 'buy' ? BUY : SELL,
+    'limit',
+    'ioc',
+    false,
+    stpCode('cancel_taker'),
+    null,
+    limitTicks,
+    lots,
+    0,
+    'pending',
+    state.ledger.holdForOrder(account, 0n),
+    baseIndex,
+    quoteIndex,
+    timeMs,
+    0,
+    0,
+    false,
+  );
+  state.log.push({
+    type: 'order_placed',
+    orderId: id,
+    commandId: order.commandId,
+    userId: user.id,
+    instrumentId: instrument.def.id,
+    side,
+    orderType: 'limit',
+    priceTicks: limitTicks,
+    qtyLots: lots,
+    timeInForce: 'ioc',
+    postOnly: false,
+    trigger: null,
+    status: 'pending',
+    holdAsset: instrument.def.quote.code,
+    holdAmount: 0n,
+    timeMs,
+  });
+  execute(state, order, timeMs);
+  return order.filledLots;
 }
 
 function removeQueued(instrument: InstrumentState, order: OrderRecord): boolean {

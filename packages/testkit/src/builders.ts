@@ -4,14 +4,18 @@
 // Must not: apply commands; the scenario or simulation does.
 
 import type {
+  AdjustMargin,
   AmendOrder,
+  ApplyFunding,
   CancelOrder,
   Command,
   Deposit,
   InstrumentSpec,
+  Liquidate,
   PlaceOrder,
   RegisterAsset,
   SetInstrumentFees,
+  SetLeverage,
   SetMarkPrice,
   SetReferencePrice,
   SetTradingStatus,
@@ -36,6 +40,41 @@ export function btcUsdt(overrides: Partial<InstrumentSpec> = {}): InstrumentSpec
     takerFeeBps: 5,
     marketProtectionBps: 500,
     defaultStp: 'cancel_resting',
+    ...overrides,
+  };
+}
+
+/**
+ * BTCUSDT perpetual in the contract wallet: tick 0.1 USDT, lot 0.001 BTC, maker 2 bps, taker 4 bps, up to
+ * 125x (default 20x), Binance's first four maintenance margin tiers.
+ */
+export function btcPerp(overrides: Partial<InstrumentSpec> = {}): InstrumentSpec {
+  return {
+    id: 'BTCUSDT-PERP',
+    kind: 'perpetual',
+    base: 'BTC',
+    quote: 'USDT',
+    wallet: 'contract',
+    tickSize: '0.1',
+    lotSize: '0.001',
+    maxPriceTicks: 2_000_000,
+    minQtyLots: 1,
+    maxQtyLots: 1_000_000,
+    makerFeeBps: 2,
+    takerFeeBps: 4,
+    marketProtectionBps: 500,
+    defaultStp: 'cancel_resting',
+    perpetual: {
+      collateral: 'USDT',
+      maxLeverage: 125,
+      defaultLeverage: 20,
+      tiers: [
+        { floor: '0', mmrPpm: 4_000, maxLeverage: 125 },
+        { floor: '50000', mmrPpm: 5_000, maxLeverage: 100 },
+        { floor: '250000', mmrPpm: 10_000, maxLeverage: 50 },
+        { floor: '1000000', mmrPpm: 25_000, maxLeverage: 20 },
+      ],
+    },
     ...overrides,
   };
 }
@@ -161,6 +200,23 @@ export class CommandFactory {
 
   halt(halted = true): SetTradingStatus {
     return { ...this.base(), type: 'set_trading_status', instrumentId: this.instrumentId, halted };
+  }
+
+  setLeverage(userId: string, leverage: number): SetLeverage {
+    return { ...this.base(), type: 'set_leverage', userId, instrumentId: this.instrumentId, leverage };
+  }
+
+  /** Adds (positive) or removes (negative, "-5") isolated margin. */
+  adjustMargin(userId: string, amount: string): AdjustMargin {
+    return { ...this.base(), type: 'adjust_margin', userId, instrumentId: this.instrumentId, amount };
+  }
+
+  liquidate(userId: string): Liquidate {
+    return { ...this.base(), type: 'liquidate', userId, instrumentId: this.instrumentId };
+  }
+
+  funding(ratePpm: number): ApplyFunding {
+    return { ...this.base(), type: 'apply_funding', instrumentId: this.instrumentId, ratePpm };
   }
 
   /** New maker/taker fees (bps) for orders placed from now on. */

@@ -2,7 +2,7 @@
 // engine and the simulation that compares it with the real one.
 // Must hold: nothing here is used by production code. Must not: read the clock or Math.random.
 
-export { btcUsdt, CommandFactory, reliance } from './builders.ts';
+export { btcPerp, btcUsdt, CommandFactory, reliance } from './builders.ts';
 export { type NaiveResult, type NaiveTrade, ReferenceEngine } from './reference-engine.ts';
 export { applyAll, applyOk, balanceSheet, placedId, rejectionOf, statusesOf, tradesOf } from './scenario.ts';
 export { SeededRandom } from './seeded-random.ts';

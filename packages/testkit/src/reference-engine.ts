@@ -14,6 +14,18 @@
 // and the maker order's maker fee; a buy holds notional plus the larger of its own two fees.
 // set_instrument_fees changes the fees for orders placed afterwards only.
 
+//
+// Perpetuals, as a specification: every order holds collateral on the contract wallet: its fee plus
+// initial margin (notional ÷ leverage, rounded down) for what it would open beyond the position it closes.
+// A fill pays both fees from the orders' holds, then changes each side's position: a closing part realises
+// PnL through platform:clearing (loss from the margin, beyond it from the insurance fund; the closed share
+// of margin less its loss is released), an opening part takes its margin from the order's hold (keeping
+// the fee of the order's rest), then from the free balance. A liquidation (equity at the mark at or below
+// maintenance margin) sends a fee-free IOC order no worse than the fund can pay, ADLs the rest against the
+// opposite positions (most profitable × leveraged first) at the bankruptcy price, and the margin left goes
+// to the fund. Funding: payers (longs when positive) pay notional at mark × rate from margin into
+// platform:funding; receivers share it by size, dust one unit each in opening order.
+
 import type { Command, InstrumentSpec, PlaceOrder, TriggerSpec } from '@bourse/engine';
 import { BUILT_IN_ASSETS, bpsOf, notionalMinor, tryParseDecimal, unitOf } from '@bourse/money';
 
@@ -38,10 +50,23 @@ type NaiveOrder = {
   /** The instrument's fees when the order was placed. */
   makerFeeBps: number;
   takerFeeBps: number;
+  /** Perpetuals: only reduces the position; cut to it (or cancelled) when it executes. */
+  reduceOnly: boolean;
+};
+
+type NaiveTier = { floor: bigint; mmr: bigint; maxLeverage: number; cum: bigint };
+type NaivePosition = { size: number; entry: bigint; margin: bigint };
+type NaivePerp = {
+  tiers: NaiveTier[];
+  maxLeverage: number;
+  defaultLeverage: number;
+  positions: Map<string, NaivePosition>;
+  leverage: Map<string, number>;
 };
 
 type NaiveInstrument = {
   spec: InstrumentSpec;
+  perp: NaivePerp | null;
   tick: bigint;
   lot: bigint;
   unit: bigint;
@@ -137,6 +162,7 @@ export class ReferenceEngine {
         if (!base || !quote) return 'invalid_instrument';
         this.instruments.set(s.id, {
           spec: s,
+          perp: s.kind === 'perpetual' && s.perpetual ? naivePerp(s.perpetual, quote.scale) : null,
           tick: tryParse(s.tickSize, quote.scale),
           lot: tryParse(s.lotSize, base.scale),
           unit: unitOf(base),
@@ -269,6 +295,11 @@ export class ReferenceEngine {
       }
       case 'amend_order':
         return this.amend(c.userId, c.orderId, c.priceTicks, c.qtyLots);
+      case 'set_leverage':
+      case 'adjust_margin':
+      case 'liquidate':
+      case 'apply_funding':
+        return this.positionsCommand(c);
       default:
         return 'invalid_command';
     }
@@ -278,8 +309,21 @@ export class ReferenceEngine {
     return this.instruments.get(o.instrumentId) as NaiveInstrument;
   }
 
-  /** A sell holds its quantity; a buy its notional plus the larger of the fees it pays. */
-  private holdFor(i: NaiveInstrument, side: string, price: number, lots: number, fees: [number, number]): bigint {
+  /** A sell holds its quantity; a buy its notional plus the larger of the fees it pays; a perpetual, above. */
+  private holdFor(
+    i: NaiveInstrument,
+    side: string,
+    price: number,
+    lots: number,
+    fees: [number, number],
+    user: string,
+    reduceOnly = false,
+  ): bigint {
+    if (i.perp) {
+      const fee = bpsOf(this.notional(i, price, lots), Math.max(fees[0], fees[1]), 'down');
+      const open = reduceOnly ? 0 : this.openingLots(i, user, side, lots);
+      return fee + (open > 0 ? this.notional(i, price, open) / BigInt(this.leverageOf(i, user)) : 0n);
+    }
     if (side === 'sell') return BigInt(lots) * i.lot;
     const n = notionalMinor(BigInt(price) * i.tick, BigInt(lots) * i.lot, i.unit, 'down');
     return n + bpsOf(n, Math.max(fees[0], fees[1]), 'down');
@@ -345,6 +389,11 @@ export class ReferenceEngine {
       if (current !== null && (rises ? current >= trigger.priceTicks : current <= trigger.priceTicks))
         return 'invalid_trigger_price';
     }
+    const reduceOnly = c.reduceOnly === true;
+    if (reduceOnly) {
+      if (!i.perp || c.postOnly === true || tif === 'gtc') return 'invalid_command';
+      if (this.reducible(i, c.userId, c.side) === 0) return 'reduce_only_rejected';
+    }
     // Halted: what would trade on arrival waits for the open; a post-only order never trades, so it rests.
     const queues = i.halted && !c.postOnly && !trigger;
     if (queues && tif === 'fok') return 'instrument_halted';
@@ -362,8 +411,10 @@ export class ReferenceEngine {
     }
     if ((trigger || tif === 'gtc' || queues) && this.openCount(c.userId) >= this.maxOpenOrdersPerUser)
       return 'open_order_limit';
-    const hold = this.holdFor(i, c.side, price, c.qtyLots, [i.spec.makerFeeBps, i.spec.takerFeeBps]);
-    const holdKey = `${c.userId}/${i.spec.wallet}/${c.side === 'buy' ? i.spec.quote : i.spec.base}`;
+    if (i.perp && !reduceOnly && this.tierRefuses(i, c.userId, c.side, price, c.qtyLots)) return 'invalid_leverage';
+    const fees: [number, number] = [i.spec.makerFeeBps, i.spec.takerFeeBps];
+    const hold = this.holdFor(i, c.side, price, c.qtyLots, fees, c.userId, reduceOnly);
+    const holdKey = `${c.userId}/${i.spec.wallet}/${c.side === 'buy' || i.perp ? i.spec.quote : i.spec.base}`;
     const account = this.balances.get(holdKey);
     if (!account || account.balance - account.held < hold) return 'insufficient_balance';
     if (!trigger && !queues) {
@@ -392,6 +443,7 @@ export class ReferenceEngine {
       seq: ++this.seq,
       makerFeeBps: i.spec.makerFeeBps,
       takerFeeBps: i.spec.takerFeeBps,
+      reduceOnly,
     };
     this.orders.push(order);
     this.events.push(['placed', order.id, price, queues]);
@@ -442,6 +494,14 @@ export class ReferenceEngine {
 
   private execute(taker: NaiveOrder): void {
     const i = this.instrumentOfOrder(taker);
+    if (taker.reduceOnly) {
+      const closable = this.reducible(i, taker.user, taker.side);
+      if (closable === 0) {
+        this.finish(taker, 'cancelled', 'reduce_only');
+        return;
+      }
+      if (taker.qty - taker.filled > closable) taker.qty = taker.filled + closable;
+    }
     let stopped = false;
     for (const maker of this.crossing(this.idOf(taker), taker.side, taker.price)) {
       if (taker.filled === taker.qty) break;
@@ -471,6 +531,10 @@ export class ReferenceEngine {
   }
 
   private settle(i: NaiveInstrument, taker: NaiveOrder, maker: NaiveOrder, price: number, lots: number): void {
+    if (i.perp) {
+      this.settlePerp(i, taker, maker, price, lots);
+      return;
+    }
     const buyer = taker.side === 'buy' ? taker : maker;
     const seller = buyer === taker ? maker : taker;
     const qty = BigInt(lots) * i.lot;
@@ -574,7 +638,7 @@ export class ReferenceEngine {
     if (qty < i.spec.minQtyLots) return 'quantity_below_minimum';
     if (qty > i.spec.maxQtyLots) return 'quantity_above_maximum';
     if (price !== o.price && this.outsideBand(i, price)) return 'price_outside_band';
-    const required = this.holdFor(i, o.side, price, qty - o.filled, [o.makerFeeBps, o.takerFeeBps]);
+    const required = this.holdFor(i, o.side, price, qty - o.filled, [o.makerFeeBps, o.takerFeeBps], o.user);
     const account = this.acct(o.holdKey);
     if (price === o.price && qty < o.qty) {
       o.qty = qty;
@@ -596,6 +660,375 @@ export class ReferenceEngine {
     this.execute(o);
     this.fireTriggers(this.idOf(o));
     return undefined;
+  }
+
+  // --- perpetuals ---
+
+  private notional(i: NaiveInstrument, price: number, lots: number): bigint {
+    return notionalMinor(BigInt(price) * i.tick, BigInt(lots) * i.lot, i.unit, 'down');
+  }
+
+  private leverageOf(i: NaiveInstrument, user: string): number {
+    const perp = i.perp as NaivePerp;
+    return perp.leverage.get(user) ?? perp.defaultLeverage;
+  }
+
+  private openingLots(i: NaiveInstrument, user: string, side: string, lots: number): number {
+    const p = (i.perp as NaivePerp).positions.get(user);
+    if (!p) return lots;
+    const closes = (side === 'buy') !== p.size > 0;
+    return closes ? Math.max(0, lots - Math.abs(p.size)) : lots;
+  }
+
+  /** Lots an order of `side` can close of the user's position (0 without an opposite one). */
+  private reducible(i: NaiveInstrument, user: string, side: string): number {
+    const p = i.perp?.positions.get(user);
+    return p && (side === 'buy') === p.size < 0 ? Math.abs(p.size) : 0;
+  }
+
+  private tierRefuses(i: NaiveInstrument, user: string, side: string, price: number, lots: number): boolean {
+    const open = this.openingLots(i, user, side, lots);
+    if (open === 0) return false;
+    const p = (i.perp as NaivePerp).positions.get(user);
+    const same = p !== undefined && (side === 'buy') === p.size > 0;
+    const notional = this.notional(i, price, open) + (same ? (p as NaivePosition).entry : 0n);
+    return this.leverageOf(i, user) > tierOf(i, notional).maxLeverage;
+  }
+
+  private contract(i: NaiveInstrument, user: string): string {
+    return `${user}/contract/${i.spec.quote}`;
+  }
+
+  private settlePerp(i: NaiveInstrument, taker: NaiveOrder, maker: NaiveOrder, price: number, lots: number): void {
+    const n = this.notional(i, price, lots);
+    const fees = `platform:fees/platform/${i.spec.quote}`;
+    for (const [o, bps] of [
+      [taker, taker.takerFeeBps],
+      [maker, maker.makerFeeBps],
+    ] as const) {
+      // A fee beyond the hold comes from the free balance; beyond that it is waived.
+      const account = this.acct(o.holdKey);
+      const free = account.balance - account.held;
+      const most = o.hold + (free > 0n ? free : 0n);
+      const wanted = bpsOf(n, bps, 'down');
+      const fee = wanted < most ? wanted : most;
+      const fromHold = fee < o.hold ? fee : o.hold;
+      this.move(o.holdKey, fees, fee);
+      account.held -= fromHold;
+      o.hold -= fromHold;
+      this.changePosition(i, o.user, o.side === 'buy' ? lots : -lots, price, o, this.liquidating === o.user);
+    }
+    taker.filled += lots;
+    maker.filled += lots;
+    i.last = price;
+    this.nextTradeId++;
+    this.trades.push([price, lots, maker.id, taker.id]);
+    this.events.push(['trade', price, lots, maker.id, taker.id]);
+  }
+
+  /** The user being liquidated while the liquidation's order trades. */
+  private liquidating: string | null = null;
+
+  private changePosition(
+    i: NaiveInstrument,
+    user: string,
+    delta: number,
+    price: number,
+    order: NaiveOrder | null,
+    liquidation: boolean,
+  ): void {
+    const perp = i.perp as NaivePerp;
+    let p = perp.positions.get(user);
+    let remaining = Math.abs(delta);
+    if (p && Math.sign(p.size) !== Math.sign(delta)) {
+      const closed = Math.min(remaining, Math.abs(p.size));
+      this.reduce(i, user, p, closed, price, liquidation);
+      remaining -= closed;
+    }
+    if (remaining > 0) {
+      if (!p) {
+        p = { size: 0, entry: 0n, margin: 0n };
+        perp.positions.set(user, p);
+      }
+      this.increase(i, user, p, Math.sign(delta) * remaining, price, order);
+    }
+    if (p && p.size === 0 && !liquidation) {
+      this.acct(this.contract(i, user)).held -= p.margin;
+      perp.positions.delete(user);
+    }
+  }
+
+  private increase(
+    i: NaiveInstrument,
+    user: string,
+    p: NaivePosition,
+    lots: number,
+    price: number,
+    order: NaiveOrder | null,
+  ): void {
+    const n = this.notional(i, price, Math.abs(lots));
+    const wanted = n / BigInt(this.leverageOf(i, user));
+    const account = this.acct(this.contract(i, user));
+    let fromOrder = 0n;
+    if (order && wanted > 0n) {
+      const rest = order.qty - order.filled - Math.abs(lots);
+      const fee = Math.max(order.makerFeeBps, order.takerFeeBps);
+      const reserve = rest > 0 ? bpsOf(this.notional(i, order.price, rest), fee, 'down') : 0n;
+      const spare = order.hold - reserve;
+      fromOrder = spare <= 0n ? 0n : spare < wanted ? spare : wanted;
+      order.hold -= fromOrder;
+      account.held -= fromOrder;
+    }
+    const free = account.balance - account.held;
+    const extra = wanted - fromOrder;
+    const fromBalance = extra <= 0n ? 0n : free < extra ? (free > 0n ? free : 0n) : extra;
+    p.margin += fromOrder + fromBalance;
+    account.held += fromOrder + fromBalance;
+    p.entry += n;
+    p.size += lots;
+  }
+
+  private reduce(
+    i: NaiveInstrument,
+    user: string,
+    p: NaivePosition,
+    lots: number,
+    price: number,
+    liquidation: boolean,
+  ): void {
+    const size = Math.abs(p.size);
+    const side = p.size > 0 ? 1 : -1;
+    const whole = lots === size;
+    const entryPart = whole
+      ? p.entry
+      : side === 1
+        ? ceil(p.entry * BigInt(lots), BigInt(size))
+        : (p.entry * BigInt(lots)) / BigInt(size);
+    const marginPart = whole ? p.margin : (p.margin * BigInt(lots)) / BigInt(size);
+    const exit = this.notional(i, price, lots);
+    const pnl = side === 1 ? exit - entryPart : entryPart - exit;
+    const account = this.contract(i, user);
+    const clearing = `platform:clearing/platform/${i.spec.quote}`;
+    let paid = 0n;
+    if (pnl > 0n) this.move(clearing, account, pnl);
+    if (pnl < 0n) {
+      const loss = -pnl;
+      paid = smaller(p.margin, loss);
+      this.move(account, clearing, paid);
+      this.acct(account).held -= paid;
+      p.margin -= paid;
+      this.move(`platform:insurance_fund/platform/${i.spec.quote}`, clearing, -pnl - paid);
+    }
+    p.entry -= entryPart;
+    p.size -= side * lots;
+    if (!liquidation) {
+      let release = marginPart - paid;
+      if (release > p.margin) release = p.margin;
+      if (release > 0n) {
+        p.margin -= release;
+        this.acct(account).held -= release;
+      }
+    }
+  }
+
+  private markNotional(i: NaiveInstrument, p: NaivePosition): bigint {
+    const size = BigInt(Math.abs(p.size)) * i.lot;
+    return notionalMinor(BigInt(i.mark as number) * i.tick, size, i.unit, p.size > 0 ? 'down' : 'up');
+  }
+
+  private pnlAt(p: NaivePosition, notional: bigint): bigint {
+    return p.size > 0 ? notional - p.entry : p.entry - notional;
+  }
+
+  private positionsCommand(
+    c: Extract<Command, { type: 'set_leverage' | 'adjust_margin' | 'liquidate' | 'apply_funding' }>,
+  ): string | undefined {
+    const i = this.instruments.get(c.instrumentId);
+    if (!i) return 'unknown_instrument';
+    if (!i.perp) return 'invalid_instrument';
+    const perp = i.perp;
+    if (c.type === 'apply_funding') return this.funding(i, perp, c.ratePpm);
+    if (c.type === 'set_leverage') {
+      if (!Number.isInteger(c.leverage) || c.leverage < 1 || c.leverage > perp.maxLeverage) return 'invalid_leverage';
+      const p = perp.positions.get(c.userId);
+      if (c.leverage > tierOf(i, p?.entry ?? 0n).maxLeverage) return 'invalid_leverage';
+      if (this.orders.some((o) => o.user === c.userId && o.instrumentId === c.instrumentId))
+        return 'leverage_open_orders';
+      let needed = 0n;
+      if (p) {
+        needed = p.entry / BigInt(c.leverage) - p.margin;
+        const account = this.acct(this.contract(i, c.userId));
+        if (needed > 0n && account.balance - account.held < needed) return 'leverage_funds';
+        if (needed > 0n) {
+          p.margin += needed;
+          account.held += needed;
+        }
+      }
+      perp.leverage.set(c.userId, c.leverage);
+      return undefined;
+    }
+    if (c.type === 'adjust_margin') {
+      const amount = signedMinor(c.amount, this.assets.get(i.spec.quote) as number);
+      if (amount === undefined) return 'invalid_amount';
+      const p = perp.positions.get(c.userId);
+      if (!p) return 'position_not_found';
+      const account = this.acct(this.contract(i, c.userId));
+      if (amount > 0n) {
+        if (account.balance - account.held < amount) return 'insufficient_balance';
+      } else {
+        const notional = i.mark === null ? 0n : this.markNotional(i, p);
+        const pnl = i.mark === null ? 0n : this.pnlAt(p, notional);
+        const basis = notional > p.entry ? notional : p.entry;
+        const needed = basis / BigInt(this.leverageOf(i, c.userId));
+        if (p.margin + amount + (pnl < 0n ? pnl : 0n) < needed) return 'insufficient_margin';
+      }
+      p.margin += amount;
+      account.held += amount;
+      return undefined;
+    }
+    return this.liquidate(i, perp, c.userId);
+  }
+
+  private liquidatable(i: NaiveInstrument, p: NaivePosition): boolean {
+    if (i.mark === null) return false;
+    const notional = this.markNotional(i, p);
+    const tier = tierOf(i, notional);
+    const scaled = notional * tier.mmr - tier.cum;
+    const maintenance = scaled <= 0n ? 0n : ceil(scaled, 1_000_000n);
+    return p.margin + this.pnlAt(p, notional) <= maintenance;
+  }
+
+  private bankruptcyTicks(i: NaiveInstrument, p: NaivePosition): number {
+    const size = BigInt(Math.abs(p.size)) * i.lot;
+    let ticks: bigint;
+    if (p.size > 0) {
+      const value = p.entry - p.margin;
+      ticks = value <= 0n ? 1n : ceil(ceil(value * i.unit, size), i.tick);
+    } else ticks = ((p.entry + p.margin) * i.unit) / size / i.tick;
+    const max = BigInt(i.spec.maxPriceTicks);
+    return Number(ticks < 1n ? 1n : ticks > max ? max : ticks);
+  }
+
+  private liquidate(i: NaiveInstrument, perp: NaivePerp, user: string): string | undefined {
+    const p = perp.positions.get(user);
+    if (!p) return 'position_not_found';
+    if (!this.liquidatable(i, p)) return 'not_liquidatable';
+    const fundKey = `platform:insurance_fund/platform/${i.spec.quote}`;
+    const account = this.contract(i, user);
+    if (!i.halted) {
+      const fundBalance = this.acct(fundKey).balance;
+      const fund = fundBalance > 0n ? fundBalance : 0n;
+      const size = BigInt(Math.abs(p.size)) * i.lot;
+      const max = i.spec.maxPriceTicks;
+      const side = p.size > 0 ? 'sell' : 'buy';
+      let limit: number;
+      if (side === 'sell') {
+        const floor = p.entry - p.margin - fund;
+        const exact = floor <= 0n ? 1n : ceil(ceil(floor * i.unit, size), i.tick);
+        limit = Number(exact > BigInt(max) ? BigInt(max) : exact);
+        const best = this.bestOf(i.spec.id, 'buy');
+        if (best !== -1) limit = Math.max(limit, this.protection(i, 'sell', best));
+      } else {
+        const ceiling = p.entry + p.margin + fund;
+        limit = Math.min(Number((ceiling * i.unit) / size / i.tick), max);
+        const best = this.bestOf(i.spec.id, 'sell');
+        if (best !== -1) limit = Math.min(limit, this.protection(i, 'buy', best));
+      }
+      const order: NaiveOrder = {
+        id: this.nextOrderId++,
+        instrumentId: i.spec.id,
+        user,
+        side,
+        orderType: 'limit',
+        tif: 'ioc',
+        postOnly: false,
+        stp: 'cancel_taker',
+        trigger: null,
+        where: 'book',
+        price: limit,
+        qty: Math.abs(p.size),
+        filled: 0,
+        hold: 0n,
+        holdKey: account,
+        seq: ++this.seq,
+        makerFeeBps: 0,
+        takerFeeBps: 0,
+        reduceOnly: false,
+      };
+      this.orders.push(order);
+      this.events.push(['placed', order.id, limit, false]);
+      this.liquidating = user;
+      this.execute(order);
+      this.liquidating = null;
+    }
+    if (p.size !== 0) {
+      const ticks = this.bankruptcyTicks(i, p);
+      const side = p.size > 0 ? -1 : 1;
+      const ranked = [...perp.positions]
+        .filter(([, q]) => Math.sign(q.size) === side)
+        .map(([who, q]) => {
+          const notional = this.markNotional(i, q);
+          const pnl = this.pnlAt(q, notional);
+          const margin = q.margin > 0n ? q.margin : 1n;
+          const equity = margin + pnl > 0n ? margin + pnl : 1n;
+          return { who, q, num: pnl * notional, den: margin * equity };
+        })
+        .sort((a, b) => {
+          const left = a.num * b.den;
+          const right = b.num * a.den;
+          return left > right ? -1 : left < right ? 1 : 0;
+        });
+      for (const { who, q } of ranked) {
+        if (p.size === 0) break;
+        const lots = Math.min(Math.abs(p.size), Math.abs(q.size));
+        const direction = Math.sign(p.size);
+        this.changePosition(i, user, -direction * lots, ticks, null, true);
+        this.changePosition(i, who, direction * lots, ticks, null, false);
+      }
+    }
+    this.move(account, fundKey, p.margin);
+    this.acct(account).held -= p.margin;
+    perp.positions.delete(user);
+    this.fireTriggers(i.spec.id);
+    return undefined;
+  }
+
+  private funding(i: NaiveInstrument, perp: NaivePerp, rate: number): string | undefined {
+    if (!Number.isSafeInteger(rate) || Math.abs(rate) > 100_000) return 'invalid_command';
+    if (i.mark === null) return 'no_liquidity';
+    if (rate === 0) return undefined;
+    const pool = `platform:funding/platform/${i.spec.quote}`;
+    const payer = rate > 0 ? 1 : -1;
+    const all = [...perp.positions];
+    let paid = 0n;
+    for (const [user, p] of all) {
+      if (Math.sign(p.size) !== payer) continue;
+      const owed = (this.notional(i, i.mark as number, Math.abs(p.size)) * BigInt(Math.abs(rate))) / 1_000_000n;
+      const amount = owed < p.margin ? owed : p.margin;
+      this.move(this.contract(i, user), pool, amount);
+      this.acct(this.contract(i, user)).held -= amount;
+      p.margin -= amount;
+      paid += amount;
+    }
+    const receivers = all.filter(([, p]) => Math.sign(p.size) !== payer);
+    const total = BigInt(receivers.reduce((sum, [, p]) => sum + Math.abs(p.size), 0));
+    if (total === 0n) return undefined;
+    const shares = receivers.map(([, p]) => (paid * BigInt(Math.abs(p.size))) / total);
+    let dust = paid - shares.reduce((a, b) => a + b, 0n);
+    for (let k = 0; k < shares.length && dust > 0n; k++, dust--) shares[k] = (shares[k] as bigint) + 1n;
+    receivers.forEach(([user, p], k) => {
+      const share = shares[k] as bigint;
+      this.move(pool, this.contract(i, user), share);
+      this.acct(this.contract(i, user)).held += share;
+      p.margin += share;
+    });
+    return undefined;
+  }
+
+  /** Open positions of a perpetual as [user, size lots, entry, margin], in opening order. */
+  positionsOf(instrumentId: string): [string, number, bigint, bigint][] {
+    const perp = this.instruments.get(instrumentId)?.perp;
+    return perp ? [...perp.positions].map(([user, p]) => [user, p.size, p.entry, p.margin]) : [];
   }
 
   /** [ticks, lots] per level of resting orders, best first. */
@@ -632,6 +1065,49 @@ export class ReferenceEngine {
   isHalted(instrumentId: string): boolean {
     return this.instruments.get(instrumentId)?.halted === true;
   }
+}
+
+function smaller(a: bigint, b: bigint): bigint {
+  return a < b ? a : b;
+}
+
+/** ⌈a / b⌉ for a ≥ 0, b > 0. */
+function ceil(a: bigint, b: bigint): bigint {
+  return (a + b - 1n) / b;
+}
+
+/** The tier a notional falls in: the last whose floor it reaches. */
+function tierOf(i: NaiveInstrument, notional: bigint): NaiveTier {
+  const tiers = (i.perp as NaivePerp).tiers;
+  return tiers.filter((t) => notional >= t.floor).pop() ?? (tiers[0] as NaiveTier);
+}
+
+/** The spec's perpetual section: tiers with maintenance amounts × 1,000,000 (DOMAIN.md's derivation). */
+function naivePerp(spec: NonNullable<InstrumentSpec['perpetual']>, scale: number): NaivePerp {
+  const tiers: NaiveTier[] = [];
+  for (const t of spec.tiers) {
+    const floor = tryParse(t.floor, scale);
+    const previous = tiers[tiers.length - 1];
+    const mmr = BigInt(t.mmrPpm);
+    const cum = previous ? floor * (mmr - previous.mmr) + previous.cum : 0n;
+    tiers.push({ floor, mmr, maxLeverage: t.maxLeverage, cum });
+  }
+  return {
+    tiers,
+    maxLeverage: spec.maxLeverage,
+    defaultLeverage: spec.defaultLeverage,
+    positions: new Map(),
+    leverage: new Map(),
+  };
+}
+
+/** A signed decimal (not zero) of at most `scale` places as minor units. */
+function signedMinor(text: string, scale: number): bigint | undefined {
+  const match = /^(-?)(\d{1,30})(?:\.(\d{1,36}))?$/.exec(text);
+  if (!match || (match[3] ?? '').length > scale) return undefined;
+  const minor = BigInt((match[2] as string) + (match[3] ?? '').padEnd(scale, '0'));
+  if (minor === 0n) return undefined;
+  return match[1] === '-' ? -minor : minor;
 }
 
 function tryParse(text: string, scale: number): bigint {

@@ -60,6 +60,28 @@ describe('seeded simulation', () => {
     ]) {
       expect(report.coverage[path], path).toBeGreaterThan(0);
     }
+    // The perpetual: leverage and margin changes (and their refusals), liquidations in the book and by
+    // ADL, one paid by the insurance fund, funding paid, reduce-only orders.
+    for (const path of [
+      'set_leverage',
+      'set_leverage:leverage_open_orders',
+      'adjust_margin',
+      'adjust_margin:insufficient_margin',
+      'liquidate:not_liquidatable',
+      'liquidate:with_adl',
+      'apply_funding:paid',
+    ]) {
+      expect(report.coverage[path], path).toBeGreaterThan(10);
+    }
+    for (const path of [
+      'liquidate:in_book',
+      'liquidate:paid_by_insurance_fund',
+      'position:closed',
+      'place_order:reduce_only_rejected',
+      'reduce_only:nothing_left',
+    ]) {
+      expect(report.coverage[path], path).toBeGreaterThan(0);
+    }
   });
 
   it('agrees with the reference with amounts past 2^53 minor units: deposits, holds, fills and fees', {

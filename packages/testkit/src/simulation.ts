@@ -26,7 +26,7 @@ import {
   journalMark,
   toJsonSafe,
 } from '@bourse/engine';
-import { btcUsdt, reliance } from './builders.ts';
+import { btcPerp, btcUsdt, reliance } from './builders.ts';
 import { type NaiveEvent, type NaiveResult, ReferenceEngine } from './reference-engine.ts';
 import { SeededRandom } from './seeded-random.ts';
 
@@ -68,6 +68,8 @@ const CONFIG = { maxOpenOrdersPerUser: MAX_OPEN_ORDERS, rememberedCommandsMax: 5
 const MM = 'mm:BTC-USDT';
 const MM_EVERY = 20;
 const MM_LEVELS = 5; // ten quotes: within the open-order limit
+/** How often a step adds a command on the perpetual (an order, a cancel, or one of perpCommand's). */
+const PERP_SHARE = 0.3;
 
 type Market = { spec: InstrumentSpec; mid: number };
 
@@ -107,13 +109,39 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
       }),
       mid: 3_000,
     },
+    // A perpetual: 1 USDT ticks, 0.001 BTC lots, tiers from 500 and 2,000 USDT so small positions change
+    // tier; marks move far (liquidations, ADL) and funding is applied now and then (perpCommand).
+    {
+      spec: btcPerp({
+        id: 'BTC-PERP',
+        tickSize: '1',
+        maxPriceTicks: 100_000,
+        makerFeeBps: 2,
+        takerFeeBps: 5,
+        perpetual: {
+          collateral: 'USDT',
+          maxLeverage: 50,
+          defaultLeverage: 10,
+          tiers: [
+            { floor: '0', mmrPpm: 10_000, maxLeverage: 50 },
+            { floor: '500', mmrPpm: 25_000, maxLeverage: 20 },
+            { floor: '2000', mmrPpm: 50_000, maxLeverage: 10 },
+          ],
+        },
+      }),
+      mid: 5_000,
+    },
   ];
+  /** The markets generate() picks from; the perpetual's commands are drawn on their own (PERP_SHARE). */
+  const cashMarkets = markets.filter((m) => m.spec.kind !== 'perpetual');
+  const perpetual = markets.find((m) => m.spec.kind === 'perpetual') as Market;
   /** Unsettled buys per flagged instrument, from trade events only: [trade id, buyer, lots]. */
   const unsettled = new Map<string, [number, string, number][]>();
   for (const m of markets) if (m.spec.lockBoughtUntilSettled === true) unsettled.set(m.spec.id, []);
   const log: Command[] = [];
   const results: ApplyResult[] = [];
   const replayed = new Map<string, bigint>();
+  const transferIds = new Set<string>();
   let accepted = 0;
   let trades = 0;
   const coverage: Record<string, number> = {};
@@ -140,8 +168,12 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
         }
       }
       command = generate();
-      if (command === undefined) continue;
-      applyBoth(command);
+      if (command !== undefined) applyBoth(command);
+      // The perpetual's commands come on top of the others' mix, which keeps its shares (and coverage).
+      if (random.chance(PERP_SHARE)) {
+        command = generate(perpetual);
+        if (command !== undefined) applyBoth(command);
+      }
       if (options.checkReplay !== false && snapshotAt === undefined && step >= total / 2) {
         snapshotAt = { step: log.length, json: JSON.stringify(engine.snapshot()) };
         // The state hash walks the state in place; it must equal the hash of the snapshot it describes.
@@ -214,6 +246,13 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
       if (e.type === 'order_updated' && e.reason === 'fok_not_fillable' && c.type !== 'place_order')
         tally('trigger_fired:fok_not_fillable');
     }
+    for (const e of events) {
+      if (e.type === 'position_liquidated') tally(e.adlLots > 0 ? 'liquidate:with_adl' : 'liquidate:in_book');
+      if (e.type === 'position_liquidated' && e.insuranceFund < 0n) tally('liquidate:paid_by_insurance_fund');
+      if (e.type === 'position_changed' && e.reason === 'trade' && e.sizeLots === 0) tally('position:closed');
+      if (e.type === 'funding_applied' && e.paid > 0n) tally('apply_funding:paid');
+      if (e.type === 'order_updated' && e.reason === 'reduce_only') tally('reduce_only:nothing_left');
+    }
     // An order that swept five or more price levels.
     const levels = new Set(events.flatMap((e) => (e.type === 'trade' ? [e.priceTicks] : [])));
     if (c.type === 'place_order' && levels.size >= 5) tally('place_order:swept_5_levels');
@@ -236,6 +275,9 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
       unsettled.get(event.instrumentId)?.push([event.tradeId, buyer, event.qtyLots]);
     }
     if (event.type !== 'transfer_posted') return;
+    // The host stores transfers under their id: no two may share one.
+    if (transferIds.has(event.transferId)) throw new Mismatch(`transfer id ${event.transferId} used twice`);
+    transferIds.add(event.transferId);
     if (event.amount > BEYOND_SAFE) tally(`transfer:${event.cause}:beyond_2^53`);
     replayed.set(event.debit, (replayed.get(event.debit) ?? 0n) - event.amount);
     replayed.set(event.credit, (replayed.get(event.credit) ?? 0n) + event.amount);
@@ -330,6 +372,14 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
       const naive = reference.ordersOf(user);
       if (canonicalJson(live) !== canonicalJson(naive)) {
         throw new Mismatch(`${user} orders ${canonicalJson(live)} vs reference ${canonicalJson(naive)}`);
+      }
+    }
+    for (const { spec } of markets) {
+      if (spec.kind !== 'perpetual') continue;
+      const real = engine.positions(spec.id).map((p) => [p.userId, p.sizeLots, p.entryNotional, p.margin]);
+      const naive = reference.positionsOf(spec.id);
+      if (canonicalJson(real) !== canonicalJson(naive)) {
+        throw new Mismatch(`${spec.id} positions ${canonicalJson(real)} vs reference ${canonicalJson(naive)}`);
       }
     }
     for (const { spec } of markets) {
@@ -434,11 +484,12 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     return t < 0.2 ? { timeInForce: 'ioc' } : t < 0.35 ? { timeInForce: 'fok' } : {};
   }
 
-  function generate(): Command | undefined {
+  function generate(forced?: Market): Command | undefined {
     const r = random.next();
     const user = random.pick(users);
-    const market = random.pick(markets);
+    const market = forced ?? random.pick(cashMarkets);
     const { spec } = market;
+    if (spec.kind === 'perpetual' && random.chance(0.3)) return perpCommand(user, market);
     const base = () => nextBase();
     const near = (spread: number) => Math.max(1, market.mid + random.int(-spread, spread));
     if (r < 0.03) {
@@ -577,6 +628,70 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     if (r >= 0.985 && r < 0.99) return convertCommand(user);
     market.mid = Math.max(200, market.mid + random.int(-3, 3));
     return undefined;
+  }
+
+  /**
+   * A perpetual's own commands: collateral deposits, leverage (sometimes out of range), margin added or
+   * removed, far mark moves, liquidations (mostly of a user with a position, refused while healthy) and
+   * funding at a signed rate.
+   */
+  function perpCommand(user: string, market: Market): Command {
+    const instrumentId = market.spec.id;
+    const t = random.next();
+    const base = nextBase();
+    if (t < 0.2) {
+      const amount = `${random.int(20, 900)}.${random.int(0, 999999)}`;
+      return {
+        ...base,
+        type: 'deposit',
+        userId: user,
+        wallet: 'contract',
+        asset: 'USDT',
+        amount,
+        from: 'faucet',
+        cause: 'paper_grant',
+      };
+    }
+    if (t < 0.32) {
+      const leverage = random.chance(0.1) ? random.pick([0, 51, 2.5]) : random.int(1, 50);
+      return { ...base, type: 'set_leverage', userId: user, instrumentId, leverage };
+    }
+    if (t < 0.44) {
+      const amount = `${random.chance(0.5) ? '-' : ''}${random.int(0, 60)}.${random.int(1, 99)}`;
+      return { ...base, type: 'adjust_margin', userId: user, instrumentId, amount };
+    }
+    if (t < 0.68) {
+      const priceTicks = Math.max(1, market.mid + random.int(-900, 900));
+      return { ...base, type: 'set_mark_price', instrumentId, priceTicks };
+    }
+    if (t < 0.92) {
+      const holders = engine.positions(instrumentId).map((p) => p.userId);
+      const who = holders.length > 0 && random.chance(0.9) ? random.pick(holders) : user;
+      return { ...base, type: 'liquidate', userId: who, instrumentId };
+    }
+    if (t < 0.96) {
+      // A close or a TP/SL: reduce-only, against the user's position (sometimes none: refused), now or on
+      // a mark trigger, for up to more than the position has (cut when it executes).
+      const position = engine.positions(instrumentId).find((p) => p.userId === user);
+      const side: 'buy' | 'sell' =
+        position === undefined || random.chance(0.05) ? 'sell' : position.sizeLots > 0 ? 'sell' : 'buy';
+      const qtyLots = random.int(1, Math.max(1, Math.abs(position?.sizeLots ?? 10) + 5));
+      const order = {
+        ...base,
+        type: 'place_order' as const,
+        userId: user,
+        instrumentId,
+        side,
+        qtyLots,
+        reduceOnly: true,
+      };
+      if (random.chance(0.5)) return { ...order, orderType: 'market' };
+      const kind = random.pick(['stop', 'take_profit'] as const);
+      // The side of the mark it fires from (refused as invalid_trigger_price when already there).
+      const priceTicks = Math.max(1, market.mid + random.int(-400, 400));
+      return { ...order, orderType: 'market', trigger: { kind, priceTicks, by: 'mark' } };
+    }
+    return { ...base, type: 'apply_funding', instrumentId, ratePpm: random.int(-900, 900) };
   }
 
   /**
