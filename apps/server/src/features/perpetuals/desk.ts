@@ -135,11 +135,14 @@ export class PerpDesk {
 
   /**
    * Our book's premium over the index, parts per million, bounded to ±MAX_PREMIUM_PPM: the mid of the best
-   * bid and ask (the liquidity account quotes both, so a customer alone cannot empty a side).
+   * bid and ask (the liquidity account quotes both, so a customer alone cannot empty a side), measured
+   * only while the ladder is quoted around the current index.
    */
   premiumPpm(contract: PerpContract, index: number): number {
     const view = this.#engine.state.market(contract.id);
     if (!view || view.bestBidTicks === null || view.bestAskTicks === null || index <= 0) return 0;
+    // A ladder quoted around an older index says nothing about today's premium: only a fresh one counts.
+    if (this.#ladder.isStale(contract.id, index)) return 0;
     const mid2 = view.bestBidTicks + view.bestAskTicks;
     const ppm = Math.round(((mid2 - 2 * index) * 1_000_000) / (2 * index));
     return Math.max(-MAX_PREMIUM_PPM, Math.min(MAX_PREMIUM_PPM, ppm));
