@@ -15,7 +15,7 @@ import type { PerpetualSettings } from '../../config.ts';
 import type { CommandInput, TradingEngine } from '../../engine-host/trading-engine.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { MarketData } from '../markets/service.ts';
-import { type PerpContract, perpContracts, perpSpec } from './contracts.ts';
+import { PERP_QUOTE, type PerpContract, perpContracts, perpSpec } from './contracts.ts';
 import * as repo from './repo.ts';
 
 const SHAPE = { levels: 5, spreadBps: 5, watchedRequoteMs: 3_000, watchWindowMs: 60_000 };
@@ -98,6 +98,7 @@ export class PerpDesk {
         });
       }
     }
+    desk.#seedInsuranceFund(settings.insuranceSeed);
     await desk.#ladder.flush();
     for (const contract of desk.contracts) desk.#ladder.adopt(contract.id);
     for (const row of await repo.listTriggers(db)) {
@@ -397,6 +398,25 @@ export class PerpDesk {
       });
     }
     this.#slots.push({ instrumentId: contract.id, slotAt: slot, ratePpm, markTicks: mark, paid });
+  }
+
+  /**
+   * Once per deployment: the insurance fund starts with USDT from platform:liquidity (one ledger transfer
+   * with a fixed id), so the first liquidation beyond a margin is paid by it rather than by ADL.
+   */
+  #seedInsuranceFund(amount: string): void {
+    const id = `insurance:seed:${PERP_QUOTE}`;
+    if (/^0*(\.0*)?$/.test(amount) || this.#engine.state.transferPosted(id)) return;
+    this.#send({
+      type: 'platform_transfer',
+      id,
+      from: 'liquidity',
+      to: 'insurance_fund',
+      asset: PERP_QUOTE,
+      amount,
+      cause: 'liquidation',
+      link: 'insurance-fund-seed',
+    });
   }
 
   // --- the liquidity account ------------------------------------------------------------------------

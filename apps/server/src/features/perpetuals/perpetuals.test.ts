@@ -52,6 +52,7 @@ async function rejectsInBoth(
 
 describe.each(dbs)('perpetual contracts on $dialect', ({ open }) => {
   let t: T;
+  let db: Awaited<ReturnType<typeof open>>;
   let alice: { token: string; userId: number };
   let bob: { token: string; userId: number };
   const call = (token: string, path: string, json: unknown = {}, lang = 'en-US') =>
@@ -63,7 +64,8 @@ describe.each(dbs)('perpetual contracts on $dialect', ({ open }) => {
   const index = (price: string | null) => t.app.perpetuals.engineDesk.overrideIndex(BTC, price);
 
   beforeAll(async () => {
-    t = await testApp(await open());
+    db = await open();
+    t = await testApp(db);
     alice = await trader(t, '9000000301');
     bob = await trader(t, '9000000302');
   });
@@ -105,6 +107,15 @@ describe.each(dbs)('perpetual contracts on $dialect', ({ open }) => {
     // Tier 2's maintenance amount: 50,000 × (0.5% − 0.4%) = 50 (DOMAIN.md's derivation).
     expect(infos[0].tiers[1]).toMatchObject({ floor: '50000.000000', maintenanceAmount: '50.000000' });
     for (const c of infos) expect(t.app.engine.state.openOrders(marketMakerOf(c.id)).length, c.id).toBe(10);
+    // The insurance fund starts with PERP_INSURANCE_SEED from platform liquidity; the console reads it.
+    expect(t.app.perpetuals.insuranceFund()).toBe('1000000.000000');
+    expect(t.app.perpetuals.deskView().contracts[0]).toEqual({
+      symbol: 'BTCUSDT',
+      openInterest: '0.00000000',
+      longs: 0,
+      shorts: 0,
+      markPrice: '95000.00',
+    });
     // Signed out: no cap is known.
     expect((await t.call('POST', '/coin/contract/infos')).body.data.items[0].allowedMaxLeverage).toBe(125);
   });
@@ -367,5 +378,36 @@ describe.each(dbs)('perpetual contracts on $dialect', ({ open }) => {
     const after = contractUsdt(t, alice.userId);
     expect(after.balance).toBe(before.balance);
     expect(after.held).toBe(before.held);
+  });
+
+  it('keeps TP/SL, the seeded fund and the ladders across a restart, with the ledger whole', async () => {
+    index('95000.00');
+    const placed = await add(bob.token, {
+      side: 'long',
+      type: 'market',
+      quantity: '0.01',
+      takeProfit: '99000',
+      stopLoss: '91000',
+    });
+    expect(placed.body.code, JSON.stringify(placed.body)).toBe(0);
+    expect(placed.body.data.position).toMatchObject({ takeProfit: '99000.00', stopLoss: '91000.00' });
+    expect(t.app.perpetuals.deskView().contracts[0]).toMatchObject({
+      openInterest: '0.01000000',
+      longs: 1,
+      // The liquidity account holds the other side.
+      shorts: 1,
+    });
+    expect(t.app.engine.state.findBrokenInvariant()).toBeUndefined();
+    const ladder = t.app.engine.state.openOrders(marketMakerOf(BTC)).map((o) => o.orderId);
+    await t.close();
+    t = await testApp(db);
+    expect((await position(bob.token)).takeProfit).toBe('99000.00');
+    expect(t.app.engine.state.openOrders(marketMakerOf(BTC)).map((o) => o.orderId)).toEqual(ladder);
+    expect(t.app.perpetuals.insuranceFund()).not.toBe('0.000000');
+    const seeds = await db.query<{ n: number }>(
+      "SELECT COUNT(*) AS n FROM ledger_transfers WHERE transfer_id = 'insurance:seed:USDT'",
+    );
+    expect(Number(seeds[0]?.n)).toBe(1);
+    expect(t.app.engine.state.findBrokenInvariant()).toBeUndefined();
   });
 });

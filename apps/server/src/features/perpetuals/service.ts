@@ -629,7 +629,7 @@ export class Perpetuals {
         if (!spec) return [];
         const positions = this.#engine.state.positions(contract.id);
         const longs = positions.filter((p) => p.sizeLots > 0);
-        const mark = this.#engine.state.market(contract.id)?.markTicks ?? null;
+        const mark = this.#desk.markTicks(contract) ?? null;
         return [
           {
             symbol: contract.symbol,
