@@ -51,6 +51,8 @@ export class PerpDesk {
   readonly #indexOverride = new Map<string, number>();
   #records: repo.PerpRecord[] = [];
   #slots: Parameters<typeof repo.saveFundingSlot>[1][] = [];
+  /** TP/SL rows to delete once the commands that ended their positions are committed. */
+  #dropped: [userId: string, instrumentId: string][] = [];
   #syncing: Promise<void> = Promise.resolve();
 
   private constructor(db: Db, engine: TradingEngine, market: MarketData, clock: Clock) {
@@ -227,10 +229,13 @@ export class PerpDesk {
     await this.#ladder.flush();
     const records = this.#records;
     const slots = this.#slots;
+    const dropped = this.#dropped;
     this.#records = [];
     this.#slots = [];
+    this.#dropped = [];
     if (records.length > 0) await repo.insertRecords(this.#db, records);
     for (const slot of slots) await repo.saveFundingSlot(this.#db, slot);
+    for (const [userId, instrumentId] of dropped) await repo.deleteTrigger(this.#db, userId, instrumentId);
   }
 
   /**
@@ -305,10 +310,7 @@ export class PerpDesk {
       }
     }
     // The position is gone: its TP/SL go with it.
-    if (this.triggers(contract.id, p.userId).tp !== null || this.triggers(contract.id, p.userId).sl !== null) {
-      this.#triggersOf(contract.id).delete(p.userId);
-      void repo.deleteTrigger(this.#db, p.userId, contract.id);
-    }
+    if (this.#triggers.get(contract.id)?.delete(p.userId)) this.#dropped.push([p.userId, contract.id]);
   }
 
   /** A long's TP fires at or above it, its SL at or below; a short's the other way. One fires, both go. */
@@ -321,7 +323,7 @@ export class PerpDesk {
       if (size === undefined || size === 0) {
         // The position closed another way: nothing left to protect.
         map.delete(userId);
-        void repo.deleteTrigger(this.#db, userId, contract.id);
+        this.#dropped.push([userId, contract.id]);
         continue;
       }
       const long = size > 0;
@@ -329,7 +331,7 @@ export class PerpDesk {
       const slHit = t.sl !== null && (long ? mark <= t.sl : mark >= t.sl);
       if (!tpHit && !slHit) continue;
       map.delete(userId);
-      void repo.deleteTrigger(this.#db, userId, contract.id);
+      this.#dropped.push([userId, contract.id]);
       const index = this.indexTicks(contract);
       if (index !== undefined && this.#ladder.isStale(contract.id, index)) this.#requote(contract, index);
       this.#send({

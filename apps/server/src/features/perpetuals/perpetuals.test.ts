@@ -371,6 +371,10 @@ describe.each(dbs)('perpetual contracts on $dialect', ({ open }) => {
     const cancelled = await call(alice.token, 'close', { id: limit.body.data.order.id });
     expect(cancelled.body.data.status).toBe('cancelled');
     expect((await call(alice.token, 'multiple', { symbol: 'BTCUSDT', leverage: 5 })).body.data.leverage).toBe(5);
+    // A leverage sent with a refused order is put back: nothing half-applied.
+    const refused = await add(alice.token, { side: 'long', type: 'market', quantity: '100', leverage: 15 });
+    expect(refused.body.error).toBe('insufficient_balance');
+    expect((await call(alice.token, 'multiple', { symbol: 'BTCUSDT' })).body.data.leverage).toBe(5);
     const wrongPin = await add(alice.token, { side: 'long', type: 'market', quantity: '0.1', password: '135791' });
     expect(wrongPin.body.code).not.toBe(0);
     const unknown = await add(alice.token, { symbol: 'NOPEUSDT', side: 'long', quantity: '0.1' });

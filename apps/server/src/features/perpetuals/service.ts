@@ -256,6 +256,8 @@ export class Perpetuals {
         return { order: await this.order(userId, Number(row.order_id)), position: this.#position(userId, contract) };
       }
     }
+    // The leverage asked with the order is set first (its own command); a refused order puts it back.
+    const leverageBefore = this.#engine.state.leverage(String(userId), contract.id);
     if (input.leverage !== undefined) await this.leverage(userId, contract.id, input.leverage);
     else {
       // A leverage chosen before the account's cap was lowered (or the default) must fit it too.
@@ -265,7 +267,18 @@ export class Perpetuals {
     }
     await this.#desk.prepare(contract);
     const result = await this.#engine.submit(command);
-    if (!result.ok) throw new AppError(result.code === 'command_id_reused' ? 'idempotency_key_reused' : result.code);
+    if (!result.ok) {
+      if (leverageBefore !== undefined && this.#engine.state.leverage(String(userId), contract.id) !== leverageBefore) {
+        await this.#engine.submit({
+          type: 'set_leverage',
+          id: `leverage:${userId}:${contract.id}:${randomUUID()}`,
+          userId: String(userId),
+          instrumentId: contract.id,
+          leverage: leverageBefore,
+        });
+      }
+      throw new AppError(result.code === 'command_id_reused' ? 'idempotency_key_reused' : result.code);
+    }
     const first = result.events[0];
     if (first?.type !== 'order_placed') throw new Error('place_order answered without order_placed');
     const position = this.#engine.state.positions(contract.id).find((p) => p.userId === String(userId));
