@@ -8,6 +8,7 @@ import { parseDecimal } from '@bourse/money';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { marketMakerOf } from '../../adapters/venue/quote-ladder.ts';
 import { testApp } from '../../testing.ts';
+import { customersIn } from '../stocks/account-changes.ts';
 import { FUNDING_INTERVAL_MS, fundingSlotOf } from './desk.ts';
 
 const dbs = await testDatabases();
@@ -413,5 +414,46 @@ describe.each(dbs)('perpetual contracts on $dialect', ({ open }) => {
     );
     expect(Number(seeds[0]?.n)).toBe(1);
     expect(t.app.engine.state.findBrokenInvariant()).toBeUndefined();
+  });
+});
+
+describe('the account channel', () => {
+  it('tells a customer of a position change, a liquidation or an ADL, and never the liquidity account', () => {
+    const at = { instrumentId: BTC, timeMs: 1 };
+    const users = customersIn([
+      { ...at, type: 'leverage_set', userId: '7', leverage: 5 },
+      {
+        ...at,
+        type: 'auto_deleveraged',
+        userId: '8',
+        liquidatedUserId: '9',
+        lots: 1,
+        priceTicks: 1,
+        reason: 'insurance_fund_short',
+      },
+      {
+        ...at,
+        type: 'position_liquidated',
+        userId: '9',
+        sizeLots: 1,
+        markTicks: 1,
+        bankruptcyTicks: 1,
+        bookLots: 1,
+        adlLots: 0,
+        insuranceFund: 0n,
+      },
+      {
+        ...at,
+        type: 'position_changed',
+        userId: marketMakerOf(BTC),
+        sizeLots: 0,
+        entryNotional: 0n,
+        margin: 0n,
+        realisedPnl: 0n,
+        leverage: 1,
+        reason: 'trade',
+      },
+    ]);
+    expect([...users].sort()).toEqual(['7', '8', '9']);
   });
 });
