@@ -415,6 +415,26 @@ describe.each(dbs)('perpetual contracts on $dialect', ({ open }) => {
     expect(Number(seeds[0]?.n)).toBe(1);
     expect(t.app.engine.state.findBrokenInvariant()).toBeUndefined();
   });
+
+  it("shows DOMAIN.md's vector: 1 BTC at 50,000 with 5,000 margin, long LP 45,180.72, short LP in tier 2", async () => {
+    const carol = await trader(t, '9000000303', '6000');
+    const dave = await trader(t, '9000000304', '6000');
+    for (const who of [carol, dave])
+      expect((await call(who.token, 'multiple', { symbol: 'BTCUSDT', leverage: 10 })).body.code).toBe(0);
+    index('50000.00');
+    // Carol's ask at 50,000 rests below the liquidity account's asks; Dave's bid takes it: both at 50,000.
+    const ask = await add(carol.token, { side: 'short', type: 'limit', price: '50000', quantity: '1' });
+    expect(ask.body.data.order.status, JSON.stringify(ask.body)).toBe('pending');
+    const bid = await add(dave.token, { side: 'long', type: 'limit', price: '50000', quantity: '1' });
+    expect(bid.body.data.order.status).toBe('completed');
+    const long = await position(dave.token);
+    const short = await position(carol.token);
+    expect(long).toMatchObject({ entryPrice: '50000.00', margin: '5000.000000', liquidationPrice: '45180.72' });
+    // DOMAIN.md's one-tier figure is 54,780.88; its notional (54,780) is past Binance's 50,000 floor, so the
+    // LP is recomputed with tier 2 (0.5%, maintenance amount 50): 54,776.12 (decision 0027).
+    expect(short).toMatchObject({ entryPrice: '50000.00', margin: '5000.000000', liquidationPrice: '54776.12' });
+    index(null);
+  });
 });
 
 describe('the account channel', () => {

@@ -71,9 +71,10 @@ function quantityText(spec: EngineInstrument, lots: number): string {
 
 const priceText = (spec: EngineInstrument, ticks: number) => ticksToDecimal(ticks, spec.spec.tickSize);
 
-/** A price in collateral minor units per whole coin, to the tick's decimals (rounded down: display only). */
-function minorPriceText(spec: EngineInstrument, minor: bigint): string {
-  return priceText(spec, Number(minor / spec.tickMinor));
+/** A price in collateral minor units per whole coin, to the tick (down, or up with `up`). */
+function minorPriceText(spec: EngineInstrument, minor: bigint, up = false): string {
+  const ticks = minor / spec.tickMinor + (up && minor % spec.tickMinor !== 0n ? 1n : 0n);
+  return priceText(spec, Number(ticks));
 }
 
 /** The position's id as the customer names it: its owner and contract ("12-BTCUSDT"). */
@@ -424,7 +425,8 @@ export class Perpetuals {
       unrealizedPnl: signed(pnl, scale),
       roe: p.margin > 0n ? ppmText((pnl * 1_000_000n) / p.margin) : '0',
       realizedPnl: signed(p.realisedPnl, scale),
-      liquidationPrice: p.liquidationPrice === null ? null : minorPriceText(spec, p.liquidationPrice),
+      // The first tick the mark liquidates at: a long's LP down to the tick, a short's up.
+      liquidationPrice: p.liquidationPrice === null ? null : minorPriceText(spec, p.liquidationPrice, p.sizeLots < 0),
       bankruptcyPrice: p.bankruptcyPrice === null ? null : minorPriceText(spec, p.bankruptcyPrice),
       leverage: p.leverage,
       takeProfit: triggers.tp === null ? null : priceText(spec, triggers.tp),
