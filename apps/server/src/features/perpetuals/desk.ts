@@ -258,11 +258,17 @@ export class PerpDesk {
     const spec = this.#engine.state.instrument(contract.id);
     if (!spec) return;
     const markPrice = BigInt(mark) * spec.tickMinor;
-    for (const p of positions) {
-      if (p.liquidationPrice === null) continue;
-      const crossed = p.sizeLots > 0 ? markPrice <= p.liquidationPrice : markPrice >= p.liquidationPrice;
-      if (crossed) this.#liquidate(contract, p, mark);
+    const due = positions.filter(
+      (p) =>
+        p.liquidationPrice !== null &&
+        (p.sizeLots > 0 ? markPrice <= p.liquidationPrice : markPrice >= p.liquidationPrice),
+    );
+    if (due.length > 0) {
+      // The liquidation closes in the book: the ladder must stand at today's index, not at an old price.
+      const index = this.indexTicks(contract);
+      if (index !== undefined && this.#ladder.isStale(contract.id, index)) this.#requote(contract, index);
     }
+    for (const p of due) this.#liquidate(contract, p, mark);
     this.#fireTriggers(contract, mark);
   }
 
