@@ -7,6 +7,7 @@ import { testDatabases } from '@bourse/db';
 import { parseDecimal } from '@bourse/money';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { marketMakerOf } from '../../adapters/venue/quote-ladder.ts';
+import { loadPerpetualSettings } from '../../config.ts';
 import { testApp } from '../../testing.ts';
 import { customersIn } from '../stocks/account-changes.ts';
 import { FUNDING_INTERVAL_MS, fundingSlotOf } from './desk.ts';
@@ -477,5 +478,51 @@ describe('the account channel', () => {
       },
     ]);
     expect([...users].sort()).toEqual(['7', '8', '9']);
+  });
+});
+
+describe.each(dbs)('auto-deleveraging on $dialect', ({ open }) => {
+  it('closes the most profitable opposite position at the bankruptcy price when the fund is empty, and tells its customer why', async () => {
+    const t = await testApp(await open(), {
+      perpetuals: { ...loadPerpetualSettings({}), insuranceSeed: '0' },
+    });
+    try {
+      const erin = await trader(t, '9000000401');
+      const frank = await trader(t, '9000000402');
+      const add = (token: string, body: Record<string, unknown>) =>
+        t.call('POST', '/coin/contract/order/add', {
+          token,
+          json: { symbol: 'BTCUSDT', password: PIN, type: 'market', quantity: '0.1', ...body },
+        });
+      expect((await add(erin.token, { side: 'long' })).body.code).toBe(0);
+      expect((await add(frank.token, { side: 'short' })).body.code).toBe(0);
+      expect(t.app.perpetuals.insuranceFund()).toBe('0.000000');
+      const active = async (token: string) =>
+        (await t.call('POST', '/coin/contract/order/list/active', { token, json: {} })).body.data.positions;
+      const erinPosition = (await active(erin.token))[0];
+      // A gap far below Erin's bankruptcy price: the book (requoted there) cannot take her position
+      // within what the empty fund can pay, so it closes against Frank's short at the bankruptcy price.
+      t.app.perpetuals.engineDesk.overrideIndex(BTC, '85000.00');
+      await t.advance(1_000);
+      expect(await active(erin.token)).toEqual([]);
+      expect(await active(frank.token)).toEqual([]);
+      const records = async (token: string) =>
+        (await t.call('POST', '/coin/contract/records/liquidations', { token, json: {} })).body.data.items;
+      const [erinRecord] = await records(erin.token);
+      expect(erinRecord).toMatchObject({
+        reason: 'liquidation',
+        side: 'long',
+        size: '0.10000000',
+        insuranceFund: '0.000000',
+      });
+      expect(erinRecord.bankruptcyPrice).toBe(erinPosition.bankruptcyPrice);
+      const [frankRecord] = await records(frank.token);
+      expect(frankRecord).toMatchObject({ reason: 'auto_deleverage', side: 'short', size: '0.10000000' });
+      // Frank's short closed at Erin's bankruptcy price, at a profit.
+      expect(Number(frankRecord.amount)).toBeGreaterThan(0);
+      expect(t.app.engine.state.findBrokenInvariant()).toBeUndefined();
+    } finally {
+      await t.close();
+    }
   });
 });
