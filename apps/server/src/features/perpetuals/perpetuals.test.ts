@@ -109,6 +109,9 @@ describe.each(dbs)('perpetual contracts on $dialect', ({ open }) => {
     // Tier 2's maintenance amount: 50,000 × (0.5% − 0.4%) = 50 (DOMAIN.md's derivation).
     expect(infos[0].tiers[1]).toMatchObject({ floor: '50000.000000', maintenanceAmount: '50.000000' });
     for (const c of infos) expect(t.app.engine.state.openOrders(marketMakerOf(c.id)).length, c.id).toBe(10);
+    const book = (await t.call('POST', '/coin/contract/books', { json: { symbol: 'BTCUSDT' } })).body.data;
+    expect(book).toMatchObject({ symbol: BTC, bids: { length: 5 }, asks: { length: 5 } });
+    expect(book.asks[0][0]).toBe('95047.50');
     // The insurance fund starts with PERP_INSURANCE_SEED from platform liquidity; the console reads it.
     expect(t.app.perpetuals.insuranceFund()).toBe('1000000.000000');
     expect(t.app.perpetuals.deskView().contracts[0]).toEqual({

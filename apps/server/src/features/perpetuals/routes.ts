@@ -2,6 +2,7 @@
 // customer's records; and the staff console's read-only desk (insurance fund, open interest, liquidations).
 
 import {
+  bookView,
   perpAddMarginBody,
   perpClosePositionBody,
   perpCloseResult,
@@ -64,6 +65,19 @@ export function perpetualRoutes(app: FastifyInstance, d: { accounts: Accounts; p
       const session = req.headers.token ? await d.accounts.authenticate(bearerToken(req)).catch(() => null) : null;
       return ok({ items: await d.perps.contracts(session?.user.id) });
     },
+  );
+
+  r.post(
+    '/coin/contract/books',
+    {
+      schema: {
+        tags,
+        description: "A contract's order book, best 10 levels a side (looking keeps the liquidity ladder fresh).",
+        body: perpPositionListBody.required(),
+        response: { 200: okEnvelope(bookView) },
+      },
+    },
+    async (req) => ok(d.perps.book(req.body.symbol)),
   );
 
   r.post(

@@ -10,6 +10,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type {
+  BookView,
   PerpContractView,
   PerpDeskView,
   PerpFundingView,
@@ -181,6 +182,18 @@ export class Perpetuals {
     if (!user) throw new AppError('session_invalid');
     const age = this.#clock.now() - Number(user.created_at);
     return age < NEW_ACCOUNT_DAYS * DAY_MS ? this.#settings.newAccountMaxLeverage : null;
+  }
+
+  /** A contract's order book (the liquidity account's ladder and customers' orders); looking keeps it fresh. */
+  book(symbol: string, levels = 10): BookView {
+    const { contract, spec } = this.#contract(symbol);
+    this.#desk.watch(contract.id);
+    const depth = this.#engine.state.depth(contract.id, levels);
+    const level = ([ticks, lots]: [number, number]): [string, string] => [
+      priceText(spec, ticks),
+      ticksToDecimal(lots, spec.spec.lotSize),
+    ];
+    return { symbol: contract.id, seq: this.#engine.seq, bids: depth.bids.map(level), asks: depth.asks.map(level) };
   }
 
   // --- leverage -------------------------------------------------------------------------------------
