@@ -2,7 +2,7 @@
 // refusals.
 
 import { expect, it } from 'vitest';
-import { loadConfig, loadSpotSettings } from './config.ts';
+import { loadConfig, loadPerpetualSettings, loadSpotSettings } from './config.ts';
 
 it('takes snapshots every 100,000 commands on a worker unless told otherwise', () => {
   expect(loadConfig({})).toMatchObject({ engineSnapshotEvery: 100_000, engineSnapshots: 'worker' });
@@ -126,4 +126,23 @@ it('charges crypto spot 10/10 bp with a 5 USDT minimum unless told otherwise, an
   });
   expect(() => loadSpotSettings({ SPOT_FEE_BPS: 'MAKER:-1' })).toThrow();
   expect(() => loadSpotSettings({ SPOT_MIN_NOTIONAL: 'five' })).toThrow();
+});
+
+it('charges perpetuals 2/5 bp, caps new accounts at 20x and seeds the insurance fund with 1,000,000 USDT unless told otherwise', () => {
+  expect(loadPerpetualSettings({})).toEqual({
+    makerFeeBps: 2,
+    takerFeeBps: 5,
+    newAccountMaxLeverage: 20,
+    insuranceSeed: '1000000',
+  });
+  expect(
+    loadPerpetualSettings({
+      PERP_FEE_BPS: 'MAKER:1,TAKER:4',
+      PERP_NEW_ACCOUNT_MAX_LEVERAGE: '10',
+      PERP_INSURANCE_SEED: '0',
+    }),
+  ).toEqual({ makerFeeBps: 1, takerFeeBps: 4, newAccountMaxLeverage: 10, insuranceSeed: '0' });
+  for (const bad of ['0', '126', '2.5', 'x'])
+    expect(() => loadPerpetualSettings({ PERP_NEW_ACCOUNT_MAX_LEVERAGE: bad }), bad).toThrow();
+  expect(() => loadPerpetualSettings({ PERP_INSURANCE_SEED: 'lots' })).toThrow();
 });

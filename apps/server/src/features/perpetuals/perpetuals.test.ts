@@ -382,6 +382,14 @@ describe.each(dbs)('perpetual contracts on $dialect', ({ open }) => {
     const refused = await add(alice.token, { side: 'long', type: 'market', quantity: '100', leverage: 15 });
     expect(refused.body.error).toBe('insufficient_balance');
     expect((await call(alice.token, 'multiple', { symbol: 'BTCUSDT' })).body.data.leverage).toBe(5);
+    // The same client order id and body answers the first order; another body under it is refused.
+    const keyed = { side: 'long', type: 'limit', price: '81000', quantity: '0.01', clientOrderId: 'perp-key-0001' };
+    const first = await add(alice.token, keyed);
+    const again = await add(alice.token, keyed);
+    expect(again.body.data.order.id).toBe(first.body.data.order.id);
+    expect(again.body.data.order.clientOrderId).toBe('perp-key-0001');
+    expect((await add(alice.token, { ...keyed, price: '81001' })).body.error).toBe('idempotency_key_reused');
+    expect((await call(alice.token, 'close', { id: first.body.data.order.id })).body.data.status).toBe('cancelled');
     const wrongPin = await add(alice.token, { side: 'long', type: 'market', quantity: '0.1', password: '135791' });
     expect(wrongPin.body.code).not.toBe(0);
     const unknown = await add(alice.token, { symbol: 'NOPEUSDT', side: 'long', quantity: '0.1' });
