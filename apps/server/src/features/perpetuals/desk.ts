@@ -327,6 +327,8 @@ export class PerpDesk {
     for (const [userId, t] of [...map]) {
       const size = sizes.get(userId);
       if (size === undefined || size === 0) {
+        // Waiting for a resting order to open the position: kept.
+        if (this.#engine.state.openOrders(userId).some((o) => o.instrumentId === contract.id)) continue;
         // The position closed another way: nothing left to protect.
         map.delete(userId);
         this.#dropped.push([userId, contract.id]);

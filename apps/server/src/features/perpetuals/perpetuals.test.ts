@@ -390,6 +390,24 @@ describe.each(dbs)('perpetual contracts on $dialect', ({ open }) => {
     expect(again.body.data.order.clientOrderId).toBe('perp-key-0001');
     expect((await add(alice.token, { ...keyed, price: '81001' })).body.error).toBe('idempotency_key_reused');
     expect((await call(alice.token, 'close', { id: first.body.data.order.id })).body.data.status).toBe('cancelled');
+    // TP/SL sent with a resting limit order wait for the position it opens.
+    const resting = await add(alice.token, {
+      side: 'long',
+      type: 'limit',
+      price: '82000',
+      quantity: '0.01',
+      takeProfit: '90000',
+      stopLoss: '80000',
+    });
+    expect(resting.body.data.position).toBeNull();
+    await t.advance(1_000);
+    expect(t.app.perpetuals.engineDesk.triggers(BTC, String(alice.userId))).toEqual({
+      tp: 9_000_000,
+      sl: 8_000_000,
+    });
+    await call(alice.token, 'close', { id: resting.body.data.order.id });
+    await t.advance(1_000);
+    expect(t.app.perpetuals.engineDesk.triggers(BTC, String(alice.userId))).toEqual({ tp: null, sl: null });
     const wrongPin = await add(alice.token, { side: 'long', type: 'market', quantity: '0.1', password: '135791' });
     expect(wrongPin.body.code).not.toBe(0);
     const unknown = await add(alice.token, { symbol: 'NOPEUSDT', side: 'long', quantity: '0.1' });

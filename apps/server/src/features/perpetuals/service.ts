@@ -296,7 +296,9 @@ export class Perpetuals {
     const first = result.events[0];
     if (first?.type !== 'order_placed') throw new Error('place_order answered without order_placed');
     const position = this.#engine.state.positions(contract.id).find((p) => p.userId === String(userId));
-    if (position && (tp !== null || sl !== null) && position.sizeLots > 0 === long) {
+    // TP/SL are kept for the position this order opens or adds to, or will once its resting rest fills.
+    const rests = this.#engine.state.order(first.orderId) !== undefined;
+    if ((tp !== null || sl !== null) && (position ? position.sizeLots > 0 === long : rests)) {
       const held = this.#desk.triggers(contract.id, String(userId));
       await this.#desk.setTriggers(contract.id, String(userId), { tp: tp ?? held.tp, sl: sl ?? held.sl });
     }
@@ -326,6 +328,12 @@ export class Perpetuals {
       orderId,
     });
     if (!result.ok) throw new AppError(result.code);
+    // TP/SL waiting for this order's position go with it when nothing else can open one.
+    const contractId = live.instrumentId;
+    const owner = String(userId);
+    const waiting = this.#engine.state.openOrders(owner).some((o) => o.instrumentId === contractId);
+    const open = this.#engine.state.positions(contractId).some((p) => p.userId === owner && p.sizeLots !== 0);
+    if (!waiting && !open) await this.#desk.setTriggers(contractId, owner, { tp: null, sl: null });
     return this.order(userId, orderId);
   }
 
@@ -526,7 +534,7 @@ export class Perpetuals {
       instrumentId: contract.id,
       amount: formatDecimal(parsed.minor, 6),
     });
-    if (!result.ok && result.code !== 'command_id_reused') throw new AppError(result.code);
+    if (!result.ok) throw new AppError(result.code === 'command_id_reused' ? 'idempotency_key_reused' : result.code);
     const view = this.#position(userId, contract);
     if (!view) throw new AppError('position_not_found');
     return view;
