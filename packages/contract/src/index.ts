@@ -12,6 +12,7 @@ export * from './fields.ts';
 export * from './kyc.ts';
 export * from './lang.ts';
 export * from './market.ts';
+export * from './perpetuals.ts';
 export * from './phone.ts';
 export * from './reconciliation.ts';
 export * from './spot.ts';
