@@ -70,9 +70,9 @@ describe('perpQuantityForPercent', () => {
 
 describe('estimateOpenCost', () => {
   it('is notional / leverage plus notional × fee, each rounded up', () => {
-    expect(estimateOpenCost({ price: '50000.0', quantity: '0.123', leverage: 20, takerFeeBps: 5, decimals: 2 })).toEqual(
-      { notional: '6150.00', margin: '307.50', fee: '3.08', total: '310.58' },
-    );
+    expect(
+      estimateOpenCost({ price: '50000.0', quantity: '0.123', leverage: 20, takerFeeBps: 5, decimals: 2 }),
+    ).toEqual({ notional: '6150.00', margin: '307.50', fee: '3.08', total: '310.58' });
     // 0.333 × 3 / 7 = 0.142714… → 0.15 up.
     expect(estimateOpenCost({ price: '3', quantity: '0.333', leverage: 7, takerFeeBps: 0, decimals: 2 })?.margin).toBe(
       '0.15',
