@@ -49,6 +49,7 @@ export const perpetualsEnUS = {
     },
     availableMargin: 'Available',
     initialMargin: 'Margin',
+    estLiqPrice: 'Est. liq. price',
     cost: 'Cost',
     transfer: 'Transfer USDT between spot and contracts',
     insufficient: 'More than your available contract balance',

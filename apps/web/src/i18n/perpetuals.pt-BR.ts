@@ -49,6 +49,7 @@ export const perpetualsPtBR = {
     },
     availableMargin: 'Disponível',
     initialMargin: 'Margem',
+    estLiqPrice: 'Liq. estimada',
     cost: 'Custo',
     transfer: 'Transferir USDT entre spot e contratos',
     insufficient: 'Mais do que seu saldo disponível em contratos',

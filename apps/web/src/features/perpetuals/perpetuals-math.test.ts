@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   clampLeverage,
   countdown,
+  estimateLiquidationPrice,
   estimateOpenCost,
   fractionAsPercent,
   leveragePresets,
@@ -122,5 +123,35 @@ describe('funding countdown', () => {
   it('shows hh:mm:ss, never negative', () => {
     expect(countdown(Date.UTC(2026, 0, 1, 8), Date.UTC(2026, 0, 1, 1, 57, 30))).toBe('06:02:30');
     expect(countdown(0, 1000)).toBe('00:00:00');
+  });
+});
+
+describe('estimateLiquidationPrice', () => {
+  // 1 BTC at 50,000 with 5,000 USDT of isolated margin (10×).
+  const tiers = [
+    { floor: '0', maintenanceMarginRate: '0.004', maintenanceAmount: '0' },
+    { floor: '50000', maintenanceMarginRate: '0.005', maintenanceAmount: '50' },
+    { floor: '250000', maintenanceMarginRate: '0.01', maintenanceAmount: '1300' },
+  ];
+  const base = { entryPrice: '50000', quantity: '1', margin: '5000', tiers, tickSize: '0.01' };
+
+  it('matches DOMAIN.md’s vector (long 45,180.72…, short 54,780.87…), rounded against the customer', () => {
+    const oneTier = { ...base, tiers: tiers.slice(0, 1) };
+    // (5000 − 50000) / (0.004 − 1) = 45,180.722… → up for a long; (5000 + 50000) / 1.004 = 54,780.876… → down.
+    expect(estimateLiquidationPrice({ ...oneTier, direction: 'long' })).toBe('45180.73');
+    expect(estimateLiquidationPrice({ ...oneTier, direction: 'short' })).toBe('54780.87');
+  });
+
+  it('recomputes with the tier of the notional at the liquidation price', () => {
+    // The entry's notional (50,000) is in the second tier, the long's LP notional falls back to the first.
+    expect(estimateLiquidationPrice({ ...base, direction: 'long' })).toBe('45180.73');
+    // The short's LP notional stays in the second: (5000 + 50 + 50000) / 1.005 = 54,776.119…
+    expect(estimateLiquidationPrice({ ...base, direction: 'short' })).toBe('54776.11');
+  });
+
+  it('has none for a 1× long, and none without inputs', () => {
+    expect(estimateLiquidationPrice({ ...base, direction: 'long', margin: '50000' })).toBeNull();
+    expect(estimateLiquidationPrice({ ...base, direction: 'long', quantity: '' })).toBeNull();
+    expect(estimateLiquidationPrice({ ...base, direction: 'long', entryPrice: null })).toBeNull();
   });
 });

@@ -170,3 +170,67 @@ export function fractionAsPercent(fraction: string | null | undefined, decimals:
   const shown = formatDecimal(minor, scale, scale > decimals ? { decimals, rounding: 'down' } : { decimals });
   return negative && /[1-9]/.test(shown) ? `-${shown}` : shown;
 }
+
+/** A maintenance tier as the contract view gives it (decimal strings; the rate a fraction). */
+export interface TierText {
+  floor: string;
+  maintenanceMarginRate: string;
+  maintenanceAmount: string;
+}
+
+const moneyScale = 8;
+const ppm = 1_000_000n;
+
+/**
+ * The liquidation price a new isolated position would have (DOMAIN.md, as the engine computes it):
+ * LP = (WB + cum − side·q·EP) / (q·(MMR − side)), the tier the one of the notional at LP, rounded against
+ * the customer (a long's up, a short's down) to the tick's decimals. Null when no price liquidates it
+ * (a 1× long) or an input is not a plain decimal. Only an estimate: the server's figure is shown once
+ * the position exists.
+ */
+export function estimateLiquidationPrice(args: {
+  direction: PerpDirection;
+  entryPrice: string | null | undefined;
+  quantity: string;
+  margin: string | null | undefined;
+  tiers: readonly TierText[];
+  tickSize: string;
+}): string | null {
+  const quantity = args.quantity.trim();
+  if (!plainDecimal.test(quantity) || args.tiers.length === 0) return null;
+  const sizeScale = decimalPlaces(quantity);
+  const size = BigInt(quantity.replace('.', ''));
+  const entry = scaled(args.entryPrice, moneyScale);
+  const margin = scaled(args.margin, moneyScale);
+  if (size <= 0n || entry === null || margin === null || entry <= 0n) return null;
+  const sizeUnit = 10n ** BigInt(sizeScale);
+  const tiers = args.tiers.map((tier) => ({
+    floor: scaled(tier.floor, moneyScale) ?? 0n,
+    mmrPpm: scaled(tier.maintenanceMarginRate, 6) ?? 0n,
+    cum: scaled(tier.maintenanceAmount, moneyScale) ?? 0n,
+  }));
+  const tierOf = (notional: bigint) =>
+    tiers.reduce((found, tier) => (notional >= tier.floor ? tier : found), tiers[0]!);
+  const side = args.direction === 'long' ? 1n : -1n;
+  const entryNotional = (entry * size) / sizeUnit;
+  const tickDigits = decimalPlaces(args.tickSize);
+  let tier = tierOf(entryNotional);
+  for (let step = 0; step <= tiers.length; step++) {
+    let num = (margin * ppm + tier.cum * ppm - side * entryNotional * ppm) * sizeUnit;
+    let den = size * (tier.mmrPpm - side * ppm);
+    if (den < 0n) {
+      num = -num;
+      den = -den;
+    }
+    if (num <= 0n || den === 0n) return null;
+    const price = num / den;
+    const next = tierOf((price * size) / sizeUnit);
+    if (next === tier || step === tiers.length) {
+      const exact = formatDecimal(price, moneyScale);
+      const rounded = tryParseDecimal(exact, tickDigits, side === 1n ? 'up' : 'down');
+      return rounded.ok ? formatDecimal(rounded.minor, tickDigits) : null;
+    }
+    tier = next;
+  }
+  return null;
+}

@@ -53,6 +53,7 @@ import {
 import {
   clampLeverage,
   countdown,
+  estimateLiquidationPrice,
   estimateOpenCost,
   fractionAsPercent,
   leveragePresets,
@@ -378,11 +379,14 @@ function PerpOrderForm({
   contract,
   picked,
   available,
+  hasPosition,
   onPlaced,
 }: {
   contract: PerpContractView;
   picked: { price: string; at: number } | null;
   available: string | undefined;
+  /** With a position on this contract, the order changes it: no estimate for a new one is shown. */
+  hasPosition: boolean;
   onPlaced: () => void;
 }) {
   const { t } = useTranslation();
@@ -442,6 +446,17 @@ function PerpOrderForm({
     takerFeeBps: type === 'market' ? contract.takerFeeBps : contract.makerFeeBps,
     decimals: usdt,
   });
+  const liquidation =
+    cost && !hasPosition
+      ? estimateLiquidationPrice({
+          direction,
+          entryPrice: reference,
+          quantity,
+          margin: cost.margin,
+          tiers: contract.tiers,
+          tickSize: contract.tickSize,
+        })
+      : null;
   const isShort = cost !== null && available !== undefined && compareDecimal(cost.total, available) > 0;
 
   const fieldText = (key: string | undefined) =>
@@ -531,6 +546,7 @@ function PerpOrderForm({
           : []),
         ...(confirm.body.stopLoss ? [[t('perp.stopLoss'), f.price(confirm.body.stopLoss)] as [string, string]] : []),
         [t('perp.initialMargin'), f.money(cost?.margin)],
+        ...(hasPosition ? [] : [[t('perp.estLiqPrice'), `≈ ${f.price(liquidation)}`] as [string, string]]),
         [t('trading.fee'), f.money(cost?.fee)],
         [t('perp.cost'), f.money(cost?.total)],
       ]
@@ -675,6 +691,14 @@ function PerpOrderForm({
           <dt>{t('trading.fee')}</dt>
           <dd className="tabular">{f.money(cost?.fee)}</dd>
         </div>
+        {!hasPosition && (
+          <div>
+            <dt>{t('perp.estLiqPrice')}</dt>
+            <dd className="tabular" data-testid="perp-est-liq">
+              {cost ? `≈ ${f.price(liquidation)}` : '--'}
+            </dd>
+          </div>
+        )}
         <div className="order-figures__total">
           <dt>{t('perp.cost')}</dt>
           <dd className="tabular" data-testid="perp-cost">
@@ -1364,6 +1388,7 @@ export function PerpTradingScreen({ top }: { top?: ReactNode }) {
           contract={contract}
           picked={picked}
           available={session.token ? (available ?? undefined) : undefined}
+          hasPosition={Boolean(positions.data?.positions.some((p) => pairSymbolOf(p.symbol) === contract.symbol))}
           onPlaced={() => {
             setTab('positions');
             setTimeout(() => tabsRef.current?.scrollIntoView({ block: 'start', behavior: 'smooth' }), 50);
