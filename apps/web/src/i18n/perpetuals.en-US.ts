@@ -57,7 +57,7 @@ export const perpetualsEnUS = {
     placedOpen: 'Order placed: it waits on the book',
     placedFilled: 'Order filled',
     myPositions: 'My positions and orders',
-    tabs: { positions: 'Positions', open: 'Open orders', history: 'History', records: 'Records' },
+    tabs: { positions: 'Positions', open: 'Orders', history: 'History', records: 'Records' },
     totalPnl: 'Unrealized P&L',
     closeAll: 'Close all',
     closeAllConfirm: 'Close your {{count}} positions at market?',

@@ -13,7 +13,7 @@ export const perpetualsPtBR = {
     indexPrice: 'Índice',
     fundingRate: 'Taxa de financ.',
     nextFunding: 'Próx. financ.',
-    openInterest: 'Contratos abertos',
+    openInterest: 'Em aberto',
     signInToTrade: 'Entre para negociar contratos com seu saldo simulado.',
     direction: 'Direção',
     long: 'Comprado',

@@ -206,7 +206,7 @@ function ContractHeader({ contract, onPick }: { contract: PerpContractView; onPi
           data-testid="contract-pick"
           aria-haspopup="dialog"
         >
-          <b>{t('perp.contractName', { base: contract.base, quote: contract.quote })}</b>
+          <b>{`${contract.base}${contract.quote}`}</b>
           <span className="pair-bar__caret" aria-hidden="true">
             ▾
           </span>
@@ -1000,7 +1000,7 @@ function PositionCard({
         </div>
         <div>
           <dt>{t('perp.liqPrice')}</dt>
-          <dd className="num--down" data-testid="position-liq">
+          <dd className={position.liquidationPrice ? 'num--down' : undefined} data-testid="position-liq">
             {f.price(position.liquidationPrice)}
           </dd>
         </div>
