@@ -56,6 +56,9 @@ import { MarketData } from './features/markets/service.ts';
 import { marketStream } from './features/markets/stream.ts';
 import { openApiRoutes } from './features/open-api/routes.ts';
 import { spotPortOf } from './features/open-api/spot-port.ts';
+import { PerpDesk } from './features/perpetuals/desk.ts';
+import { perpetualConsoleRoutes, perpetualRoutes } from './features/perpetuals/routes.ts';
+import { Perpetuals } from './features/perpetuals/service.ts';
 import { reconciliationRoutes } from './features/reconciliation/routes.ts';
 import { Reconciliation } from './features/reconciliation/service.ts';
 import { LiquidityBot } from './features/spot/liquidity-bot.ts';
@@ -109,6 +112,12 @@ export type App = {
   venue: PaperVenue;
   /** The crypto exchange: its liquidity bot (synced with the market like the venue) and its orders. */
   spot: { bot: LiquidityBot; exchange: SpotExchange };
+  /**
+   * Perpetual contracts: the desk (mark, risk loop, funding, liquidity account; synced with the market)
+   * and the customer service, which also answers the console's insuranceFund(), deskView() (open interest)
+   * and liquidations(null, …) (every liquidation and ADL record).
+   */
+  perpetuals: Perpetuals;
   sandboxSms: SandboxSms | null;
   clock: Clock;
   /** Crypto deposits' watcher (scan() on demand) and, in paper mode, the sandbox chain. */
@@ -235,10 +244,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     accounts,
     watchlist,
   });
-  // Someone looks at a book: the stock venue or the crypto bot (each ignores the other's) keeps it fresh.
+  const perpDesk = await PerpDesk.open(db, engine, market, clock, config.perpetuals, (m) => http.log.warn(m));
+  const perpetuals = new Perpetuals({ db, engine, desk: perpDesk, clock, settings: config.perpetuals, accounts });
+  // Someone looks at a book: the stock venue, the crypto bot or the perpetuals' desk (each ignores the
+  // others') keeps it fresh.
   const watchBook = (id: string) => {
     venue.watch(id);
     spotBot.watch(id);
+    perpDesk.watch(id);
   };
   const pumpMs = deps.marketPumpMs ?? 0;
   if (pumpMs > 0) {
@@ -250,6 +263,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         .pump()
         .then(() => venue.sync())
         .then(() => spotBot.sync())
+        .then(() => perpDesk.sync())
         .catch((error) => http.log.error({ err: error }, 'market pump failed'))
         .finally(() => {
           pumping = false;
@@ -360,11 +374,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       stockRoutes(api, { accounts, orders: stockOrders, holdings, watchlist, market, clock });
       spotRoutes(api, { accounts, spot, market });
       spotConsoleRoutes(api, { spot, staff });
+      perpetualRoutes(api, { accounts, perps: perpetuals });
+      perpetualConsoleRoutes(api, { perps: perpetuals, staff });
       if (config.testHooks && config.mode === 'paper') {
         testClockRoutes(api, clock, async () => {
           await market.pump();
           await venue.sync();
           await spotBot.sync();
+          await perpDesk.sync();
           await cryptoWatcher.scan();
         });
       }
@@ -429,6 +446,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     market,
     venue,
     spot: { bot: spotBot, exchange: spot },
+    perpetuals,
     sandboxSms,
     clock,
     cryptoDeposits: { watcher: cryptoWatcher, sandboxChain },

@@ -50,6 +50,8 @@ export type Config = {
   stocks: StockSettings;
   /** The crypto exchange's fees and minimum order value (features/spot). */
   spot: SpotSettings;
+  /** Perpetual contracts' fees and the new-account leverage cap (features/perpetuals). */
+  perpetuals: PerpetualSettings;
   /** Most requests per client address in each window (RATE_LIMITS; http/rate-limits.ts applies them). */
   rateLimits: RateLimits;
   /**
@@ -125,6 +127,23 @@ export function loadSpotSettings(env: Record<string, string | undefined>): SpotS
     takerFeeBps: fees.TAKER ?? 10,
     minNotional: decimal(env.SPOT_MIN_NOTIONAL ?? '5'),
   };
+}
+
+/** Perpetual contracts' rules a deployment chooses. */
+export type PerpetualSettings = {
+  /** Fees in basis points of the notional, in USDT (Binance USDⓈ-M's regular 0.02% / 0.05%). */
+  makerFeeBps: number;
+  takerFeeBps: number;
+  /** The most leverage an account younger than NEW_ACCOUNT_DAYS may choose (DOMAIN.md: commonly 20x). */
+  newAccountMaxLeverage: number;
+};
+
+/** PERP_FEE_BPS ("MAKER:2,TAKER:5") and PERP_NEW_ACCOUNT_MAX_LEVERAGE (20). */
+export function loadPerpetualSettings(env: Record<string, string | undefined>): PerpetualSettings {
+  const fees = keyed(env.PERP_FEE_BPS, { MAKER: 2, TAKER: 5 }, nonNegativeInt);
+  const cap = positiveInteger('PERP_NEW_ACCOUNT_MAX_LEVERAGE', env.PERP_NEW_ACCOUNT_MAX_LEVERAGE, 20);
+  if (cap > 125) throw new Error('PERP_NEW_ACCOUNT_MAX_LEVERAGE must be from 1 to 125');
+  return { makerFeeBps: fees.MAKER ?? 2, takerFeeBps: fees.TAKER ?? 5, newAccountMaxLeverage: cap };
 }
 
 /** "IN:12,US:1" → { IN: 12, US: 1 } over the defaults; a malformed entry stops start-up. */
@@ -284,6 +303,7 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: Pa
         : positiveInteger('ENGINE_JOURNAL_RETENTION_HOURS', env.ENGINE_JOURNAL_RETENTION_HOURS, 168),
     stocks: defaults.stocks ?? loadStockSettings(env),
     spot: defaults.spot ?? loadSpotSettings(env),
+    perpetuals: defaults.perpetuals ?? loadPerpetualSettings(env),
     rateLimits: loadRateLimits(env.RATE_LIMITS),
     trustProxy: loadTrustProxy(env.TRUST_PROXY),
     captcha: loadCaptchaWork(env, mode),

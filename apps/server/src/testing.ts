@@ -72,6 +72,7 @@ export async function testApp(db: Db, overrides: Partial<Config> = {}, clockStar
     await app.market.pump();
     await app.venue.sync();
     await app.spot.bot.sync();
+    await app.perpetuals.engineDesk.sync();
   };
   return { app, clock, call, captcha, register, advance, close: () => app.http.close() };
 }

@@ -131,6 +131,7 @@ export const placePerpOrderBody = z.object({
   clientOrderId: idempotencyKey().optional(),
 });
 export type PlacePerpOrderInput = z.input<typeof placePerpOrderBody>;
+export type PlacePerpOrder = z.output<typeof placePerpOrderBody>;
 
 export const perpOrderView = z.object({
   id: z.number().int(),
@@ -284,11 +285,11 @@ export const perpLiquidationView = z.object({
 });
 export type PerpLiquidationView = z.infer<typeof perpLiquidationView>;
 
-/** POST /coin/contract/records: funding payments and liquidations/ADL of the customer. */
-export const perpRecordListBody = pageQuery.extend({
-  symbol: contractSymbol().optional(),
-  kind: z.enum(['funding', 'liquidation']).default('funding'),
-});
+/**
+ * POST /coin/contract/records/funding and /coin/contract/records/liquidations: the customer's funding
+ * payments, and liquidations and ADL (each with its reason), newest first.
+ */
+export const perpRecordListBody = pageQuery.extend({ symbol: contractSymbol().optional() });
 export type PerpRecordListInput = z.input<typeof perpRecordListBody>;
 
 /** For the staff console (read only): open interest per contract and the insurance fund. */

@@ -793,6 +793,50 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX api_keys_user ON api_keys(user_id, id);
     `,
   },
+  {
+    version: 25,
+    // Perpetual contracts (features/perpetuals, decision 0028). Take-profit and stop-loss are held by the
+    // host (the engine has no position triggers): one row per customer and contract. The customer's
+    // liquidations, ADL and funding payments are records the service writes from its own commands'
+    // results, so the screens show each with its reason without parsing the journal. Funding slots
+    // remember which 8-hour instants were applied, so a restart never pays one twice.
+    name: 'perpetuals',
+    sql: () => `
+      CREATE TABLE perp_triggers (
+        user_id TEXT NOT NULL,
+        instrument_id TEXT NOT NULL,
+        take_profit_ticks BIGINT,
+        stop_loss_ticks BIGINT,
+        updated_at BIGINT NOT NULL,
+        PRIMARY KEY (user_id, instrument_id)
+      );
+      CREATE TABLE perp_records (
+        id {{id}},
+        record_key TEXT NOT NULL UNIQUE,
+        user_id TEXT NOT NULL,
+        instrument_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        side TEXT NOT NULL,
+        size_lots BIGINT NOT NULL,
+        price_ticks BIGINT NOT NULL,
+        bankruptcy_ticks BIGINT NOT NULL,
+        rate_ppm INTEGER NOT NULL,
+        amount {{money}} NOT NULL,
+        insurance_fund {{money}} NOT NULL,
+        at BIGINT NOT NULL
+      );
+      CREATE INDEX perp_records_user ON perp_records(user_id, kind, id);
+      CREATE INDEX perp_records_kind ON perp_records(kind, id);
+      CREATE TABLE perp_funding_slots (
+        instrument_id TEXT NOT NULL,
+        slot_at BIGINT NOT NULL,
+        rate_ppm INTEGER NOT NULL,
+        mark_ticks BIGINT NOT NULL,
+        paid {{money}} NOT NULL,
+        PRIMARY KEY (instrument_id, slot_at)
+      );
+    `,
+  },
 ];
 
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
