@@ -116,7 +116,10 @@ export function usePerpRecords<T extends PerpFundingView | PerpLiquidationView>(
   return useQuery({
     queryKey: perpKeys.records(kind),
     queryFn: () =>
-      apiPost<Paged<T>>('/coin/contract/records', { kind, page: 1, limit: 50 } satisfies PerpRecordListInput),
+      apiPost<Paged<T>>(kind === 'funding' ? '/coin/contract/records/funding' : '/coin/contract/records/liquidations', {
+        page: 1,
+        limit: 50,
+      } satisfies PerpRecordListInput),
     enabled,
   });
 }
