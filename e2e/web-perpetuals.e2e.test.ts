@@ -230,7 +230,7 @@ describe('perpetual contracts against the real server', () => {
         expect(compareDecimal(opened.takeProfit, takeProfit)).toBe(0);
         expect(compareDecimal(opened.stopLoss, stopLoss)).toBe(0);
         await expect.poll(() => card.getByTestId('position-liq').textContent()).toMatch(/\d/);
-        await page.locator('.adm-toast-mask').waitFor({ state: 'detached' });
+        await expect.poll(() => page.locator('.adm-toast-mask').count(), { timeout: 8_000 }).toBe(0);
         await card.scrollIntoViewIfNeeded();
         await shot(page, `web-perp-position-${lang}`);
         expect(await blockingAxeViolations(page)).toEqual([]);
@@ -262,7 +262,7 @@ describe('perpetual contracts against the real server', () => {
         await page.locator('.adm-dialog').getByRole('button', { name: text.closeAll, exact: true }).click();
         await page.getByText(text.noPositions).waitFor();
         expect((await positions(token)).positions).toHaveLength(0);
-        await page.locator('.adm-toast-mask').waitFor({ state: 'detached' });
+        await expect.poll(() => page.locator('.adm-toast-mask').count(), { timeout: 8_000 }).toBe(0);
         await page.getByTestId('close-all').click();
         await page.getByText(text.noClosable).waitFor();
         await shot(page, `web-perp-closed-${lang}`);
