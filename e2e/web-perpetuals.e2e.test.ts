@@ -6,6 +6,7 @@
 // is told there are no closable orders when nothing is left. Screenshots: test-results/screens/web-perp-*.png.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { errorMessage } from '@bourse/contract';
 import { compareDecimal } from '@bourse/money';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,6 +28,7 @@ const TEXT = {
     noClosable: 'There are no closable orders',
     noPositions: 'No open positions',
     history: 'History',
+    records: 'Records',
   },
   'pt-BR': {
     available: '2.000,00 USDT',
@@ -41,6 +43,7 @@ const TEXT = {
     noClosable: 'Não há ordens que possam ser fechadas',
     noPositions: 'Nenhuma posição aberta',
     history: 'Histórico',
+    records: 'Registros',
   },
 } as const;
 
@@ -235,6 +238,12 @@ describe('perpetual contracts against the real server', () => {
         await shot(page, `web-perp-position-${lang}`);
         expect(await blockingAxeViolations(page)).toEqual([]);
 
+        // The server refuses a take-profit under a long's entry in the customer's language (the sheet checks
+        // the same before sending).
+        const refused = await api('/coin/contract/order/set/profit', { id: opened.id, price: stopLoss }, token, lang);
+        expect(refused.code).not.toBe(0);
+        expect(refused.msg).toBe(errorMessage('trigger_wrong_side', lang));
+
         // Move the take-profit to +20 %.
         const newTp = onTick(percentOf(btc.markPrice, 120n), btc.tickSize);
         await card.getByTestId('position-tpsl').click();
@@ -270,6 +279,10 @@ describe('perpetual contracts against the real server', () => {
         await page.getByTestId('perp-history').getByTestId('perp-order').first().waitFor();
         await page.getByTestId('perp-history').scrollIntoViewIfNeeded();
         await shot(page, `web-perp-history-${lang}`);
+        await page.getByTestId('perp-tabs').getByRole('tab', { name: text.records }).click();
+        await page.getByTestId('record-kind').waitFor();
+        await page.getByTestId('empty-state').waitFor();
+        await shot(page, `web-perp-records-${lang}`);
         expect(errors).toEqual([]);
       } finally {
         await page.context().close();
