@@ -2,7 +2,8 @@
 // new customer moves USDT from spot to the contract wallet (API), opens the Trade tab's Contracts side
 // (?type=contract), sets 10× leverage in the leverage sheet, is stopped from sending a take-profit on the
 // wrong side of the price, opens a leveraged long at market with TP/SL, sees the position (size, entry,
-// mark, margin, margin ratio, P&L, liquidation price, TP/SL), moves its TP, adds margin, closes all, and
+// mark, margin, margin ratio, P&L, liquidation price, TP/SL), moves its TP, adds margin, rests and cancels
+// a limit order, closes all, and
 // is told there are no closable orders when nothing is left. Screenshots: test-results/screens/web-perp-*.png.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -28,6 +29,9 @@ const TEXT = {
     noClosable: 'There are no closable orders',
     noPositions: 'No open positions',
     history: 'History',
+    orders: 'Orders',
+    positions: 'Positions',
+    rests: 'Order placed: it waits on the book',
     records: 'Records',
   },
   'pt-BR': {
@@ -43,6 +47,9 @@ const TEXT = {
     noClosable: 'Não há ordens que possam ser fechadas',
     noPositions: 'Nenhuma posição aberta',
     history: 'Histórico',
+    orders: 'Abertas',
+    positions: 'Posições',
+    rests: 'Ordem enviada: aguarda no livro',
     records: 'Registros',
   },
 } as const;
@@ -266,6 +273,28 @@ describe('perpetual contracts against the real server', () => {
           .poll(async () => compareDecimal((await positions(token)).positions[0]?.margin, opened.margin))
           .toBe(1);
 
+        // A limit long 10 % under the mark rests: it shows under Orders, and is cancelled from there.
+        await page.getByTestId('tpsl-toggle').uncheck();
+        await page.getByTestId('type-limit').click();
+        await page.getByTestId('price-input').fill(onTick(percentOf(btc.markPrice, 90n), btc.tickSize));
+        await page.getByTestId('quantity-input').fill('0.001');
+        await page.getByTestId('perp-submit').click();
+        await enterPin(page, PIN);
+        await page.getByText(text.rests).waitFor();
+        // The screen turns to Orders by itself (the toast fades first, as a tap would come after it).
+        await expect.poll(() => page.locator('.adm-toast-mask').count(), { timeout: 8_000 }).toBe(0);
+        await page.getByTestId('perp-tabs').getByRole('tab', { name: text.orders }).click();
+        const resting = page.getByTestId('perp-open-orders').getByTestId('perp-order');
+        await resting.first().waitFor();
+        await resting.first().scrollIntoViewIfNeeded();
+        await shot(page, `web-perp-orders-${lang}`);
+        await resting.first().getByTestId('perp-cancel').click();
+        await page.getByTestId('perp-open-orders').waitFor({ state: 'detached' });
+        const open = (await api('/coin/contract/order/list', { status: 'open' }, token)).data.items as unknown[];
+        expect(open).toHaveLength(0);
+        await page.getByTestId('perp-tabs').getByRole('tab', { name: text.positions }).click();
+        await card.waitFor();
+
         // Close all: the position goes; a second try is told there is nothing to close.
         await page.getByTestId('close-all').click();
         await page.locator('.adm-dialog').getByRole('button', { name: text.closeAll, exact: true }).click();
@@ -284,6 +313,9 @@ describe('perpetual contracts against the real server', () => {
         await page.getByTestId('empty-state').waitFor();
         await shot(page, `web-perp-records-${lang}`);
         expect(errors).toEqual([]);
+      } catch (error) {
+        await shot(page, `web-perp-failure-${lang}`);
+        throw error;
       } finally {
         await page.context().close();
       }

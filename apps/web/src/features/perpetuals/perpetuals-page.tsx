@@ -387,7 +387,7 @@ function PerpOrderForm({
   available: string | undefined;
   /** With a position on this contract, the order changes it: no estimate for a new one is shown. */
   hasPosition: boolean;
-  onPlaced: () => void;
+  onPlaced: (order: PerpOrderView) => void;
 }) {
   const { t } = useTranslation();
   const session = useSession();
@@ -516,7 +516,7 @@ function PerpOrderForm({
     setTouched(false);
     Toast.show({ icon: 'success', content: t(isResting(result.order) ? 'perp.placedOpen' : 'perp.placedFilled') });
     refreshPerp(queryClient);
-    onPlaced();
+    onPlaced(result.order);
   };
 
   if (!session.token) {
@@ -1389,8 +1389,9 @@ export function PerpTradingScreen({ top }: { top?: ReactNode }) {
           picked={picked}
           available={session.token ? (available ?? undefined) : undefined}
           hasPosition={Boolean(positions.data?.positions.some((p) => pairSymbolOf(p.symbol) === contract.symbol))}
-          onPlaced={() => {
-            setTab('positions');
+          onPlaced={(order) => {
+            // A resting order is found under Orders; a filled one changed a position.
+            setTab(isResting(order) ? 'open' : 'positions');
             setTimeout(() => tabsRef.current?.scrollIntoView({ block: 'start', behavior: 'smooth' }), 50);
           }}
         />
