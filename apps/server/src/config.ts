@@ -136,14 +136,21 @@ export type PerpetualSettings = {
   takerFeeBps: number;
   /** The most leverage an account younger than NEW_ACCOUNT_DAYS may choose (DOMAIN.md: commonly 20x). */
   newAccountMaxLeverage: number;
+  /** USDT moved once from platform:liquidity into the insurance fund at the first start (0: none). */
+  insuranceSeed: string;
 };
 
-/** PERP_FEE_BPS ("MAKER:2,TAKER:5") and PERP_NEW_ACCOUNT_MAX_LEVERAGE (20). */
+/** PERP_FEE_BPS ("MAKER:2,TAKER:5"), PERP_NEW_ACCOUNT_MAX_LEVERAGE (20), PERP_INSURANCE_SEED (1,000,000 USDT). */
 export function loadPerpetualSettings(env: Record<string, string | undefined>): PerpetualSettings {
   const fees = keyed(env.PERP_FEE_BPS, { MAKER: 2, TAKER: 5 }, nonNegativeInt);
   const cap = positiveInteger('PERP_NEW_ACCOUNT_MAX_LEVERAGE', env.PERP_NEW_ACCOUNT_MAX_LEVERAGE, 20);
   if (cap > 125) throw new Error('PERP_NEW_ACCOUNT_MAX_LEVERAGE must be from 1 to 125');
-  return { makerFeeBps: fees.MAKER ?? 2, takerFeeBps: fees.TAKER ?? 5, newAccountMaxLeverage: cap };
+  return {
+    makerFeeBps: fees.MAKER ?? 2,
+    takerFeeBps: fees.TAKER ?? 5,
+    newAccountMaxLeverage: cap,
+    insuranceSeed: decimal(env.PERP_INSURANCE_SEED ?? '1000000'),
+  };
 }
 
 /** "IN:12,US:1" → { IN: 12, US: 1 } over the defaults; a malformed entry stops start-up. */

@@ -12,7 +12,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { type Command, decodeCommand, encodeCommand } from './commands.ts';
 import { Engine } from './engine.ts';
-import type { Deposit, HoldFunds, PostHold } from './funds.ts';
+import type { Deposit, HoldFunds, PlatformTransfer, PostHold } from './funds.ts';
 
 // BTC-USDT: 6,000,000 ticks = 60,000.00 USDT, lots of 0.0001 BTC.
 const P60000 = 6_000_000;
@@ -303,5 +303,61 @@ describe('posting a funds hold with a fee leg (a withdrawal paid out)', () => {
   it('survives the journal: the compact line carries the fee', () => {
     const command = paid('w1:paid', '1.25');
     expect(decodeCommand(encodeCommand(command))).toEqual(command);
+  });
+});
+
+describe('a platform transfer (the insurance fund seeded from platform liquidity)', () => {
+  const seed = (overrides: Partial<PlatformTransfer> = {}): PlatformTransfer => ({
+    id: 'seed:insurance',
+    timeMs: 10,
+    type: 'platform_transfer',
+    from: 'liquidity',
+    to: 'insurance_fund',
+    asset: 'USDT',
+    amount: '250000',
+    cause: 'liquidation',
+    link: 'insurance-seed',
+    ...overrides,
+  });
+
+  it('moves between two platform accounts once, journals compactly, and a repeat changes nothing', () => {
+    const { engine } = market();
+    const result = engine.apply(seed());
+    expect(result.ok).toBe(true);
+    expect(result.ok && result.events[0]).toMatchObject({
+      type: 'transfer_posted',
+      debit: 'platform:liquidity/platform/USDT',
+      credit: 'platform:insurance_fund/platform/USDT',
+      amount: 250_000_000_000n,
+      cause: 'liquidation',
+      link: 'insurance-seed',
+    });
+    expect(engine.balance('platform:insurance_fund', 'platform', 'USDT').balance).toBe(250_000_000_000n);
+    engine.apply(seed());
+    expect(engine.balance('platform:insurance_fund', 'platform', 'USDT').balance).toBe(250_000_000_000n);
+    const line = encodeCommand(seed());
+    expect(line.startsWith('~')).toBe(true);
+    expect(decodeCommand(line)).toEqual(JSON.parse(JSON.stringify(seed())));
+    expect(engine.findBrokenInvariant()).toBeUndefined();
+  });
+
+  it('refuses the engine’s own pools, one account to itself, and bad amounts, with nothing moved', () => {
+    const { engine } = market();
+    const refusals: [Partial<PlatformTransfer>, string][] = [
+      [{ from: 'clearing' as never }, 'invalid_command'],
+      [{ to: 'funding' as never }, 'invalid_command'],
+      [{ to: 'liquidity' }, 'same_account'],
+      [{ amount: '0' }, 'invalid_amount'],
+      [{ amount: '-5' }, 'invalid_amount'],
+      [{ asset: 'NOPE' }, 'unknown_asset'],
+      [{ cause: 'nonsense' as never }, 'invalid_command'],
+      [{ id: 'order#9' }, 'invalid_command'],
+    ];
+    for (const [overrides, code] of refusals)
+      expect(
+        rejectionOf(engine, seed({ id: `seed:${code}:${JSON.stringify(overrides)}`, ...overrides })),
+        JSON.stringify(overrides),
+      ).toBe(code);
+    expect(engine.balance('platform:insurance_fund', 'platform', 'USDT').balance).toBe(0n);
   });
 });

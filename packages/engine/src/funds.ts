@@ -35,6 +35,20 @@ export type Deposit = CommandBase & {
   link?: string;
 };
 
+/**
+ * Platform account → platform account: the insurance fund seeded from platform liquidity (decision
+ * 0028). Only accounts a command may name (not the clearing or funding pools, which the engine keeps).
+ */
+export type PlatformTransfer = CommandBase & {
+  type: 'platform_transfer';
+  from: PlatformAccountName;
+  to: PlatformAccountName;
+  asset: string;
+  amount: string;
+  cause: TransferCause;
+  link?: string;
+};
+
 /** Between two wallets of one user, same asset. */
 export type WalletTransfer = CommandBase & {
   type: 'wallet_transfer';
@@ -128,6 +142,44 @@ export function deposit(state: EngineState, command: Deposit): ApplyResult {
       id: command.id,
       debit: ledger.platform(command.from, asset),
       credit: ledger.account(user.id, command.wallet, asset),
+      amount: minor,
+      cause: command.cause,
+      link,
+      timeMs: command.timeMs,
+    }),
+  );
+}
+
+export function platformTransfer(state: EngineState, command: PlatformTransfer): ApplyResult {
+  const link = linkOf(command.link, `command:${command.id}`);
+  if (
+    isEngineOwnedId(command.id) ||
+    !isPlatformAccountName(command.from) ||
+    !isPlatformAccountName(command.to) ||
+    !isCause(command.cause) ||
+    !link
+  ) {
+    return { ok: false, code: 'invalid_command' };
+  }
+  if (command.from === command.to) return { ok: false, code: 'same_account' };
+  const money = parseMoney(state, command.asset, command.amount);
+  if (!money.ok) return money;
+  const { asset, minor } = money.value;
+  const ledger = state.ledger;
+  const fingerprint = transferFingerprint(
+    accountKey(platformOwner(command.from), 'platform', asset.code),
+    accountKey(platformOwner(command.to), 'platform', asset.code),
+    minor,
+    command.cause,
+    link,
+  );
+  const used = ledger.usedTransfer(command.id, fingerprint);
+  if (used !== undefined) return answerOf(used);
+  return answerOf(
+    ledger.transfer({
+      id: command.id,
+      debit: ledger.platform(command.from, asset),
+      credit: ledger.platform(command.to, asset),
       amount: minor,
       cause: command.cause,
       link,
@@ -283,19 +335,26 @@ export function voidHold(state: EngineState, command: VoidHold): ApplyResult {
 }
 
 /** The family (families.ts); its keys are shared ones, coded in commands.ts. */
-export const FUNDS_FAMILY = defineFamily<Deposit | WalletTransfer | HoldFunds | PostHold | VoidHold>({
-  name: 'funds',
-  commands: {
-    deposit: { code: 'D', keys: ['userId', 'wallet', 'asset', 'amount', 'from', 'cause', 'link'], apply: deposit },
-    wallet_transfer: {
-      code: 'W',
-      keys: ['userId', 'asset', 'fromWallet', 'toWallet', 'amount'],
-      apply: walletTransfer,
+export const FUNDS_FAMILY = defineFamily<Deposit | WalletTransfer | HoldFunds | PostHold | VoidHold | PlatformTransfer>(
+  {
+    name: 'funds',
+    commands: {
+      deposit: { code: 'D', keys: ['userId', 'wallet', 'asset', 'amount', 'from', 'cause', 'link'], apply: deposit },
+      wallet_transfer: {
+        code: 'W',
+        keys: ['userId', 'asset', 'fromWallet', 'toWallet', 'amount'],
+        apply: walletTransfer,
+      },
+      hold_funds: { code: 'H', keys: ['userId', 'wallet', 'asset', 'amount', 'cause', 'link'], apply: holdFunds },
+      post_hold: { code: 'O', keys: ['holdId', 'to', 'amount', 'fee'], apply: postHold },
+      void_hold: { code: 'V', keys: ['holdId'], apply: voidHold },
+      platform_transfer: {
+        code: 'K',
+        keys: ['from', 'to', 'asset', 'amount', 'cause', 'link'],
+        apply: platformTransfer,
+      },
     },
-    hold_funds: { code: 'H', keys: ['userId', 'wallet', 'asset', 'amount', 'cause', 'link'], apply: holdFunds },
-    post_hold: { code: 'O', keys: ['holdId', 'to', 'amount', 'fee'], apply: postHold },
-    void_hold: { code: 'V', keys: ['holdId'], apply: voidHold },
+    keys: { fee: ['e', STR] },
+    rejections: [],
   },
-  keys: { fee: ['e', STR] },
-  rejections: [],
-});
+);

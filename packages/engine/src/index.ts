@@ -60,7 +60,7 @@ export {
   type Trade,
   type TransferPosted,
 } from './events.ts';
-export type { Deposit, HoldFunds, PostHold, VoidHold, WalletTransfer } from './funds.ts';
+export type { Deposit, HoldFunds, PlatformTransfer, PostHold, VoidHold, WalletTransfer } from './funds.ts';
 export {
   buyHoldFor,
   feeOf,

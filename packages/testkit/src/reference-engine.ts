@@ -276,6 +276,17 @@ export class ReferenceEngine {
         this.fundsHolds.delete(c.holdId);
         return undefined;
       }
+      case 'platform_transfer': {
+        const asset = this.findAsset(c.asset);
+        if (!asset) return 'unknown_asset';
+        if (c.from === c.to) return 'same_account';
+        this.move(
+          `platform:${c.from}/platform/${c.asset}`,
+          `platform:${c.to}/platform/${c.asset}`,
+          tryParse(c.amount, asset.scale),
+        );
+        return undefined;
+      }
       case 'settle_trades': {
         const i = this.instruments.get(c.instrumentId);
         if (!i) return 'unknown_instrument';

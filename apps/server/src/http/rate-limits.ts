@@ -16,6 +16,7 @@ export const ROUTE_LIMITS: Readonly<Record<string, keyof Omit<RateLimits, 'windo
   'POST /stock/order/buy': 'order',
   'POST /stock/order/sell': 'order',
   'POST /coin/order/add': 'order',
+  'POST /coin/contract/order/add': 'order',
   // A deposit's receipt photo is decoded and re-encoded: as costly as an order, limited alike.
   'POST /user/recharge/add': 'order',
 };

@@ -15,7 +15,7 @@ import type { PerpetualSettings } from '../../config.ts';
 import type { CommandInput, TradingEngine } from '../../engine-host/trading-engine.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { MarketData } from '../markets/service.ts';
-import { type PerpContract, perpContracts, perpSpec } from './contracts.ts';
+import { PERP_QUOTE, type PerpContract, perpContracts, perpSpec } from './contracts.ts';
 import * as repo from './repo.ts';
 
 const SHAPE = { levels: 5, spreadBps: 5, watchedRequoteMs: 3_000, watchWindowMs: 60_000 };
@@ -51,6 +51,8 @@ export class PerpDesk {
   readonly #indexOverride = new Map<string, number>();
   #records: repo.PerpRecord[] = [];
   #slots: Parameters<typeof repo.saveFundingSlot>[1][] = [];
+  /** TP/SL rows to delete once the commands that ended their positions are committed. */
+  #dropped: [userId: string, instrumentId: string][] = [];
   #syncing: Promise<void> = Promise.resolve();
 
   private constructor(db: Db, engine: TradingEngine, market: MarketData, clock: Clock) {
@@ -98,6 +100,7 @@ export class PerpDesk {
         });
       }
     }
+    desk.#seedInsuranceFund(settings.insuranceSeed);
     await desk.#ladder.flush();
     for (const contract of desk.contracts) desk.#ladder.adopt(contract.id);
     for (const row of await repo.listTriggers(db)) {
@@ -135,11 +138,14 @@ export class PerpDesk {
 
   /**
    * Our book's premium over the index, parts per million, bounded to ±MAX_PREMIUM_PPM: the mid of the best
-   * bid and ask (the liquidity account quotes both, so a customer alone cannot empty a side).
+   * bid and ask (the liquidity account quotes both, so a customer alone cannot empty a side), measured
+   * only while the ladder is quoted around the current index.
    */
   premiumPpm(contract: PerpContract, index: number): number {
     const view = this.#engine.state.market(contract.id);
     if (!view || view.bestBidTicks === null || view.bestAskTicks === null || index <= 0) return 0;
+    // A ladder quoted around an older index says nothing about today's premium: only a fresh one counts.
+    if (this.#ladder.isStale(contract.id, index)) return 0;
     const mid2 = view.bestBidTicks + view.bestAskTicks;
     const ppm = Math.round(((mid2 - 2 * index) * 1_000_000) / (2 * index));
     return Math.max(-MAX_PREMIUM_PPM, Math.min(MAX_PREMIUM_PPM, ppm));
@@ -223,10 +229,13 @@ export class PerpDesk {
     await this.#ladder.flush();
     const records = this.#records;
     const slots = this.#slots;
+    const dropped = this.#dropped;
     this.#records = [];
     this.#slots = [];
+    this.#dropped = [];
     if (records.length > 0) await repo.insertRecords(this.#db, records);
     for (const slot of slots) await repo.saveFundingSlot(this.#db, slot);
+    for (const [userId, instrumentId] of dropped) await repo.deleteTrigger(this.#db, userId, instrumentId);
   }
 
   /**
@@ -249,11 +258,17 @@ export class PerpDesk {
     const spec = this.#engine.state.instrument(contract.id);
     if (!spec) return;
     const markPrice = BigInt(mark) * spec.tickMinor;
-    for (const p of positions) {
-      if (p.liquidationPrice === null) continue;
-      const crossed = p.sizeLots > 0 ? markPrice <= p.liquidationPrice : markPrice >= p.liquidationPrice;
-      if (crossed) this.#liquidate(contract, p, mark);
+    const due = positions.filter(
+      (p) =>
+        p.liquidationPrice !== null &&
+        (p.sizeLots > 0 ? markPrice <= p.liquidationPrice : markPrice >= p.liquidationPrice),
+    );
+    if (due.length > 0) {
+      // The liquidation closes in the book: the ladder must stand at today's index, not at an old price.
+      const index = this.indexTicks(contract);
+      if (index !== undefined && this.#ladder.isStale(contract.id, index)) this.#requote(contract, index);
     }
+    for (const p of due) this.#liquidate(contract, p, mark);
     this.#fireTriggers(contract, mark);
   }
 
@@ -301,10 +316,7 @@ export class PerpDesk {
       }
     }
     // The position is gone: its TP/SL go with it.
-    if (this.triggers(contract.id, p.userId).tp !== null || this.triggers(contract.id, p.userId).sl !== null) {
-      this.#triggersOf(contract.id).delete(p.userId);
-      void repo.deleteTrigger(this.#db, p.userId, contract.id);
-    }
+    if (this.#triggers.get(contract.id)?.delete(p.userId)) this.#dropped.push([p.userId, contract.id]);
   }
 
   /** A long's TP fires at or above it, its SL at or below; a short's the other way. One fires, both go. */
@@ -317,7 +329,7 @@ export class PerpDesk {
       if (size === undefined || size === 0) {
         // The position closed another way: nothing left to protect.
         map.delete(userId);
-        void repo.deleteTrigger(this.#db, userId, contract.id);
+        this.#dropped.push([userId, contract.id]);
         continue;
       }
       const long = size > 0;
@@ -325,7 +337,7 @@ export class PerpDesk {
       const slHit = t.sl !== null && (long ? mark <= t.sl : mark >= t.sl);
       if (!tpHit && !slHit) continue;
       map.delete(userId);
-      void repo.deleteTrigger(this.#db, userId, contract.id);
+      this.#dropped.push([userId, contract.id]);
       const index = this.indexTicks(contract);
       if (index !== undefined && this.#ladder.isStale(contract.id, index)) this.#requote(contract, index);
       this.#send({
@@ -394,6 +406,25 @@ export class PerpDesk {
       });
     }
     this.#slots.push({ instrumentId: contract.id, slotAt: slot, ratePpm, markTicks: mark, paid });
+  }
+
+  /**
+   * Once per deployment: the insurance fund starts with USDT from platform:liquidity (one ledger transfer
+   * with a fixed id), so the first liquidation beyond a margin is paid by it rather than by ADL.
+   */
+  #seedInsuranceFund(amount: string): void {
+    const id = `insurance:seed:${PERP_QUOTE}`;
+    if (/^0*(\.0*)?$/.test(amount) || this.#engine.state.transferPosted(id)) return;
+    this.#send({
+      type: 'platform_transfer',
+      id,
+      from: 'liquidity',
+      to: 'insurance_fund',
+      asset: PERP_QUOTE,
+      amount,
+      cause: 'liquidation',
+      link: 'insurance-fund-seed',
+    });
   }
 
   // --- the liquidity account ------------------------------------------------------------------------

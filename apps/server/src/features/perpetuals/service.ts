@@ -71,9 +71,10 @@ function quantityText(spec: EngineInstrument, lots: number): string {
 
 const priceText = (spec: EngineInstrument, ticks: number) => ticksToDecimal(ticks, spec.spec.tickSize);
 
-/** A price in collateral minor units per whole coin, to the tick's decimals (rounded down: display only). */
-function minorPriceText(spec: EngineInstrument, minor: bigint): string {
-  return priceText(spec, Number(minor / spec.tickMinor));
+/** A price in collateral minor units per whole coin, to the tick (down, or up with `up`). */
+function minorPriceText(spec: EngineInstrument, minor: bigint, up = false): string {
+  const ticks = minor / spec.tickMinor + (up && minor % spec.tickMinor !== 0n ? 1n : 0n);
+  return priceText(spec, Number(ticks));
 }
 
 /** The position's id as the customer names it: its owner and contract ("12-BTCUSDT"). */
@@ -256,6 +257,8 @@ export class Perpetuals {
         return { order: await this.order(userId, Number(row.order_id)), position: this.#position(userId, contract) };
       }
     }
+    // The leverage asked with the order is set first (its own command); a refused order puts it back.
+    const leverageBefore = this.#engine.state.leverage(String(userId), contract.id);
     if (input.leverage !== undefined) await this.leverage(userId, contract.id, input.leverage);
     else {
       // A leverage chosen before the account's cap was lowered (or the default) must fit it too.
@@ -265,7 +268,18 @@ export class Perpetuals {
     }
     await this.#desk.prepare(contract);
     const result = await this.#engine.submit(command);
-    if (!result.ok) throw new AppError(result.code === 'command_id_reused' ? 'idempotency_key_reused' : result.code);
+    if (!result.ok) {
+      if (leverageBefore !== undefined && this.#engine.state.leverage(String(userId), contract.id) !== leverageBefore) {
+        await this.#engine.submit({
+          type: 'set_leverage',
+          id: `leverage:${userId}:${contract.id}:${randomUUID()}`,
+          userId: String(userId),
+          instrumentId: contract.id,
+          leverage: leverageBefore,
+        });
+      }
+      throw new AppError(result.code === 'command_id_reused' ? 'idempotency_key_reused' : result.code);
+    }
     const first = result.events[0];
     if (first?.type !== 'order_placed') throw new Error('place_order answered without order_placed');
     const position = this.#engine.state.positions(contract.id).find((p) => p.userId === String(userId));
@@ -411,7 +425,8 @@ export class Perpetuals {
       unrealizedPnl: signed(pnl, scale),
       roe: p.margin > 0n ? ppmText((pnl * 1_000_000n) / p.margin) : '0',
       realizedPnl: signed(p.realisedPnl, scale),
-      liquidationPrice: p.liquidationPrice === null ? null : minorPriceText(spec, p.liquidationPrice),
+      // The first tick the mark liquidates at: a long's LP down to the tick, a short's up.
+      liquidationPrice: p.liquidationPrice === null ? null : minorPriceText(spec, p.liquidationPrice, p.sizeLots < 0),
       bankruptcyPrice: p.bankruptcyPrice === null ? null : minorPriceText(spec, p.bankruptcyPrice),
       leverage: p.leverage,
       takeProfit: triggers.tp === null ? null : priceText(spec, triggers.tp),
@@ -629,7 +644,7 @@ export class Perpetuals {
         if (!spec) return [];
         const positions = this.#engine.state.positions(contract.id);
         const longs = positions.filter((p) => p.sizeLots > 0);
-        const mark = this.#engine.state.market(contract.id)?.markTicks ?? null;
+        const mark = this.#desk.markTicks(contract) ?? null;
         return [
           {
             symbol: contract.symbol,

@@ -1,5 +1,6 @@
-// Which customers' accounts a batch of engine events touched: their orders, trades, transfers or
-// holds. Feeds the stream's `account:` channel; the market makers and platform accounts are left out.
+// Which customers' accounts a batch of engine events touched: their orders, trades, transfers, holds
+// or perpetual positions. Feeds the stream's `account:` channel; the market makers and platform accounts
+// are left out.
 
 import { type EngineEvent, ownerOfAccountKey } from '@bourse/engine';
 import { isMarketMaker } from '../../adapters/venue/paper/paper-venue.ts';
@@ -21,6 +22,13 @@ export function customersIn(events: readonly EngineEvent[]): Set<string> {
       add(ownerOfAccountKey(e.debit));
       add(ownerOfAccountKey(e.credit));
     } else if (e.type === 'hold_placed' || e.type === 'hold_released') add(ownerOfAccountKey(e.account));
+    else if (
+      e.type === 'position_changed' ||
+      e.type === 'leverage_set' ||
+      e.type === 'position_liquidated' ||
+      e.type === 'auto_deleveraged'
+    )
+      add(e.userId);
   }
   return users;
 }
