@@ -276,8 +276,10 @@ describe('perpetual contracts against the real server', () => {
         // A limit long 10 % under the mark rests: it shows under Orders, and is cancelled from there.
         await page.getByTestId('tpsl-toggle').uncheck();
         await page.getByTestId('type-limit').click();
-        await page.getByTestId('price-input').fill(onTick(percentOf(btc.markPrice, 90n), btc.tickSize));
+        const limitPrice = onTick(percentOf(btc.markPrice, 90n), btc.tickSize);
+        await page.getByTestId('price-input').fill(limitPrice);
         await page.getByTestId('quantity-input').fill('0.001');
+        expect(await page.getByTestId('price-input').inputValue()).toBe(limitPrice);
         await page.getByTestId('perp-submit').click();
         await enterPin(page, PIN);
         await page.getByText(text.rests).waitFor();

@@ -412,10 +412,6 @@ function PerpOrderForm({
   const mark = contract.markPrice;
 
   useEffect(() => {
-    if (type === 'limit' && price === '' && mark) setPrice(mark);
-  }, [type, price, mark]);
-
-  useEffect(() => {
     if (!picked) return;
     setType('limit');
     setPrice(picked.price);
@@ -594,7 +590,11 @@ function PerpOrderForm({
               type="button"
               aria-pressed={type === value}
               className={type === value ? 'order-type__btn order-type__btn--active' : 'order-type__btn'}
-              onClick={() => setType(value)}
+              onClick={() => {
+                setType(value);
+                // A limit order starts from the mark; set here, not in an effect, so typing right after wins.
+                if (value === 'limit' && price === '' && mark) setPrice(mark);
+              }}
               data-testid={`type-${value}`}
             >
               {t(`spot.types.${value}`)}
