@@ -3,7 +3,7 @@
 // (?type=contract), sets 10× leverage in the leverage sheet, is stopped from sending a take-profit on the
 // wrong side of the price, opens a leveraged long at market with TP/SL, sees the position (size, entry,
 // mark, margin, margin ratio, P&L, liquidation price, TP/SL), moves its TP, adds margin, rests and cancels
-// a limit order, closes all, and
+// a limit order, closes an ETH short from its card, closes all, and
 // is told there are no closable orders when nothing is left. Screenshots: test-results/screens/web-perp-*.png.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -26,6 +26,7 @@ const TEXT = {
     tpSlSaved: 'TP/SL saved',
     marginAdded: 'Margin added',
     closeAll: 'Close all',
+    close: 'Close',
     noClosable: 'There are no closable orders',
     noPositions: 'No open positions',
     history: 'History',
@@ -44,6 +45,7 @@ const TEXT = {
     tpSlSaved: 'TP/SL salvos',
     marginAdded: 'Margem adicionada',
     closeAll: 'Fechar tudo',
+    close: 'Fechar',
     noClosable: 'Não há ordens que possam ser fechadas',
     noPositions: 'Nenhuma posição aberta',
     history: 'Histórico',
@@ -296,6 +298,17 @@ describe('perpetual contracts against the real server', () => {
         expect(open).toHaveLength(0);
         await page.getByTestId('perp-tabs').getByRole('tab', { name: text.positions }).click();
         await card.waitFor();
+
+        // Close one: a short on ETH opened through the API is closed from its card.
+        const eth = { symbol: 'ETHUSDT', side: 'short', type: 'market', quantity: '0.01', password: PIN };
+        const short = await api('/coin/contract/order/add', eth, token);
+        expect(short.code, JSON.stringify(short)).toBe(0);
+        const ethCard = page.getByTestId('position').filter({ hasText: 'ETHUSDT' });
+        await ethCard.waitFor();
+        await ethCard.getByTestId('position-close').click();
+        await page.locator('.adm-dialog').getByRole('button', { name: text.close, exact: true }).click();
+        await ethCard.waitFor({ state: 'detached' });
+        await expect.poll(async () => (await positions(token)).positions.length).toBe(1);
 
         // Close all: the position goes; a second try is told there is nothing to close.
         await page.getByTestId('close-all').click();
