@@ -1,3 +1,4 @@
+import { compareDecimal } from '@bourse/money';
 import { describe, expect, it } from 'vitest';
 import {
   clampLeverage,
@@ -65,7 +66,17 @@ describe('perpQuantityForPercent', () => {
   it('never costs more than what is available', () => {
     const quantity = perpQuantityForPercent({ ...base, pct: 100, available: '123.45', leverage: 20 });
     const cost = estimateOpenCost({ price: base.price, quantity, leverage: 20, takerFeeBps: 5, decimals: 2 });
-    expect(Number.parseFloat(cost?.total ?? 'NaN')).toBeLessThanOrEqual(123.45);
+    expect(compareDecimal(cost?.total, '123.45')).toBeLessThanOrEqual(0);
+    // One lot more would not fit.
+    const more = (BigInt(quantity.replace('.', '')) + 1n).toString().padStart(4, '0');
+    const over = estimateOpenCost({
+      price: base.price,
+      quantity: `0.${more.slice(-3)}`,
+      leverage: 20,
+      takerFeeBps: 5,
+      decimals: 2,
+    });
+    expect(compareDecimal(over?.total, '123.45')).toBe(1);
   });
 });
 
