@@ -9,6 +9,7 @@ import { depositsEnUS } from './deposits.en-US.ts';
 import { exchangeEnUS } from './exchange.en-US.ts';
 import { fundsEnUS } from './funds.en-US.ts';
 import { marketsEnUS } from './markets.en-US.ts';
+import { perpetualsEnUS } from './perpetuals.en-US.ts';
 import { spotEnUS } from './spot.en-US.ts';
 import { withdrawalsEnUS } from './withdrawals.en-US.ts';
 
@@ -357,6 +358,7 @@ export const enUS = {
   ...exchangeEnUS,
   ...apiKeysEnUS,
   ...spotEnUS,
+  ...perpetualsEnUS,
 };
 
 type DeepStrings<T> = { [K in keyof T]: T[K] extends string ? string : DeepStrings<T[K]> };

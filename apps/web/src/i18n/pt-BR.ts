@@ -10,6 +10,7 @@ import type { Messages } from './en-US.ts';
 import { exchangePtBR } from './exchange.pt-BR.ts';
 import { fundsPtBR } from './funds.pt-BR.ts';
 import { marketsPtBR } from './markets.pt-BR.ts';
+import { perpetualsPtBR } from './perpetuals.pt-BR.ts';
 import { spotPtBR } from './spot.pt-BR.ts';
 import { withdrawalsPtBR } from './withdrawals.pt-BR.ts';
 
@@ -354,4 +355,5 @@ export const ptBR: Messages = {
   ...exchangePtBR,
   ...apiKeysPtBR,
   ...spotPtBR,
+  ...perpetualsPtBR,
 };

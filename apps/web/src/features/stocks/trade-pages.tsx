@@ -347,11 +347,16 @@ const SpotTradingScreen = lazy(() =>
   import('../spot/spot-page.tsx').then((module) => ({ default: module.SpotTradingScreen })),
 );
 
-type TradeType = 'crypto' | 'stock';
+// The contract trading screen, loaded when the Trade tab shows contracts.
+const PerpTradingScreen = lazy(() =>
+  import('../perpetuals/perpetuals-page.tsx').then((module) => ({ default: module.PerpTradingScreen })),
+);
+
+type TradeType = 'crypto' | 'contract' | 'stock';
 const tradeTypeKey = 'tradeType';
 
 /**
- * The Trade tab's market: `?type=stock|crypto` in the link, else the last choice, else crypto (SPEC:
+ * The Trade tab's market: `?type=stock|contract|crypto` in the link, else the last choice, else crypto (SPEC:
  * "System trade type default: coin").
  */
 function useTradeType(): [TradeType, (type: TradeType) => void] {
@@ -364,7 +369,7 @@ function useTradeType(): [TradeType, (type: TradeType) => void] {
     // storage unavailable
   }
   const chosen = fromUrl ?? stored;
-  const type: TradeType = chosen === 'stock' ? 'stock' : 'crypto';
+  const type: TradeType = chosen === 'stock' || chosen === 'contract' ? chosen : 'crypto';
   const choose = (next: TradeType) => {
     try {
       localStorage.setItem(tradeTypeKey, next);
@@ -392,6 +397,7 @@ export function TradePage() {
         testId="trade-type"
         options={[
           { value: 'crypto', label: t('spot.crypto') },
+          { value: 'contract', label: t('perp.contracts') },
           { value: 'stock', label: t('spot.stocks') },
         ]}
       />
@@ -408,7 +414,7 @@ export function TradePage() {
           </>
         }
       >
-        <SpotTradingScreen top={switcher} />
+        {type === 'contract' ? <PerpTradingScreen top={switcher} /> : <SpotTradingScreen top={switcher} />}
       </Suspense>
     </Page>
   );
