@@ -256,6 +256,7 @@ export function OrderBook({
   onPrice,
   depth = 5,
   pickLabel,
+  bookPath,
 }: {
   kind: AssetKind;
   quote: QuoteView;
@@ -263,9 +264,11 @@ export function OrderBook({
   depth?: number;
   /** What tapping a row does, for screen readers (default: "Buy at" an ask, "Sell at" a bid). */
   pickLabel?: string;
+  /** Another book than the quote's instrument's (a perpetual contract's: /coin/contract/books). */
+  bookPath?: string;
 }) {
   const { t } = useTranslation();
-  const book = useBook(kind, quote.symbol, quote.id);
+  const book = useBook(kind, quote.symbol, quote.id, bookPath);
   const locale = quoteLocale(quote, currentLanguage());
   const digits = priceDigits(quote.tickSize);
   if (book.isPending) return <SkeletonRows count={5} height={24} />;

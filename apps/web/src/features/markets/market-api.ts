@@ -127,18 +127,22 @@ export function fetchCandles(kind: AssetKind, symbol: string, interval: CandleIn
   } satisfies CandlesInput);
 }
 
-export function useBook(kind: AssetKind, symbol: string, id: string) {
+/**
+ * An instrument's order book, live. `path` names another book call (a perpetual contract's own book,
+ * /coin/contract/books); such a book has no stream channel and is polled.
+ */
+export function useBook(kind: AssetKind, symbol: string, id: string, path?: string) {
   const queryClient = useQueryClient();
-  const interval = usePollInterval(3_000);
-  const key = marketKeys.book(kind, symbol);
+  const interval = usePollInterval(path ? 2_000 : 3_000);
+  const key = path ? [...marketKeys.book(kind, symbol), path] : marketKeys.book(kind, symbol);
   const query = useQuery({
     queryKey: key,
-    queryFn: () => apiPost<BookView>(kind === 'stock' ? '/stock/index/books' : '/coin/books', { symbol }),
+    queryFn: () => apiPost<BookView>(path ?? (kind === 'stock' ? '/stock/index/books' : '/coin/books'), { symbol }),
     enabled: Boolean(symbol),
     refetchInterval: interval,
   });
   useLiveChannels(
-    symbol ? [channels.book(id)] : [],
+    symbol && !path ? [channels.book(id)] : [],
     (_channel, data) => {
       const book = data as BookView;
       if (book && Array.isArray(book.asks)) queryClient.setQueryData(key, book);

@@ -247,7 +247,10 @@ function ContractHeader({ contract, onPick }: { contract: PerpContractView; onPi
 
 type MarketPanel = 'book' | 'trades' | 'chart';
 
-/** The spot screen's book / trades / chart of the same coin (the index the mark follows). */
+/**
+ * The contract's own order book (its liquidity account and customers' orders), and the index's trades and
+ * chart: the spot market of the same coin, which the mark price follows.
+ */
 function MarketPanels({ symbol, onPrice }: { symbol: string; onPrice: (price: string) => void }) {
   const { t } = useTranslation();
   const quote = useQuote('coin', symbol);
@@ -268,7 +271,14 @@ function MarketPanels({ symbol, onPrice }: { symbol: string; onPrice: (price: st
         ]}
       />
       {panel === 'book' ? (
-        <OrderBook kind="coin" quote={quote.data} depth={5} pickLabel={t('spot.usePrice')} onPrice={onPrice} />
+        <OrderBook
+          kind="coin"
+          quote={quote.data}
+          depth={5}
+          pickLabel={t('spot.usePrice')}
+          onPrice={onPrice}
+          bookPath="/coin/contract/books"
+        />
       ) : panel === 'trades' ? (
         <RecentTrades kind="coin" quote={quote.data} />
       ) : (
