@@ -38,6 +38,9 @@ export type LiquidationFigures = {
 
 const LIQUIDITY = 'liquidity';
 
+/** A command before its id and time (each member of the union on its own). */
+type Input = Command extends infer C ? (C extends Command ? Omit<C, 'id' | 'timeMs'> : never) : never;
+
 /**
  * Builds `positions` open positions across BTC and ETH perpetuals (pairs of customers trading with each other at
  * varied prices, sizes and leverage), rests a deep book of a liquidity account on both sides, then moves the
@@ -52,12 +55,12 @@ export function runLiquidationWorkload(options: {
   const engine = new Engine({ rememberedCommandsMax: 1_000 });
   let sequence = 0;
   let timeMs = 1_000_000;
-  const apply = (command: Omit<Command, 'id' | 'timeMs'>) => {
+  const apply = (command: Input) => {
     sequence += 1;
     timeMs += 1;
     return engine.apply({ ...command, id: `b${sequence}`, timeMs } as Command);
   };
-  const must = (command: Omit<Command, 'id' | 'timeMs'>) => {
+  const must = (command: Input) => {
     const result = apply(command);
     if (!result.ok) throw new Error(`${command.type}: ${result.code}`);
     return result;

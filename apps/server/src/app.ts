@@ -56,6 +56,8 @@ import { MarketData } from './features/markets/service.ts';
 import { marketStream } from './features/markets/stream.ts';
 import { openApiRoutes } from './features/open-api/routes.ts';
 import { spotPortOf } from './features/open-api/spot-port.ts';
+import { PerpetualsDesk } from './features/perpetuals/console-desk.ts';
+import { perpetualsConsoleRoutes } from './features/perpetuals/console-routes.ts';
 import { reconciliationRoutes } from './features/reconciliation/routes.ts';
 import { Reconciliation } from './features/reconciliation/service.ts';
 import { LiquidityBot } from './features/spot/liquidity-bot.ts';
@@ -360,6 +362,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       stockRoutes(api, { accounts, orders: stockOrders, holdings, watchlist, market, clock });
       spotRoutes(api, { accounts, spot, market });
       spotConsoleRoutes(api, { spot, staff });
+      perpetualsConsoleRoutes(api, { desk: new PerpetualsDesk({ db, engine }), staff });
       if (config.testHooks && config.mode === 'paper') {
         testClockRoutes(api, clock, async () => {
           await market.pump();

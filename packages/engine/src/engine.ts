@@ -310,6 +310,11 @@ export class Engine {
     return [...this.state.assets.values()];
   }
 
+  /** Ids of the perpetual contracts, in registration order. */
+  perpetualIds(): string[] {
+    return this.state.instrumentList.filter((i) => i.def.perpetual !== null).map((i) => i.def.id);
+  }
+
   instrument(id: string): Instrument | undefined {
     return this.state.instruments.get(id)?.def;
   }
