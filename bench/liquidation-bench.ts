@@ -3,7 +3,7 @@
 // to every due liquidation applied (the host's job: find the due positions with the engine's
 // LiquidationWatch, send `liquidate` for each, refresh the index from the events), against the same with a
 // brute-force scan of every position in place of the index. Prints ONE line of JSON.
-// Run: npm run bench:liquidation [-- --positions 100000 --ticks 2000 --seed 1]
+// Run: npm run bench:liquidation [-- --positions 100000 --ticks 2000 --seed 1 --depth 200000]
 
 import { tuneV8 } from '../apps/server/src/platform/v8-tuning.ts';
 import { argument, peakRssMiB, percentiles, stealMeter } from './bench-util.ts';
@@ -13,9 +13,10 @@ tuneV8();
 const seed = Number(argument('seed') ?? 1);
 const positions = Number(argument('positions') ?? 100_000);
 const ticks = Number(argument('ticks') ?? 2_000);
+const depthLots = Number(argument('depth') ?? 200_000);
 
 const steal = stealMeter();
-const f = runLiquidationWorkload({ seed, positions, ticks });
+const f = runLiquidationWorkload({ seed, positions, ticks, depthLots });
 const us = (value: number) => Math.round(value * 10) / 10;
 const tick = percentiles(f.tickUs);
 const reference = percentiles(f.referenceTickUs);
@@ -28,6 +29,7 @@ console.log(
     positions: f.positions,
     contracts: 2,
     ticks: f.ticks,
+    depthLots,
     p50Us: us(tick.p50),
     p99Us: us(tick.p99),
     maxUs: us(tick.max),
@@ -44,8 +46,10 @@ console.log(
     p99Ratio: Math.round((reference.p99 / Math.max(1, tick.p99)) * 10) / 10,
     liquidations: f.liquidations,
     adlEvents: f.adlEvents,
+    withAdl: f.withAdl,
     refused: f.refused,
     mismatches: f.mismatches,
+    leftDue: f.leftDue,
     openAtEnd: f.openAtEnd,
     setupCommands: f.setupCommands,
     setupMs: Math.round(f.setupMs),

@@ -28,10 +28,14 @@ export type LiquidationFigures = {
   referenceFindUs: Float64Array;
   liquidations: number;
   adlEvents: number;
+  /** Liquidations that needed ADL (the book did not take the whole position). */
+  withAdl: number;
   /** Liquidate commands the engine refused (not_liquidatable): 0 when the index only sends due ones. */
   refused: number;
   /** Ticks whose due set from the index differed from the scan's (must be 0). */
   mismatches: number;
+  /** Ticks after which a position was still due (by the scan, outside the timing; must be 0). */
+  leftDue: number;
   openAtEnd: number;
   invariant: string | undefined;
 };
@@ -50,6 +54,8 @@ export function runLiquidationWorkload(options: {
   seed: number;
   positions: number;
   ticks: number;
+  /** Lots per level of the liquidity accounts' books (200,000 = 200 BTC; 5,000 shows ADL at work): how much the book takes before ADL. */
+  depthLots?: number;
 }): LiquidationFigures {
   const random = new SeededRandom(options.seed);
   const engine = new Engine({ rememberedCommandsMax: 1_000 });
@@ -77,7 +83,8 @@ export function runLiquidationWorkload(options: {
   const pairs = Math.ceil(options.positions / 2);
   for (let pair = 0; pair < pairs; pair++) {
     const { spec, mark } = specs[pair % specs.length] as (typeof specs)[number];
-    const price = mark + random.int(-Math.floor(mark / 20), Math.floor(mark / 20));
+    // Entries within ±0.5% of the mark: a position opened far from it would start out bankrupt.
+    const price = mark + random.int(-Math.floor(mark / 200), Math.floor(mark / 200));
     const lots = random.int(1, 2_000);
     const long = `l${pair}`;
     const short = `s${pair}`;
@@ -126,7 +133,7 @@ export function runLiquidationWorkload(options: {
           userId,
           instrumentId: spec.id,
           orderType: 'limit',
-          qtyLots: 5_000,
+          qtyLots: options.depthLots ?? 200_000,
           side,
           priceTicks,
         });
@@ -147,12 +154,17 @@ export function runLiquidationWorkload(options: {
   const referenceFindUs = new Float64Array(options.ticks);
   let liquidations = 0;
   let adlEvents = 0;
+  let withAdl = 0;
   let refused = 0;
   let mismatches = 0;
+  let leftDue = 0;
   const refreshFrom = (contract: Contract, events: readonly EngineEvent[]) => {
     for (const event of events) {
       if (event.type === 'position_changed') contract.watch.refresh(event.userId);
-      if (event.type === 'position_liquidated') liquidations += 1;
+      if (event.type === 'position_liquidated') {
+        liquidations += 1;
+        if (event.adlLots > 0) withAdl += 1;
+      }
       if (event.type === 'auto_deleveraged') adlEvents += 1;
     }
   };
@@ -187,6 +199,7 @@ export function runLiquidationWorkload(options: {
       pending = contract.watch.due(contract.mark);
       applyMs += performance.now() - a0;
     }
+    if (engine.dueLiquidationsByScan(contract.id, contract.mark).length > 0) leftDue += 1;
     findUs[tick] = (t2 - t1) * 1e3;
     referenceFindUs[tick] = (t3 - t2) * 1e3;
     tickUs[tick] = (t2 - t0 + applyMs) * 1e3;
@@ -204,8 +217,10 @@ export function runLiquidationWorkload(options: {
     referenceFindUs,
     liquidations,
     adlEvents,
+    withAdl,
     refused,
     mismatches,
+    leftDue,
     openAtEnd,
     invariant: engine.findBrokenInvariant(),
   };
