@@ -3,7 +3,7 @@
 // to every due liquidation applied (the host's job: find the due positions with the engine's
 // LiquidationWatch, send `liquidate` for each, refresh the index from the events), against the same with a
 // brute-force scan of every position in place of the index. Prints ONE line of JSON.
-// Run: npm run bench:liquidation [-- --positions 100000 --ticks 2000 --seed 1 --depth 200000]
+// Run: npm run bench:liquidation [-- --positions 100000 --ticks 200 --seed 1 --depth 200000]
 
 import { tuneV8 } from '../apps/server/src/platform/v8-tuning.ts';
 import { argument, peakRssMiB, percentiles, stealMeter } from './bench-util.ts';
@@ -12,7 +12,7 @@ import { runLiquidationWorkload } from './liquidation-workload.ts';
 tuneV8();
 const seed = Number(argument('seed') ?? 1);
 const positions = Number(argument('positions') ?? 100_000);
-const ticks = Number(argument('ticks') ?? 2_000);
+const ticks = Number(argument('ticks') ?? 200);
 const depthLots = Number(argument('depth') ?? 200_000);
 
 const steal = stealMeter();
