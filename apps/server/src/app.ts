@@ -56,6 +56,8 @@ import { MarketData } from './features/markets/service.ts';
 import { marketStream } from './features/markets/stream.ts';
 import { openApiRoutes } from './features/open-api/routes.ts';
 import { spotPortOf } from './features/open-api/spot-port.ts';
+import { PerpetualsDesk } from './features/perpetuals/console-desk.ts';
+import { perpetualsConsoleRoutes } from './features/perpetuals/console-routes.ts';
 import { PerpDesk } from './features/perpetuals/desk.ts';
 import { perpetualConsoleRoutes, perpetualRoutes } from './features/perpetuals/routes.ts';
 import { Perpetuals } from './features/perpetuals/service.ts';
@@ -376,6 +378,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       spotConsoleRoutes(api, { spot, staff });
       perpetualRoutes(api, { accounts, perps: perpetuals });
       perpetualConsoleRoutes(api, { perps: perpetuals, staff });
+      perpetualsConsoleRoutes(api, { desk: new PerpetualsDesk({ db, engine }), staff });
       if (config.testHooks && config.mode === 'paper') {
         testClockRoutes(api, clock, async () => {
           await market.pump();

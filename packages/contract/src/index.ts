@@ -17,6 +17,7 @@ export * from './phone.ts';
 export * from './reconciliation.ts';
 export * from './spot.ts';
 export * from './staff.ts';
+export * from './staff-perpetuals.ts';
 export * from './stocks.ts';
 export * from './stream.ts';
 export * from './success.ts';

@@ -25,6 +25,7 @@ import {
 import { FAMILY_HANDLERS, type FamilyCommand } from './families.ts';
 import type { Instrument } from './instrument.ts';
 import { type Account, Ledger, type Wallet } from './ledger.ts';
+import { dueLiquidationsByScan, LiquidationWatch } from './liquidation-watch.ts';
 import { OrderMap } from './order-map.ts';
 import { findBrokenPosition, leverageFor, type PositionView, positionsOf } from './positions.ts';
 import { MIN_RESULT_RETENTION, ResultLog } from './result-log.ts';
@@ -309,6 +310,11 @@ export class Engine {
     return [...this.state.assets.values()];
   }
 
+  /** Ids of the perpetual contracts, in registration order. */
+  perpetualIds(): string[] {
+    return this.state.instrumentList.filter((i) => i.def.perpetual !== null).map((i) => i.def.id);
+  }
+
   instrument(id: string): Instrument | undefined {
     return this.state.instruments.get(id)?.def;
   }
@@ -390,6 +396,19 @@ export class Engine {
   /** Open positions of a perpetual in the order they opened (none for another kind). */
   positions(instrumentId: string): PositionView[] {
     return positionsOf(this.state, instrumentId);
+  }
+
+  /**
+   * An index of the perpetual's positions by liquidation price for the host's risk loop: due(mark) after
+   * set_mark_price, refresh(userId) on each position_changed. Reads live state; never changes it.
+   */
+  liquidationWatch(instrumentId: string): LiquidationWatch {
+    return new LiquidationWatch(this.state, instrumentId);
+  }
+
+  /** Positions due for liquidation at `markTicks`, found by checking every one (the index's reference). */
+  dueLiquidationsByScan(instrumentId: string, markTicks: number): string[] {
+    return dueLiquidationsByScan(this.state, instrumentId, markTicks);
   }
 
   /** The leverage `userId` trades the perpetual at (set_leverage, else the spec's default). */

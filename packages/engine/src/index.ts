@@ -89,6 +89,7 @@ export {
   WALLETS,
   type Wallet,
 } from './ledger.ts';
+export type { LiquidationWatch } from './liquidation-watch.ts';
 export {
   BUY,
   FILL_STP_CANCEL,

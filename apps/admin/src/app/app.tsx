@@ -24,6 +24,7 @@ const UsersPage = lazy(() => import('../features/accounts/users-page.tsx'));
 const ContentPage = lazy(() => import('../features/content/content-page.tsx'));
 const ReconciliationPage = lazy(() => import('../features/reconciliation/reconciliation-page.tsx'));
 const LiquidityPage = lazy(() => import('../features/spot/liquidity-page.tsx'));
+const PerpetualsDeskPage = lazy(() => import('../features/perpetuals/desk-page.tsx'));
 const KycReviewPage = lazy(() => import('../features/kyc/kyc-review-page.tsx'));
 const DepositDeskPage = lazy(() => import('../features/deposits/deposit-desk-page.tsx'));
 const WithdrawalsPage = lazy(() => import('../features/withdrawals/withdrawals-page.tsx'));
@@ -58,6 +59,7 @@ export function App() {
                     <Route path="content" element={<ContentPage />} />
                     <Route path="reconciliation" element={<ReconciliationPage />} />
                     <Route path="liquidity" element={<LiquidityPage />} />
+                    <Route path="perpetuals" element={<PerpetualsDeskPage />} />
                     <Route path="kyc" element={<KycReviewPage />} />
                     <Route path="deposits" element={<DepositDeskPage />} />
                     <Route path="withdrawals" element={<WithdrawalsPage />} />

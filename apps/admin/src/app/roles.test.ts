@@ -40,6 +40,7 @@ describe('role matrix', () => {
       'loans',
       'reconciliation',
       'liquidity',
+      'perpetuals',
       'adjustments',
     ]);
     expect(hasPermission('finance', 'users.status')).toBe(false);
@@ -82,6 +83,7 @@ describe('role matrix', () => {
       'withdrawals',
       'reconciliation',
       'liquidity',
+      'perpetuals',
       'adjustments',
       'content',
       'audit',

@@ -69,6 +69,7 @@ export const SECTIONS: readonly ConsoleSection[] = [
   { key: 'loans', path: '/loans', permission: 'loans.review', ready: false },
   { key: 'reconciliation', path: '/reconciliation', permission: 'reconciliation.read', ready: true },
   { key: 'liquidity', path: '/liquidity', permission: 'reconciliation.read', ready: true },
+  { key: 'perpetuals', path: '/perpetuals', permission: 'reconciliation.read', ready: true },
   { key: 'adjustments', path: '/adjustments', permission: 'adjustments.manage', ready: true },
   { key: 'listings', path: '/listings', permission: 'listings.manage', ready: false },
   { key: 'content', path: '/content', permission: 'content.manage', ready: true },

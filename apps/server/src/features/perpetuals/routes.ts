@@ -7,7 +7,6 @@ import {
   perpClosePositionBody,
   perpCloseResult,
   perpContractView,
-  perpDeskView,
   perpFundingView,
   perpLeverageBody,
   perpLeverageView,
@@ -224,18 +223,11 @@ export function perpetualRoutes(app: FastifyInstance, d: { accounts: Accounts; p
   );
 }
 
-/** The staff console's read-only desk (who may read the reconciliation): no action here moves money. */
+/** The staff console's read-only liquidation records (who may read the reconciliation): nothing here moves money. */
 export function perpetualConsoleRoutes(app: FastifyInstance, d: { perps: Perpetuals; staff: Staff }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const as = guard((req) => d.staff.authenticate(bearerToken(req), 'reconciliation.read'));
-  r.get(
-    '/admin/perpetuals/desk',
-    { onRequest: as.first, schema: { tags: ['staff'], response: { 200: okEnvelope(perpDeskView) } } },
-    async (req) => {
-      await as(req);
-      return ok(d.perps.deskView());
-    },
-  );
+  // The desk itself (insurance fund, open interest) is console-routes.ts's GET /admin/perpetuals/desk.
   r.get(
     '/admin/perpetuals/liquidations',
     {
