@@ -1,6 +1,6 @@
 // Proves the staff console's perpetuals desk against the real server, in both languages: an administrator
-// opens it from the side menu and sees the insurance fund, open interest and liquidations (empty on a fresh
-// paper server, which registers no perpetual on this branch), with no control that changes anything. Then
+// opens it from the side menu and sees the insurance fund (its seed), open interest (every contract, nobody
+// holding yet) and liquidations (none) on a fresh paper server, with no control that changes anything. Then
 // the same page with a populated desk (the server's answer replaced in the browser by one of the shape
 // console-routes.test.ts proves the server gives) is photographed on a laptop and a phone screen.
 
@@ -12,8 +12,7 @@ import { consolePage, launchBrowser, type Server, shot, staffSignIn, startServer
 const TEXT = {
   'en-US': {
     menu: 'Perpetuals desk',
-    fundEmpty: 'Nothing has moved in or out of the fund yet.',
-    contractsEmpty: 'No perpetual contract is registered.',
+    seed: '1,000,000 USDT',
     liquidationsEmpty: 'No liquidation yet.',
     notional: 'Notional at mark',
     cause: 'liquidation',
@@ -21,8 +20,7 @@ const TEXT = {
   },
   'pt-BR': {
     menu: 'Mesa de perpétuos',
-    fundEmpty: 'Nada entrou ou saiu do fundo ainda.',
-    contractsEmpty: 'Nenhum contrato perpétuo registrado.',
+    seed: '1.000.000 USDT',
     liquidationsEmpty: 'Nenhuma liquidação ainda.',
     notional: 'Nocional na marcação',
     cause: 'liquidação',
@@ -118,13 +116,19 @@ describe('perpetuals desk', () => {
       await page.getByTestId('side-menu').getByRole('link', { name: text.menu }).click();
       await page.waitForURL(/\/admin\/perpetuals$/);
       await page.getByRole('heading', { level: 3, name: text.menu }).waitFor();
-      // The real server's desk: nothing registered, nothing liquidated.
-      await page.getByText(text.fundEmpty).waitFor();
-      await page.getByText(text.contractsEmpty).waitFor();
+      // The real server's desk: the fund holds its seed from platform liquidity, every contract is listed
+      // (nobody holds a position yet), nothing has been liquidated.
+      await page.getByTestId('perpetuals-fund').getByText(text.seed).first().waitFor();
+      const listed = page.getByTestId('perpetuals-open-interest');
+      await listed.locator('tbody tr.ant-table-row').first().waitFor();
+      expect(await listed.textContent()).toContain('PERP:BTCUSDT');
       await page.getByText(text.liquidationsEmpty).waitFor();
-      // Read only: the one button reloads.
-      expect(await page.locator('main button, .ant-layout-content button').allTextContents()).toHaveLength(1);
-      await shot(page, `admin-perpetuals-${lang}-1-empty`);
+      // Read only: besides copying a line's id, the one button reloads.
+      const buttons = page.locator('main button, .ant-layout-content button').filter({
+        hasNot: page.locator('.anticon-copy'),
+      });
+      expect(await buttons.allTextContents()).toHaveLength(1);
+      await shot(page, `admin-perpetuals-${lang}-1-fresh`);
 
       // The same page over a populated desk.
       await page.route('**/admin/perpetuals/desk', async (route) => {

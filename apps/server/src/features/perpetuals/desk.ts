@@ -424,7 +424,7 @@ export class PerpDesk {
       to: 'insurance_fund',
       asset: PERP_QUOTE,
       amount,
-      cause: 'liquidation',
+      cause: 'deposit',
       link: 'insurance-fund-seed',
     });
   }
