@@ -16,3 +16,12 @@ export function readStorage(key: string): string | null {
     return null;
   }
 }
+
+/** localStorage.setItem that does nothing where storage is unavailable (a remembered choice is a nicety). */
+export function writeStorage(key: string, value: string): void {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // storage unavailable
+  }
+}

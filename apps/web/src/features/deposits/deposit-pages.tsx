@@ -27,8 +27,8 @@ import { getToken } from '../../app/session.ts';
 import { copyText } from '../../app/shell/copy.ts';
 import { ChevronRightIcon, CopyIcon, ListIcon } from '../../app/shell/icons.tsx';
 import { Page } from '../../app/shell/page.tsx';
+import { useDeploymentTimeZone } from '../../app/use-deployment-time-zone.ts';
 import { currentLanguage } from '../../i18n/index.ts';
-import { marketFormats } from '../../lib/format.ts';
 import { formatAmount } from '../../lib/market-format.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import { RequireLogin } from '../accounts/security-page.tsx';
@@ -59,11 +59,6 @@ const isCurrency = (value: string | null): value is DepositCurrency =>
 function useHomeCurrency(): DepositCurrency {
   const country = usePlatformProps().data?.stockCountry ?? 'IN';
   return country === 'BR' ? 'BRL' : country === 'US' ? 'USD' : 'INR';
-}
-
-function useTimeZone(): string {
-  const props = usePlatformProps();
-  return marketFormats[props.data?.stockCountry ?? 'IN'].timeZone;
 }
 
 function useChannels() {
@@ -538,7 +533,7 @@ function DepositRow({ deposit, timeZone }: { deposit: DepositView; timeZone: str
 function DepositList({ rails }: { rails: readonly DepositRail[] }) {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
-  const timeZone = useTimeZone();
+  const timeZone = useDeploymentTimeZone();
   const statusParam = params.get('status') ?? '';
   const railParam = params.get('rail') ?? '';
   const status = (STATUSES as readonly string[]).includes(statusParam) ? (statusParam as DepositStatus) : '';
@@ -718,7 +713,7 @@ function PixPanel({ deposit }: { deposit: DepositDetailView }) {
 
 function DepositDetail({ id }: { id: number }) {
   const { t } = useTranslation();
-  const timeZone = useTimeZone();
+  const timeZone = useDeploymentTimeZone();
   const query = useQuery({
     queryKey: [...recordsKey, 'one', id],
     queryFn: () => apiGet<DepositDetailView>('/user/recharge/status', { id }, { isBackground: true, isSilent: true }),

@@ -13,18 +13,20 @@ import '../../app/antd-mobile-react-19.ts';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { apiPost as apiPostLoud, usePlatformProps } from '../../app/api.ts';
+import { apiPost as apiPostLoud } from '../../app/api.ts';
 import { newIdempotencyKey } from '../../app/request.ts';
 import { useSession } from '../../app/session.ts';
 import { PasscodeConfirmSheet, Stepper } from '../../app/shell/order-entry.tsx';
 import { useEscape } from '../../app/shell/use-escape.ts';
+import { readStorage, writeStorage } from '../../app/storage-keys.ts';
+import { useDeploymentTimeZone } from '../../app/use-deployment-time-zone.ts';
 import { currentLanguage } from '../../i18n/index.ts';
-import { formatNumber, marketFormats } from '../../lib/format.ts';
+import { formatNumber } from '../../lib/format.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import { Kline, OrderBook, RecentTrades } from '../markets/kline-page.tsx';
 import { useQuote } from '../markets/market-api.ts';
 import { EmptyState, ErrorState, Segmented, SkeletonRows } from '../markets/market-ui.tsx';
-import { pairSymbolOf, trimZeros, validateSpotOrder } from '../spot/spot-math.ts';
+import { exactDigits, pairSymbolOf, trimZeros, validateSpotOrder } from '../spot/spot-math.ts';
 import { SignInPrompt } from '../stocks/trading-ui.tsx';
 import {
   addMargin,
@@ -69,27 +71,13 @@ import './perpetuals.css';
 const lastContractKey = 'perpContract';
 const isResting = (order: PerpOrderView) => order.status === 'pending' || order.status === 'partial';
 const usdt = 2;
-const exactDigits = (value: string) => Math.min(8, Math.max(2, decimalPlaces(trimZeros(value))));
 
 function readLastContract(): string {
-  try {
-    return localStorage.getItem(lastContractKey) ?? defaultContractSymbol;
-  } catch {
-    return defaultContractSymbol;
-  }
+  return readStorage(lastContractKey) ?? defaultContractSymbol;
 }
 
 function storeLastContract(symbol: string): void {
-  try {
-    localStorage.setItem(lastContractKey, symbol);
-  } catch {
-    // storage unavailable
-  }
-}
-
-function useTimeZone(): string {
-  const props = usePlatformProps();
-  return marketFormats[props.data?.stockCountry ?? 'IN'].timeZone;
+  writeStorage(lastContractKey, symbol);
 }
 
 const errorMessage = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause));
@@ -1158,7 +1146,7 @@ function Positions({
 function PerpOrderRow({ order, actions }: { order: PerpOrderView; actions?: ReactNode }) {
   const { t } = useTranslation();
   const language = currentLanguage();
-  const timeZone = useTimeZone();
+  const timeZone = useDeploymentTimeZone();
   const num = (v: string | null) => (v ? formatNumber(v, { locale: language, digits: exactDigits(v) }) : '--');
   return (
     <li className="spot-order" data-testid="perp-order">
@@ -1257,7 +1245,7 @@ function PerpOrderHistory() {
 function Records() {
   const { t } = useTranslation();
   const language = currentLanguage();
-  const timeZone = useTimeZone();
+  const timeZone = useDeploymentTimeZone();
   const [kind, setKind] = useState<'funding' | 'liquidation'>('funding');
   const funding = usePerpRecords<PerpFundingView>('funding', kind === 'funding');
   const liquidations = usePerpRecords<PerpLiquidationView>('liquidation', kind === 'liquidation');

@@ -168,6 +168,9 @@ export function trimZeros(value: string): string {
   return value.includes('.') ? value.replace(/0+$/, '').replace(/\.$/, '') : value;
 }
 
+/** How many decimals to show a coin amount with: its own, between 2 and 8 ("0.01049184" stays whole). */
+export const exactDigits = (value: string) => Math.min(8, Math.max(2, decimalPlaces(trimZeros(value))));
+
 /** Basis points as a percentage, exactly: 10 → "0.10", 125 → "1.25". */
 export function bpsAsPercent(bps: number): string {
   return formatDecimal(BigInt(Math.round(bps)), 2);

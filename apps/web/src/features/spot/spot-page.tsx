@@ -20,14 +20,16 @@ import '../../app/antd-mobile-react-19.ts';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { apiPost as apiPostLoud, usePlatformProps } from '../../app/api.ts';
+import { apiPost as apiPostLoud } from '../../app/api.ts';
 import { newIdempotencyKey } from '../../app/request.ts';
 import { useSession } from '../../app/session.ts';
 import { PasscodeConfirmSheet, Stepper, useDebounced } from '../../app/shell/order-entry.tsx';
 import { Page } from '../../app/shell/page.tsx';
 import { useEscape } from '../../app/shell/use-escape.ts';
+import { readStorage, writeStorage } from '../../app/storage-keys.ts';
+import { useDeploymentTimeZone } from '../../app/use-deployment-time-zone.ts';
 import { currentLanguage } from '../../i18n/index.ts';
-import { formatNumber, marketFormats } from '../../lib/format.ts';
+import { formatNumber } from '../../lib/format.ts';
 import { formatPercentChange, formatPrice } from '../../lib/market-format.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import { Kline, OrderBook, QuoteHeader, RecentTrades } from '../markets/kline-page.tsx';
@@ -56,6 +58,7 @@ import {
 import {
   bpsAsPercent,
   estimateSpotAmount,
+  exactDigits,
   type SpotFormErrors,
   type SpotFormType,
   type SpotSide,
@@ -67,31 +70,16 @@ import './spot.css';
 const lastPairKey = 'spotPair';
 const openStatuses: readonly SpotOrderStatus[] = ['untriggered', 'pending', 'partial'];
 /** Decimals worth showing (trailing zeros dropped), between 2 and 8. */
-const exactDigits = (value: string) => Math.min(8, Math.max(2, decimalPlaces(trimZeros(value))));
 
 const isOpen = (order: SpotOrderView) =>
   openStatuses.includes(order.status) && compareDecimal(order.filledQuantity, order.quantity) < 0;
 
 function readLastPair(): string {
-  try {
-    return localStorage.getItem(lastPairKey) ?? defaultPairSymbol;
-  } catch {
-    return defaultPairSymbol;
-  }
+  return readStorage(lastPairKey) ?? defaultPairSymbol;
 }
 
 function storeLastPair(symbol: string): void {
-  try {
-    localStorage.setItem(lastPairKey, symbol);
-  } catch {
-    // storage unavailable
-  }
-}
-
-/** The deployment's clock for order and trade times (crypto trades around the clock; SPEC §9's format). */
-function useTimeZone(): string {
-  const props = usePlatformProps();
-  return marketFormats[props.data?.stockCountry ?? 'IN'].timeZone;
+  writeStorage(lastPairKey, symbol);
 }
 
 const pairLabel = (pair: Pick<SpotPairView, 'base' | 'quote'>) => `${pair.base}/${pair.quote}`;
@@ -661,7 +649,7 @@ function SpotStatusChip({ status }: { status: SpotOrderStatus }) {
 function SpotOrderRow({ order, actions }: { order: SpotOrderView; actions?: ReactNode }) {
   const { t } = useTranslation();
   const language = currentLanguage();
-  const timeZone = useTimeZone();
+  const timeZone = useDeploymentTimeZone();
   const num = (v: string | null) => (v ? formatNumber(v, { locale: language, digits: exactDigits(v) }) : '--');
   return (
     <li className="spot-order" data-testid="spot-order">
@@ -788,7 +776,7 @@ function OrderHistory({ symbol }: { symbol: string }) {
 function TradeHistory({ symbol }: { symbol: string }) {
   const { t } = useTranslation();
   const language = currentLanguage();
-  const timeZone = useTimeZone();
+  const timeZone = useDeploymentTimeZone();
   const trades = useSpotTrades(symbol, true);
   if (trades.isPending) return <SkeletonRows count={3} height={72} />;
   if (trades.isError) return <ErrorState onRetry={() => void trades.refetch()} />;

@@ -11,13 +11,13 @@ import '../../app/antd-mobile-react-19.ts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { apiGet, apiPost, usePlatformProps } from '../../app/api.ts';
+import { apiGet, apiPost } from '../../app/api.ts';
 import { useSession } from '../../app/session.ts';
 import { Amount } from '../../app/shell/amount.tsx';
 import { ChevronRightIcon, ListIcon } from '../../app/shell/icons.tsx';
 import { Page } from '../../app/shell/page.tsx';
+import { useDeploymentTimeZone } from '../../app/use-deployment-time-zone.ts';
 import { currentLanguage } from '../../i18n/index.ts';
-import { marketFormats } from '../../lib/format.ts';
 import { formatAmount, formatAmountCompact, marketOfCurrency } from '../../lib/market-format.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import { RequireLogin } from '../accounts/security-page.tsx';
@@ -97,15 +97,6 @@ function Money({ value, asset, isSigned = false }: { value: string; asset: strin
       compact={formatAmountCompact(value, asset, language, options)}
     />
   );
-}
-
-/**
- * One clock for every line, the deployment's stock market's (as the stock funds detail): lines of
- * different currencies made at one instant must not look hours apart.
- */
-function useTimeZone(): string {
-  const props = usePlatformProps();
-  return marketFormats[props.data?.stockCountry ?? 'IN'].timeZone;
 }
 
 function useBalances() {
@@ -400,7 +391,7 @@ function FundsRecords({ lockedWallet, walletChoices }: { lockedWallet?: string; 
     if (ledger.hasNextPage && !ledger.isFetchingNextPage) void ledger.fetchNextPage();
   };
   const sentinel = useSentinel(loadMore, Boolean(ledger.hasNextPage) && !ledger.isFetchNextPageError);
-  const timeZone = useTimeZone();
+  const timeZone = useDeploymentTimeZone();
 
   return (
     <>
@@ -602,7 +593,7 @@ function RecordDetail() {
   const { t } = useTranslation();
   const labels = useLabels();
   const [params] = useSearchParams();
-  const timeZone = useTimeZone();
+  const timeZone = useDeploymentTimeZone();
   const id = params.get('id') ?? '';
   const query = useQuery({
     queryKey: ['user', 'tx', 'one', id],
