@@ -165,6 +165,14 @@ describe('crypto convert and transfer (real server)', () => {
         await page.getByTestId('ct-amount').waitFor();
         expect(await page.getByTestId('ct-fee').textContent()).toBe(TEXT[lang].noFee);
         await page.getByTestId('ct-amount').locator('input').fill('250');
+        // The button turns enabled with the amount; axe measures it once its fade-in has finished.
+        const sendOpacity = `(() => {
+          const b = [...document.querySelectorAll('button')].find(
+            (x) => x.textContent.trim() === ${JSON.stringify(TEXT[lang].transfer)},
+          );
+          return b && !b.disabled ? getComputedStyle(b).opacity : '';
+        })()`;
+        await expect.poll(() => page.evaluate(sendOpacity)).toBe('1');
         await shot(page, `web-crypto-convert-transfer-${lang}`);
         expect(await blockingAxeViolations(page)).toEqual([]);
         await page.getByRole('button', { name: TEXT[lang].transfer, exact: true }).click();
