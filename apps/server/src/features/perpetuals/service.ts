@@ -362,23 +362,10 @@ export class Perpetuals {
 
   async #views(rows: SpotOrderRow[]): Promise<PerpOrderView[]> {
     if (rows.length === 0) return [];
-    const ids = rows.map((r) => Number(r.id));
-    const wanted = new Set(ids);
-    const fills = new Map<number, { notional: bigint; fee: bigint; lots: number }>();
-    const add = (orderId: number, lots: number, notional: bigint, fee: bigint) => {
-      const f = fills.get(orderId) ?? { notional: 0n, fee: 0n, lots: 0 };
-      f.notional += notional;
-      f.fee += fee;
-      f.lots += lots;
-      fills.set(orderId, f);
-    };
-    for (const t of await spotRepo.listTradesOfOrders(this.#db, ids)) {
-      const lots = Number(t.qty_lots);
-      if (wanted.has(Number(t.maker_order_id)))
-        add(Number(t.maker_order_id), lots, BigInt(t.notional), BigInt(t.maker_fee));
-      if (wanted.has(Number(t.taker_order_id)))
-        add(Number(t.taker_order_id), lots, BigInt(t.notional), BigInt(t.taker_fee));
-    }
+    const fills = await spotRepo.fillsOfOrders(
+      this.#db,
+      rows.map((r) => Number(r.id)),
+    );
     return rows.map((r) => {
       const spec = this.#engine.state.instrument(r.instrument_id) as EngineInstrument;
       const f = fills.get(Number(r.id));

@@ -145,3 +145,26 @@ export const listFavourites = async (db: Sql, userId: number, pairIds: readonly 
       [userId, ...pairIds],
     )
   ).map((r) => r.instrument_id);
+
+export type OrderFills = { notional: bigint; fee: bigint; lots: number };
+
+/** Per order of `ids`: the lots filled, Σ price × quantity and the fee it paid (as maker or as taker). */
+export async function fillsOfOrders(db: Sql, ids: readonly number[]): Promise<Map<number, OrderFills>> {
+  const wanted = new Set(ids);
+  const fills = new Map<number, OrderFills>();
+  const add = (orderId: number, lots: number, notional: bigint, fee: bigint) => {
+    const f = fills.get(orderId) ?? { notional: 0n, fee: 0n, lots: 0 };
+    f.notional += notional;
+    f.fee += fee;
+    f.lots += lots;
+    fills.set(orderId, f);
+  };
+  for (const t of await listTradesOfOrders(db, ids)) {
+    const lots = Number(t.qty_lots);
+    if (wanted.has(Number(t.maker_order_id)))
+      add(Number(t.maker_order_id), lots, BigInt(t.notional), BigInt(t.maker_fee));
+    if (wanted.has(Number(t.taker_order_id)))
+      add(Number(t.taker_order_id), lots, BigInt(t.notional), BigInt(t.taker_fee));
+  }
+  return fills;
+}

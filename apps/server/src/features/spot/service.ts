@@ -63,7 +63,7 @@ type Checked = {
   stopTicks: number | null;
 };
 
-type Fills = { notional: bigint; fee: bigint; lots: number };
+type Fills = repo.OrderFills;
 
 /** A price as the book shows it: to the pair's tick ("95047.50"), not the quote coin's six decimals. */
 const priceText = (spec: EngineInstrument, ticks: number) => ticksToDecimal(ticks, spec.spec.tickSize);
@@ -563,23 +563,10 @@ export class SpotExchange {
 
   async #views(rows: SpotOrderRow[]): Promise<SpotOrderView[]> {
     if (rows.length === 0) return [];
-    const ids = rows.map((r) => Number(r.id));
-    const wanted = new Set(ids);
-    const fills = new Map<number, Fills>();
-    const add = (orderId: number, lots: number, notional: bigint, fee: bigint) => {
-      const f = fills.get(orderId) ?? { notional: 0n, fee: 0n, lots: 0 };
-      f.notional += notional;
-      f.fee += fee;
-      f.lots += lots;
-      fills.set(orderId, f);
-    };
-    for (const t of await repo.listTradesOfOrders(this.#db, ids)) {
-      const lots = Number(t.qty_lots);
-      if (wanted.has(Number(t.maker_order_id)))
-        add(Number(t.maker_order_id), lots, BigInt(t.notional), BigInt(t.maker_fee));
-      if (wanted.has(Number(t.taker_order_id)))
-        add(Number(t.taker_order_id), lots, BigInt(t.notional), BigInt(t.taker_fee));
-    }
+    const fills = await repo.fillsOfOrders(
+      this.#db,
+      rows.map((r) => Number(r.id)),
+    );
     return rows.map((r) => this.#view(r, fills.get(Number(r.id))));
   }
 
