@@ -387,6 +387,11 @@ export const ERRORS = {
     en: 'The amount is more than the reserved funds',
     pt: 'O valor é maior que os fundos reservados',
   },
+  allocation_invalid: {
+    status: 400,
+    en: 'The allocation does not match the subscriptions',
+    pt: 'A alocação não corresponde às subscrições',
+  },
   same_account: { status: 400, en: 'Choose two different accounts', pt: 'Escolha duas contas diferentes' },
   instrument_exists: { status: 409, en: 'This instrument already exists', pt: 'Este instrumento já existe' },
   invalid_instrument: { status: 400, en: 'This instrument is not valid', pt: 'Este instrumento não é válido' },

@@ -3,6 +3,7 @@
 // Must hold: no two families share a command type, type code or key code (families.test.ts checks).
 // Must not: import a family module that imports engine values at load time in a cycle back to here.
 
+import { ALLOTMENTS_FAMILY } from './allotments.ts';
 import { ASSETS_FAMILY } from './assets.ts';
 import type { CommandOf, RejectionOf } from './command-family.ts';
 import { CONVERT_FAMILY } from './convert.ts';
@@ -20,6 +21,7 @@ export const FAMILIES = [
   SETTLEMENT_FAMILY,
   CONVERT_FAMILY,
   POSITIONS_FAMILY,
+  ALLOTMENTS_FAMILY,
 ] as const;
 
 type Family = (typeof FAMILIES)[number];

@@ -2,6 +2,7 @@
 // Must hold: everything exported is pure given its inputs; time, ids and seeds come in as arguments.
 // Must not: export internals that would let callers change state other than through Engine.apply().
 
+export { ALLOTMENT_BATCH_MAX, type AllotmentEntry, allotmentLockId, type SettleAllotment } from './allotments.ts';
 // A family's command types come with the Command union; name one with Extract<Command, { type: … }>.
 export type { RegisterAsset } from './assets.ts';
 export type { CommandFamily } from './command-family.ts';

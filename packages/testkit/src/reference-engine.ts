@@ -276,6 +276,37 @@ export class ReferenceEngine {
         this.fundsHolds.delete(c.holdId);
         return undefined;
       }
+      case 'settle_allotment': {
+        // Every entry is checked first: the batch settles whole or not at all.
+        const asset = this.findAsset(c.asset);
+        if (!asset) return 'unknown_asset';
+        const settled: [NaiveFundsHold, string, bigint, bigint][] = [];
+        for (const [holdId, payText, qtyText] of c.entries) {
+          const hold = this.fundsHolds.get(holdId);
+          const holdAsset = hold && this.findAsset(hold.asset);
+          if (!hold || !holdAsset || settled.some(([, id]) => id === holdId)) return 'allocation_invalid';
+          const pay = tryParseDecimal(payText, holdAsset.scale);
+          const qty = tryParseDecimal(qtyText, asset.scale);
+          if (!pay.ok || !qty.ok || pay.minor < 0n || qty.minor < 0n || pay.minor > hold.remaining)
+            return 'allocation_invalid';
+          if ((pay.minor === 0n) !== (qty.minor === 0n)) return 'allocation_invalid';
+          settled.push([hold, holdId, pay.minor, qty.minor]);
+        }
+        for (const [hold, holdId, pay, qty] of settled) {
+          this.acct(hold.key).held -= hold.remaining;
+          this.fundsHolds.delete(holdId);
+          if (pay === 0n) continue;
+          const owner = hold.key.split('/')[0] as string;
+          const to = `${owner}/${c.wallet}/${c.asset}`;
+          this.move(hold.key, `platform:${c.to}/platform/${hold.asset}`, pay);
+          this.move(`platform:${c.to}/platform/${c.asset}`, to, qty);
+          if (c.lock) {
+            this.acct(to).held += qty;
+            this.fundsHolds.set(`lock:${holdId}`, { key: to, asset: c.asset, remaining: qty });
+          }
+        }
+        return undefined;
+      }
       case 'platform_transfer': {
         const asset = this.findAsset(c.asset);
         if (!asset) return 'unknown_asset';

@@ -57,6 +57,9 @@ describe('seeded simulation', () => {
       'deposit:registered_coin',
       'convert:same_asset',
       'mm:deposit',
+      // Primary-market settlement: batches settled, and batches refused whole.
+      'settle_allotment',
+      'settle_allotment:allocation_invalid',
     ]) {
       expect(report.coverage[path], path).toBeGreaterThan(0);
     }

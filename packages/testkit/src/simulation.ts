@@ -806,7 +806,30 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
         ...(fee !== undefined ? { fee } : {}),
       };
     }
+    if (t < 0.94) return allotmentCommand(live);
     return { ...nextBase(), type: 'void_hold', holdId };
+  }
+
+  /**
+   * settle_allotment of one to three holds as subscriptions to an offering of NEWCO shares: each pays a
+   * little and gets 5 shares (locked or not), or is refunded; now and then a batch that must be refused
+   * whole (a payment with nothing delivered, or a hold named twice).
+   */
+  function allotmentCommand(live: string[]): Command {
+    const holds = Array.from({ length: random.int(1, 3) }, () => random.pick(live));
+    const entries = holds.map((holdId): [string, string, string] =>
+      random.chance(0.7) ? [holdId, amountFor(holdId, random.pick(['1', '0.5'])), '5'] : [holdId, '0', '0'],
+    );
+    if (random.chance(0.05)) entries.push([entries[0]?.[0] ?? 'x', '1', '0']);
+    return {
+      ...nextBase(),
+      type: 'settle_allotment',
+      to: 'issuer:newco',
+      asset: 'SHARE:NSE:NEWCO',
+      wallet: 'stock',
+      lock: random.chance(0.5),
+      entries,
+    };
   }
 
   /** A decimal the hold's asset can parse (shares take whole numbers). */
