@@ -63,4 +63,5 @@ export {
   subtractDecimals,
   sumDecimals,
 } from './decimal-strings.ts';
+export { allocateProRata } from './pro-rata.ts';
 export { divideRounded, ROUNDING_MODES, type RoundingMode } from './rounding.ts';
