@@ -220,7 +220,12 @@ export function LoginPage({
           )}
         </ServerForm>
         <p className="auth__switch">
-          {t('auth.noAccount')} <Link to="/pages/account/reg">{t('auth.registerLink')}</Link>
+          {t('auth.noAccount')}{' '}
+          <Link
+            to={`/pages/account/reg?redirect=${encodeURIComponent(safeRedirect(searchParams.get('redirect'), destination))}`}
+          >
+            {t('auth.registerLink')}
+          </Link>
         </p>
       </div>
     </Page>
