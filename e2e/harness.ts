@@ -181,7 +181,50 @@ export async function customerPage(
   return { context, page };
 }
 
-export { solveCaptcha } from '../apps/server/src/features/common/captcha-solver.ts';
+import { solveCaptcha } from '../apps/server/src/features/common/captcha-solver.ts';
+
+export { solveCaptcha };
+
+/** The API's answer envelope (SPEC: code 0 is success, msg the translated message). */
+export type ApiAnswer = { code: number; msg: string; data: any; error?: string };
+
+/** One API call as the app makes it: a form-encoded POST when there is a body, a GET when there is none. */
+export async function apiCall(
+  server: Server,
+  path: string,
+  body: Record<string, string> | null = null,
+  { token, lang }: { token?: string | undefined; lang?: string | undefined } = {},
+): Promise<ApiAnswer> {
+  const res = await fetch(`${server.baseUrl}/ipor-api${path}`, {
+    method: body ? 'POST' : 'GET',
+    headers: {
+      ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      ...(token ? { token } : {}),
+      ...(lang ? { lang } : {}),
+    },
+    ...(body ? { body: new URLSearchParams(body).toString() } : {}),
+  });
+  return (await res.json()) as ApiAnswer;
+}
+
+/** A new customer registered over the API (the captcha solved as a test can), with their session. */
+export async function registerCustomer(
+  server: Server,
+  phone: string,
+): Promise<CustomerSession & { user: { id: number } }> {
+  const captcha = (await apiCall(server, '/common/captcha')).data;
+  const reg = await apiCall(server, '/user/register', {
+    areaCode: '91',
+    phone,
+    password: 'secret12',
+    confirmPassword: 'secret12',
+    agree: '1',
+    captchaId: captcha.captchaId,
+    captchaCode: await solveCaptcha(captcha.challenge),
+  });
+  if (reg.code !== 0) throw new Error(`registration failed: ${JSON.stringify(reg)}`);
+  return { token: reg.data.token as string, user: reg.data.user };
+}
 
 export async function smsCode(server: Server, phone: string, areaCode = '91'): Promise<string> {
   const res = await fetch(`${server.baseUrl}/ipor-api/test/sms?areaCode=${areaCode}&phone=${phone}`);

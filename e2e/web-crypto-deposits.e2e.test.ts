@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { formatDecimal, parseDecimal } from '@bourse/money';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customerPage, launchBrowser, type Server, shot, signInCustomer, startServer } from './harness.ts';
+import { apiCall, customerPage, launchBrowser, type Server, shot, signInCustomer, startServer } from './harness.ts';
 
 const CASES = {
   'en-US': {
@@ -81,14 +81,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function api(path: string, body: Record<string, string> | null = null) {
-  const res = await fetch(`${server.baseUrl}/ipor-api${path}`, {
-    method: body ? 'POST' : 'GET',
-    headers: { token: demo.token, 'content-type': 'application/x-www-form-urlencoded' },
-    ...(body ? { body: new URLSearchParams(body).toString() } : {}),
-  });
-  return (await res.json()) as { code: number; data: any };
-}
+const api = (path: string, body: Record<string, string> | null = null) =>
+  apiCall(server, path, body, { token: demo.token });
 
 /** a + b, two decimal strings, at b's scale (exact: bigint minor units). */
 function plus(a: string, b: string): string {

@@ -12,12 +12,13 @@ import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  apiCall,
   customerPage,
   launchBrowser,
   consolePage as openConsolePage,
+  registerCustomer,
   type Server,
   shot,
-  solveCaptcha,
   staffSignIn,
   startServer,
 } from './harness.ts';
@@ -56,32 +57,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function api(path: string, body: Record<string, string> | null, token?: string) {
-  const res = await fetch(`${server.baseUrl}/ipor-api${path}`, {
-    method: body ? 'POST' : 'GET',
-    headers: {
-      ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      ...(token ? { token } : {}),
-    },
-    ...(body ? { body: new URLSearchParams(body).toString() } : {}),
-  });
-  return (await res.json()) as { code: number; data: any };
-}
-
-async function freshCustomer(phone: string) {
-  const captcha = (await api('/common/captcha', null)).data;
-  const reg = await api('/user/register', {
-    areaCode: '91',
-    phone,
-    password: 'secret12',
-    confirmPassword: 'secret12',
-    agree: '1',
-    captchaId: captcha.captchaId,
-    captchaCode: await solveCaptcha(captcha.challenge),
-  });
-  expect(reg.code, JSON.stringify(reg)).toBe(0);
-  return { token: reg.data.token as string, user: reg.data.user };
-}
+const api = (path: string, body: Record<string, string> | null, token?: string) =>
+  apiCall(server, path, body, { token });
 
 async function stockBalance(token: string, asset: string): Promise<string> {
   const items = (await api('/user/assets', {}, token)).data.items as {
@@ -105,7 +82,7 @@ const TEXT = {
 describe.each(['en-US', 'pt-BR'] as const)('deposits (%s)', (lang: Lang) => {
   it('a PIX deposit raises the balance; an offline deposit confirmed in the console shows as credited', async () => {
     const text = TEXT[lang];
-    const session = await freshCustomer(lang === 'en-US' ? '9123450001' : '9123450002');
+    const session = await registerCustomer(server, lang === 'en-US' ? '9123450001' : '9123450002');
     const { context, page } = await customerPage(browser, lang, session);
     try {
       // An empty record list says what to do next.

@@ -13,9 +13,9 @@ import {
   customerPage,
   launchBrowser,
   consolePage as openConsolePage,
+  registerCustomer,
   type Server,
   shot,
-  solveCaptcha,
   staffSignIn,
   startServer,
 } from './harness.ts';
@@ -33,33 +33,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function api(path: string, body: Record<string, string> | null, token?: string) {
-  const res = await fetch(`${server.baseUrl}/ipor-api${path}`, {
-    method: body ? 'POST' : 'GET',
-    headers: {
-      ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      ...(token ? { token } : {}),
-    },
-    ...(body ? { body: new URLSearchParams(body).toString() } : {}),
-  });
-  return (await res.json()) as { code: number; data: any };
-}
-
-async function freshCustomer(phone: string) {
-  const captcha = (await api('/common/captcha', null)).data;
-  const reg = await api('/user/register', {
-    areaCode: '91',
-    phone,
-    password: 'secret12',
-    confirmPassword: 'secret12',
-    agree: '1',
-    captchaId: captcha.captchaId,
-    captchaCode: await solveCaptcha(captcha.challenge),
-  });
-  expect(reg.code, JSON.stringify(reg)).toBe(0);
-  return { token: reg.data.token as string, user: reg.data.user };
-}
-
 const photo = (color: string) =>
   sharp({ create: { width: 320, height: 200, channels: 3, background: color } })
     .jpeg()
@@ -73,7 +46,7 @@ const TEXT = {
 describe.each(['en-US', 'pt-BR'] as const)('KYC (%s)', (lang: Lang) => {
   it('submits in the app, is rejected with a reason, resubmits, is approved in the console, and shows verified', async () => {
     const text = TEXT[lang];
-    const session = await freshCustomer(lang === 'en-US' ? '9123400001' : '9123400002');
+    const session = await registerCustomer(server, lang === 'en-US' ? '9123400001' : '9123400002');
     const { context, page } = await customerPage(browser, lang, session);
     const fillAndSend = async (number: string, step: string) => {
       await page.getByTestId('kyc-form').waitFor();

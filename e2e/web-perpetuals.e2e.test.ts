@@ -11,7 +11,7 @@ import { errorMessage } from '@bourse/contract';
 import { compareDecimal } from '@bourse/money';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customerPage, launchBrowser, type Server, shot, solveCaptcha, startServer } from './harness.ts';
+import { apiCall, customerPage, launchBrowser, type Server, shot, solveCaptcha, startServer } from './harness.ts';
 
 const PIN = '135790';
 
@@ -86,18 +86,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function api(path: string, body: Record<string, string> | null, token?: string, lang?: string) {
-  const res = await fetch(`${server.baseUrl}/ipor-api${path}`, {
-    method: body ? 'POST' : 'GET',
-    headers: {
-      ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      ...(token ? { token } : {}),
-      ...(lang ? { lang } : {}),
-    },
-    ...(body ? { body: new URLSearchParams(body).toString() } : {}),
-  });
-  return (await res.json()) as { code: number; msg: string; data: any };
-}
+const api = (path: string, body: Record<string, string> | null, token?: string, lang?: string) =>
+  apiCall(server, path, body, { token, lang });
 
 async function balance(token: string, wallet: string, asset: string): Promise<string> {
   const items = (await api('/user/assets', {}, token)).data.items as {

@@ -11,7 +11,16 @@ import { createRequire } from 'node:module';
 import { compareDecimal } from '@bourse/money';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customerPage, launchBrowser, phonePage, type Server, shot, solveCaptcha, startServer } from './harness.ts';
+import {
+  apiCall,
+  customerPage,
+  launchBrowser,
+  phonePage,
+  type Server,
+  shot,
+  solveCaptcha,
+  startServer,
+} from './harness.ts';
 
 const PIN = '135790';
 
@@ -81,17 +90,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function api(path: string, body: Record<string, string> | null, token?: string) {
-  const res = await fetch(`${server.baseUrl}/ipor-api${path}`, {
-    method: body ? 'POST' : 'GET',
-    headers: {
-      ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      ...(token ? { token } : {}),
-    },
-    ...(body ? { body: new URLSearchParams(body).toString() } : {}),
-  });
-  return (await res.json()) as { code: number; msg: string; data: any };
-}
+const api = (path: string, body: Record<string, string> | null, token?: string) =>
+  apiCall(server, path, body, { token });
 
 async function spotBalance(token: string, asset: string): Promise<string> {
   const items = (await api('/user/assets', {}, token)).data.items as {

@@ -6,7 +6,7 @@
 // Screenshots: test-results/screens/web-trade-real-*.png.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, phonePage, type Server, shot, solveCaptcha, startServer } from './harness.ts';
+import { apiCall, launchBrowser, phonePage, type Server, shot, solveCaptcha, startServer } from './harness.ts';
 
 const PIN = '135790';
 const DAY = 86_400_000;
@@ -52,18 +52,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function api(path: string, body: Record<string, string> | null, token?: string, lang = 'en-US') {
-  const res = await fetch(`${server.baseUrl}/ipor-api${path}`, {
-    method: body ? 'POST' : 'GET',
-    headers: {
-      ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      ...(token ? { token } : {}),
-      lang,
-    },
-    ...(body ? { body: new URLSearchParams(body).toString() } : {}),
-  });
-  return (await res.json()) as { code: number; msg: string; data: any; error?: string };
-}
+const api = (path: string, body: Record<string, string> | null, token?: string, lang = 'en-US') =>
+  apiCall(server, path, body, { token, lang });
 
 /** A fresh customer with a transaction password, signed in through the API. */
 async function customer(phone: string) {
