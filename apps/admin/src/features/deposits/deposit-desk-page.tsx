@@ -2,19 +2,18 @@
 // with its receipt photo; confirm or reject with a written reason the server keeps in the audit log in
 // the same transaction. A confirmation credits the customer by one ledger transfer from the bank rail.
 // Receipts are fetched with the staff token and shown from memory (object URLs), never from a public address.
-import { CheckOutlined, CloseOutlined, ReloadOutlined } from '@ant-design/icons';
+import { CheckOutlined, CloseOutlined } from '@ant-design/icons';
 import type { DepositReviewItem } from '@bourse/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App as AntApp, Button, Card, Descriptions, Empty, Flex, Image, Typography } from 'antd';
+import { App as AntApp, Button, Card, Descriptions, Flex, Image, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminApi, queryClient, queryKeys } from '../../app/api.ts';
 import { formatDateTime, formatDecimalText } from '../../app/format.ts';
 import { getToken } from '../../app/session.ts';
+import { QueueList, RefreshButton, useDecision } from '../../shared/decision-queue.tsx';
 import { PageTitle } from '../../shared/page-title.tsx';
 import { ReasonModal } from '../../shared/reason-modal.tsx';
-
-type Decision = { item: DepositReviewItem; decision: 'confirm' | 'reject' };
 
 const amountOf = (item: DepositReviewItem, language: string) =>
   `${formatDecimalText(item.amount, language)} ${item.currency}`;
@@ -23,42 +22,22 @@ export default function DepositDeskPage() {
   const { t, i18n } = useTranslation();
   const { message } = AntApp.useApp();
   const list = useQuery({ queryKey: queryKeys.deposits, queryFn: adminApi.depositsPending });
-  // The target outlives the dialog's closing animation, so its title does not flip meanwhile.
-  const [deciding, setDeciding] = useState<Decision | null>(null);
-  const [isDialogOpen, setDialogOpen] = useState(false);
+  const { deciding, isDialogOpen, decide, close } = useDecision<DepositReviewItem, 'confirm' | 'reject'>();
   const items = list.data?.items ?? [];
   const isReject = deciding?.decision === 'reject';
   const amount = deciding ? amountOf(deciding.item, i18n.language) : '';
 
   return (
     <>
-      <PageTitle
-        title={t('depositDesk.title')}
-        extra={
-          <Button icon={<ReloadOutlined />} onClick={() => void list.refetch()} loading={list.isFetching}>
-            {t('common.refresh')}
-          </Button>
-        }
-      />
+      <PageTitle title={t('depositDesk.title')} extra={<RefreshButton query={list} />} />
       <Typography.Paragraph type="secondary">{t('depositDesk.intro')}</Typography.Paragraph>
-      {list.isError && <Alert type="error" showIcon title={list.error.message} style={{ marginBottom: 16 }} />}
-      {list.isSuccess && items.length === 0 && (
-        <Card>
-          <Empty description={t('depositDesk.empty')} data-testid="deposits-empty" />
-        </Card>
-      )}
-      <Flex vertical gap={16}>
-        {items.map((item) => (
-          <PendingDeposit
-            key={item.id}
-            item={item}
-            onDecide={(decision) => {
-              setDeciding({ item, decision });
-              setDialogOpen(true);
-            }}
-          />
-        ))}
-      </Flex>
+      <QueueList
+        query={list}
+        items={items}
+        emptyText={t('depositDesk.empty')}
+        emptyTestId="deposits-empty"
+        render={(item) => <PendingDeposit key={item.id} item={item} onDecide={(decision) => decide(item, decision)} />}
+      />
       <ReasonModal
         open={isDialogOpen}
         isDanger={isReject}
@@ -69,12 +48,12 @@ export default function DepositDeskPage() {
           </Typography.Paragraph>
         }
         okText={t(isReject ? 'depositDesk.reject' : 'depositDesk.confirm')}
-        onCancel={() => setDialogOpen(false)}
+        onCancel={close}
         onConfirm={async (reason) => {
           if (deciding === null) return;
           await adminApi.depositDecide(deciding.item.id, { decision: deciding.decision, reason });
           void message.success(t(isReject ? 'depositDesk.rejected' : 'depositDesk.confirmed'));
-          setDialogOpen(false);
+          close();
           void queryClient.invalidateQueries({ queryKey: queryKeys.deposits });
           void queryClient.invalidateQueries({ queryKey: ['audit'] });
         }}

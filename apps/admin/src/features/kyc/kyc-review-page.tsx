@@ -1,58 +1,37 @@
 // KYC review (compliance): the pending submissions with their photos; approve or reject, each with a
 // written reason the server keeps in the audit log. Photos are fetched with the staff token and
 // shown from memory (object URLs), never from a public address.
-import { CheckOutlined, CloseOutlined, ReloadOutlined } from '@ant-design/icons';
+import { CheckOutlined, CloseOutlined } from '@ant-design/icons';
 import type { KycReviewItem } from '@bourse/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App as AntApp, Button, Card, Descriptions, Empty, Flex, Image, Typography } from 'antd';
+import { App as AntApp, Button, Card, Descriptions, Flex, Image, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminApi, queryClient, queryKeys } from '../../app/api.ts';
 import { formatDateTime } from '../../app/format.ts';
 import { getToken } from '../../app/session.ts';
+import { QueueList, RefreshButton, useDecision } from '../../shared/decision-queue.tsx';
 import { PageTitle } from '../../shared/page-title.tsx';
 import { ReasonModal } from '../../shared/reason-modal.tsx';
-
-type Decision = { item: KycReviewItem; decision: 'approve' | 'reject' };
 
 export default function KycReviewPage() {
   const { t } = useTranslation();
   const { message } = AntApp.useApp();
   const list = useQuery({ queryKey: queryKeys.kyc, queryFn: adminApi.kycPending });
-  // The target outlives the dialog's closing animation, so its title does not flip meanwhile.
-  const [deciding, setDeciding] = useState<Decision | null>(null);
-  const [isDialogOpen, setDialogOpen] = useState(false);
+  const { deciding, isDialogOpen, decide, close } = useDecision<KycReviewItem, 'approve' | 'reject'>();
   const items = list.data?.items ?? [];
 
   return (
     <>
-      <PageTitle
-        title={t('kycReview.title')}
-        extra={
-          <Button icon={<ReloadOutlined />} onClick={() => void list.refetch()} loading={list.isFetching}>
-            {t('common.refresh')}
-          </Button>
-        }
-      />
+      <PageTitle title={t('kycReview.title')} extra={<RefreshButton query={list} />} />
       <Typography.Paragraph type="secondary">{t('kycReview.intro')}</Typography.Paragraph>
-      {list.isError && <Alert type="error" showIcon title={list.error.message} style={{ marginBottom: 16 }} />}
-      {list.isSuccess && items.length === 0 && (
-        <Card>
-          <Empty description={t('kycReview.empty')} data-testid="kyc-empty" />
-        </Card>
-      )}
-      <Flex vertical gap={16}>
-        {items.map((item) => (
-          <Submission
-            key={item.id}
-            item={item}
-            onDecide={(decision) => {
-              setDeciding({ item, decision });
-              setDialogOpen(true);
-            }}
-          />
-        ))}
-      </Flex>
+      <QueueList
+        query={list}
+        items={items}
+        emptyText={t('kycReview.empty')}
+        emptyTestId="kyc-empty"
+        render={(item) => <Submission key={item.id} item={item} onDecide={(decision) => decide(item, decision)} />}
+      />
       <ReasonModal
         open={isDialogOpen}
         isDanger={deciding?.decision === 'reject'}
@@ -65,12 +44,12 @@ export default function KycReviewPage() {
           </Typography.Paragraph>
         }
         okText={t(deciding?.decision === 'reject' ? 'kycReview.reject' : 'kycReview.approve')}
-        onCancel={() => setDialogOpen(false)}
+        onCancel={close}
         onConfirm={async (reason) => {
           if (deciding === null) return;
           await adminApi.kycDecide(deciding.item.id, { decision: deciding.decision, reason });
           void message.success(t(deciding.decision === 'reject' ? 'kycReview.rejected' : 'kycReview.approved'));
-          setDialogOpen(false);
+          close();
           void queryClient.invalidateQueries({ queryKey: queryKeys.kyc });
           void queryClient.invalidateQueries({ queryKey: ['audit'] });
         }}

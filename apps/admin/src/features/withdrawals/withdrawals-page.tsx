@@ -2,30 +2,18 @@
 // with what a reviewer weighs (customer, KYC state, account age, amount, fee, what arrives, destination);
 // approve or reject, each with a written reason the server audits in the decision's transaction. Other
 // tabs show withdrawals being paid, failed ones (funds returned) and finished ones.
-import { CheckOutlined, CloseOutlined, ReloadOutlined } from '@ant-design/icons';
+import { CheckOutlined, CloseOutlined } from '@ant-design/icons';
 import type { WithdrawalDeskItem } from '@bourse/contract';
 import { useQuery } from '@tanstack/react-query';
-import {
-  Alert,
-  App as AntApp,
-  Button,
-  Card,
-  Descriptions,
-  Empty,
-  Flex,
-  Segmented,
-  Tag,
-  Timeline,
-  Typography,
-} from 'antd';
+import { App as AntApp, Button, Card, Descriptions, Flex, Segmented, Tag, Timeline, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminApi, queryClient, queryKeys, type WithdrawalDeskView } from '../../app/api.ts';
 import { formatDateTime, formatDecimalText } from '../../app/format.ts';
+import { QueueList, RefreshButton, useDecision } from '../../shared/decision-queue.tsx';
 import { PageTitle } from '../../shared/page-title.tsx';
 import { ReasonModal } from '../../shared/reason-modal.tsx';
 
-type Decision = { item: WithdrawalDeskItem; decision: 'approve' | 'reject' };
 const VIEWS: readonly WithdrawalDeskView[] = ['review', 'paying', 'failed', 'done'];
 const DAY_MS = 86_400_000;
 
@@ -34,22 +22,13 @@ export default function WithdrawalsPage() {
   const { message } = AntApp.useApp();
   const [view, setView] = useState<WithdrawalDeskView>('review');
   const list = useQuery({ queryKey: queryKeys.withdrawals(view), queryFn: () => adminApi.withdrawalDesk(view) });
-  // The target outlives the dialog's closing animation, so its title does not flip meanwhile.
-  const [deciding, setDeciding] = useState<Decision | null>(null);
-  const [isDialogOpen, setDialogOpen] = useState(false);
+  const { deciding, isDialogOpen, decide, close } = useDecision<WithdrawalDeskItem, 'approve' | 'reject'>();
   const items = list.data?.items ?? [];
   const reject = deciding?.decision === 'reject';
 
   return (
     <>
-      <PageTitle
-        title={t('withdrawalDesk.title')}
-        extra={
-          <Button icon={<ReloadOutlined />} onClick={() => void list.refetch()} loading={list.isFetching}>
-            {t('common.refresh')}
-          </Button>
-        }
-      />
+      <PageTitle title={t('withdrawalDesk.title')} extra={<RefreshButton query={list} />} />
       <Typography.Paragraph type="secondary">{t('withdrawalDesk.intro')}</Typography.Paragraph>
       <Segmented
         value={view}
@@ -58,24 +37,13 @@ export default function WithdrawalsPage() {
         style={{ marginBottom: 16 }}
         data-testid="withdrawal-views"
       />
-      {list.isError && <Alert type="error" showIcon title={list.error.message} style={{ marginBottom: 16 }} />}
-      {list.isSuccess && items.length === 0 && (
-        <Card>
-          <Empty description={t(`withdrawalDesk.empty.${view}`)} data-testid="withdrawals-empty" />
-        </Card>
-      )}
-      <Flex vertical gap={16}>
-        {items.map((item) => (
-          <WithdrawalCard
-            key={item.id}
-            item={item}
-            onDecide={(decision) => {
-              setDeciding({ item, decision });
-              setDialogOpen(true);
-            }}
-          />
-        ))}
-      </Flex>
+      <QueueList
+        query={list}
+        items={items}
+        emptyText={t(`withdrawalDesk.empty.${view}`)}
+        emptyTestId="withdrawals-empty"
+        render={(item) => <WithdrawalCard key={item.id} item={item} onDecide={(decision) => decide(item, decision)} />}
+      />
       <ReasonModal
         open={isDialogOpen}
         isDanger={reject}
@@ -89,12 +57,12 @@ export default function WithdrawalsPage() {
           </Typography.Paragraph>
         }
         okText={t(reject ? 'withdrawalDesk.reject' : 'withdrawalDesk.approve')}
-        onCancel={() => setDialogOpen(false)}
+        onCancel={close}
         onConfirm={async (reason) => {
           if (deciding === null) return;
           await adminApi.withdrawalDecide(deciding.item.id, { decision: deciding.decision, reason });
           void message.success(t(reject ? 'withdrawalDesk.rejected' : 'withdrawalDesk.approved'));
-          setDialogOpen(false);
+          close();
           void queryClient.invalidateQueries({ queryKey: ['withdrawals'] });
           void queryClient.invalidateQueries({ queryKey: ['audit'] });
         }}
