@@ -1,7 +1,6 @@
 // The Mine tab (account summary and links) and the About screen.
 import { Toast } from 'antd-mobile';
 import '../../app/antd-mobile-react-19.ts';
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useLoginInfo } from '../../app/api.ts';
@@ -9,7 +8,6 @@ import { loginPath } from '../../app/navigation.ts';
 import { useSession } from '../../app/session.ts';
 import { copyText } from '../../app/shell/copy.ts';
 import {
-  ChevronRightIcon,
   CopyIcon,
   GlobeIcon,
   InfoIcon,
@@ -19,22 +17,13 @@ import {
   UserIcon,
   WalletIcon,
 } from '../../app/shell/icons.tsx';
+import { LinkRow } from '../../app/shell/link-row.tsx';
 import { Page } from '../../app/shell/page.tsx';
 import { useSignOut } from '../../app/shell/sign-out.ts';
 import { VerificationBadge } from '../../app/shell/verification-badge.tsx';
 import { MailIcon } from '../content/content-icons.tsx';
 
 export const appVersion = '1.0.0';
-
-function LinkRow({ to, icon, label }: { to: string; icon: ReactNode; label: string }) {
-  return (
-    <Link className="list-row" to={to}>
-      <span className="menu-row__icon">{icon}</span>
-      <span className="list-row__label">{label}</span>
-      <ChevronRightIcon size={18} />
-    </Link>
-  );
-}
 
 export function MinePage() {
   const { t } = useTranslation();

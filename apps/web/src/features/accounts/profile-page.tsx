@@ -11,6 +11,7 @@ import { Link } from 'react-router';
 import { apiPost, queryKeys } from '../../app/api.ts';
 import { useSession } from '../../app/session.ts';
 import { BankIcon, ChevronRightIcon, ListIcon, ShieldIcon, UserIcon, WalletIcon } from '../../app/shell/icons.tsx';
+import { LinkRow } from '../../app/shell/link-row.tsx';
 import { Page } from '../../app/shell/page.tsx';
 import { useEscape } from '../../app/shell/use-escape.ts';
 import { VerificationBadge } from '../../app/shell/verification-badge.tsx';
@@ -40,16 +41,6 @@ function InfoRow({ label, value, to, testId }: { label: string; value: ReactNode
     </Link>
   ) : (
     <div className="list-row">{body}</div>
-  );
-}
-
-function LinkRow({ to, icon, label }: { to: string; icon: ReactNode; label: string }) {
-  return (
-    <Link className="list-row" to={to}>
-      <span className="menu-row__icon">{icon}</span>
-      <span className="list-row__label">{label}</span>
-      <ChevronRightIcon size={18} />
-    </Link>
   );
 }
 

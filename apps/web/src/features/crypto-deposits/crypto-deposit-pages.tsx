@@ -21,6 +21,7 @@ import { apiGet, apiPost } from '../../app/api.ts';
 import { type ApiError, newIdempotencyKey } from '../../app/request.ts';
 import { copyText } from '../../app/shell/copy.ts';
 import { ChevronRightIcon, ListIcon } from '../../app/shell/icons.tsx';
+import { LinkRow } from '../../app/shell/link-row.tsx';
 import { Page } from '../../app/shell/page.tsx';
 import { currentLanguage } from '../../i18n/index.ts';
 import { formatAmount } from '../../lib/market-format.ts';
@@ -72,13 +73,12 @@ function RecordsLink() {
   const { t } = useTranslation();
   return (
     <div className="list">
-      <Link className="list-row" to="/pages/recharge/coinRechargeList" data-testid="crypto-records-link">
-        <span className="menu-row__icon">
-          <ListIcon />
-        </span>
-        <span className="list-row__label">{t('crypto.records')}</span>
-        <ChevronRightIcon size={18} />
-      </Link>
+      <LinkRow
+        to="/pages/recharge/coinRechargeList"
+        icon=<ListIcon />
+        label={t('crypto.records')}
+        testId="crypto-records-link"
+      />
     </div>
   );
 }

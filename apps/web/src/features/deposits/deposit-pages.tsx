@@ -26,6 +26,7 @@ import { newIdempotencyKey } from '../../app/request.ts';
 import { getToken } from '../../app/session.ts';
 import { copyText } from '../../app/shell/copy.ts';
 import { ChevronRightIcon, CopyIcon, ListIcon } from '../../app/shell/icons.tsx';
+import { LinkRow } from '../../app/shell/link-row.tsx';
 import { Page } from '../../app/shell/page.tsx';
 import { useDeploymentTimeZone } from '../../app/use-deployment-time-zone.ts';
 import { currentLanguage } from '../../i18n/index.ts';
@@ -125,13 +126,7 @@ function RecordsLink() {
   const { t } = useTranslation();
   return (
     <div className="list">
-      <Link className="list-row" to="/pages/recharge/rechargeRecord">
-        <span className="menu-row__icon">
-          <ListIcon />
-        </span>
-        <span className="list-row__label">{t('deposits.records')}</span>
-        <ChevronRightIcon size={18} />
-      </Link>
+      <LinkRow to="/pages/recharge/rechargeRecord" icon=<ListIcon /> label={t('deposits.records')} />
     </div>
   );
 }

@@ -16,9 +16,10 @@ import { Button, Input, Toast } from 'antd-mobile';
 import '../../app/antd-mobile-react-19.ts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { apiGet, apiPost } from '../../app/api.ts';
-import { ChevronRightIcon, ListIcon, WalletIcon } from '../../app/shell/icons.tsx';
+import { ListIcon, WalletIcon } from '../../app/shell/icons.tsx';
+import { LinkRow } from '../../app/shell/link-row.tsx';
 import { Page } from '../../app/shell/page.tsx';
 import { currentLanguage } from '../../i18n/index.ts';
 import { RequireLogin } from '../accounts/security-page.tsx';
@@ -112,22 +113,8 @@ function AmountField({
 function DeskLinks({ records, other }: { records: string; other?: { to: string; label: string } }) {
   return (
     <div className="list cc-links">
-      {other && (
-        <Link className="list-row" to={other.to}>
-          <span className="menu-row__icon">
-            <WalletIcon />
-          </span>
-          <span className="list-row__label">{other.label}</span>
-          <ChevronRightIcon size={18} />
-        </Link>
-      )}
-      <Link className="list-row" to="/pages/coin/assetsRecord" data-testid="cc-records">
-        <span className="menu-row__icon">
-          <ListIcon />
-        </span>
-        <span className="list-row__label">{records}</span>
-        <ChevronRightIcon size={18} />
-      </Link>
+      {other && <LinkRow to={other.to} icon=<WalletIcon /> label={other.label} />}
+      <LinkRow to="/pages/coin/assetsRecord" icon=<ListIcon /> label={records} testId="cc-records" />
     </div>
   );
 }

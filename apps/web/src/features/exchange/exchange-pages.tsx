@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { apiGet, apiPost, usePlatformProps } from '../../app/api.ts';
 import { ChevronRightIcon, ClockIcon, ListIcon, WalletIcon } from '../../app/shell/icons.tsx';
+import { LinkRow } from '../../app/shell/link-row.tsx';
 import { Page } from '../../app/shell/page.tsx';
 import { currentLanguage } from '../../i18n/index.ts';
 import { formatAmount } from '../../lib/market-format.ts';
@@ -377,41 +378,36 @@ export function ExchangeIndexPage() {
         <h2 className="day-head">{t('exchange.rates')}</h2>
         <Rates />
         <div className="list">
-          <Link className="list-row" to="/pages/exchange/exchange" data-testid="fx-open-desk">
-            <span className="menu-row__icon">
-              <WalletIcon />
-            </span>
-            <span className="list-row__label">{t('titles.exchange.exchange')}</span>
-            <ChevronRightIcon size={18} />
-          </Link>
-          <Link className="list-row" to="/pages/exchange/stock" data-testid="fx-open-stock">
-            <span className="menu-row__icon">
-              <WalletIcon />
-            </span>
-            <span className="list-row__label">{t('titles.exchange.stock')}</span>
-            <ChevronRightIcon size={18} />
-          </Link>
-          <Link className="list-row" to="/pages/exchange/cryptoConvert" data-testid="fx-open-crypto">
-            <span className="menu-row__icon">
-              <WalletIcon />
-            </span>
-            <span className="list-row__label">{t('exchange.coin.open')}</span>
-            <ChevronRightIcon size={18} />
-          </Link>
-          <Link className="list-row" to="/pages/exchange/cryptoTransfer" data-testid="fx-open-transfer">
-            <span className="menu-row__icon">
-              <WalletIcon />
-            </span>
-            <span className="list-row__label">{t('exchange.coin.transfer')}</span>
-            <ChevronRightIcon size={18} />
-          </Link>
-          <Link className="list-row" to="/pages/fundsDetail/index?cause=convert" data-testid="fx-history">
-            <span className="menu-row__icon">
-              <ListIcon />
-            </span>
-            <span className="list-row__label">{t('exchange.history')}</span>
-            <ChevronRightIcon size={18} />
-          </Link>
+          <LinkRow
+            to="/pages/exchange/exchange"
+            icon=<WalletIcon />
+            label={t('titles.exchange.exchange')}
+            testId="fx-open-desk"
+          />
+          <LinkRow
+            to="/pages/exchange/stock"
+            icon=<WalletIcon />
+            label={t('titles.exchange.stock')}
+            testId="fx-open-stock"
+          />
+          <LinkRow
+            to="/pages/exchange/cryptoConvert"
+            icon=<WalletIcon />
+            label={t('exchange.coin.open')}
+            testId="fx-open-crypto"
+          />
+          <LinkRow
+            to="/pages/exchange/cryptoTransfer"
+            icon=<WalletIcon />
+            label={t('exchange.coin.transfer')}
+            testId="fx-open-transfer"
+          />
+          <LinkRow
+            to="/pages/fundsDetail/index?cause=convert"
+            icon=<ListIcon />
+            label={t('exchange.history')}
+            testId="fx-history"
+          />
         </div>
       </Page>
     </RequireLogin>

@@ -15,6 +15,7 @@ import { apiGet, apiPost } from '../../app/api.ts';
 import { useSession } from '../../app/session.ts';
 import { Amount } from '../../app/shell/amount.tsx';
 import { ChevronRightIcon, ListIcon } from '../../app/shell/icons.tsx';
+import { LinkRow } from '../../app/shell/link-row.tsx';
 import { Page } from '../../app/shell/page.tsx';
 import { useDeploymentTimeZone } from '../../app/use-deployment-time-zone.ts';
 import { currentLanguage } from '../../i18n/index.ts';
@@ -259,13 +260,7 @@ function Assets() {
         </section>
       ))}
       <div className="list">
-        <Link className="list-row" to="/pages/fundsDetail/index" data-testid="records-link">
-          <span className="menu-row__icon">
-            <ListIcon />
-          </span>
-          <span className="list-row__label">{t('funds.records')}</span>
-          <ChevronRightIcon size={18} />
-        </Link>
+        <LinkRow to="/pages/fundsDetail/index" icon=<ListIcon /> label={t('funds.records')} testId="records-link" />
       </div>
     </>
   );
