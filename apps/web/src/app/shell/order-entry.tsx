@@ -5,14 +5,14 @@
 
 import { stepDecimal } from '@bourse/money';
 import { useMutation } from '@tanstack/react-query';
-import { Dialog, NumberKeyboard, PasscodeInput, type PasscodeInputRef, Popup, SpinLoading } from 'antd-mobile';
+import { Dialog, type PasscodeInputRef } from 'antd-mobile';
 import '../antd-mobile-react-19.ts';
-import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { sanitizeDecimalInput } from '../../lib/decimal-input.ts';
 import { ApiError, NetworkError, newIdempotencyKey } from '../request.ts';
-import { useEscape } from './use-escape.ts';
+import { PasscodeSheet } from './passcode-sheet.tsx';
 
 export function useDebounced<T>(value: T, ms: number): T {
   const [debounced, setDebounced] = useState(value);
@@ -23,9 +23,6 @@ export function useDebounced<T>(value: T, ms: number): T {
   return debounced;
 }
 
-export function isTouchDevice(): boolean {
-  return typeof window !== 'undefined' && window.matchMedia?.('(pointer: coarse)').matches === true;
-}
 
 export function Stepper({
   id,
@@ -120,7 +117,6 @@ export function PasscodeConfirmSheet<T>(props: PasscodeConfirmProps<T>) {
 function OpenPasscodeSheet<T>({ isOpen, orderKey, rows, notice, submit, onDone, onClose }: PasscodeConfirmProps<T>) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const isTouch = useMemo(isTouchDevice, []);
   const [passcode, setPasscode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [canRetry, setCanRetry] = useState(false);
@@ -160,75 +156,39 @@ function OpenPasscodeSheet<T>({ isOpen, orderKey, rows, notice, submit, onDone, 
       setError(cause instanceof Error ? cause.message : String(cause));
     },
   });
-  const isPending = mutation.isPending;
-  useEscape(isOpen && !isPending, onClose);
   return (
-    <Popup
-      visible={isOpen}
-      onMaskClick={isPending ? undefined : onClose}
+    <PasscodeSheet
+      isOpen={isOpen}
+      title={t('trading.confirmTitle')}
+      rows={rows}
+      notice={notice}
+      prompt={t('trading.enterTradePassword')}
+      passcode={passcode}
+      passcodeRef={passcodeRef}
+      onPasscodeChange={(value) => {
+        setPasscode(value);
+        if (value) setError(null);
+      }}
+      onFill={(value) => {
+        if (!mutation.isPending) mutation.mutate(value);
+      }}
+      isPending={mutation.isPending}
+      pendingText={t('trading.submitting')}
+      error={
+        error && (
+          <>
+            {error}
+            {canRetry && (
+              <button type="button" className="text-button" onClick={() => setError(null)}>
+                {t('trading.retryHint')}
+              </button>
+            )}
+          </>
+        )
+      }
+      forgot={{ to: '/pages/user/tradePassword', label: t('trading.forgotTradePassword') }}
       onClose={onClose}
-      destroyOnClose
-      bodyClassName="sheet"
-    >
-      <div role="dialog" aria-modal="true" aria-label={t('trading.confirmTitle')} data-testid="confirm-sheet">
-        <div className="sheet__head">
-          <h2 className="sheet__title">{t('trading.confirmTitle')}</h2>
-          <button type="button" className="text-button" onClick={onClose} disabled={isPending}>
-            {t('common.close')}
-          </button>
-        </div>
-        <div className={isTouch ? 'sheet__body confirm confirm--keyboard' : 'sheet__body confirm'}>
-          <dl className="confirm__rows">
-            {rows.map(([label, value]) => (
-              <div key={label} className="confirm__row">
-                <dt>{label}</dt>
-                <dd className="tabular">{value}</dd>
-              </div>
-            ))}
-          </dl>
-          {notice}
-          <p className="passcode-form__prompt" id="order-passcode-prompt">
-            {t('trading.enterTradePassword')}
-          </p>
-          <div className="confirm__passcode">
-            <PasscodeInput
-              ref={passcodeRef}
-              length={6}
-              plain={false}
-              seperated
-              value={passcode}
-              onChange={(value) => {
-                setPasscode(value);
-                if (value) setError(null);
-              }}
-              onFill={(value) => {
-                if (!mutation.isPending) mutation.mutate(value);
-              }}
-              keyboard={isTouch ? <NumberKeyboard /> : undefined}
-              aria-labelledby="order-passcode-prompt"
-              data-testid="order-passcode"
-            />
-          </div>
-          {isPending && (
-            <p className="confirm__progress" role="status">
-              <SpinLoading style={{ '--size': '18px' }} /> {t('trading.submitting')}
-            </p>
-          )}
-          {error && (
-            <div className="form-banner" role="alert" data-testid="order-error">
-              {error}
-              {canRetry && (
-                <button type="button" className="text-button" onClick={() => setError(null)}>
-                  {t('trading.retryHint')}
-                </button>
-              )}
-            </div>
-          )}
-          <Link className="confirm__forgot" to="/pages/user/tradePassword">
-            {t('trading.forgotTradePassword')}
-          </Link>
-        </div>
-      </div>
-    </Popup>
+      testIds={{ dialog: 'confirm-sheet', passcode: 'order-passcode', error: 'order-error' }}
+    />
   );
 }

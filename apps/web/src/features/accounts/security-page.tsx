@@ -23,6 +23,7 @@ import { useSession } from '../../app/session.ts';
 import { copyText } from '../../app/shell/copy.ts';
 import { ChevronRightIcon, CopyIcon } from '../../app/shell/icons.tsx';
 import { Page } from '../../app/shell/page.tsx';
+import { isTouchDevice } from '../../app/shell/passcode-sheet.tsx';
 import { useEscape } from '../../app/shell/use-escape.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import { confirmPasswordRules, passwordLengthMax, passwordRules } from './password-rules.ts';
@@ -126,10 +127,6 @@ export function ChangeLoginPasswordForm({ onDone }: { onDone: () => void }) {
       </Form.Item>
     </ServerForm>
   );
-}
-
-function isTouchDevice(): boolean {
-  return typeof window !== 'undefined' && window.matchMedia?.('(pointer: coarse)').matches === true;
 }
 
 /** Six digits entered twice with PasscodeInput (and the on-screen NumberKeyboard on touch screens). */

@@ -16,22 +16,9 @@ import type {
 } from '@bourse/contract';
 import { compareDecimal, subtractDecimals } from '@bourse/money';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  Button,
-  Dialog,
-  Form,
-  Input,
-  List,
-  NumberKeyboard,
-  PasscodeInput,
-  type PasscodeInputRef,
-  Popup,
-  Selector,
-  SpinLoading,
-  Toast,
-} from 'antd-mobile';
+import { Button, Dialog, Form, Input, List, type PasscodeInputRef, Selector, Toast } from 'antd-mobile';
 import '../../app/antd-mobile-react-19.ts';
-import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { apiGet, apiPost, useLoginInfo, usePlatformProps } from '../../app/api.ts';
@@ -39,7 +26,7 @@ import { ApiError, newIdempotencyKey } from '../../app/request.ts';
 import { useSession } from '../../app/session.ts';
 import { ChevronRightIcon } from '../../app/shell/icons.tsx';
 import { Page } from '../../app/shell/page.tsx';
-import { useEscape } from '../../app/shell/use-escape.ts';
+import { PasscodeSheet } from '../../app/shell/passcode-sheet.tsx';
 import { currentLanguage } from '../../i18n/index.ts';
 import { formatAmount } from '../../lib/market-format.ts';
 import { formatDateTime } from '../../lib/time.ts';
@@ -202,16 +189,11 @@ function AmountField({
 
 type Pending = { rows: [string, string][]; send: (password: string) => Promise<WithdrawalView> };
 
-function isTouchDevice(): boolean {
-  return typeof window !== 'undefined' && window.matchMedia?.('(pointer: coarse)').matches === true;
-}
-
 /** The confirmation sheet: what is withdrawn, the fee, what arrives, then the 6-digit password. */
 function ConfirmSheet({ pending, onClose }: { pending: Pending | null; onClose: () => void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const isTouch = useMemo(isTouchDevice, []);
   const [passcode, setPasscode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const ref = useRef<PasscodeInputRef>(null);
@@ -255,69 +237,29 @@ function ConfirmSheet({ pending, onClose }: { pending: Pending | null; onClose: 
       setError(cause instanceof Error ? cause.message : String(cause));
     },
   });
-  useEscape(isOpen && !submit.isPending, onClose);
   return (
-    <Popup
-      visible={isOpen}
-      onMaskClick={submit.isPending ? undefined : onClose}
+    <PasscodeSheet
+      isOpen={isOpen}
+      title={t('withdrawals.confirmTitle')}
+      rows={pending?.rows ?? []}
+      valueClassName="wd-break"
+      prompt={t('withdrawals.enterPassword')}
+      passcode={passcode}
+      passcodeRef={ref}
+      onPasscodeChange={(value) => {
+        setPasscode(value);
+        if (value) setError(null);
+      }}
+      onFill={(value) => {
+        if (!submit.isPending) submit.mutate(value);
+      }}
+      isPending={submit.isPending}
+      pendingText={t('withdrawals.submitting')}
+      error={error}
+      forgot={{ to: '/pages/user/security', label: t('withdrawals.forgotPassword') }}
       onClose={onClose}
-      destroyOnClose
-      bodyClassName="sheet"
-    >
-      <div role="dialog" aria-modal="true" aria-label={t('withdrawals.confirmTitle')} data-testid="withdraw-confirm">
-        <div className="sheet__head">
-          <h2 className="sheet__title">{t('withdrawals.confirmTitle')}</h2>
-          <button type="button" className="text-button" onClick={onClose} disabled={submit.isPending}>
-            {t('common.close')}
-          </button>
-        </div>
-        <div className={isTouch ? 'sheet__body confirm confirm--keyboard' : 'sheet__body confirm'}>
-          <dl className="confirm__rows">
-            {pending?.rows.map(([label, value]) => (
-              <div key={label} className="confirm__row">
-                <dt>{label}</dt>
-                <dd className="tabular wd-break">{value}</dd>
-              </div>
-            ))}
-          </dl>
-          <p className="passcode-form__prompt" id="withdraw-passcode-prompt">
-            {t('withdrawals.enterPassword')}
-          </p>
-          <div className="confirm__passcode">
-            <PasscodeInput
-              ref={ref}
-              length={6}
-              plain={false}
-              seperated
-              value={passcode}
-              onChange={(value) => {
-                setPasscode(value);
-                if (value) setError(null);
-              }}
-              onFill={(value) => {
-                if (!submit.isPending) submit.mutate(value);
-              }}
-              keyboard={isTouch ? <NumberKeyboard /> : undefined}
-              aria-labelledby="withdraw-passcode-prompt"
-              data-testid="withdraw-passcode"
-            />
-          </div>
-          {submit.isPending && (
-            <p className="confirm__progress" role="status">
-              <SpinLoading style={{ '--size': '18px' }} /> {t('withdrawals.submitting')}
-            </p>
-          )}
-          {error && (
-            <div className="form-banner" role="alert" data-testid="withdraw-error">
-              {error}
-            </div>
-          )}
-          <Link className="confirm__forgot" to="/pages/user/security">
-            {t('withdrawals.forgotPassword')}
-          </Link>
-        </div>
-      </div>
-    </Popup>
+      testIds={{ dialog: 'withdraw-confirm', passcode: 'withdraw-passcode', error: 'withdraw-error' }}
+    />
   );
 }
 
