@@ -59,6 +59,7 @@ import { spotPortOf } from './features/open-api/spot-port.ts';
 import { PerpetualsDesk } from './features/perpetuals/console-desk.ts';
 import { perpetualsConsoleRoutes } from './features/perpetuals/console-routes.ts';
 import { PerpDesk } from './features/perpetuals/desk.ts';
+import { projectPerpRecords } from './features/perpetuals/records.ts';
 import { perpetualConsoleRoutes, perpetualRoutes } from './features/perpetuals/routes.ts';
 import { Perpetuals } from './features/perpetuals/service.ts';
 import { reconciliationRoutes } from './features/reconciliation/routes.ts';
@@ -200,6 +201,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const engine = await TradingEngine.open(db, clock, {
     snapshotEvery: config.engineSnapshotEvery,
     snapshotWorker: config.engineSnapshots === 'worker',
+    alsoProject: [projectPerpRecords],
   });
   http.log.info(
     { engineStartup: engine.startup, snapshotsBy: engine.snapshotsOffWriter ? 'worker' : 'writer' },

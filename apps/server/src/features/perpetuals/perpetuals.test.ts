@@ -479,8 +479,10 @@ describe('the account channel', () => {
         type: 'auto_deleveraged',
         userId: '8',
         liquidatedUserId: '9',
+        sizeLots: -1,
         lots: 1,
         priceTicks: 1,
+        pnl: 0n,
         reason: 'insurance_fund_short',
       },
       {
@@ -488,6 +490,7 @@ describe('the account channel', () => {
         type: 'position_liquidated',
         userId: '9',
         sizeLots: 1,
+        marginLost: 1n,
         markTicks: 1,
         bankruptcyTicks: 1,
         bookLots: 1,
