@@ -114,10 +114,17 @@ export class PerpDesk {
         sl: row.stop_loss_ticks === null ? null : Number(row.stop_loss_ticks),
       });
     }
-    // A new server starts counting at the current instant: it owes no funding from before it existed.
+    // A new server starts counting at the current instant: it owes no funding from before it existed. That
+    // instant is stored (nothing paid), so a restart after the next one knows it missed it (sync, below).
     const slots = new Map((await repo.lastFundingSlots(db)).map((r) => [r.instrument_id, Number(r.slot_at)]));
-    for (const contract of desk.contracts)
-      desk.#lastSlot.set(contract.id, slots.get(contract.id) ?? fundingSlotOf(clock.now()));
+    for (const contract of desk.contracts) {
+      const start = slots.get(contract.id);
+      desk.#lastSlot.set(contract.id, start ?? fundingSlotOf(clock.now()));
+      if (start === undefined) {
+        const slotAt = fundingSlotOf(clock.now());
+        await repo.saveFundingSlot(db, { instrumentId: contract.id, slotAt, ratePpm: 0, markTicks: 0, paid: 0n });
+      }
+    }
     await desk.sync();
     return desk;
   }
@@ -332,10 +339,11 @@ export class PerpDesk {
   #funding(contract: PerpContract, now: number): void {
     const slot = fundingSlotOf(now);
     if (slot <= (this.#lastSlot.get(contract.id) ?? slot)) return;
-    this.#lastSlot.set(contract.id, slot);
     const index = this.indexTicks(contract);
     const mark = this.markTicks(contract);
+    // No price yet: the instant waits for one.
     if (index === undefined || mark === undefined) return;
+    this.#lastSlot.set(contract.id, slot);
     const ratePpm = fundingRate(this.premiumPpm(contract, index));
     if (this.#engine.state.positionCount(contract.id) === 0) {
       this.#slots.push({ instrumentId: contract.id, slotAt: slot, ratePpm, markTicks: mark, paid: 0n });

@@ -448,6 +448,29 @@ describe.each(dbs)('perpetual contracts on $dialect', ({ open }) => {
     expect(t.app.engine.state.findBrokenInvariant()).toBeUndefined();
   });
 
+  it('liquidates at the right mark after a restart: the risk loop indexes the restored engine', async () => {
+    index('95000.00');
+    const gail = await trader(t, '9000000305', '1000');
+    expect((await call(gail.token, 'multiple', { symbol: 'BTCUSDT', leverage: 20 })).body.code).toBe(0);
+    const placed = await add(gail.token, { side: 'long', type: 'market', quantity: '0.01' });
+    expect(placed.body.code, JSON.stringify(placed.body)).toBe(0);
+    const lp = Number((await position(gail.token)).liquidationPrice);
+    await t.close();
+    t = await testApp(db);
+    // Above the liquidation price: nothing (a long's LP is the first tick the mark liquidates at).
+    index((lp + 5).toFixed(2));
+    await t.advance(1_000);
+    expect((await position(gail.token))?.side).toBe('long');
+    index((lp - 1).toFixed(2));
+    await t.advance(1_000);
+    expect(await position(gail.token)).toBeUndefined();
+    const records = (await t.call('POST', '/coin/contract/records/liquidations', { token: gail.token, json: {} })).body
+      .data;
+    expect(records.items).toMatchObject([{ reason: 'liquidation', side: 'long', size: '0.01000000' }]);
+    expect(t.app.engine.state.findBrokenInvariant()).toBeUndefined();
+    index(null);
+  });
+
   it("shows DOMAIN.md's vector: 1 BTC at 50,000 with 5,000 margin, long LP 45,180.72, short LP in tier 2", async () => {
     const carol = await trader(t, '9000000303', '6000');
     const dave = await trader(t, '9000000304', '6000');
@@ -552,6 +575,43 @@ describe.each(dbs)('auto-deleveraging on $dialect', ({ open }) => {
       expect(frankRecord).toMatchObject({ reason: 'auto_deleverage', side: 'short', size: '0.10000000' });
       // Frank's short closed at Erin's bankruptcy price, at a profit.
       expect(Number(frankRecord.amount)).toBeGreaterThan(0);
+      expect(t.app.engine.state.findBrokenInvariant()).toBeUndefined();
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe.each(dbs)('a funding instant missed while the server was down, on $dialect', ({ open }) => {
+  it('is applied once at start-up, to the holders of then, and not again at the next start', async () => {
+    const db = await open();
+    const eight = Date.UTC(2026, 10, 28, 8);
+    let t = await testApp(db, {}, eight - 3_600_000);
+    try {
+      const erin = await trader(t, '9000000501');
+      const placed = await t.call('POST', '/coin/contract/order/add', {
+        token: erin.token,
+        json: { symbol: 'BTCUSDT', password: PIN, side: 'long', type: 'market', quantity: '0.02' },
+      });
+      expect(placed.body.code, JSON.stringify(placed.body)).toBe(0);
+      const margin = micro(placed.body.data.position.margin);
+      const funding = async () =>
+        (await t.call('POST', '/coin/contract/records/funding', { token: erin.token, json: {} })).body.data;
+      // Down from 07:00 to 08:30: the 08:00 instant passes with no server.
+      await t.close();
+      t = await testApp(db, {}, eight + 1_800_000);
+      const paid = await funding();
+      expect(paid.total).toBe(1);
+      expect(paid.items[0]).toMatchObject({ symbol: 'BTCUSDT', side: 'long', size: '0.02000000', rate: '0.000100' });
+      // 0.02 BTC × the mark at start-up × 0.01%, from the long's margin.
+      const owed = (micro(paid.items[0].markPrice) * 2n * 100n) / 100n / 1_000_000n;
+      expect(micro(paid.items[0].amount)).toBe(-owed);
+      const active = await t.call('POST', '/coin/contract/order/list/active', { token: erin.token, json: {} });
+      expect(micro(active.body.data.positions[0].margin)).toBe(margin - owed);
+      // Another start before 16:00 pays nothing more.
+      await t.close();
+      t = await testApp(db, {}, eight + 3_600_000);
+      expect((await funding()).total).toBe(1);
       expect(t.app.engine.state.findBrokenInvariant()).toBeUndefined();
     } finally {
       await t.close();

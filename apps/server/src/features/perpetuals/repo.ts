@@ -123,6 +123,23 @@ export async function listRecords(
   return { rows, total: Number(total ?? 0) };
 }
 
+export type LiquidationRow = {
+  record_key: string;
+  user_id: string;
+  instrument_id: string;
+  kind: 'liquidation' | 'adl';
+  insurance_fund: string;
+  at: number;
+};
+
+/** Everyone's newest liquidation and ADL rows, for the console (newest first). */
+export const newestLiquidationRows = (db: Sql, limit: number) =>
+  db.query<LiquidationRow>(
+    `SELECT record_key, user_id, instrument_id, kind, insurance_fund, at FROM perp_records
+     WHERE kind IN ('liquidation', 'adl') ORDER BY id DESC LIMIT $1`,
+    [limit],
+  );
+
 /** The latest funding instant applied per contract. */
 export const lastFundingSlots = (db: Sql) =>
   db.query<{ instrument_id: string; slot_at: number }>(
