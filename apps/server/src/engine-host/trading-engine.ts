@@ -25,7 +25,12 @@ import { snapshotEngine } from './trading-snapshots.ts';
 const TRADING_SNAPSHOTS = new URL('./trading-snapshots.ts', import.meta.url);
 
 /** Writes a feature's read rows from a batch of applied commands, inside the journal's transaction. */
-export type BatchProjector = (tx: Sql, batch: readonly Applied<Command, ApplyResult>[]) => Promise<void>;
+export type BatchProjector = (
+  tx: Sql,
+  batch: readonly Applied<Command, ApplyResult>[],
+  /** Settles when the batch before has committed (its rows readable from this transaction). */
+  previousCommitted: Promise<void>,
+) => Promise<void>;
 
 /** A command as features write it: the host adds the sequencer's time. */
 export type CommandInput = Command extends infer C ? (C extends Command ? Omit<C, 'timeMs'> : never) : never;
@@ -94,7 +99,7 @@ export class TradingEngine {
       },
       project: async (tx, batch, previousCommitted) => {
         await projectBatch(tx, batch, previousCommitted);
-        for (const project of alsoProject) await project(tx, batch);
+        for (const project of alsoProject) await project(tx, batch, previousCommitted);
       },
       now: () => clock.now(),
       ...(snapshotWorker ? { snapshotWorker: TRADING_SNAPSHOTS } : {}),

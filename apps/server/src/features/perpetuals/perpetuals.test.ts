@@ -345,6 +345,47 @@ describe.each(dbs)('perpetual contracts on $dialect', ({ open }) => {
     index(null);
   });
 
+  it('lists closed positions with entry and exit averages, P&L, fees, funding and why each ended', async () => {
+    index('95000.00');
+    const hana = await trader(t, '9000000306', '2000');
+    const records = async (token: string) =>
+      (await t.call('POST', '/coin/contract/records/positions', { token, json: {} })).body.data;
+    expect(await records(hana.token)).toEqual({ items: [], total: 0 });
+    // Opened in two fills' worth of orders, then closed at market.
+    const first = await add(hana.token, { side: 'long', type: 'market', quantity: '0.01', leverage: 10 });
+    const second = await add(hana.token, { side: 'long', type: 'market', quantity: '0.02' });
+    expect(second.body.code, JSON.stringify(second.body)).toBe(0);
+    const held = await position(hana.token);
+    const closed = await call(hana.token, 'liquidate', { id: held.id });
+    const close = closed.body.data.orders[0];
+    const history = await records(hana.token);
+    expect(history.total).toBe(1);
+    const [row] = history.items;
+    expect(row).toMatchObject({
+      symbol: 'BTCUSDT',
+      side: 'long',
+      size: '0.03000000',
+      entryPrice: held.entryPrice,
+      exitPrice: close.avgPrice,
+      funding: '0.000000',
+      reason: 'closed',
+    });
+    // The fees of the three orders; realised P&L is the exit's notional less the entry's (the whole closed).
+    const fees = [first, second].reduce((sum, o) => sum + micro(o.body.data.order.fee), micro(close.fee));
+    expect(micro(row.fees)).toBe(fees);
+    expect(micro(row.netPnl)).toBe(micro(row.realizedPnl) - fees);
+    expect(micro(row.realizedPnl)).toBeLessThan(0n);
+    expect(row.closedAt).toBeGreaterThanOrEqual(row.openedAt);
+    // alice's short was liquidated earlier: her history says so; bob's closes are his, not hers.
+    const alices = (await records(alice.token)).items;
+    expect(alices.map((p: { reason: string; side: string }) => [p.side, p.reason])).toContainEqual([
+      'short',
+      'liquidated',
+    ]);
+    expect((await records(bob.token)).items.every((p: { reason: string }) => p.reason === 'closed')).toBe(true);
+    index(null);
+  });
+
   it('refuses bad orders in both languages with nothing changed', async () => {
     const before = contractUsdt(t, alice.userId);
     await rejectsInBoth(
@@ -575,6 +616,14 @@ describe.each(dbs)('auto-deleveraging on $dialect', ({ open }) => {
       expect(frankRecord).toMatchObject({ reason: 'auto_deleverage', side: 'short', size: '0.10000000' });
       // Frank's short closed at Erin's bankruptcy price, at a profit.
       expect(Number(frankRecord.amount)).toBeGreaterThan(0);
+      const history = async (token: string) =>
+        (await t.call('POST', '/coin/contract/records/positions', { token, json: {} })).body.data.items;
+      expect(await history(erin.token)).toMatchObject([
+        { side: 'long', reason: 'liquidated', exitPrice: erinPosition.bankruptcyPrice },
+      ]);
+      expect(await history(frank.token)).toMatchObject([
+        { side: 'short', reason: 'adl', realizedPnl: frankRecord.amount },
+      ]);
       expect(t.app.engine.state.findBrokenInvariant()).toBeUndefined();
     } finally {
       await t.close();
