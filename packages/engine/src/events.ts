@@ -24,7 +24,9 @@ export type OrderUpdateReason =
   | 'triggered'
   | 'no_liquidity'
   /** A reduce-only order with no position left to reduce when it came to execute. */
-  | 'reduce_only';
+  | 'reduce_only'
+  /** Cancelled because the customer's position on the contract was liquidated. */
+  | 'liquidation';
 
 export type OrderPlaced = {
   readonly type: 'order_placed';

@@ -42,7 +42,7 @@ import {
   unrealisedPnl,
 } from './perpetual-math.ts';
 import type { EngineRejection } from './rejections.ts';
-import { executeLiquidationOrder, fireTriggers, protectionPrice } from './trading.ts';
+import { cancelOrdersOn, executeLiquidationOrder, fireTriggers, protectionPrice } from './trading.ts';
 
 /** Leverage for the customer's future orders on a perpetual; a position's margin is topped up to match. */
 export type SetLeverage = CommandBase & {
@@ -669,6 +669,10 @@ export function liquidate(state: EngineState, command: Liquidate): ApplyResult {
   const bankrupt = bankruptcyTicks(instrument, position);
   const markTicks = instrument.markTicks as number;
   const closing = startLots > 0 ? 'sell' : 'buy';
+  // The customer's other orders on the contract go first, as exchanges do: a resting one would meet the
+  // liquidation's own order (self-trade prevention would stop it), and the position they reduce or add to
+  // is taken over; their margin and fee holds return to the available balance.
+  cancelOrdersOn(state, instrument, user, 'liquidation', timeMs);
   // The liquidation's fills keep the released margin held; it is settled below.
   const wasLiquidating = state.liquidating;
   state.liquidating = position;
