@@ -234,8 +234,9 @@ export function positionHistoryProjector(perpetuals: ReadonlySet<string>) {
       const events = result.events.filter(
         (e) => !('userId' in e) || (typeof e.userId === 'string' && !isMarketMaker(e.userId)),
       );
+      // A command that changed no customer's position (a quote placed or withdrawn) adds nothing.
+      if (!events.some((e) => e.type === 'position_changed')) continue;
       for (const e of events) if (e.type === 'position_changed') users.add(e.userId);
-      if (users.size === 0) continue;
       instruments.add(instrumentId);
       runs.push({ events, fundingOf: command.type === 'apply_funding' ? instrumentId : undefined });
     }
