@@ -265,23 +265,28 @@ export class PerpDesk {
       });
     }
     // Due by the engine's own mark (what `liquidate` checks), should set_mark_price have been refused.
-    const engineMark = engine.market(contract.id)?.markTicks;
-    if (engineMark === null || engineMark === undefined) return;
-    let due = this.#watch.due(contract.id, engineMark);
-    if (due.length > 0) {
-      // The liquidation closes in the book: the ladder must stand at today's index, not at an old price.
-      const index = this.indexTicks(contract);
-      if (index !== undefined && this.#ladder.isStale(contract.id, index)) this.#requote(contract, index);
-    }
-    // A liquidation changes other positions (its fills, its ADL): look again until none is due, or until a
-    // round liquidates nothing (a refusal would otherwise repeat).
+    const engineMark = engine.market(contract.id)?.markTicks ?? null;
+    if (engineMark !== null) this.#liquidateDue(contract, engineMark);
+    this.#fireTriggers(contract, mark);
+  }
+
+  /**
+   * Liquidates every position due at the engine's mark. A liquidation changes other positions (its fills,
+   * its ADL): the index is asked again until none is due, or until a round liquidates nothing (a refusal
+   * would otherwise repeat).
+   */
+  #liquidateDue(contract: PerpContract, markTicks: number): void {
+    let due = this.#watch.due(contract.id, markTicks);
+    if (due.length === 0) return;
+    // The liquidation closes in the book: the ladder must stand at today's index, not at an old price.
+    const index = this.indexTicks(contract);
+    if (index !== undefined && this.#ladder.isStale(contract.id, index)) this.#requote(contract, index);
     while (due.length > 0) {
       let liquidated = 0;
       for (const userId of due) if (this.#liquidate(contract, userId)) liquidated++;
-      if (liquidated === 0) break;
-      due = this.#watch.due(contract.id, engineMark);
+      if (liquidated === 0) return;
+      due = this.#watch.due(contract.id, markTicks);
     }
-    this.#fireTriggers(contract, mark);
   }
 
   /** Sends `liquidate` (the engine checks it is due); the position's TP/SL go with it. */
