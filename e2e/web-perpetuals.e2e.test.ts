@@ -34,6 +34,7 @@ const TEXT = {
     positions: 'Positions',
     rests: 'Order placed: it waits on the book',
     records: 'Records',
+    closedEnd: 'Closed',
   },
   'pt-BR': {
     available: '2.000,00 USDT',
@@ -53,6 +54,7 @@ const TEXT = {
     positions: 'Posições',
     rests: 'Ordem enviada: aguarda no livro',
     records: 'Registros',
+    closedEnd: 'Encerrada',
   },
 } as const;
 
@@ -313,6 +315,14 @@ describe('perpetual contracts against the real server', () => {
         await page.getByTestId('perp-history').getByTestId('perp-order').first().waitFor();
         await page.getByTestId('perp-history').scrollIntoViewIfNeeded();
         await shot(page, `web-perp-history-${lang}`);
+        // Closed positions: the ETH short and the BTC long, each closed by the customer.
+        await page.getByTestId('history-kind').getByRole('tab', { name: text.positions }).click();
+        const closed = page.getByTestId('closed-positions').locator('li');
+        await expect.poll(() => closed.count()).toBe(2);
+        await expect.poll(() => closed.filter({ hasText: text.closedEnd }).count()).toBe(2);
+        await closed.filter({ hasText: 'ETHUSDT' }).waitFor();
+        expect(await blockingAxeViolations(page)).toEqual([]);
+        await shot(page, `web-perp-closed-positions-${lang}`);
         await page.getByTestId('perp-tabs').getByRole('tab', { name: text.records }).click();
         await page.getByTestId('record-kind').waitFor();
         await page.getByTestId('empty-state').waitFor();

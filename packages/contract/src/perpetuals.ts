@@ -285,9 +285,36 @@ export const perpLiquidationView = z.object({
 });
 export type PerpLiquidationView = z.infer<typeof perpLiquidationView>;
 
+/** Why a closed position ended: the customer's (or a TP/SL's) close, a liquidation, or auto-deleveraging. */
+export const PERP_POSITION_ENDS = ['closed', 'liquidated', 'adl'] as const;
+export type PerpPositionEnd = (typeof PERP_POSITION_ENDS)[number];
+
+/** A closed position, for the history tab: its life from the first fill that opened it to the one that closed it. */
+export const perpClosedPositionView = z.object({
+  id: z.string(),
+  symbol: z.string(),
+  side: z.enum(POSITION_SIDES),
+  /** The largest size it reached. */
+  size: z.string(),
+  /** Average price of what opened it, and of what closed it (to the tick). */
+  entryPrice: z.string(),
+  exitPrice: z.string(),
+  realizedPnl: z.string(),
+  /** Trading fees paid on the fills that changed it (a positive amount paid). */
+  fees: z.string(),
+  /** Funding received (+) or paid (−) while it was open. */
+  funding: z.string(),
+  /** Realised P&L − fees + funding. */
+  netPnl: z.string(),
+  openedAt: z.number().int(),
+  closedAt: z.number().int(),
+  reason: z.enum(PERP_POSITION_ENDS),
+});
+export type PerpClosedPositionView = z.infer<typeof perpClosedPositionView>;
+
 /**
- * POST /coin/contract/records/funding and /coin/contract/records/liquidations: the customer's funding
- * payments, and liquidations and ADL (each with its reason), newest first.
+ * POST /coin/contract/records/funding, /liquidations and /positions: the customer's funding payments,
+ * liquidations and ADL (each with its reason), and closed positions, newest first.
  */
 export const perpRecordListBody = pageQuery.extend({ symbol: contractSymbol().optional() });
 export type PerpRecordListInput = z.input<typeof perpRecordListBody>;

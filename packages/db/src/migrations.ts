@@ -837,6 +837,38 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 26,
+    // A perpetual position's life, open to closed (features/perpetuals/position-history.ts, decision 0029),
+    // projected from the engine's position_changed, trade and funding events in the journal's transaction:
+    // the history tab's closed positions with entry and exit averages, realised P&L, fees, funding and why
+    // it closed. last_* are the engine's figures after the last change, to take the next one's difference.
+    name: 'perpetual position history',
+    sql: () => `
+      CREATE TABLE perp_positions (
+        id {{id}},
+        user_id TEXT NOT NULL,
+        instrument_id TEXT NOT NULL,
+        side TEXT NOT NULL,
+        opened_at BIGINT NOT NULL,
+        closed_at BIGINT,
+        reason TEXT,
+        max_lots BIGINT NOT NULL,
+        open_lots BIGINT NOT NULL,
+        open_notional {{money}} NOT NULL,
+        close_lots BIGINT NOT NULL,
+        close_notional {{money}} NOT NULL,
+        realised_pnl {{money}} NOT NULL,
+        fees {{money}} NOT NULL,
+        funding {{money}} NOT NULL,
+        last_size BIGINT NOT NULL,
+        last_entry {{money}} NOT NULL,
+        last_realised {{money}} NOT NULL
+      );
+      CREATE INDEX perp_positions_live ON perp_positions(user_id, instrument_id, closed_at);
+      CREATE INDEX perp_positions_closed ON perp_positions(user_id, closed_at, id);
+    `,
+  },
 ];
 
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {

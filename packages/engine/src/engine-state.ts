@@ -4,6 +4,7 @@
 // Must not: change state, except the pool of finished order records it hands out again (newOrderRecord,
 // recycleFinishedOrders); the command handlers do the rest.
 
+import type { AdlRanking } from './adl-ranking.ts';
 import type { AssetRegistry } from './assets.ts';
 import type { CommandMemory } from './command-memory.ts';
 import type { TimeInForce, TriggerSpec } from './commands.ts';
@@ -221,6 +222,8 @@ export type Position = {
   readonly margin: Hold;
   /** PnL realised since the position opened (fees and funding not included). */
   realisedPnl: bigint;
+  /** Opening order among the perpetual's positions (ADL's tie-break); not saved, a restore renumbers in order. */
+  readonly opened: number;
 };
 
 /** A perpetual's positions and its customers' leverage, by user index. */
@@ -230,6 +233,10 @@ export type PerpetualState = {
   readonly positions: Map<number, Position>;
   /** Leverage a customer set (set_leverage); the spec's default otherwise. */
   readonly leverage: Map<number, number>;
+  /** The next position's `opened`. */
+  nextOpened: number;
+  /** Auto-deleveraging's queue, kept ranked (derived from the positions and the mark, never saved). */
+  readonly adl: AdlRanking;
 };
 
 export type EngineState = {

@@ -27,7 +27,14 @@ import type { Instrument } from './instrument.ts';
 import { type Account, Ledger, type Wallet } from './ledger.ts';
 import { dueLiquidationsByScan, LiquidationWatch } from './liquidation-watch.ts';
 import { OrderMap } from './order-map.ts';
-import { findBrokenPosition, leverageFor, type PositionView, positionsOf } from './positions.ts';
+import {
+  findBrokenPosition,
+  leverageFor,
+  type PositionView,
+  positionCount,
+  positionFor,
+  positionsOf,
+} from './positions.ts';
 import { MIN_RESULT_RETENTION, ResultLog } from './result-log.ts';
 import { findBrokenLock } from './settlement-locks.ts';
 import { type EngineSnapshot, jsonOfParts, restoreState, snapshotParts, takeSnapshot } from './snapshot.ts';
@@ -396,6 +403,16 @@ export class Engine {
   /** Open positions of a perpetual in the order they opened (none for another kind). */
   positions(instrumentId: string): PositionView[] {
     return positionsOf(this.state, instrumentId);
+  }
+
+  /** One customer's open position on a perpetual (none: undefined), without viewing the others. */
+  position(instrumentId: string, userId: string): PositionView | undefined {
+    return positionFor(this.state, instrumentId, userId);
+  }
+
+  /** How many open positions a perpetual has: cheap, for a host deciding whether to look at all. */
+  positionCount(instrumentId: string): number {
+    return positionCount(this.state, instrumentId);
   }
 
   /**

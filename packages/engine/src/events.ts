@@ -24,7 +24,9 @@ export type OrderUpdateReason =
   | 'triggered'
   | 'no_liquidity'
   /** A reduce-only order with no position left to reduce when it came to execute. */
-  | 'reduce_only';
+  | 'reduce_only'
+  /** Cancelled because the customer's position on the contract was liquidated. */
+  | 'liquidation';
 
 export type OrderPlaced = {
   readonly type: 'order_placed';
@@ -163,13 +165,15 @@ export type LeverageSet = {
 
 /**
  * A position liquidated at the mark: `bookLots` closed in the book, `adlLots` against opposite positions
- * at the bankruptcy price; `insuranceFund` is what the fund received (positive) or paid (negative).
+ * at the bankruptcy price; `insuranceFund` is what the fund received (positive) or paid (negative);
+ * `marginLost` the position's margin when it was liquidated (the customer loses that, and no more).
  */
 export type PositionLiquidated = {
   readonly type: 'position_liquidated';
   readonly instrumentId: string;
   readonly userId: string;
   readonly sizeLots: number;
+  readonly marginLost: bigint;
   readonly markTicks: number;
   readonly bankruptcyTicks: number;
   readonly bookLots: number;
@@ -178,14 +182,19 @@ export type PositionLiquidated = {
   readonly timeMs: number;
 };
 
-/** An opposite position closed by auto-deleveraging, and why (shown to its customer). */
+/**
+ * An opposite position closed by auto-deleveraging, and why (shown to its customer): `sizeLots` its signed
+ * size before, `pnl` what closing `lots` of it at `priceTicks` realised.
+ */
 export type AutoDeleveraged = {
   readonly type: 'auto_deleveraged';
   readonly instrumentId: string;
   readonly userId: string;
   readonly liquidatedUserId: string;
+  readonly sizeLots: number;
   readonly lots: number;
   readonly priceTicks: number;
+  readonly pnl: bigint;
   readonly reason: 'insurance_fund_short';
   readonly timeMs: number;
 };

@@ -371,6 +371,30 @@ describe('liquidation at the mark', () => {
     expect(engine.findBrokenInvariant()).toBeUndefined();
   });
 
+  it("cancels the customer's other orders on the contract first: its own bid cannot block the close, no hold is stranded", () => {
+    const m = aliceLongBobShort(['dave']);
+    const { engine, c, run } = m;
+    fundInsurance(m, '1000');
+    // alice rests a closing sell far away and an opening bid that is the best bid; dave bids below it.
+    run(c.limit('alice', 'sell', P(60_000), 500), c.limit('alice', 'buy', P(44_990), 200));
+    run(c.limit('dave', 'buy', P(44_900), BTC), c.mark(P(45_000)));
+    const own = engine.openOrders('alice').map((o) => o.orderId);
+    expect(own).toHaveLength(2);
+    // Her margin (5,000) and the bid's margin (0.2 × 44,990 ÷ 10) are held.
+    expect(engine.balance('alice', 'contract', 'USDT').held).toBe(5_899_800_000n);
+    const events = run(c.liquidate('alice'));
+    const cancelled = events.filter((e) => e.type === 'order_updated' && e.reason === 'liquidation');
+    expect(cancelled.map((e) => (e.type === 'order_updated' ? [e.orderId, e.status] : []))).toEqual([
+      [own[0], 'cancelled'],
+      [own[1], 'cancelled'],
+    ]);
+    // Her own bid gone, the liquidation sells to dave in the book (self-trade prevention would have stopped
+    // it at her bid and sent the whole position to ADL).
+    expect(events.find((e) => e.type === 'position_liquidated')).toMatchObject({ bookLots: BTC, adlLots: 0 });
+    expect(engine.openOrders('alice')).toEqual([]);
+    expect(engine.balance('alice', 'contract', 'USDT')).toMatchObject({ held: 0n, balance: 5_000_000_000n });
+  });
+
   it('a worse fill is paid by the insurance fund, within what it holds', () => {
     const m = aliceLongBobShort(['dave']);
     const { engine, c, run } = m;

@@ -9,6 +9,7 @@
 // checks and applies it), or read a clock.
 
 import { notionalMinor } from '@bourse/money';
+import { AdlRanking } from './adl-ranking.ts';
 import { type CommandBase, defineFamily, NUM } from './command-family.ts';
 import {
   type ApplyResult,
@@ -41,7 +42,7 @@ import {
   unrealisedPnl,
 } from './perpetual-math.ts';
 import type { EngineRejection } from './rejections.ts';
-import { executeLiquidationOrder, fireTriggers, protectionPrice } from './trading.ts';
+import { cancelOrdersOn, executeLiquidationOrder, fireTriggers, protectionPrice } from './trading.ts';
 
 /** Leverage for the customer's future orders on a perpetual; a position's margin is topped up to match. */
 export type SetLeverage = CommandBase & {
@@ -77,7 +78,7 @@ function termsOf(instrument: InstrumentState): Terms {
 export function perpetualOf(state: EngineState, instrument: InstrumentState): PerpetualState {
   let perpetual = state.perpetuals.get(instrument.index);
   if (perpetual === undefined) {
-    perpetual = { instrument, positions: new Map(), leverage: new Map() };
+    perpetual = { instrument, positions: new Map(), leverage: new Map(), nextOpened: 0, adl: new AdlRanking() };
     state.perpetuals.set(instrument.index, perpetual);
   }
   return perpetual;
@@ -322,6 +323,7 @@ function openPosition(state: EngineState, perpetual: PerpetualState, user: UserS
     entryNotional: 0n,
     margin: outcome.hold,
     realisedPnl: 0n,
+    opened: perpetual.nextOpened++,
   };
   perpetual.positions.set(user.index, position);
   return position;
@@ -471,6 +473,8 @@ function logPosition(
   reason: PositionChangeReason,
   timeMs: number,
 ): void {
+  // Every change of a position passes here, quiet (replay) or not: ADL's ranking looks at it again.
+  perpetual.adl.touched(position.userIndex);
   if (state.quiet) return;
   state.log.push({
     type: 'position_changed',
@@ -641,30 +645,6 @@ function worstTicks(
 }
 
 /**
- * ADL's order: opposite positions by profit ratio × effective leverage at the mark, highest first
- * (uPnL / margin × notional / (margin + uPnL), compared exactly), then in the order they opened.
- */
-function adlQueue(instrument: InstrumentState, perpetual: PerpetualState, side: 1 | -1): Position[] {
-  const mark = instrument.markTicks as number;
-  const ranked = [...perpetual.positions.values()]
-    .filter((p) => sideOf(p.sizeLots) === side && p.sizeLots !== 0)
-    .map((p) => {
-      const notional = notionalAt(instrument, p, mark);
-      const pnl = unrealisedPnl(side, p.entryNotional, notional);
-      const margin = p.margin.remaining > 0n ? p.margin.remaining : 1n;
-      const equity = margin + pnl > 0n ? margin + pnl : 1n;
-      return { p, num: pnl * notional, den: margin * equity };
-    });
-  ranked.sort((a, b) => {
-    const left = a.num * b.den;
-    const right = b.num * a.den;
-    // Ties keep the order the positions opened in (the sort is stable).
-    return left > right ? -1 : left < right ? 1 : 0;
-  });
-  return ranked.map((r) => r.p);
-}
-
-/**
  * Liquidates a position whose equity at the mark is at or below its maintenance margin: an IOC order
  * closes it in the book no worse than the insurance fund can pay for; what the book cannot take is closed
  * against the most profitable, most leveraged opposite positions at the bankruptcy price (auto-deleveraging,
@@ -685,9 +665,14 @@ export function liquidate(state: EngineState, command: Liquidate): ApplyResult {
   const fundBefore = fund.balance;
   const user = userOf(state, command.userId);
   const startLots = position.sizeLots;
+  const marginLost = position.margin.remaining;
   const bankrupt = bankruptcyTicks(instrument, position);
   const markTicks = instrument.markTicks as number;
   const closing = startLots > 0 ? 'sell' : 'buy';
+  // The customer's other orders on the contract go first, as exchanges do: a resting one would meet the
+  // liquidation's own order (self-trade prevention would stop it), and the position they reduce or add to
+  // is taken over; their margin and fee holds return to the available balance.
+  cancelOrdersOn(state, instrument, user, 'liquidation', timeMs);
   // The liquidation's fills keep the released margin held; it is settled below.
   const wasLiquidating = state.liquidating;
   state.liquidating = position;
@@ -705,13 +690,21 @@ export function liquidate(state: EngineState, command: Liquidate): ApplyResult {
   if (position.sizeLots !== 0) {
     // What the book left closes at the bankruptcy price of the rest, with the margin the rest has left.
     const adlTicks = bankruptcyTicks(instrument, position);
-    for (const counter of adlQueue(instrument, perpetual, sideOf(-position.sizeLots))) {
+    // Ranked by profit ratio × effective leverage at the mark (adl-ranking.ts); the steps below change the
+    // ranked positions, which are ranked again on the next use, not while this loop reads the list.
+    for (const { position: counter } of perpetual.adl.queue(
+      instrument,
+      perpetual.positions,
+      sideOf(-position.sizeLots),
+    )) {
       if (position.sizeLots === 0) break;
       const lots = Math.min(Math.abs(position.sizeLots), Math.abs(counter.sizeLots));
       const counterUser = state.userList[counter.userIndex] as UserState;
       const direction = sideOf(position.sizeLots);
       // Each step its own link, so its transfer ids (link:pnl:user) are unique.
       const step = `${link}:adl:${counterUser.id}`;
+      const counterLots = counter.sizeLots;
+      const counterPnl = counter.realisedPnl;
       changePosition(state, perpetual, user, -direction * lots, adlTicks, null, step, 'liquidation', timeMs, true);
       changePosition(state, perpetual, counterUser, direction * lots, adlTicks, null, step, 'adl', timeMs);
       adlLots += lots;
@@ -720,8 +713,10 @@ export function liquidate(state: EngineState, command: Liquidate): ApplyResult {
         instrumentId: instrument.def.id,
         userId: counterUser.id,
         liquidatedUserId: user.id,
+        sizeLots: counterLots,
         lots,
         priceTicks: adlTicks,
+        pnl: counter.realisedPnl - counterPnl,
         reason: 'insurance_fund_short',
         timeMs,
       });
@@ -741,6 +736,7 @@ export function liquidate(state: EngineState, command: Liquidate): ApplyResult {
     instrumentId: instrument.def.id,
     userId: user.id,
     sizeLots: startLots,
+    marginLost,
     markTicks,
     bankruptcyTicks: bankrupt,
     bookLots,
@@ -875,23 +871,41 @@ export function positionsOf(state: EngineState, instrumentId: string): PositionV
   const instrument = state.instruments.get(instrumentId);
   if (instrument === undefined || instrument.def.perpetual === null) return [];
   const perpetual = perpetualOf(state, instrument);
+  return [...perpetual.positions.values()].map((p) => viewOf(instrument, perpetual, p));
+}
+
+/** One customer's open position on a perpetual, or undefined (without building every other one's view). */
+export function positionFor(state: EngineState, instrumentId: string, userId: string): PositionView | undefined {
+  const instrument = state.instruments.get(instrumentId);
+  const perpetual = instrument === undefined ? undefined : state.perpetuals.get(instrument.index);
+  const position = perpetual === undefined ? undefined : positionOf(state, perpetual, userId);
+  return position === undefined
+    ? undefined
+    : viewOf(instrument as InstrumentState, perpetual as PerpetualState, position);
+}
+
+/** How many open positions a perpetual has (0 for another kind). */
+export function positionCount(state: EngineState, instrumentId: string): number {
+  const instrument = state.instruments.get(instrumentId);
+  return instrument === undefined ? 0 : (state.perpetuals.get(instrument.index)?.positions.size ?? 0);
+}
+
+function viewOf(instrument: InstrumentState, perpetual: PerpetualState, p: Position): PositionView {
   const tiers = termsOf(instrument).tiers;
   const mark = instrument.markTicks;
-  return [...perpetual.positions.values()].map((p) => {
-    const markNotional = mark === null ? null : notionalAt(instrument, p, mark);
-    return {
-      userId: p.userId,
-      sizeLots: p.sizeLots,
-      entryNotional: p.entryNotional,
-      margin: p.margin.remaining,
-      realisedPnl: p.realisedPnl,
-      leverage: leverageOf(perpetual, p.userIndex),
-      liquidationPrice: liquidationPrice(tiers, figures(instrument, p), instrument.def.baseUnit),
-      bankruptcyPrice: bankruptcyPrice(figures(instrument, p), instrument.def.baseUnit),
-      unrealisedPnl: markNotional === null ? null : unrealisedPnl(sideOf(p.sizeLots), p.entryNotional, markNotional),
-      maintenanceMargin: markNotional === null ? null : maintenanceMargin(tiers, markNotional),
-    };
-  });
+  const markNotional = mark === null ? null : notionalAt(instrument, p, mark);
+  return {
+    userId: p.userId,
+    sizeLots: p.sizeLots,
+    entryNotional: p.entryNotional,
+    margin: p.margin.remaining,
+    realisedPnl: p.realisedPnl,
+    leverage: leverageOf(perpetual, p.userIndex),
+    liquidationPrice: liquidationPrice(tiers, figures(instrument, p), instrument.def.baseUnit),
+    bankruptcyPrice: bankruptcyPrice(figures(instrument, p), instrument.def.baseUnit),
+    unrealisedPnl: markNotional === null ? null : unrealisedPnl(sideOf(p.sizeLots), p.entryNotional, markNotional),
+    maintenanceMargin: markNotional === null ? null : maintenanceMargin(tiers, markNotional),
+  };
 }
 
 /** A hold is a position's margin (its id's form). */
@@ -987,13 +1001,15 @@ export function restorePositions(state: EngineState, saved: PositionsSnapshot | 
     const account = contractAccount(state, instrument, userId);
     const hold = new Hold(id, 'margin', account, BigInt(margin), 'trade', id);
     state.ledger.restoreHold(hold);
-    perpetualOf(state, instrument).positions.set(user.index, {
+    const perpetual = perpetualOf(state, instrument);
+    perpetual.positions.set(user.index, {
       userIndex: user.index,
       userId,
       sizeLots,
       entryNotional: BigInt(entry),
       margin: hold,
       realisedPnl: BigInt(realised),
+      opened: perpetual.nextOpened++,
     });
   }
 }

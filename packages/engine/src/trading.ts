@@ -424,13 +424,35 @@ function ownedOrder(state: EngineState, userId: string, orderId: number): OrderR
 export function cancelOrder(state: EngineState, command: CancelOrder): ApplyResult {
   const order = ownedOrder(state, command.userId, command.orderId);
   if (order === undefined) return reject('order_not_found');
+  cancelLive(state, order, 'cancelled_by_user', command.timeMs);
+  return WRITTEN;
+}
+
+/** Takes a live order off the book, its trigger list or the halt queue, and releases its hold. */
+function cancelLive(state: EngineState, order: OrderRecord, reason: OrderUpdateReason, timeMs: number): void {
   const instrument = order.instrument;
   const waiting = order.trigger !== null ? removeTrigger : removeQueued;
   if (instrument.book.cancel(order.id) < 0 && !waiting(instrument, order)) {
     throw new Error(`order ${order.id} is live but neither resting nor waiting`);
   }
-  finish(state, order, 'cancelled', 'cancelled_by_user', true, command.timeMs);
-  return WRITTEN;
+  finish(state, order, 'cancelled', reason, true, timeMs);
+}
+
+/**
+ * Cancels every live order of `user` on the instrument, oldest first (a liquidation's: orders that would
+ * reopen or reduce the position it takes over, and whose holds it frees).
+ */
+export function cancelOrdersOn(
+  state: EngineState,
+  instrument: InstrumentState,
+  user: UserState,
+  reason: OrderUpdateReason,
+  timeMs: number,
+): void {
+  if (user.openOrders === 0) return;
+  const orders = state.orders.matching((o) => o.instrument === instrument && o.userIndex === user.index);
+  orders.sort((a, b) => a.id - b.id);
+  for (const order of orders) cancelLive(state, order, reason, timeMs);
 }
 
 export function amendOrder(state: EngineState, command: AmendOrder): ApplyResult {

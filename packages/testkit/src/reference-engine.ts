@@ -955,6 +955,9 @@ export class ReferenceEngine {
     const p = perp.positions.get(user);
     if (!p) return 'position_not_found';
     if (!this.liquidatable(i, p)) return 'not_liquidatable';
+    // The customer's other orders on the contract are cancelled first, oldest first.
+    const others = this.orders.filter((o) => o.user === user && o.instrumentId === i.spec.id);
+    for (const o of others.sort((a, b) => a.id - b.id)) this.finish(o, 'cancelled', 'liquidation');
     const fundKey = `platform:insurance_fund/platform/${i.spec.quote}`;
     const account = this.contract(i, user);
     if (!i.halted) {

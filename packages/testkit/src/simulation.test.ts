@@ -5,7 +5,9 @@ describe('seeded simulation', () => {
   it('runs 20,000 random commands with the engine agreeing with the naive reference and every invariant holding', {
     timeout: 120_000,
   }, () => {
-    const report = runSimulation({ seed: 20_240_601, commands: 20_000 });
+    // Seed 20,240,602 since liquidations cancel the customer's orders (20,240,601's mix no longer had a
+    // liquidation paid by the insurance fund).
+    const report = runSimulation({ seed: 20_240_602, commands: 20_000 });
     if (!report.ok)
       throw new Error(`seed ${report.seed} step ${report.step}: ${report.message} ${JSON.stringify(report.command)}`);
     expect(report.trades).toBeGreaterThan(1_000);
@@ -81,7 +83,10 @@ describe('seeded simulation', () => {
       'liquidate:paid_by_insurance_fund',
       'position:closed',
       'place_order:reduce_only_rejected',
-      'reduce_only:nothing_left',
+      // A liquidation cancels the customer's other orders on the contract first (a waiting TP/SL among
+      // them), so a TP/SL firing after its position closed ('reduce_only:nothing_left') is now rare in
+      // this mix: positions.test.ts's take-profit scenario covers it.
+      'liquidate:cancelled_orders',
     ]) {
       expect(report.coverage[path], path).toBeGreaterThan(0);
     }

@@ -252,6 +252,7 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
       if (e.type === 'position_changed' && e.reason === 'trade' && e.sizeLots === 0) tally('position:closed');
       if (e.type === 'funding_applied' && e.paid > 0n) tally('apply_funding:paid');
       if (e.type === 'order_updated' && e.reason === 'reduce_only') tally('reduce_only:nothing_left');
+      if (e.type === 'order_updated' && e.reason === 'liquidation') tally('liquidate:cancelled_orders');
     }
     // An order that swept five or more price levels.
     const levels = new Set(events.flatMap((e) => (e.type === 'trade' ? [e.priceTicks] : [])));

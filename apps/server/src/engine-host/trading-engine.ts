@@ -3,7 +3,7 @@
 // Must hold: a command whose text the read tables cannot store (see isStorable) never reaches the
 // journal: PostgreSQL refuses NUL in text, so its batch's commit would fail and stop the host.
 
-import type { Db } from '@bourse/db';
+import type { Db, Sql } from '@bourse/db';
 import {
   type ApplyResult,
   type Command,
@@ -18,11 +18,19 @@ import {
   type ParsedJournalPage,
 } from '@bourse/engine';
 import type { Clock } from '../platform/clock.ts';
-import { EngineHost, type StartupReport } from './engine-host.ts';
+import { type Applied, EngineHost, type StartupReport } from './engine-host.ts';
 import { projectBatch } from './projection.ts';
 import { snapshotEngine } from './trading-snapshots.ts';
 
 const TRADING_SNAPSHOTS = new URL('./trading-snapshots.ts', import.meta.url);
+
+/** Writes a feature's read rows from a batch of applied commands, inside the journal's transaction. */
+export type BatchProjector = (
+  tx: Sql,
+  batch: readonly Applied<Command, ApplyResult>[],
+  /** Settles when the batch before has committed (its rows readable from this transaction). */
+  previousCommitted: Promise<void>,
+) => Promise<void>;
 
 /** A command as features write it: the host adds the sequencer's time. */
 export type CommandInput = Command extends infer C ? (C extends Command ? Omit<C, 'timeMs'> : never) : never;
@@ -47,6 +55,7 @@ export class TradingEngine {
   readonly #host: EngineHost<Command, ApplyResult, Engine>;
   readonly #clock: Clock;
   readonly #listeners = new Set<(events: readonly EngineEvent[]) => void>();
+  readonly #appliedListeners = new Set<(command: CommandInput, result: ApplyResult) => void>();
   private constructor(host: EngineHost<Command, ApplyResult, Engine>, clock: Clock) {
     this.#host = host;
     this.#clock = clock;
@@ -59,9 +68,15 @@ export class TradingEngine {
   static async open(
     db: Db,
     clock: Clock,
-    options: { snapshotEvery?: number; snapshotWorker?: boolean; onFatal?: (e: unknown) => void } = {},
+    options: {
+      snapshotEvery?: number;
+      snapshotWorker?: boolean;
+      onFatal?: (e: unknown) => void;
+      /** A feature's own read rows, written from each batch in the journal's transaction (with its commit). */
+      alsoProject?: readonly BatchProjector[];
+    } = {},
   ) {
-    const { snapshotWorker, ...rest } = options;
+    const { snapshotWorker, alsoProject = [], ...rest } = options;
     const host = await EngineHost.open<Command, ApplyResult, Engine>({
       db,
       create: snapshotEngine.create,
@@ -82,7 +97,10 @@ export class TradingEngine {
           if (result instanceof LoggedResult) result.keep();
         },
       },
-      project: projectBatch,
+      project: async (tx, batch, previousCommitted) => {
+        await projectBatch(tx, batch, previousCommitted);
+        for (const project of alsoProject) await project(tx, batch, previousCommitted);
+      },
       now: () => clock.now(),
       ...(snapshotWorker ? { snapshotWorker: TRADING_SNAPSHOTS } : {}),
       ...rest,
@@ -127,6 +145,10 @@ export class TradingEngine {
   apply(command: CommandInput): { result: ApplyResult | undefined; committed: Promise<ApplyResult> } {
     if (!isStorable(command)) return { result: UNSTORABLE, committed: Promise.resolve(UNSTORABLE) };
     const applied = this.#host.apply({ ...command, timeMs: this.#clock.now() } as Command);
+    const result = applied.result;
+    if (result?.ok && this.#appliedListeners.size > 0) {
+      for (const listener of this.#appliedListeners) listener(command, result);
+    }
     if (this.#listeners.size > 0) {
       applied.committed.then(
         (result) => {
@@ -142,6 +164,16 @@ export class TradingEngine {
   onCommitted(listener: (events: readonly EngineEvent[]) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Each successful command as it is applied, before its commit: for host-side indexes of live state
+   * (the perpetuals' liquidation watch) that must follow the engine command by command. The listener runs
+   * on the writer's path: it must be cheap, and it must not send commands.
+   */
+  onApplied(listener: (command: CommandInput, result: ApplyResult) => void): () => void {
+    this.#appliedListeners.add(listener);
+    return () => this.#appliedListeners.delete(listener);
   }
 
   close(): Promise<void> {

@@ -1,15 +1,15 @@
 // The staff console's perpetuals desk (issue 25 item 6): the insurance fund's balance and ledger lines, open
 // interest per contract from the engine's positions, and liquidations with their auto-deleveraging from the
-// ledger lines they wrote (link perp:liquidation:<command>).
+// customers' records (perp_records, projected with each liquidate command: records.ts).
 // Must not: change anything (no command is sent from here: staff cannot set a price or close a position).
 
 import type { LiquidationRecord, OpenInterestView, StaffPerpetualsDesk } from '@bourse/contract';
 import type { Sql } from '@bourse/db';
 import { formatDecimal, notionalMinor } from '@bourse/money';
 import type { TradingEngine } from '../../engine-host/trading-engine.ts';
+import * as repo from './repo.ts';
 
 const FUND = 'platform:insurance_fund';
-const LIQUIDATION_LINK = 'perp:liquidation:';
 /** Lines and liquidations shown: the newest. */
 const NEWEST = 200;
 
@@ -48,10 +48,7 @@ export class PerpetualsDesk {
        ORDER BY seq DESC, transfer_id DESC LIMIT $3`,
       [FUND, collateral, NEWEST],
     );
-    const liquidationLines = await this.#db.query<Line>(
-      `SELECT * FROM ledger_transfers WHERE link LIKE $1 ORDER BY seq DESC, transfer_id DESC LIMIT $2`,
-      [`${LIQUIDATION_LINK}%`, NEWEST * 4],
-    );
+    const liquidationRows = await repo.newestLiquidationRows(this.#db, NEWEST * 4);
     return {
       insuranceFund: {
         asset: collateral,
@@ -69,7 +66,7 @@ export class PerpetualsDesk {
         }),
       },
       openInterest: ids.flatMap((id) => this.#openInterest(id)),
-      liquidations: liquidationsOf(liquidationLines, money),
+      liquidations: liquidationsOf(liquidationRows, (id) => engine.instrument(id)?.quote.code ?? collateral, money),
     };
   }
 
@@ -108,51 +105,41 @@ export class PerpetualsDesk {
 }
 
 /**
- * One record per liquidation command, newest first: its lines carry link perp:liquidation:<command>, each ADL
- * step perp:liquidation:<command>:adl:<counterparty>. The customer is the owner whose margin went to the fund
- * (the `:margin` line) or, without one, the PnL owner of an ADL step other than its counterparty; the fund's
- * net is what it got less what it paid. A liquidation closed wholly in the book at its bankruptcy price
- * writes no line of its own (its trades' lines carry the trade's link) and is not listed.
+ * One record per liquidation command, newest first: its `<command>:liquidation` row (the customer, what the
+ * fund got or paid) and its `<command>:adl:<user>` rows (the counterparties, in the order they were
+ * deleveraged). The link is the ledger lines' (perp:liquidation:<command>). Rows of a liquidation cut off
+ * by the limit without their own row are left out.
  */
-export function liquidationsOf(lines: readonly Line[], money: (minor: bigint) => string): LiquidationRecord[] {
-  const byLink = new Map<string, Line[]>();
-  for (const line of lines) {
-    const link = line.link.replace(/:adl:[^:]+$/, '');
-    const group = byLink.get(link);
-    if (group === undefined) byLink.set(link, [line]);
-    else group.push(line);
-  }
-  const records: LiquidationRecord[] = [];
-  for (const [link, group] of byLink) {
-    let fund = 0n;
-    const adl = new Set<string>();
-    let userId = '';
-    for (const line of group) {
-      if (line.credit_owner === FUND) fund += BigInt(line.amount);
-      if (line.debit_owner === FUND) fund -= BigInt(line.amount);
-      const step = line.link.slice(link.length).match(/^:adl:([^:]+)$/);
-      if (step?.[1] !== undefined) adl.add(step[1]);
-      if (line.transfer_id === `${link}:margin`) userId = line.debit_owner;
+export function liquidationsOf(
+  rows: readonly repo.LiquidationRow[],
+  assetOf: (instrumentId: string) => string,
+  money: (minor: bigint) => string,
+): LiquidationRecord[] {
+  const byCommand = new Map<string, { main?: repo.LiquidationRow; adl: string[] }>();
+  for (const row of rows) {
+    const at = row.kind === 'adl' ? row.record_key.lastIndexOf(':adl:') : row.record_key.lastIndexOf(':liquidation');
+    const command = row.record_key.slice(0, at);
+    let group = byCommand.get(command);
+    if (group === undefined) {
+      group = { adl: [] };
+      byCommand.set(command, group);
     }
-    if (userId === '') {
-      // No remainder went to the fund: the customer is the one whose PnL line is not an ADL step's counterparty.
-      const pnl = group.find((line) => /:pnl:/.test(line.transfer_id) && !adl.has(pnlOwner(line.transfer_id)));
-      userId = pnl === undefined ? '' : pnlOwner(pnl.transfer_id);
-    }
-    records.push({
-      link,
-      at: Math.min(...group.map((line) => Number(line.at))),
-      userId,
-      asset: group[0]?.asset ?? '',
-      insuranceFund: money(fund),
-      adlCounterparties: [...adl],
-    });
+    if (row.kind === 'liquidation') group.main = row;
+    // Rows come newest first: each earlier counterparty goes before the ones already seen.
+    else group.adl.unshift(row.user_id);
   }
-  // Lines came newest first: so do the records.
-  return records;
-}
-
-function pnlOwner(transferId: string): string {
-  const at = transferId.lastIndexOf(':pnl:');
-  return transferId.slice(at + 5).split(':')[0] ?? '';
+  return [...byCommand].flatMap(([command, { main, adl }]) =>
+    main === undefined
+      ? []
+      : [
+          {
+            link: `perp:liquidation:${command}`,
+            at: Number(main.at),
+            userId: main.user_id,
+            asset: assetOf(main.instrument_id),
+            insuranceFund: money(BigInt(main.insurance_fund)),
+            adlCounterparties: adl,
+          },
+        ],
+  );
 }

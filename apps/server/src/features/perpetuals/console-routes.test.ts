@@ -16,13 +16,18 @@ type T = Awaited<ReturnType<typeof testApp>>;
 // tick 0.1 USDT, lot 0.001 BTC
 const P = (usdt: number) => usdt * 10;
 
-async function seed(t: T) {
+/** Sends engine commands straight to the engine (not through the server's desk), each expected to pass. */
+function runner(t: T, prefix: string) {
   let n = 0;
-  const run = async (command: Record<string, unknown>) => {
+  return async (command: Record<string, unknown>) => {
     n += 1;
-    const result = await t.app.engine.submit({ id: `desk-test:${n}`, ...command } as never);
+    const result = await t.app.engine.submit({ id: `${prefix}:${n}`, ...command } as never);
     expect(result.ok ? 'ok' : result.code, String(command.type)).toBe('ok');
   };
+}
+
+async function seed(t: T) {
+  const run = runner(t, 'desk-test');
   await run({ type: 'register_instrument', instrument: btcPerp({ makerFeeBps: 0, takerFeeBps: 0 }) });
   for (const user of ['9001', '9002', '9003', '9004']) {
     await run({
@@ -112,6 +117,39 @@ describe.each(dbs)('perpetuals desk on $dialect', ({ open }) => {
         adlCounterparties: [],
       });
       expect(desk.liquidations[0].link).toMatch(/^perp:liquidation:/);
+
+      // 9005 long 0.1 BTC at 50,000 (10x: margin 500, bankruptcy 45,000) is liquidated into 9003's bid at
+      // exactly 45,000: no margin is left for the fund and no ADL, so no ledger line carries the
+      // liquidation's link. Its record (written with the command) still lists it.
+      const run = runner(t, 'desk-test:bankruptcy');
+      const order = { type: 'place_order', instrumentId: PERP, orderType: 'limit' };
+      await run({
+        type: 'deposit',
+        userId: '9005',
+        wallet: 'contract',
+        asset: 'USDT',
+        amount: '1000',
+        from: 'faucet',
+        cause: 'paper_grant',
+      });
+      await run({ type: 'set_leverage', userId: '9005', instrumentId: PERP, leverage: 10 });
+      await run({ ...order, userId: '9002', side: 'sell', priceTicks: P(50_000), qtyLots: 100 });
+      await run({ ...order, userId: '9005', side: 'buy', priceTicks: P(50_000), qtyLots: 100 });
+      await run({ ...order, userId: '9003', side: 'buy', priceTicks: P(45_000), qtyLots: 100 });
+      await run({ type: 'liquidate', instrumentId: PERP, userId: '9005' });
+      await t.app.engine.committed(t.app.engine.seq);
+      const after = (await t.call('GET', '/admin/perpetuals/desk', { token })).body.data;
+      expect(after.liquidations).toHaveLength(3);
+      expect(after.liquidations[0]).toMatchObject({
+        userId: '9005',
+        asset: 'USDT',
+        insuranceFund: '0.000000',
+        adlCounterparties: [],
+      });
+      const lines = await db.query<{ n: number }>('SELECT COUNT(*) AS n FROM ledger_transfers WHERE link = $1', [
+        after.liquidations[0].link,
+      ]);
+      expect(Number(lines[0]?.n)).toBe(0);
 
       for (const lang of ['en-US', 'pt-BR']) {
         const anonymous = await t.call('GET', '/admin/perpetuals/desk', { lang });

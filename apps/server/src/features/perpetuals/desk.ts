@@ -1,14 +1,15 @@
 // The perpetual contracts' host side (decision 0028): registers each contract, runs its disclosed
 // liquidity account (`mm:PERP:BTCUSDT`, the shared quote ladder around the index, requoted lazily like the
 // spot bot), sets the mark price (the simulator's index + a bounded premium from our book), and on every
-// mark move sends `liquidate` for each position the mark crossed (the engine re-checks: a stale request is
-// refused harmlessly), fires the TP/SL it holds as reduce-only market orders, and applies funding at
-// 00:00, 08:00 and 16:00 UTC. Liquidations, ADL and funding payments are recorded for the customer.
+// mark move sends `liquidate` for each position the mark made due (found by the engine's liquidation index,
+// risk-watch.ts; the engine re-checks: a stale request is refused harmlessly), fires the TP/SL it holds as
+// reduce-only market orders, and applies funding at 00:00, 08:00 and 16:00 UTC (an instant missed while
+// the server was down, once at start-up). The customers' records of them are projected (records.ts).
 // Must not: read customers' orders to set a price (the premium is bounded so a thin book cannot move the
 // mark), or move money but by engine commands.
 
 import type { Db } from '@bourse/db';
-import { type ApplyResult, type EngineEvent, fundingRate, type PositionView } from '@bourse/engine';
+import { type ApplyResult, fundingRate } from '@bourse/engine';
 import { formatDecimal, parseDecimal } from '@bourse/money';
 import { marketMakerOf, QuoteLadder } from '../../adapters/venue/quote-ladder.ts';
 import type { PerpetualSettings } from '../../config.ts';
@@ -17,6 +18,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { MarketData } from '../markets/service.ts';
 import { PERP_QUOTE, type PerpContract, perpContracts, perpSpec } from './contracts.ts';
 import * as repo from './repo.ts';
+import { RiskWatch } from './risk-watch.ts';
 
 const SHAPE = { levels: 5, spreadBps: 5, watchedRequoteMs: 3_000, watchWindowMs: 60_000 };
 /** Roughly what the nearest level is worth in USDT; level k shows (k + 1) × that. */
@@ -35,8 +37,6 @@ export type Triggers = { tp: number | null; sl: number | null };
 /** The funding instant at or before `ms`: 00:00, 08:00 or 16:00 UTC. */
 export const fundingSlotOf = (ms: number) => Math.floor(ms / FUNDING_INTERVAL_MS) * FUNDING_INTERVAL_MS;
 
-const sideOf = (lots: number): 'long' | 'short' => (lots > 0 ? 'long' : 'short');
-
 export class PerpDesk {
   readonly #db: Db;
   readonly #engine: TradingEngine;
@@ -49,7 +49,8 @@ export class PerpDesk {
   readonly #lastSlot = new Map<string, number>();
   /** Test hook: an index price (ticks) in place of the simulator's. */
   readonly #indexOverride = new Map<string, number>();
-  #records: repo.PerpRecord[] = [];
+  readonly #watch: RiskWatch;
+  /** Funding instants that found no position (no command, so nothing projects them). */
   #slots: Parameters<typeof repo.saveFundingSlot>[1][] = [];
   /** TP/SL rows to delete once the commands that ended their positions are committed. */
   #dropped: [userId: string, instrumentId: string][] = [];
@@ -62,6 +63,10 @@ export class PerpDesk {
     this.#clock = clock;
     this.#ladder = new QuoteLadder(engine, SHAPE);
     this.contracts = perpContracts();
+    this.#watch = new RiskWatch(
+      engine,
+      this.contracts.map((c) => c.id),
+    );
   }
 
   static async open(
@@ -109,10 +114,17 @@ export class PerpDesk {
         sl: row.stop_loss_ticks === null ? null : Number(row.stop_loss_ticks),
       });
     }
-    // A new server starts counting at the current instant: it owes no funding from before it existed.
+    // A new server starts counting at the current instant: it owes no funding from before it existed. That
+    // instant is stored (nothing paid), so a restart after the next one knows it missed it (sync, below).
     const slots = new Map((await repo.lastFundingSlots(db)).map((r) => [r.instrument_id, Number(r.slot_at)]));
-    for (const contract of desk.contracts)
-      desk.#lastSlot.set(contract.id, slots.get(contract.id) ?? fundingSlotOf(clock.now()));
+    for (const contract of desk.contracts) {
+      const start = slots.get(contract.id);
+      desk.#lastSlot.set(contract.id, start ?? fundingSlotOf(clock.now()));
+      if (start === undefined) {
+        const slotAt = fundingSlotOf(clock.now());
+        await repo.saveFundingSlot(db, { instrumentId: contract.id, slotAt, ratePpm: 0, markTicks: 0, paid: 0n });
+      }
+    }
     await desk.sync();
     return desk;
   }
@@ -224,30 +236,27 @@ export class PerpDesk {
     return next;
   }
 
-  /** Waits for the commits, then writes the records of what was applied (after the journal has it). */
+  /** Waits for the commits (which wrote the records: records.ts), then the rows that follow no command. */
   async #settle(): Promise<void> {
     await this.#ladder.flush();
-    const records = this.#records;
     const slots = this.#slots;
     const dropped = this.#dropped;
-    this.#records = [];
     this.#slots = [];
     this.#dropped = [];
-    if (records.length > 0) await repo.insertRecords(this.#db, records);
     for (const slot of slots) await repo.saveFundingSlot(this.#db, slot);
     for (const [userId, instrumentId] of dropped) await repo.deleteTrigger(this.#db, userId, instrumentId);
   }
 
   /**
    * The mark follows the index while the contract has positions (nobody holding one: no command, so an
-   * idle contract costs nothing); every position the mark crossed is liquidated; TP/SL reached fire.
+   * idle contract costs nothing); every position the mark made due is liquidated; TP/SL reached fire.
    */
   #risk(contract: PerpContract, force: boolean): void {
-    const positions = this.#engine.state.positions(contract.id);
-    if (positions.length === 0 && !force) return;
+    const engine = this.#engine.state;
+    if (engine.positionCount(contract.id) === 0 && !force) return;
     const mark = this.markTicks(contract);
     if (mark === undefined) return;
-    if (this.#engine.state.market(contract.id)?.markTicks !== mark) {
+    if (engine.market(contract.id)?.markTicks !== mark) {
       this.#send({
         type: 'set_mark_price',
         id: `mark:${contract.id}:${this.#engine.seq}`,
@@ -255,77 +264,46 @@ export class PerpDesk {
         priceTicks: mark,
       });
     }
-    const spec = this.#engine.state.instrument(contract.id);
-    if (!spec) return;
-    const markPrice = BigInt(mark) * spec.tickMinor;
-    const due = positions.filter(
-      (p) =>
-        p.liquidationPrice !== null &&
-        (p.sizeLots > 0 ? markPrice <= p.liquidationPrice : markPrice >= p.liquidationPrice),
-    );
-    if (due.length > 0) {
-      // The liquidation closes in the book: the ladder must stand at today's index, not at an old price.
-      const index = this.indexTicks(contract);
-      if (index !== undefined && this.#ladder.isStale(contract.id, index)) this.#requote(contract, index);
-    }
-    for (const p of due) this.#liquidate(contract, p, mark);
+    // Due by the engine's own mark (what `liquidate` checks), should set_mark_price have been refused.
+    const engineMark = engine.market(contract.id)?.markTicks ?? null;
+    if (engineMark !== null) this.#liquidateDue(contract, engineMark);
     this.#fireTriggers(contract, mark);
   }
 
-  #liquidate(contract: PerpContract, p: PositionView, mark: number): void {
-    const before = new Map(this.#engine.state.positions(contract.id).map((q) => [q.userId, q]));
-    const id = `liquidate:${contract.id}:${p.userId}:${this.#engine.seq}`;
-    const result = this.#send({ type: 'liquidate', id, userId: p.userId, instrumentId: contract.id });
-    if (!result?.ok) return;
-    const changed = new Map<string, Extract<EngineEvent, { type: 'position_changed' }>>();
-    for (const e of result.events) if (e.type === 'position_changed') changed.set(e.userId, e);
-    for (const e of result.events) {
-      if (e.type === 'position_liquidated') {
-        this.#records.push({
-          key: `${id}:liquidation`,
-          userId: e.userId,
-          instrumentId: contract.id,
-          kind: 'liquidation',
-          side: sideOf(e.sizeLots),
-          sizeLots: Math.abs(e.sizeLots),
-          priceTicks: e.markTicks,
-          bankruptcyTicks: e.bankruptcyTicks,
-          ratePpm: 0,
-          // The customer loses the position's margin, and no more.
-          amount: -(before.get(e.userId)?.margin ?? 0n),
-          insuranceFund: e.insuranceFund,
-          at: e.timeMs,
-        });
-      } else if (e.type === 'auto_deleveraged') {
-        const was = before.get(e.userId);
-        const now = changed.get(e.userId);
-        this.#records.push({
-          key: `${id}:adl:${e.userId}`,
-          userId: e.userId,
-          instrumentId: contract.id,
-          kind: 'adl',
-          side: sideOf(was?.sizeLots ?? 0),
-          sizeLots: e.lots,
-          priceTicks: mark,
-          bankruptcyTicks: e.priceTicks,
-          ratePpm: 0,
-          amount: (now?.realisedPnl ?? 0n) - (was?.realisedPnl ?? 0n),
-          insuranceFund: 0n,
-          at: e.timeMs,
-        });
-      }
+  /**
+   * Liquidates every position due at the engine's mark. A liquidation changes other positions (its fills,
+   * its ADL): the index is asked again until none is due, or until a round liquidates nothing (a refusal
+   * would otherwise repeat).
+   */
+  #liquidateDue(contract: PerpContract, markTicks: number): void {
+    let due = this.#watch.due(contract.id, markTicks);
+    if (due.length === 0) return;
+    // The liquidation closes in the book: the ladder must stand at today's index, not at an old price.
+    const index = this.indexTicks(contract);
+    if (index !== undefined && this.#ladder.isStale(contract.id, index)) this.#requote(contract, index);
+    while (due.length > 0) {
+      let liquidated = 0;
+      for (const userId of due) if (this.#liquidate(contract, userId)) liquidated++;
+      if (liquidated === 0) return;
+      due = this.#watch.due(contract.id, markTicks);
     }
-    // The position is gone: its TP/SL go with it.
-    if (this.#triggers.get(contract.id)?.delete(p.userId)) this.#dropped.push([p.userId, contract.id]);
+  }
+
+  /** Sends `liquidate` (the engine checks it is due); the position's TP/SL go with it. */
+  #liquidate(contract: PerpContract, userId: string): boolean {
+    const id = `liquidate:${contract.id}:${userId}:${this.#engine.seq}`;
+    const result = this.#send({ type: 'liquidate', id, userId, instrumentId: contract.id });
+    if (!result?.ok) return false;
+    if (this.#triggers.get(contract.id)?.delete(userId)) this.#dropped.push([userId, contract.id]);
+    return true;
   }
 
   /** A long's TP fires at or above it, its SL at or below; a short's the other way. One fires, both go. */
   #fireTriggers(contract: PerpContract, mark: number): void {
     const map = this.#triggers.get(contract.id);
     if (!map || map.size === 0) return;
-    const sizes = new Map(this.#engine.state.positions(contract.id).map((p) => [p.userId, p.sizeLots]));
     for (const [userId, t] of [...map]) {
-      const size = sizes.get(userId);
+      const size = this.#engine.state.position(contract.id, userId)?.sizeLots;
       if (size === undefined || size === 0) {
         // Waiting for a resting order to open the position: kept.
         if (this.#engine.state.openOrders(userId).some((o) => o.instrumentId === contract.id)) continue;
@@ -358,18 +336,21 @@ export class PerpDesk {
 
   /**
    * At 00:00, 08:00 and 16:00 UTC: DOMAIN.md's rate from the premium (perpetual-math's fundingRate) at the
-   * mark, paid by holders at that instant. An instant missed while the server was down is not paid late.
+   * mark, paid by holders at that instant. The last instant applied is kept per contract, so an instant
+   * missed while the server was down is applied once at start-up (to the holders and at the mark of then);
+   * of several missed, only the latest. The command's id names the instant: the engine and the projected
+   * perp_funding_slots row (records.ts) make it once only.
    */
   #funding(contract: PerpContract, now: number): void {
     const slot = fundingSlotOf(now);
     if (slot <= (this.#lastSlot.get(contract.id) ?? slot)) return;
-    this.#lastSlot.set(contract.id, slot);
-    const positions = this.#engine.state.positions(contract.id);
     const index = this.indexTicks(contract);
     const mark = this.markTicks(contract);
+    // No price yet: the instant waits for one.
     if (index === undefined || mark === undefined) return;
+    this.#lastSlot.set(contract.id, slot);
     const ratePpm = fundingRate(this.premiumPpm(contract, index));
-    if (positions.length === 0) {
+    if (this.#engine.state.positionCount(contract.id) === 0) {
       this.#slots.push({ instrumentId: contract.id, slotAt: slot, ratePpm, markTicks: mark, paid: 0n });
       return;
     }
@@ -380,34 +361,7 @@ export class PerpDesk {
         instrumentId: contract.id,
         priceTicks: mark,
       });
-    const id = `funding:${contract.id}:${slot}`;
-    const result = this.#send({ type: 'apply_funding', id, instrumentId: contract.id, ratePpm });
-    if (!result?.ok) return;
-    const sizes = new Map(positions.map((p) => [p.userId, p.sizeLots]));
-    const link = `perp:funding:${id}`;
-    let paid = 0n;
-    for (const e of result.events) {
-      if (e.type === 'funding_applied') paid = e.paid;
-      if (e.type !== 'transfer_posted' || e.cause !== 'funding' || !e.transferId.startsWith(`${link}:`)) continue;
-      const userId = e.transferId.slice(link.length + 1);
-      const received = e.debit.startsWith('platform:');
-      const size = sizes.get(userId) ?? 0;
-      this.#records.push({
-        key: `${id}:${userId}`,
-        userId,
-        instrumentId: contract.id,
-        kind: 'funding',
-        side: sideOf(size),
-        sizeLots: Math.abs(size),
-        priceTicks: mark,
-        bankruptcyTicks: 0,
-        ratePpm,
-        amount: received ? e.amount : -e.amount,
-        insuranceFund: 0n,
-        at: e.timeMs,
-      });
-    }
-    this.#slots.push({ instrumentId: contract.id, slotAt: slot, ratePpm, markTicks: mark, paid });
+    this.#send({ type: 'apply_funding', id: `funding:${contract.id}:${slot}`, instrumentId: contract.id, ratePpm });
   }
 
   /**

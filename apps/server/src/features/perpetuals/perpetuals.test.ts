@@ -345,6 +345,47 @@ describe.each(dbs)('perpetual contracts on $dialect', ({ open }) => {
     index(null);
   });
 
+  it('lists closed positions with entry and exit averages, P&L, fees, funding and why each ended', async () => {
+    index('95000.00');
+    const hana = await trader(t, '9000000306', '2000');
+    const records = async (token: string) =>
+      (await t.call('POST', '/coin/contract/records/positions', { token, json: {} })).body.data;
+    expect(await records(hana.token)).toEqual({ items: [], total: 0 });
+    // Opened in two fills' worth of orders, then closed at market.
+    const first = await add(hana.token, { side: 'long', type: 'market', quantity: '0.01', leverage: 10 });
+    const second = await add(hana.token, { side: 'long', type: 'market', quantity: '0.02' });
+    expect(second.body.code, JSON.stringify(second.body)).toBe(0);
+    const held = await position(hana.token);
+    const closed = await call(hana.token, 'liquidate', { id: held.id });
+    const close = closed.body.data.orders[0];
+    const history = await records(hana.token);
+    expect(history.total).toBe(1);
+    const [row] = history.items;
+    expect(row).toMatchObject({
+      symbol: 'BTCUSDT',
+      side: 'long',
+      size: '0.03000000',
+      entryPrice: held.entryPrice,
+      exitPrice: close.avgPrice,
+      funding: '0.000000',
+      reason: 'closed',
+    });
+    // The fees of the three orders; realised P&L is the exit's notional less the entry's (the whole closed).
+    const fees = [first, second].reduce((sum, o) => sum + micro(o.body.data.order.fee), micro(close.fee));
+    expect(micro(row.fees)).toBe(fees);
+    expect(micro(row.netPnl)).toBe(micro(row.realizedPnl) - fees);
+    expect(micro(row.realizedPnl)).toBeLessThan(0n);
+    expect(row.closedAt).toBeGreaterThanOrEqual(row.openedAt);
+    // alice's short was liquidated earlier: her history says so; bob's closes are his, not hers.
+    const alices = (await records(alice.token)).items;
+    expect(alices.map((p: { reason: string; side: string }) => [p.side, p.reason])).toContainEqual([
+      'short',
+      'liquidated',
+    ]);
+    expect((await records(bob.token)).items.every((p: { reason: string }) => p.reason === 'closed')).toBe(true);
+    index(null);
+  });
+
   it('refuses bad orders in both languages with nothing changed', async () => {
     const before = contractUsdt(t, alice.userId);
     await rejectsInBoth(
@@ -448,6 +489,29 @@ describe.each(dbs)('perpetual contracts on $dialect', ({ open }) => {
     expect(t.app.engine.state.findBrokenInvariant()).toBeUndefined();
   });
 
+  it('liquidates at the right mark after a restart: the risk loop indexes the restored engine', async () => {
+    index('95000.00');
+    const gail = await trader(t, '9000000305', '1000');
+    expect((await call(gail.token, 'multiple', { symbol: 'BTCUSDT', leverage: 20 })).body.code).toBe(0);
+    const placed = await add(gail.token, { side: 'long', type: 'market', quantity: '0.01' });
+    expect(placed.body.code, JSON.stringify(placed.body)).toBe(0);
+    const lp = Number((await position(gail.token)).liquidationPrice);
+    await t.close();
+    t = await testApp(db);
+    // Above the liquidation price: nothing (a long's LP is the first tick the mark liquidates at).
+    index((lp + 5).toFixed(2));
+    await t.advance(1_000);
+    expect((await position(gail.token))?.side).toBe('long');
+    index((lp - 1).toFixed(2));
+    await t.advance(1_000);
+    expect(await position(gail.token)).toBeUndefined();
+    const records = (await t.call('POST', '/coin/contract/records/liquidations', { token: gail.token, json: {} })).body
+      .data;
+    expect(records.items).toMatchObject([{ reason: 'liquidation', side: 'long', size: '0.01000000' }]);
+    expect(t.app.engine.state.findBrokenInvariant()).toBeUndefined();
+    index(null);
+  });
+
   it("shows DOMAIN.md's vector: 1 BTC at 50,000 with 5,000 margin, long LP 45,180.72, short LP in tier 2", async () => {
     const carol = await trader(t, '9000000303', '6000');
     const dave = await trader(t, '9000000304', '6000');
@@ -479,8 +543,10 @@ describe('the account channel', () => {
         type: 'auto_deleveraged',
         userId: '8',
         liquidatedUserId: '9',
+        sizeLots: -1,
         lots: 1,
         priceTicks: 1,
+        pnl: 0n,
         reason: 'insurance_fund_short',
       },
       {
@@ -488,6 +554,7 @@ describe('the account channel', () => {
         type: 'position_liquidated',
         userId: '9',
         sizeLots: 1,
+        marginLost: 1n,
         markTicks: 1,
         bankruptcyTicks: 1,
         bookLots: 1,
@@ -549,6 +616,51 @@ describe.each(dbs)('auto-deleveraging on $dialect', ({ open }) => {
       expect(frankRecord).toMatchObject({ reason: 'auto_deleverage', side: 'short', size: '0.10000000' });
       // Frank's short closed at Erin's bankruptcy price, at a profit.
       expect(Number(frankRecord.amount)).toBeGreaterThan(0);
+      const history = async (token: string) =>
+        (await t.call('POST', '/coin/contract/records/positions', { token, json: {} })).body.data.items;
+      expect(await history(erin.token)).toMatchObject([
+        { side: 'long', reason: 'liquidated', exitPrice: erinPosition.bankruptcyPrice },
+      ]);
+      expect(await history(frank.token)).toMatchObject([
+        { side: 'short', reason: 'adl', realizedPnl: frankRecord.amount },
+      ]);
+      expect(t.app.engine.state.findBrokenInvariant()).toBeUndefined();
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe.each(dbs)('a funding instant missed while the server was down, on $dialect', ({ open }) => {
+  it('is applied once at start-up, to the holders of then, and not again at the next start', async () => {
+    const db = await open();
+    const eight = Date.UTC(2026, 10, 28, 8);
+    let t = await testApp(db, {}, eight - 3_600_000);
+    try {
+      const erin = await trader(t, '9000000501');
+      const placed = await t.call('POST', '/coin/contract/order/add', {
+        token: erin.token,
+        json: { symbol: 'BTCUSDT', password: PIN, side: 'long', type: 'market', quantity: '0.02' },
+      });
+      expect(placed.body.code, JSON.stringify(placed.body)).toBe(0);
+      const margin = micro(placed.body.data.position.margin);
+      const funding = async () =>
+        (await t.call('POST', '/coin/contract/records/funding', { token: erin.token, json: {} })).body.data;
+      // Down from 07:00 to 08:30: the 08:00 instant passes with no server.
+      await t.close();
+      t = await testApp(db, {}, eight + 1_800_000);
+      const paid = await funding();
+      expect(paid.total).toBe(1);
+      expect(paid.items[0]).toMatchObject({ symbol: 'BTCUSDT', side: 'long', size: '0.02000000', rate: '0.000100' });
+      // 0.02 BTC × the mark at start-up × 0.01%, from the long's margin.
+      const owed = (micro(paid.items[0].markPrice) * 2n * 100n) / 100n / 1_000_000n;
+      expect(micro(paid.items[0].amount)).toBe(-owed);
+      const active = await t.call('POST', '/coin/contract/order/list/active', { token: erin.token, json: {} });
+      expect(micro(active.body.data.positions[0].margin)).toBe(margin - owed);
+      // Another start before 16:00 pays nothing more.
+      await t.close();
+      t = await testApp(db, {}, eight + 3_600_000);
+      expect((await funding()).total).toBe(1);
       expect(t.app.engine.state.findBrokenInvariant()).toBeUndefined();
     } finally {
       await t.close();

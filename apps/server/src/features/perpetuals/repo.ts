@@ -123,6 +123,23 @@ export async function listRecords(
   return { rows, total: Number(total ?? 0) };
 }
 
+export type LiquidationRow = {
+  record_key: string;
+  user_id: string;
+  instrument_id: string;
+  kind: 'liquidation' | 'adl';
+  insurance_fund: string;
+  at: number;
+};
+
+/** Everyone's newest liquidation and ADL rows, for the console (newest first). */
+export const newestLiquidationRows = (db: Sql, limit: number) =>
+  db.query<LiquidationRow>(
+    `SELECT record_key, user_id, instrument_id, kind, insurance_fund, at FROM perp_records
+     WHERE kind IN ('liquidation', 'adl') ORDER BY id DESC LIMIT $1`,
+    [limit],
+  );
+
 /** The latest funding instant applied per contract. */
 export const lastFundingSlots = (db: Sql) =>
   db.query<{ instrument_id: string; slot_at: number }>(
@@ -138,4 +155,43 @@ export async function saveFundingSlot(
      ON CONFLICT (instrument_id, slot_at) DO NOTHING`,
     [row.instrumentId, row.slotAt, row.ratePpm, row.markTicks, row.paid.toString()],
   );
+}
+
+export type ClosedPositionRow = {
+  id: number;
+  instrument_id: string;
+  side: 'long' | 'short';
+  opened_at: number;
+  closed_at: number;
+  reason: 'closed' | 'liquidated' | 'adl';
+  max_lots: number;
+  open_lots: number;
+  open_notional: string;
+  close_lots: number;
+  close_notional: string;
+  realised_pnl: string;
+  fees: string;
+  funding: string;
+};
+
+/** A customer's closed positions (perp_positions, position-history.ts), newest first. */
+export async function listClosedPositions(
+  db: Sql,
+  userId: string,
+  instrumentIds: readonly string[],
+  limit: number,
+  offset: number,
+): Promise<{ rows: ClosedPositionRow[]; total: number }> {
+  const ids = instrumentIds.map((_, i) => `$${i + 2}`).join(', ');
+  const clause = `user_id = $1 AND closed_at IS NOT NULL AND instrument_id IN (${ids})`;
+  const params = [userId, ...instrumentIds];
+  const total = (await db.query<{ n: number }>(`SELECT COUNT(*) AS n FROM perp_positions WHERE ${clause}`, params))[0]
+    ?.n;
+  const rows = await db.query<ClosedPositionRow>(
+    `SELECT id, instrument_id, side, opened_at, closed_at, reason, max_lots, open_lots, open_notional, close_lots,
+       close_notional, realised_pnl, fees, funding
+     FROM perp_positions WHERE ${clause} ORDER BY closed_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    [...params, limit, offset],
+  );
+  return { rows, total: Number(total ?? 0) };
 }

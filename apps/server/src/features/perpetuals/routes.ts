@@ -4,6 +4,7 @@
 import {
   bookView,
   perpAddMarginBody,
+  perpClosedPositionView,
   perpClosePositionBody,
   perpCloseResult,
   perpContractView,
@@ -220,6 +221,20 @@ export function perpetualRoutes(app: FastifyInstance, d: { accounts: Accounts; p
       schema: { tags, body: perpRecordListBody, response: { 200: paged(perpLiquidationView) } },
     },
     async (req) => ok(await d.perps.liquidations(await userId(req), req.body)),
+  );
+
+  r.post(
+    '/coin/contract/records/positions',
+    {
+      onRequest: signedIn.first,
+      schema: {
+        tags,
+        description: 'Closed positions: size, entry and exit averages, realised P&L, fees, funding and why they ended.',
+        body: perpRecordListBody,
+        response: { 200: paged(perpClosedPositionView) },
+      },
+    },
+    async (req) => ok(await d.perps.closedPositions(await userId(req), req.body)),
   );
 }
 

@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type {
   BookView,
+  PerpClosedPositionView,
   PerpContractView,
   PerpDeskView,
   PerpFundingView,
@@ -594,6 +595,49 @@ export class Perpetuals {
           markPrice: priceText(spec, Number(r.price_ticks)),
           amount: signed(BigInt(r.amount), spec.quote.scale),
           at: Number(r.at),
+        };
+      }),
+    };
+  }
+
+  /** The customer's closed positions, newest first: averages to the tick, sums exact. */
+  async closedPositions(
+    userId: number,
+    q: { symbol?: string | undefined; page: number; limit: number },
+  ): Promise<{ items: PerpClosedPositionView[]; total: number }> {
+    const ids = q.symbol === undefined ? this.#ids : [this.#contract(q.symbol).contract.id];
+    const { rows, total } = await repo.listClosedPositions(
+      this.#db,
+      String(userId),
+      ids,
+      q.limit,
+      (q.page - 1) * q.limit,
+    );
+    return {
+      total,
+      items: rows.map((r) => {
+        const spec = this.#engine.state.instrument(r.instrument_id) as EngineInstrument;
+        const scale = spec.quote.scale;
+        // Average price per whole coin of `notional` over `lots`: an entry rounded down, an exit too.
+        const average = (notional: string, lots: number) =>
+          lots > 0 ? minorPriceText(spec, (BigInt(notional) * spec.baseUnit) / (BigInt(lots) * spec.lotMinor)) : '0';
+        const realised = BigInt(r.realised_pnl);
+        const fees = BigInt(r.fees);
+        const funding = BigInt(r.funding);
+        return {
+          id: String(r.id),
+          symbol: this.#desk.contract(r.instrument_id)?.symbol ?? r.instrument_id,
+          side: r.side,
+          size: quantityText(spec, Number(r.max_lots)),
+          entryPrice: average(r.open_notional, Number(r.open_lots)),
+          exitPrice: average(r.close_notional, Number(r.close_lots)),
+          realizedPnl: signed(realised, scale),
+          fees: formatDecimal(fees, scale),
+          funding: signed(funding, scale),
+          netPnl: signed(realised - fees + funding, scale),
+          openedAt: Number(r.opened_at),
+          closedAt: Number(r.closed_at),
+          reason: r.reason,
         };
       }),
     };

@@ -5,6 +5,7 @@ import type {
   Items,
   Paged,
   PerpAddMarginInput,
+  PerpClosedPositionView,
   PerpClosePositionInput,
   PerpCloseResult,
   PerpContractView,
@@ -45,7 +46,7 @@ export const perpKeys = {
   positions: ['perp', 'positions'] as const,
   leverage: (symbol: string) => ['perp', 'leverage', symbol] as const,
   orders: (status: 'open' | 'history', symbol: string) => ['perp', 'orders', status, symbol] as const,
-  records: (kind: 'funding' | 'liquidation') => ['perp', 'records', kind] as const,
+  records: (kind: 'funding' | 'liquidation' | 'positions') => ['perp', 'records', kind] as const,
 };
 
 export const defaultContractSymbol = 'BTCUSDT';
@@ -117,6 +118,19 @@ export function usePerpRecords<T extends PerpFundingView | PerpLiquidationView>(
     queryKey: perpKeys.records(kind),
     queryFn: () =>
       apiPost<Paged<T>>(kind === 'funding' ? '/coin/contract/records/funding' : '/coin/contract/records/liquidations', {
+        page: 1,
+        limit: 50,
+      } satisfies PerpRecordListInput),
+    enabled,
+  });
+}
+
+/** The customer's closed positions, newest first (/coin/contract/records/positions). */
+export function useClosedPositions(enabled: boolean) {
+  return useQuery({
+    queryKey: perpKeys.records('positions'),
+    queryFn: () =>
+      apiPost<Paged<PerpClosedPositionView>>('/coin/contract/records/positions', {
         page: 1,
         limit: 50,
       } satisfies PerpRecordListInput),

@@ -45,6 +45,7 @@ import {
   setLeverage,
   setStopLoss,
   setTakeProfit,
+  useClosedPositions,
   useContracts,
   useLeverage,
   usePerpAccountLive,
@@ -1242,6 +1243,89 @@ function PerpOrderHistory() {
   );
 }
 
+/** Closed positions: side, largest size, entry and exit averages, P&L after fees and funding, why it ended. */
+function ClosedPositions() {
+  const { t } = useTranslation();
+  const language = currentLanguage();
+  const timeZone = useDeploymentTimeZone();
+  const closed = useClosedPositions(true);
+  const num = (v: string) => formatNumber(v, { locale: language, digits: exactDigits(v) });
+  const money = (v: string) => `${formatNumber(v, { locale: language, digits: usdt })} USDT`;
+  if (closed.isPending) return <SkeletonRows count={3} height={88} />;
+  if (closed.isError) return <ErrorState onRetry={() => void closed.refetch()} />;
+  if (closed.data.items.length === 0) return <EmptyState title={t('perp.noClosedPositions')} />;
+  return (
+    <ul className="spot-orders" data-testid="closed-positions">
+      {closed.data.items.map((p) => (
+        <li key={p.id} className="spot-order">
+          <div className="spot-order__top">
+            <span className={`side-tag side-tag--${p.side === 'long' ? 'buy' : 'sell'}`}>{t(`perp.${p.side}`)}</span>
+            <b>{p.symbol}</b>
+            <span className="status-chip">{t(`perp.positionEnd.${p.reason}`)}</span>
+          </div>
+          <dl className="spot-order__grid tabular">
+            <div>
+              <dt>{t('perp.size')}</dt>
+              <dd>{num(p.size)}</dd>
+            </div>
+            <div>
+              <dt>{t('perp.netPnl')}</dt>
+              <dd className={`num--${toneOf(p.netPnl)}`}>
+                {signOfDecimal(p.netPnl) > 0 ? '+' : ''}
+                {money(p.netPnl)}
+              </dd>
+            </div>
+            <div>
+              <dt>{t('perp.entryPrice')}</dt>
+              <dd>{num(p.entryPrice)}</dd>
+            </div>
+            <div>
+              <dt>{t('perp.exitPrice')}</dt>
+              <dd>{num(p.exitPrice)}</dd>
+            </div>
+            <div>
+              <dt>{t('perp.realizedPnl')}</dt>
+              <dd>{money(p.realizedPnl)}</dd>
+            </div>
+            <div>
+              <dt>{t('perp.fees')}</dt>
+              <dd>{money(p.fees)}</dd>
+            </div>
+            <div>
+              <dt>{t('perp.funding')}</dt>
+              <dd>{money(p.funding)}</dd>
+            </div>
+          </dl>
+          <div className="spot-order__foot">
+            <span className="spot-order__time">{formatDateTime(p.closedAt, timeZone)}</span>
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The history tab: past orders, or closed positions. */
+function History() {
+  const { t } = useTranslation();
+  const [kind, setKind] = useState<'orders' | 'positions'>('orders');
+  return (
+    <>
+      <Segmented
+        value={kind}
+        onChange={setKind}
+        label={t('perp.tabs.history')}
+        testId="history-kind"
+        options={[
+          { value: 'orders', label: t('perp.historyKind.orders') },
+          { value: 'positions', label: t('perp.historyKind.positions') },
+        ]}
+      />
+      {kind === 'orders' ? <PerpOrderHistory /> : <ClosedPositions />}
+    </>
+  );
+}
+
 function Records() {
   const { t } = useTranslation();
   const language = currentLanguage();
@@ -1412,7 +1496,7 @@ export function PerpTradingScreen({ top }: { top?: ReactNode }) {
             ) : tab === 'open' ? (
               <OpenPerpOrders />
             ) : tab === 'history' ? (
-              <PerpOrderHistory />
+              <History />
             ) : (
               <Records />
             )}
