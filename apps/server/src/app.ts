@@ -2,7 +2,7 @@
 // bodies, token and lang headers, the {code, msg, data} envelope), the OpenAPI document generated from
 // the same zod schemas, security headers, request ids, and the two front ends as static files.
 
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from '@bourse/db';
@@ -49,6 +49,8 @@ import { depositRoutes } from './features/deposits/routes.ts';
 import { Deposits } from './features/deposits/service.ts';
 import { exchangeRoutes } from './features/exchange/routes.ts';
 import { Exchange } from './features/exchange/service.ts';
+import { ipoRoutes } from './features/ipo/routes.ts';
+import { Ipos } from './features/ipo/service.ts';
 import { kycRoutes } from './features/kyc/routes.ts';
 import { Kyc } from './features/kyc/service.ts';
 import { bookView, marketDataRoutes } from './features/markets/routes.ts';
@@ -127,6 +129,8 @@ export type App = {
   withdrawals: Withdrawals;
   /** The payout outbox's worker (tests run it by hand with WITHDRAW_PAYOUT_EVERY_MS 0). */
   payouts: Payouts;
+  /** IPO subscription: tests run its timed job by hand (tick()) with ipo.jobEveryMs 0. */
+  ipos: Ipos;
 };
 
 export async function buildApp(deps: AppDeps): Promise<App> {
@@ -356,6 +360,21 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     checkPin: (user, pin) => accounts.checkPin(user, 'trade', pin),
   });
   http.addHook('onClose', () => payouts.stop());
+  // IPO subscription (features/ipo): its timed job opens, closes and draws, lists and forfeits.
+  const ipos = new Ipos({
+    db,
+    engine,
+    clock,
+    settings: {
+      kycRequired: config.stocks.kycRequired,
+      openAutoApply: config.openAutoApply,
+      paymentWindowHours: config.ipo.paymentWindowHours,
+    },
+    randomSeed: () => randomBytes(32),
+    isListedStock: (exchange, symbol) => market.instrument(`${exchange}:${symbol}`) !== undefined,
+    listStock: null,
+    log: (m) => http.log.error(m),
+  });
 
   await http.register(
     async (api) => {
@@ -386,10 +405,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           await spotBot.sync();
           await perpDesk.sync();
           await cryptoWatcher.scan();
+          await ipos.tick();
         });
       }
       contentRoutes(api, { content, accounts, staff });
       kycRoutes(api, { kyc: new Kyc({ db, clock, sessions }), accounts, staff });
+      ipoRoutes(api, { ipos, accounts, staff });
       depositRoutes(api, { deposits, accounts, staff, pixProvider: sandboxPix?.name ?? null });
       cryptoDepositRoutes(api, accounts, cryptoDeposits);
       withdrawalRoutes(api, {
@@ -439,6 +460,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   retention.start();
   cryptoWatcher.start(config.cryptoDeposits.scanEveryMs);
   await payouts.start();
+  await ipos.resume();
+  if (config.ipo.jobEveryMs > 0) {
+    const ipoTimer = setInterval(() => void ipos.tick(), config.ipo.jobEveryMs);
+    http.addHook('onClose', async () => {
+      clearInterval(ipoTimer);
+      await ipos.stop();
+    });
+  }
   return {
     http,
     accounts,
@@ -455,6 +484,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     cryptoDeposits: { watcher: cryptoWatcher, sandboxChain },
     withdrawals,
     payouts,
+    ipos,
   };
 }
 

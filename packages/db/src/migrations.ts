@@ -837,6 +837,114 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 27,
+    // IPO subscription (features/ipo, decision 0031). An IPO is created by one staff member and
+    // published by another; its draw seed is generated at the open (seed_hash published then, seed
+    // revealed at the draw). One application per customer per IPO; its bids are JSON; hold_id is the
+    // engine funds hold (online: at application; offline: at payment); settled_at marks the engine's
+    // settle_allotment done and unlocked_at the listing day's release of the locked shares. Both life
+    // cycles move only along their transition tables, each move recorded in ipo_application_history.
+    name: 'ipos, ipo applications, their transitions and history, auto-subscribe',
+    sql: () => `
+      CREATE TABLE ipo_transitions (
+        from_status TEXT NOT NULL,
+        to_status TEXT NOT NULL,
+        PRIMARY KEY (from_status, to_status)
+      );
+      INSERT INTO ipo_transitions (from_status, to_status) VALUES
+        ('draft', 'upcoming'), ('draft', 'rejected'), ('upcoming', 'open'), ('open', 'closed'),
+        ('closed', 'allotted'), ('allotted', 'listed');
+      CREATE TABLE ipos (
+        id {{id}},
+        issuer TEXT NOT NULL,
+        exchange TEXT NOT NULL,
+        symbol TEXT NOT NULL,
+        name TEXT NOT NULL,
+        currency TEXT NOT NULL,
+        price_low_minor BIGINT NOT NULL,
+        price_high_minor BIGINT NOT NULL,
+        lot_size BIGINT NOT NULL,
+        total_shares BIGINT NOT NULL,
+        retail_pct INTEGER NOT NULL,
+        nii_pct INTEGER NOT NULL,
+        qib_pct INTEGER NOT NULL,
+        opens_at BIGINT NOT NULL,
+        closes_at BIGINT NOT NULL,
+        listing_at BIGINT NOT NULL,
+        status TEXT NOT NULL,
+        seed TEXT,
+        seed_hash TEXT,
+        draw_mode TEXT,
+        drawn_at BIGINT,
+        listed_at BIGINT,
+        note TEXT NOT NULL DEFAULT '',
+        created_by BIGINT NOT NULL,
+        approved_by BIGINT,
+        review_reason TEXT NOT NULL DEFAULT '',
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        UNIQUE (exchange, symbol)
+      );
+      CREATE INDEX ipos_status ON ipos(status, opens_at);
+      CREATE TABLE ipo_application_transitions (
+        from_status TEXT NOT NULL,
+        to_status TEXT NOT NULL,
+        PRIMARY KEY (from_status, to_status)
+      );
+      INSERT INTO ipo_application_transitions (from_status, to_status) VALUES
+        ('new', 'applying'), ('applying', 'unsubscribed'), ('applying', 'waiting_allocated'),
+        ('waiting_allocated', 'allocated'), ('waiting_allocated', 'not_allotted'),
+        ('waiting_allocated', 'wait_for_payment'), ('wait_for_payment', 'paid'),
+        ('wait_for_payment', 'forfeited');
+      CREATE TABLE ipo_applications (
+        id {{id}},
+        ipo_id BIGINT NOT NULL,
+        user_id BIGINT NOT NULL,
+        channel TEXT NOT NULL,
+        auto INTEGER NOT NULL DEFAULT 0,
+        bids TEXT NOT NULL,
+        demand_lots BIGINT NOT NULL,
+        hold_minor BIGINT NOT NULL,
+        hold_id TEXT,
+        status TEXT NOT NULL,
+        allotted_shares BIGINT NOT NULL DEFAULT 0,
+        allotted_minor BIGINT NOT NULL DEFAULT 0,
+        payment_due_at BIGINT,
+        reason TEXT NOT NULL DEFAULT '',
+        settled_at BIGINT,
+        unlocked_at BIGINT,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        UNIQUE (ipo_id, user_id)
+      );
+      CREATE INDEX ipo_applications_user ON ipo_applications(user_id, id);
+      CREATE INDEX ipo_applications_ipo ON ipo_applications(ipo_id, status);
+      CREATE TABLE ipo_application_history (
+        id {{id}},
+        application_id BIGINT NOT NULL,
+        from_status TEXT NOT NULL,
+        to_status TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        actor TEXT NOT NULL,
+        reason TEXT NOT NULL DEFAULT ''
+      );
+      CREATE INDEX ipo_application_history_app ON ipo_application_history(application_id, id);
+      CREATE TABLE ipo_auto_apply (
+        user_id BIGINT PRIMARY KEY,
+        enabled INTEGER NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE TABLE ipo_auto_apply_log (
+        ipo_id BIGINT NOT NULL,
+        user_id BIGINT NOT NULL,
+        outcome TEXT NOT NULL,
+        reason TEXT NOT NULL DEFAULT '',
+        at BIGINT NOT NULL,
+        PRIMARY KEY (ipo_id, user_id)
+      );
+    `,
+  },
 ];
 
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
