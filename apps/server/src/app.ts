@@ -53,6 +53,7 @@ import { ipoRoutes } from './features/ipo/routes.ts';
 import { Ipos } from './features/ipo/service.ts';
 import { kycRoutes } from './features/kyc/routes.ts';
 import { Kyc } from './features/kyc/service.ts';
+import { Listings, reapplyListings } from './features/listings/service.ts';
 import { bookView, marketDataRoutes } from './features/markets/routes.ts';
 import { MarketData } from './features/markets/service.ts';
 import { marketStream } from './features/markets/stream.ts';
@@ -114,6 +115,8 @@ export type App = {
   retention: Retention;
   market: MarketData;
   venue: PaperVenue;
+  /** Runtime listing: a new stock after its IPO, a new coin after its offering (features/listings). */
+  listings: Listings;
   /** The crypto exchange: its liquidity bot (synced with the market like the venue) and its orders. */
   spot: { bot: LiquidityBot; exchange: SpotExchange };
   /**
@@ -234,11 +237,23 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const adjustments = new Adjustments({ db, engine, clock });
   const lineNotes = (userId: number, links: readonly string[]) => adjustments.notes(userId, links);
   const wallets = new Wallets(db, engine, lineNotes);
+  // Instruments listed at run time (a stock after its IPO, a coin after its offering) rejoin the catalogue
+  // before the market opens, so the simulator, the venue and the liquidity bot pick them up.
+  await reapplyListings(db, engine);
   const market = await MarketData.open(db, clock, config.simulatorSeed);
   const venue = await PaperVenue.open(db, engine, market, clock, config.stocks, (m) => http.log.warn(m));
   const stockOrders = new StockOrders({ db, engine, market, venue, clock, settings: config.stocks });
   const holdings = new Holdings(db, engine, market, venue.stocks);
   const spotBot = await LiquidityBot.open(db, engine, market, clock, config.spot, (m) => http.log.warn(m));
+  const listings = new Listings({
+    db,
+    engine,
+    market,
+    venue,
+    bot: spotBot,
+    clock,
+    settings: { stocks: config.stocks, spot: config.spot },
+  });
   const watchlist = new Watchlist(db);
   const spot = new SpotExchange({
     db,
@@ -477,6 +492,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     retention,
     market,
     venue,
+    listings,
     spot: { bot: spotBot, exchange: spot },
     perpetuals,
     sandboxSms,

@@ -945,6 +945,92 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 29,
+    // Runtime listing (features/listings) and coin offerings (features/coin-offerings). A listing row is
+    // the instrument added to the catalogue at run time, re-applied at every start-up (its engine
+    // register_asset/register_instrument are journaled). An offering and each commitment have a life
+    // cycle with its transition table; money moves only by engine commands linked to the rows
+    // (coin-commitment:<id> holds, coin-offering:<id> settlement). Amounts are decimal strings.
+    name: 'runtime listings, coin offerings and commitments with their transition tables',
+    sql: (dialect) => `
+      CREATE TABLE runtime_listings (
+        instrument_id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        definition TEXT NOT NULL,
+        asset TEXT,
+        asset_scale INTEGER,
+        source TEXT NOT NULL,
+        listed_at BIGINT NOT NULL
+      );
+      CREATE TABLE coin_offering_transitions (
+        from_status TEXT NOT NULL,
+        to_status TEXT NOT NULL,
+        PRIMARY KEY (from_status, to_status)
+      );
+      INSERT INTO coin_offering_transitions (from_status, to_status) VALUES
+        ('pending_approval', 'approved'), ('pending_approval', 'rejected'), ('approved', 'allotted'),
+        ('allotted', 'listed');
+      CREATE TABLE coin_offerings (
+        id {{id}},
+        symbol TEXT NOT NULL,
+        name TEXT NOT NULL,
+        scale INTEGER NOT NULL,
+        price TEXT NOT NULL,
+        cap TEXT NOT NULL,
+        unit TEXT NOT NULL,
+        min_commit TEXT NOT NULL,
+        max_commit TEXT NOT NULL,
+        opens_at BIGINT NOT NULL,
+        closes_at BIGINT NOT NULL,
+        summary TEXT NOT NULL,
+        status TEXT NOT NULL,
+        reason TEXT NOT NULL DEFAULT '',
+        created_by BIGINT NOT NULL,
+        approved_by BIGINT,
+        committed_total TEXT NOT NULL DEFAULT '0',
+        sold TEXT NOT NULL DEFAULT '0',
+        instrument_id TEXT,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE UNIQUE INDEX coin_offerings_symbol ON coin_offerings(symbol);
+      CREATE INDEX coin_offerings_status ON coin_offerings(status, closes_at);
+      CREATE TABLE coin_offering_events (
+        id {{id}},
+        offering_id BIGINT NOT NULL,
+        from_status TEXT,
+        to_status TEXT NOT NULL,
+        staff_id BIGINT,
+        reason TEXT NOT NULL DEFAULT '',
+        at BIGINT NOT NULL
+      );
+      CREATE INDEX coin_offering_events_offering ON coin_offering_events(offering_id, id);
+      ${appendOnly('coin_offering_events', dialect)}
+      CREATE TABLE coin_commitment_transitions (
+        from_status TEXT NOT NULL,
+        to_status TEXT NOT NULL,
+        PRIMARY KEY (from_status, to_status)
+      );
+      INSERT INTO coin_commitment_transitions (from_status, to_status) VALUES
+        ('subscribed', 'cancelled'), ('subscribed', 'allotted'), ('subscribed', 'not_allotted');
+      CREATE TABLE coin_commitments (
+        id {{id}},
+        offering_id BIGINT NOT NULL,
+        user_id BIGINT NOT NULL,
+        amount TEXT NOT NULL,
+        status TEXT NOT NULL,
+        allotted TEXT NOT NULL DEFAULT '0',
+        paid TEXT NOT NULL DEFAULT '0',
+        refunded TEXT NOT NULL DEFAULT '0',
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE INDEX coin_commitments_offering ON coin_commitments(offering_id, id);
+      CREATE INDEX coin_commitments_user ON coin_commitments(user_id, id);
+      CREATE UNIQUE INDEX coin_commitments_live ON coin_commitments(offering_id, user_id) WHERE status = 'subscribed';
+    `,
+  },
 ];
 
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
