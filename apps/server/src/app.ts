@@ -387,7 +387,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     randomSeed: () => randomBytes(32),
     isListedStock: (exchange, symbol) => market.instrument(`${exchange}:${symbol}`) !== undefined,
-    listStock: null,
+    listStock: (stock, source) => listings.listStock(stock, source),
     log: (m) => http.log.error(m),
   });
 

@@ -41,7 +41,7 @@ const IPO = {
   closesOn: '2026-01-08',
 };
 
-describe.each(dbs)('IPO subscription on $dialect', ({ open }) => {
+describe.each(dbs)('IPO subscription on $dialect', ({ dialect, open }) => {
   let t: T;
   let closeDb: () => Promise<void>;
   const start = async (overrides: Record<string, unknown> = {}) => {
@@ -88,10 +88,12 @@ describe.each(dbs)('IPO subscription on $dialect', ({ open }) => {
     return { token, id: data.user.id as number };
   };
   const inr = (userId: number) => t.app.engine.state.balance(String(userId), 'stock', 'INR');
-  const shares = (userId: number) => t.app.engine.state.balance(String(userId), 'stock', 'SHARE:NSE:ACMERAIL');
-  const published = async () => {
+  // Listing adds to the process's one instrument catalogue: the test that lists uses a symbol per database.
+  const LISTED = `RAIL${dialect === 'sqlite' ? 'SQ' : 'PG'}`;
+  const shares = (userId: number) => t.app.engine.state.balance(String(userId), 'stock', `SHARE:NSE:${LISTED}`);
+  const published = async (symbol = IPO.symbol) => {
     const { admin, fiona } = await staffPair();
-    const created = await t.call('POST', '/admin/ipos', { token: admin, json: IPO });
+    const created = await t.call('POST', '/admin/ipos', { token: admin, json: { ...IPO, symbol } });
     expect(created.body.code, JSON.stringify(created.body)).toBe(0);
     const id = created.body.data.id as number;
     const approved = await t.call('POST', '/admin/ipos/review', {
@@ -169,7 +171,7 @@ describe.each(dbs)('IPO subscription on $dialect', ({ open }) => {
       [{ opensOn: '2026-01-10' }, 'ipo_dates_invalid', 'A oferta deve abrir'], // a Saturday
       [{ symbol: 'RELIANCE' }, 'ipo_symbol_taken', 'Este código já é usado'],
       [{}, 'ipo_symbol_taken', 'Este código já é usado'], // ACMERAIL exists now
-      [{ symbol: 'acme' }, 'ipo_symbol_invalid', 'Use de 1 a 20 letras'],
+      [{ symbol: 'acme' }, 'ipo_symbol_invalid', 'Use de 2 a 16 letras'],
     ];
     for (const [change, code, pt] of bad) {
       const en = await t.call('POST', '/admin/ipos', { token: admin, json: { ...IPO, ...change } });
@@ -189,7 +191,7 @@ describe.each(dbs)('IPO subscription on $dialect', ({ open }) => {
 
   it('applies, refuses, cancels, draws by the committed seed, settles on balances, pays, forfeits and lists', async () => {
     await start();
-    const { id } = await published();
+    const { id } = await published(LISTED);
     const c = await Promise.all(
       ['01', '02', '03', '04', '05', '06', '07', '08', '09'].map((n) => customer(`93000000${n}`)),
     );
@@ -406,8 +408,16 @@ describe.each(dbs)('IPO subscription on $dialect', ({ open }) => {
     );
     expect(shares(h.id)).toMatchObject({ balance: 100n, held: 0n });
     for (const who of [a, b, cc, f, g]) expect(shares(who.id).held).toBe(0n);
+    // The stock is on the market (runtime listing), starting at the issue price, and the holding is sellable.
+    expect(t.app.market.instrument(`NSE:${LISTED}`)).toMatchObject({ exchange: 'NSE', symbol: LISTED });
+    const holding = await t.call('GET', `/stock/hold/info?symbol=NSE:${LISTED}`, { token: h.token });
+    expect(holding.body.data, JSON.stringify(holding.body)).toMatchObject({
+      quantity: '100',
+      sellable: '100',
+      locked: '0',
+    });
     // The issuer received exactly the allotted money: 4 lots of ₹10,000.
-    const issuer = t.app.engine.state.balance('platform:issuer:acmerail', 'platform', 'INR');
+    const issuer = t.app.engine.state.balance(`platform:issuer:${LISTED.toLowerCase()}`, 'platform', 'INR');
     expect(issuer.balance).toBe(4_000_000n);
   });
 
