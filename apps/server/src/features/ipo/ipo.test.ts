@@ -419,7 +419,7 @@ describe.each(dbs)('IPO subscription on $dialect', ({ dialect, open }) => {
     // The issuer received exactly the allotted money: 4 lots of ₹10,000.
     const issuer = t.app.engine.state.balance(`platform:issuer:${LISTED.toLowerCase()}`, 'platform', 'INR');
     expect(issuer.balance).toBe(4_000_000n);
-  });
+  }, 90_000); // nine customers and four timed steps: slow on a shared machine
 
   it('auto-subscribes consenting customers with the funds at the open, skipping the rest with a record', async () => {
     await start({ openAutoApply: 1 });
