@@ -468,7 +468,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     limits: config.openApiLimits,
   });
   serveFrontEnds(http, config);
-  await seed({ db, clock, config, staff, onUserCreated, log: (m) => http.log.warn(m), content });
+  await seed({
+    db,
+    clock,
+    config,
+    staff,
+    onUserCreated,
+    log: (m) => http.log.warn(m),
+    content,
+    ...(config.ipo.demo ? { ipos } : {}),
+  });
   const recredited = await deposits.creditConfirmed();
   if (recredited > 0) http.log.warn({ recredited }, 'confirmed deposits credited after a restart');
   reconciliation.start();

@@ -47,7 +47,7 @@ describe.each(dbs)('IPO subscription on $dialect', ({ dialect, open }) => {
   const start = async (overrides: Record<string, unknown> = {}) => {
     const db = await open();
     closeDb = () => db.close();
-    t = await testApp(db, { paperGrants: GRANTS, ipo: { paymentWindowHours: 24, jobEveryMs: 0 }, ...overrides });
+    t = await testApp(db, { paperGrants: GRANTS, ...overrides });
   };
   afterEach(async () => {
     await t.close();

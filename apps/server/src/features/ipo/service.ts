@@ -115,6 +115,11 @@ export class Ipos {
     this.#d = deps;
   }
 
+  /** The same service on another clock: paper mode's demo data replays past steps with it. */
+  withClock(clock: Clock): Ipos {
+    return new Ipos({ ...this.#d, clock });
+  }
+
   get settings(): IpoSettings {
     return this.#d.settings;
   }
@@ -860,5 +865,10 @@ function audit(
   detail: Record<string, unknown>,
   at: number,
 ): Promise<void> {
-  return appendAudit(tx, { staffId, action, targetType: 'ipo', targetId: String(ipoId), reason, detail }, at);
+  // Staff id 0 is the system (paper mode's demo listings): the audit log records it as no staff member.
+  return appendAudit(
+    tx,
+    { staffId: staffId || null, action, targetType: 'ipo', targetId: String(ipoId), reason, detail },
+    at,
+  );
 }
