@@ -343,7 +343,7 @@ describe.each(dbs)('IPO subscription on $dialect', ({ dialect, open }) => {
     // The command-line verifier agrees from the file, and catches a forged record.
     const dir = mkdtempSync(join(tmpdir(), 'ipo-draw-'));
     writeFileSync(join(dir, 'record.json'), JSON.stringify({ code: 0, msg: '', data: record }));
-    const out = execFileSync('node', ['scripts/verify-ipo-draw.ts', join(dir, 'record.json')], {
+    const out = execFileSync(process.execPath, ['scripts/verify-ipo-draw.ts', join(dir, 'record.json')], {
       cwd: root,
     }).toString();
     expect(JSON.parse(out)).toMatchObject({ ok: true, allottees: 3, mode: 'lottery' });
@@ -355,7 +355,10 @@ describe.each(dbs)('IPO subscription on $dialect', ({ dialect, open }) => {
       JSON.stringify({ ...record, allotments: [loser, ...record.allotments.slice(1)] }),
     );
     expect(() =>
-      execFileSync('node', ['scripts/verify-ipo-draw.ts', join(dir, 'forged.json')], { cwd: root, stdio: 'pipe' }),
+      execFileSync(process.execPath, ['scripts/verify-ipo-draw.ts', join(dir, 'forged.json')], {
+        cwd: root,
+        stdio: 'pipe',
+      }),
     ).toThrow();
 
     // Balances: each winner paid ₹10,000 (hold posted) and holds 100 locked shares; every other hold released.
