@@ -486,7 +486,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await payouts.start();
   await ipos.resume();
   if (config.ipo.jobEveryMs > 0) {
-    const ipoTimer = setInterval(() => void ipos.tick(), config.ipo.jobEveryMs);
+    // A failed run is logged by the service and retried at the next tick.
+    const ipoTimer = setInterval(() => void ipos.tick().catch(() => undefined), config.ipo.jobEveryMs);
     http.addHook('onClose', async () => {
       clearInterval(ipoTimer);
       await ipos.stop();

@@ -852,7 +852,8 @@ export class Ipos {
         else await this.#d.db.transaction((tx) => repo.deleteApplication(tx, row.id));
       }
     }
-    await this.tick();
+    // A failed run is logged and retried by the timer: it must not keep the server from starting.
+    await this.tick().catch(() => undefined);
   }
 }
 
