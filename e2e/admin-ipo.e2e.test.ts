@@ -61,6 +61,7 @@ describe('IPO desk', () => {
       await drawn.locator('.ant-table-row-expand-icon').click();
       await page.getByText(text.summary).waitFor();
       expect(await page.locator('[data-testid^="ipo-subscription-"]').first().textContent()).toContain(text.retail);
+      await page.getByText(text.summary).scrollIntoViewIfNeeded();
       await page.waitForTimeout(300);
       await shot(page, `admin-ipo-${lang}-2-drawn`);
       await page.setViewportSize({ width: 390, height: 844 });

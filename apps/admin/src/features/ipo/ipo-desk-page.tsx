@@ -338,7 +338,6 @@ export default function IpoDeskPage() {
     {
       title: t('ipo.actions'),
       key: 'actions',
-      fixed: 'right',
       width: 220,
       render: (_, i) => {
         if (i.status === 'draft') {
