@@ -2,7 +2,7 @@
 // bodies, token and lang headers, the {code, msg, data} envelope), the OpenAPI document generated from
 // the same zod schemas, security headers, request ids, and the two front ends as static files.
 
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from '@bourse/db';
@@ -49,8 +49,11 @@ import { depositRoutes } from './features/deposits/routes.ts';
 import { Deposits } from './features/deposits/service.ts';
 import { exchangeRoutes } from './features/exchange/routes.ts';
 import { Exchange } from './features/exchange/service.ts';
+import { ipoRoutes } from './features/ipo/routes.ts';
+import { Ipos } from './features/ipo/service.ts';
 import { kycRoutes } from './features/kyc/routes.ts';
 import { Kyc } from './features/kyc/service.ts';
+import { Listings, reapplyListings } from './features/listings/service.ts';
 import { bookView, marketDataRoutes } from './features/markets/routes.ts';
 import { MarketData } from './features/markets/service.ts';
 import { marketStream } from './features/markets/stream.ts';
@@ -115,6 +118,8 @@ export type App = {
   retention: Retention;
   market: MarketData;
   venue: PaperVenue;
+  /** Runtime listing: a new stock after its IPO, a new coin after its offering (features/listings). */
+  listings: Listings;
   /** The crypto exchange: its liquidity bot (synced with the market like the venue) and its orders. */
   spot: { bot: LiquidityBot; exchange: SpotExchange };
   /**
@@ -130,6 +135,8 @@ export type App = {
   withdrawals: Withdrawals;
   /** The payout outbox's worker (tests run it by hand with WITHDRAW_PAYOUT_EVERY_MS 0). */
   payouts: Payouts;
+  /** IPO subscription: tests run its timed job by hand (tick()) with ipo.jobEveryMs 0. */
+  ipos: Ipos;
 };
 
 export async function buildApp(deps: AppDeps): Promise<App> {
@@ -234,11 +241,23 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const adjustments = new Adjustments({ db, engine, clock });
   const lineNotes = (userId: number, links: readonly string[]) => adjustments.notes(userId, links);
   const wallets = new Wallets(db, engine, lineNotes);
+  // Instruments listed at run time (a stock after its IPO, a coin after its offering) rejoin the catalogue
+  // before the market opens, so the simulator, the venue and the liquidity bot pick them up.
+  await reapplyListings(db, engine);
   const market = await MarketData.open(db, clock, config.simulatorSeed);
   const venue = await PaperVenue.open(db, engine, market, clock, config.stocks, (m) => http.log.warn(m));
   const stockOrders = new StockOrders({ db, engine, market, venue, clock, settings: config.stocks });
   const holdings = new Holdings(db, engine, market, venue.stocks);
   const spotBot = await LiquidityBot.open(db, engine, market, clock, config.spot, (m) => http.log.warn(m));
+  const listings = new Listings({
+    db,
+    engine,
+    market,
+    venue,
+    bot: spotBot,
+    clock,
+    settings: { stocks: config.stocks, spot: config.spot },
+  });
   const watchlist = new Watchlist(db);
   const spot = new SpotExchange({
     db,
@@ -360,6 +379,21 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     checkPin: (user, pin) => accounts.checkPin(user, 'trade', pin),
   });
   http.addHook('onClose', () => payouts.stop());
+  // IPO subscription (features/ipo): its timed job opens, closes and draws, lists and forfeits.
+  const ipos = new Ipos({
+    db,
+    engine,
+    clock,
+    settings: {
+      kycRequired: config.stocks.kycRequired,
+      openAutoApply: config.openAutoApply,
+      paymentWindowHours: config.ipo.paymentWindowHours,
+    },
+    randomSeed: () => randomBytes(32),
+    isListedStock: (exchange, symbol) => market.instrument(`${exchange}:${symbol}`) !== undefined,
+    listStock: (stock, source) => listings.listStock(stock, source),
+    log: (m) => http.log.error(m),
+  });
 
   await http.register(
     async (api) => {
@@ -390,10 +424,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           await spotBot.sync();
           await perpDesk.sync();
           await cryptoWatcher.scan();
+          await ipos.tick();
         });
       }
       contentRoutes(api, { content, accounts, staff });
       kycRoutes(api, { kyc: new Kyc({ db, clock, sessions }), accounts, staff });
+      ipoRoutes(api, { ipos, accounts, staff });
       depositRoutes(api, { deposits, accounts, staff, pixProvider: sandboxPix?.name ?? null });
       cryptoDepositRoutes(api, accounts, cryptoDeposits);
       withdrawalRoutes(api, {
@@ -436,13 +472,31 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     limits: config.openApiLimits,
   });
   serveFrontEnds(http, config);
-  await seed({ db, clock, config, staff, onUserCreated, log: (m) => http.log.warn(m), content });
+  await seed({
+    db,
+    clock,
+    config,
+    staff,
+    onUserCreated,
+    log: (m) => http.log.warn(m),
+    content,
+    ...(config.ipo.demo ? { ipos } : {}),
+  });
   const recredited = await deposits.creditConfirmed();
   if (recredited > 0) http.log.warn({ recredited }, 'confirmed deposits credited after a restart');
   reconciliation.start();
   retention.start();
   cryptoWatcher.start(config.cryptoDeposits.scanEveryMs);
   await payouts.start();
+  await ipos.resume();
+  if (config.ipo.jobEveryMs > 0) {
+    // A failed run is logged by the service and retried at the next tick.
+    const ipoTimer = setInterval(() => void ipos.tick().catch(() => undefined), config.ipo.jobEveryMs);
+    http.addHook('onClose', async () => {
+      clearInterval(ipoTimer);
+      await ipos.stop();
+    });
+  }
   return {
     http,
     accounts,
@@ -452,6 +506,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     retention,
     market,
     venue,
+    listings,
     spot: { bot: spotBot, exchange: spot },
     perpetuals,
     sandboxSms,
@@ -459,6 +514,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     cryptoDeposits: { watcher: cryptoWatcher, sandboxChain },
     withdrawals,
     payouts,
+    ipos,
   };
 }
 

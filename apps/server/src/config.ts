@@ -48,6 +48,11 @@ export type Config = {
    */
   engineJournalRetentionHours: number | null;
   stocks: StockSettings;
+  /**
+   * IPO subscription (features/ipo): the offline payment window, how often its timed job runs (0: only
+   * on request), and whether paper mode seeds its demo IPOs (features/demo/demo-ipos.ts).
+   */
+  ipo: { paymentWindowHours: number; jobEveryMs: number; demo: boolean };
   /** The crypto exchange's fees and minimum order value (features/spot). */
   spot: SpotSettings;
   /** Perpetual contracts' fees and the new-account leverage cap (features/perpetuals). */
@@ -309,6 +314,11 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: Pa
         ? null
         : positiveInteger('ENGINE_JOURNAL_RETENTION_HOURS', env.ENGINE_JOURNAL_RETENTION_HOURS, 168),
     stocks: defaults.stocks ?? loadStockSettings(env),
+    ipo: {
+      paymentWindowHours: positiveInteger('IPO_PAYMENT_WINDOW_HOURS', env.IPO_PAYMENT_WINDOW_HOURS, 24),
+      jobEveryMs: positiveInteger('IPO_JOB_EVERY_MS', env.IPO_JOB_EVERY_MS, 10_000),
+      demo: mode === 'paper' && flag(env.IPO_DEMO, true),
+    },
     spot: defaults.spot ?? loadSpotSettings(env),
     perpetuals: defaults.perpetuals ?? loadPerpetualSettings(env),
     rateLimits: loadRateLimits(env.RATE_LIMITS),
