@@ -36,6 +36,8 @@ import { apiKeyRoutes } from './features/api-keys/routes.ts';
 import { ApiKeys } from './features/api-keys/service.ts';
 import { bankAccountRoutes } from './features/bank-accounts/routes.ts';
 import { BankAccounts } from './features/bank-accounts/service.ts';
+import { blockTradeRoutes } from './features/block-trades/routes.ts';
+import { BlockTrades } from './features/block-trades/service.ts';
 import { Captchas } from './features/common/captcha.ts';
 import { commonRoutes } from './features/common/routes.ts';
 import { testClockRoutes } from './features/common/test-clock.ts';
@@ -127,6 +129,8 @@ export type App = {
   withdrawals: Withdrawals;
   /** The payout outbox's worker (tests run it by hand with WITHDRAW_PAYOUT_EVERY_MS 0). */
   payouts: Payouts;
+  /** Block trades: run() allots closed offers and unlocks settled allotments (with the market pump). */
+  blockTrades: BlockTrades;
 };
 
 export async function buildApp(deps: AppDeps): Promise<App> {
@@ -234,6 +238,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const venue = await PaperVenue.open(db, engine, market, clock, config.stocks, (m) => http.log.warn(m));
   const stockOrders = new StockOrders({ db, engine, market, venue, clock, settings: config.stocks });
   const holdings = new Holdings(db, engine, market, venue.stocks);
+  const blockTrades = new BlockTrades({ db, engine, market, clock, settings: config.stocks });
   const spotBot = await LiquidityBot.open(db, engine, market, clock, config.spot, (m) => http.log.warn(m));
   const watchlist = new Watchlist(db);
   const spot = new SpotExchange({
@@ -266,6 +271,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         .then(() => venue.sync())
         .then(() => spotBot.sync())
         .then(() => perpDesk.sync())
+        .then(() => blockTrades.run())
         .catch((error) => http.log.error({ err: error }, 'market pump failed'))
         .finally(() => {
           pumping = false;
@@ -374,6 +380,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       coinWalletRoutes(api, accounts, new CoinWallets({ engine, market, virtual: config.mode === 'paper' }));
       marketDataRoutes(api, market, engine, watchBook);
       stockRoutes(api, { accounts, orders: stockOrders, holdings, watchlist, market, clock });
+      blockTradeRoutes(api, { accounts, blocks: blockTrades, staff });
       spotRoutes(api, { accounts, spot, market });
       spotConsoleRoutes(api, { spot, staff });
       perpetualRoutes(api, { accounts, perps: perpetuals });
@@ -385,6 +392,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           await venue.sync();
           await spotBot.sync();
           await perpDesk.sync();
+          await blockTrades.run();
           await cryptoWatcher.scan();
         });
       }
@@ -432,13 +440,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     limits: config.openApiLimits,
   });
   serveFrontEnds(http, config);
-  await seed({ db, clock, config, staff, onUserCreated, log: (m) => http.log.warn(m), content });
+  await seed({ db, clock, config, staff, onUserCreated, log: (m) => http.log.warn(m), content, blocks: blockTrades });
   const recredited = await deposits.creditConfirmed();
   if (recredited > 0) http.log.warn({ recredited }, 'confirmed deposits credited after a restart');
   reconciliation.start();
   retention.start();
   cryptoWatcher.start(config.cryptoDeposits.scanEveryMs);
   await payouts.start();
+  await blockTrades.run();
   return {
     http,
     accounts,
@@ -455,6 +464,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     cryptoDeposits: { watcher: cryptoWatcher, sandboxChain },
     withdrawals,
     payouts,
+    blockTrades,
   };
 }
 

@@ -7,6 +7,7 @@ import type { Config } from '../../config.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { hashPassword } from '../../platform/secrets.ts';
 import * as repo from '../accounts/repo.ts';
+import type { BlockTrades } from '../block-trades/service.ts';
 import { seedDemoContent } from '../content/demo-content.ts';
 import type { Content } from '../content/service.ts';
 import * as staffRepo from '../staff/repo.ts';
@@ -46,6 +47,8 @@ export async function seed(deps: {
   log: (msg: string) => void;
   /** Paper mode: demo news, notices, banners and a welcome message, seeded once each. */
   content?: Content;
+  /** Paper mode: a coming block offer and a settled one (features/block-trades), seeded once. */
+  blocks?: BlockTrades;
 }) {
   const { db, clock, config, staff } = deps;
   const staffCount = await staffRepo.countStaff(db);
@@ -73,6 +76,7 @@ export async function seed(deps: {
         { ...DEMO_STAFF, passwordHash: await demoHash(DEMO_STAFF.password) },
       );
     if (deps.content) await seedDemoContent(deps.content, { now: clock.now(), config, demoUserId: demoId });
+    await deps.blocks?.seedDemo(demoId);
     return;
   }
   if (Number(staffCount) === 0) {
