@@ -113,8 +113,14 @@ export const blockCancelBody = z.object({ id: recordId() });
 
 export const createBlockOfferBody = z.object({
   symbol: text(40),
-  quantity: z.string().trim().regex(/^\d{1,12}$/, { error: 'field_invalid' }),
-  lot: z.string().trim().regex(/^\d{1,12}$/, { error: 'field_invalid' }),
+  quantity: z
+    .string()
+    .trim()
+    .regex(/^\d{1,12}$/, { error: 'field_invalid' }),
+  lot: z
+    .string()
+    .trim()
+    .regex(/^\d{1,12}$/, { error: 'field_invalid' }),
   price: z.string().trim().max(24),
   /** The start of the block window the offer runs in (one of GET /admin/block-trades/windows). */
   opensAt: z.coerce.number().int(),
@@ -130,7 +136,11 @@ export const decideBlockOfferBody = z.object({
 });
 export type DecideBlockOfferInput = z.input<typeof decideBlockOfferBody>;
 
-export const blockWindowView = z.object({ exchange: z.string(), opensAt: z.number().int(), closesAt: z.number().int() });
+export const blockWindowView = z.object({
+  exchange: z.string(),
+  opensAt: z.number().int(),
+  closesAt: z.number().int(),
+});
 export type BlockWindowView = z.infer<typeof blockWindowView>;
 
 export const staffBlockOfferView = blockOfferView.extend({

@@ -25,7 +25,13 @@ const SCENARIOS: Row[] = [
     bids: [1000n, 10n],
     allotted: [200n, 0n],
   },
-  { name: 'supply not a whole number of lots: the rest is not allotted', supply: 105n, lot: 10n, bids: [100n, 100n], allotted: [50n, 50n] },
+  {
+    name: 'supply not a whole number of lots: the rest is not allotted',
+    supply: 105n,
+    lot: 10n,
+    bids: [100n, 100n],
+    allotted: [50n, 50n],
+  },
   { name: 'no bids', supply: 100n, lot: 10n, bids: [], allotted: [] },
 ];
 

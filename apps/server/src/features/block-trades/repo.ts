@@ -42,10 +42,10 @@ export type BidRow = {
   unlocked_at: number | null;
 };
 
-// Staff id 0 is the system (paper mode's demo offers): named 'system'.
-const OFFER_SELECT = `SELECT o.*, COALESCE(c.username, 'system') AS created_by_name,
+// A decision by staff id 0 is the system's (paper mode's demo offers): named 'system'.
+const OFFER_SELECT = `SELECT o.*, c.username AS created_by_name,
     CASE WHEN o.decided_by = 0 THEN 'system' ELSE d.username END AS decided_by_name
-  FROM block_offers o LEFT JOIN staff c ON c.id = o.created_by LEFT JOIN staff d ON d.id = o.decided_by`;
+  FROM block_offers o JOIN staff c ON c.id = o.created_by LEFT JOIN staff d ON d.id = o.decided_by`;
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
@@ -89,7 +89,14 @@ export async function insertOffer(
   db: Sql,
   o: Omit<
     OfferRow,
-    'id' | 'status' | 'created_by_name' | 'decided_by' | 'decided_by_name' | 'decided_at' | 'decision_reason' | 'settled_at'
+    | 'id'
+    | 'status'
+    | 'created_by_name'
+    | 'decided_by'
+    | 'decided_by_name'
+    | 'decided_at'
+    | 'decision_reason'
+    | 'settled_at'
   >,
 ): Promise<number> {
   const rows = await db.query<{ id: number }>(
@@ -233,7 +240,9 @@ export async function listUserOfferBids(db: Sql, userId: number, offerId: number
 export async function listOfferBids(db: Sql, offerId: number, status?: BidStatus): Promise<BidRow[]> {
   const rows =
     status === undefined
-      ? await db.query<BidRow>(`SELECT * FROM block_bids WHERE offer_id = $1 AND status <> 'new' ORDER BY id`, [offerId])
+      ? await db.query<BidRow>(`SELECT * FROM block_bids WHERE offer_id = $1 AND status <> 'new' ORDER BY id`, [
+          offerId,
+        ])
       : await db.query<BidRow>(`SELECT * FROM block_bids WHERE offer_id = $1 AND status = $2 ORDER BY id`, [
           offerId,
           status,

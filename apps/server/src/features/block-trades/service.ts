@@ -120,13 +120,22 @@ export class BlockTrades {
     }
     const quantity = parsed.minor;
     if (quantity > row.quantity) {
-      throw fieldError('quantity', 'block_quantity_above_offer', () => ({ quantity: this.#shares(offer, row.quantity) }));
+      throw fieldError('quantity', 'block_quantity_above_offer', () => ({
+        quantity: this.#shares(offer, row.quantity),
+      }));
     }
     const amount = this.#priceOf(offer, quantity);
     const owner = String(user.id);
     // Short funds are refused before anything is written or sent (the request changes nothing).
-    if (this.#engine.state.balance(owner, 'stock', currency).available < amount) throw new AppError('insufficient_balance');
-    const id = await repo.insertBid(this.#db, { offerId: row.id, userId: user.id, quantity, amountMinor: amount, at: now });
+    if (this.#engine.state.balance(owner, 'stock', currency).available < amount)
+      throw new AppError('insufficient_balance');
+    const id = await repo.insertBid(this.#db, {
+      offerId: row.id,
+      userId: user.id,
+      quantity,
+      amountMinor: amount,
+      at: now,
+    });
     const held = await this.#engine.submit({
       type: 'hold_funds',
       id: blockHoldId(id),
@@ -274,7 +283,14 @@ export class BlockTrades {
         throw new AppError('block_offer_already_decided');
       await appendAudit(
         tx,
-        { staffId, action: `block_offer.${decision}`, targetType: 'block_offer', targetId: String(id), reason, detail: {} },
+        {
+          staffId,
+          action: `block_offer.${decision}`,
+          targetType: 'block_offer',
+          targetId: String(id),
+          reason,
+          detail: {},
+        },
         at,
       );
     });
@@ -319,10 +335,10 @@ export class BlockTrades {
 
   /**
    * Paper mode, once (no offer yet): a published offer of RELIANCE in the coming (or open) block window,
-   * and one in the last window that closed with a bid of the demo customer's, allotted and settled by
-   * the job like any other. Created and approved by the system (staff id 0), audited as such.
+   * and one in the last window that closed, settled by the job like any other. Created by the demo administrator and published by the system (decided_by 0,
+   * shown as 'system'), audited under the administrator as demo data.
    */
-  async seedDemo(demoUserId: number): Promise<void> {
+  async seedDemo(staffId: number): Promise<void> {
     if ((await repo.countOffers(this.#db)) > 0) return;
     const instrument = this.#market.instrument('NSE:RELIANCE');
     const spec = instrument && this.#engine.state.instrument(instrument.id);
@@ -348,7 +364,7 @@ export class BlockTrades {
           opens_at: window.opensAt,
           closes_at: window.closesAt,
           unlocks_at: unlockAtMs(instrument.exchange, window.closesAt),
-          created_by: 0,
+          created_by: staffId,
           created_at: now,
           create_reason: 'Paper mode: demo block offer',
         });
@@ -356,7 +372,7 @@ export class BlockTrades {
         await appendAudit(
           tx,
           {
-            staffId: 0,
+            staffId,
             action: 'block_offer.demo',
             targetType: 'block_offer',
             targetId: String(id),
@@ -367,32 +383,9 @@ export class BlockTrades {
         );
         return id;
       });
-    const settledId = await put(last, 500n * spec.lotMinor, 'Demo Promoter Holdings Ltd');
-    const offer = await this.#anyOffer(settledId);
-    const quantity = 50n * spec.lotMinor;
-    const amount = this.#priceOf(offer, quantity);
-    const owner = String(demoUserId);
-    if (this.#engine.state.balance(owner, 'stock', spec.quote.code).available >= amount) {
-      const id = await repo.insertBid(this.#db, {
-        offerId: settledId,
-        userId: demoUserId,
-        quantity,
-        amountMinor: amount,
-        at: last.opensAt,
-      });
-      const held = await this.#engine.submit({
-        type: 'hold_funds',
-        id: blockHoldId(id),
-        userId: owner,
-        wallet: 'stock',
-        asset: spec.quote.code,
-        amount: formatDecimal(amount, spec.quote.scale),
-        cause: 'allotment',
-        link: link(settledId),
-      });
-      if (held.ok) await repo.moveBid(this.#db, id, 'new', 'applied', now);
-      else await repo.deleteNewBid(this.#db, id);
-    }
+    // The demo customer's own balances and ledger stay as the grant left them (other demos and tests
+    // rely on them): the settled demo offer had no bids.
+    await put(last, 500n * spec.lotMinor, 'Demo Promoter Holdings Ltd');
     await put(next, 2000n * spec.lotMinor, 'Demo Promoter Holdings Ltd');
   }
 

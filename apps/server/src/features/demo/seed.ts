@@ -76,7 +76,8 @@ export async function seed(deps: {
         { ...DEMO_STAFF, passwordHash: await demoHash(DEMO_STAFF.password) },
       );
     if (deps.content) await seedDemoContent(deps.content, { now: clock.now(), config, demoUserId: demoId });
-    await deps.blocks?.seedDemo(demoId);
+    const demoAdmin = await staffRepo.findStaffByUsername(db, DEMO_STAFF.username);
+    if (deps.blocks && demoAdmin) await deps.blocks.seedDemo(Number(demoAdmin.id));
     return;
   }
   if (Number(staffCount) === 0) {
