@@ -7,14 +7,17 @@ import type {
   AdminMessageView,
   AuditEntryView,
   AuditQueryInput,
+  BlockWindowView,
   ContentCreateInput,
   ContentIdInput,
   ContentListInput,
   ContentUnpublishInput,
   ContentUpdateInput,
+  CreateBlockOfferInput,
   CreatedStaffView,
   CustomerUserView,
   DecideAdjustmentInput,
+  DecideBlockOfferInput,
   DepositDecisionInput,
   DepositReviewItem,
   DoneView,
@@ -29,6 +32,8 @@ import type {
   ReconciliationState,
   SentMessagesQueryInput,
   SpotLiquidityView,
+  StaffBlockOfferDetail,
+  StaffBlockOfferView,
   StaffCreateInput,
   StaffDisableInput,
   StaffLoginInput,
@@ -112,6 +117,14 @@ export const adminApi = {
   proposeAdjustment: (body: ProposeAdjustmentInput) => client.post<AdjustmentView>('/admin/adjustments', body),
   decideAdjustment: (id: number, body: DecideAdjustmentInput) =>
     client.post<AdjustmentView>(`/admin/adjustments/${id}/decide`, body),
+  // --- block trades (features/block-trades) ---
+  blockOffers: () => client.get<Items<StaffBlockOfferView>>('/admin/block-trades'),
+  blockOffer: (id: number) => client.get<StaffBlockOfferDetail>(`/admin/block-trades/${id}`),
+  blockWindows: (symbol: string) => client.get<Items<BlockWindowView>>('/admin/block-trades/windows', { symbol }),
+  createBlockOffer: (body: CreateBlockOfferInput) => client.post<StaffBlockOfferView>('/admin/block-trades', body),
+  decideBlockOffer: (id: number, body: DecideBlockOfferInput) =>
+    client.post<StaffBlockOfferView>(`/admin/block-trades/${id}/decide`, body),
+  markHni: (body: { userId: number; reason: string }) => client.post<object>('/admin/block-trades/hni', body),
 };
 
 export const queryKeys = {
@@ -128,6 +141,9 @@ export const queryKeys = {
   deposits: ['deposits'] as const,
   withdrawals: (view: string) => ['withdrawals', view] as const,
   adjustments: (status: string) => ['adjustments', status] as const,
+  blockOffers: ['block-offers'] as const,
+  blockOffer: (id: number) => ['block-offers', id] as const,
+  blockWindows: (symbol: string) => ['block-windows', symbol] as const,
 };
 
 export type WithdrawalDeskView = 'review' | 'paying' | 'failed' | 'done';

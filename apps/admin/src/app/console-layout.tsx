@@ -4,6 +4,7 @@
 import {
   AuditOutlined,
   BankOutlined,
+  BlockOutlined,
   CalculatorOutlined,
   CreditCardOutlined,
   DashboardOutlined,
@@ -57,6 +58,7 @@ const SECTION_ICONS: Record<string, ReactNode> = {
   liquidity: <SwapOutlined />,
   perpetuals: <SafetyOutlined />,
   adjustments: <DiffOutlined />,
+  blockTrades: <BlockOutlined />,
   listings: <RocketOutlined />,
   content: <NotificationOutlined />,
   audit: <AuditOutlined />,

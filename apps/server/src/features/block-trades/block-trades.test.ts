@@ -387,9 +387,9 @@ describe.each(dbs)('block trades on $dialect', ({ open }) => {
         items: [],
         total: 0,
       });
-      expect((await t.call('GET', `/stock/index/bulk/info?id=${coming.id}`, { token: asha.token })).body.data.bids).toEqual(
-        [],
-      );
+      expect(
+        (await t.call('GET', `/stock/index/bulk/info?id=${coming.id}`, { token: asha.token })).body.data.bids,
+      ).toEqual([]);
     } finally {
       await t.close();
       await db.close();
