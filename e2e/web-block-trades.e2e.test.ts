@@ -1,28 +1,34 @@
 // Block trades end to end against the real server, in both languages, at 390×844. The server's clock
 // starts at the present (the console's TOTP codes follow real time): new customers verify their identity
 // (KYC approved by the demo administrator through the API), which with the paper grant in their stock
-// wallet makes them eligible. Then the clock moves (POST /test/clock/advance) into the block window of
-// the paper-mode demo offer; each customer opens the block list, the offer, bids two lots with the
-// transaction password, sees the bid applied with the amount held, and finds it in their block orders.
-// The held amount is checked against the server's balances. Screenshots: test-results/screens/web-block-*.png.
+// wallet makes them eligible. The console's block desk is looked at while the clock is still real (staff
+// sign-in codes follow it). The unverified demo customer is told why they cannot bid. Then the clock
+// moves (POST /test/clock/advance) into the block window of the paper-mode demo offer; each customer
+// opens the block list, the offer, bids two lots with the transaction password, sees the bid applied with
+// the amount held (checked against the server's balances) and finds it in their block orders; after the
+// window closes the bids are allotted and shown locked until T+1.
+// Screenshots: test-results/screens/web-block-*.png, admin-block-*.png.
 import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  consolePage,
   customerPage,
   DEMO_STAFF,
   launchBrowser,
   type Server,
   shot,
+  signInCustomer,
   solveCaptcha,
+  staffSignIn,
   staffTotp,
   startServer,
 } from './harness.ts';
 
 const PIN = '135790';
 const TEXT = {
-  'en-US': { open: 'Open for bids', applied: 'Applied', myOrders: 'My block orders' },
-  'pt-BR': { open: 'Aberta a lances', applied: 'Solicitada', myOrders: 'Minhas ordens em bloco' },
+  'en-US': { open: 'Open for bids', applied: 'Applied', allotted: 'Allotted' },
+  'pt-BR': { open: 'Aberta a lances', applied: 'Solicitada', allotted: 'Alocada' },
 } as const;
 
 let server: Server;
@@ -92,23 +98,32 @@ beforeAll(async () => {
     );
     expect(decided.code, JSON.stringify(decided)).toBe(0);
   }
-  // Into the demo offer's block window (the next one after the server started).
-  const offers = (await api('/stock/index/bulk/list', null, customers['en-US']?.token)).data.items as {
-    phase: string;
-    opensAt: number;
-  }[];
-  const coming = offers.find((o) => o.phase === 'upcoming');
-  expect(coming).toBeDefined();
+}, 120_000);
+
+/** Moves the server's clock forward to `at` (if it is not there yet) and signs the customers in afresh. */
+async function moveTo(at: number) {
   const { now } = (await api('/test/clock/advance', { ms: 1 })).data;
-  await api('/test/clock/advance', { ms: (coming?.opensAt ?? 0) + 60_000 - now });
-  // Fresh sessions at the new time.
+  if (at > now) await api('/test/clock/advance', { ms: at - now });
   for (const c of Object.values(customers)) {
     const login = await api('/user/login', { areaCode: '91', phone: c.phone, password: 'secret12' });
     expect(login.code, JSON.stringify(login)).toBe(0);
     c.token = login.data.token;
     c.user = login.data.user;
   }
-}, 120_000);
+}
+
+/** The paper-mode demo offer still to come when the server started. */
+async function demoOffer(): Promise<{ id: number; opensAt: number; closesAt: number }> {
+  const offers = (await api('/stock/index/bulk/list', null, customers['en-US']?.token)).data.items as {
+    id: number;
+    phase: string;
+    opensAt: number;
+    closesAt: number;
+  }[];
+  const coming = offers.find((o) => o.phase === 'upcoming' || o.phase === 'open' || o.phase === 'closed');
+  if (!coming) throw new Error('no demo offer to bid on');
+  return coming;
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -116,9 +131,45 @@ afterAll(async () => {
 });
 
 describe('block trades against the real server', () => {
+  it('the console desk lists the offers with their band, window and seller, and the coming windows (both languages)', async () => {
+    for (const lang of ['en-US', 'pt-BR'] as const) {
+      const page = await consolePage(browser, lang);
+      try {
+        await staffSignIn(page, server);
+        await page.goto(`${server.baseUrl}/admin/block-trades`);
+        await page.getByTestId('block-offers-table').locator('tbody tr').nth(1).waitFor();
+        await page.waitForTimeout(400);
+        await shot(page, `admin-block-desk-${lang}`);
+        await page.getByTestId('block-new').click();
+        await page.getByTestId('block-window').click();
+        await page.locator('.ant-select-item-option').first().waitFor();
+        await page.waitForTimeout(300);
+        await shot(page, `admin-block-create-${lang}`);
+      } finally {
+        await page.context().close();
+      }
+    }
+  }, 120_000);
+
+  it('a customer without verified identity is told why they cannot bid (both languages)', async () => {
+    for (const lang of ['en-US', 'pt-BR'] as const) {
+      const { context, page } = await customerPage(browser, lang, await signInCustomer(server));
+      try {
+        await page.goto(`${server.baseUrl}/pages/stockBulk/bulkList`);
+        await page.getByTestId('block-ineligible').waitFor();
+        await page.waitForTimeout(300);
+        await shot(page, `web-block-ineligible-${lang}`);
+      } finally {
+        await context.close();
+      }
+    }
+  }, 60_000);
+
   for (const lang of ['en-US', 'pt-BR'] as const) {
     it(`an eligible new customer bids two lots in the open window and sees the amount held (${lang})`, async () => {
       const text = TEXT[lang];
+      const offer = await demoOffer();
+      await moveTo(offer.opensAt + 60_000);
       const who = customers[lang]!;
       const { context, page } = await customerPage(browser, lang, who);
       const errors: string[] = [];
@@ -172,4 +223,24 @@ describe('block trades against the real server', () => {
       }
     }, 90_000);
   }
+
+  it('after the window closes each bid is allotted, locked until T+1 (both languages)', async () => {
+    const offer = await demoOffer();
+    await moveTo(offer.closesAt + 60_000);
+    for (const lang of ['en-US', 'pt-BR'] as const) {
+      const who = customers[lang]!;
+      const order = (await api('/stock/order/trade/list', null, who.token)).data.items[0];
+      // 40 shares bid for 2,000 offered: undersubscribed, so each bid is allotted in full.
+      expect(order).toMatchObject({ status: 'allotted', allottedQuantity: '20', locked: true, released: '0.00' });
+      const { context, page } = await customerPage(browser, lang, who);
+      try {
+        await page.goto(`${server.baseUrl}/pages/stockBulk/bulkOrder`);
+        await expect(page.getByTestId('block-status').first().textContent()).resolves.toBe(TEXT[lang].allotted);
+        await page.waitForTimeout(300);
+        await shot(page, `web-block-allotted-${lang}`);
+      } finally {
+        await context.close();
+      }
+    }
+  }, 90_000);
 });

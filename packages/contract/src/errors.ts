@@ -644,12 +644,12 @@ export const ERRORS = {
   block_not_eligible_kyc: {
     status: 403,
     en: 'Block trades are for verified HNI customers: complete your identity verification (KYC) first',
-    pt: 'Block trades são para clientes HNI verificados: conclua primeiro a verificação de identidade (KYC)',
+    pt: 'Operações em bloco são para clientes HNI verificados: conclua primeiro a verificação de identidade (KYC)',
   },
   block_not_eligible: {
     status: 403,
     en: 'Block trades are for HNI customers: at least {min} in your stock wallet, or an HNI account set up by our staff',
-    pt: 'Block trades são para clientes HNI: pelo menos {min} na sua carteira de ações, ou uma conta HNI configurada pela nossa equipe',
+    pt: 'Operações em bloco são para clientes HNI: pelo menos {min} na sua carteira de ações, ou uma conta HNI configurada pela nossa equipe',
   },
   block_outside_window: {
     status: 400,

@@ -85,6 +85,7 @@ describe('role matrix', () => {
       'liquidity',
       'perpetuals',
       'adjustments',
+      'blockTrades',
       'content',
       'audit',
       'staff',

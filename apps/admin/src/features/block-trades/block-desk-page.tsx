@@ -290,7 +290,7 @@ export default function BlockDeskPage() {
     {
       title: t('blockTrades.stock'),
       key: 'stock',
-      width: 170,
+      width: 150,
       render: (_, o) => (
         <Flex vertical>
           <span>{o.name}</span>
@@ -308,7 +308,7 @@ export default function BlockDeskPage() {
     {
       title: t('blockTrades.price'),
       key: 'price',
-      width: 220,
+      width: 200,
       render: (_, o) => (
         <Flex vertical>
           <span style={{ fontVariantNumeric: 'tabular-nums' }}>{money(o.price, o.currency)}</span>
@@ -370,8 +370,7 @@ export default function BlockDeskPage() {
     {
       title: t('blockTrades.actions'),
       key: 'actions',
-      fixed: 'right',
-      width: 230,
+      width: 220,
       render: (_, o) => {
         const bids = (
           <Button size="small" onClick={() => setBidsOf(o)} data-testid={`block-bids-${o.id}`}>
@@ -442,7 +441,7 @@ export default function BlockDeskPage() {
         dataSource={list.data?.items ?? []}
         loading={list.isLoading}
         pagination={false}
-        scroll={{ x: 1400 }}
+        scroll={{ x: 1370 }}
         locale={{ emptyText: t('blockTrades.empty') }}
         data-testid="block-offers-table"
       />

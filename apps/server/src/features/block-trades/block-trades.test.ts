@@ -169,7 +169,7 @@ describe.each(dbs)('block trades on $dialect', ({ open }) => {
         eligible: false,
         reason: 'not_hni',
         message:
-          'Block trades são para clientes HNI: pelo menos 1.000.000,01 INR na sua carteira de ações, ou uma conta HNI configurada pela nossa equipe',
+          'Operações em bloco são para clientes HNI: pelo menos 1.000.000,01 INR na sua carteira de ações, ou uma conta HNI configurada pela nossa equipe',
       });
       const listed = (await list(asha.token)).items.find((o: { id: number }) => o.id === offer.id);
       expect(listed).toMatchObject({ phase: 'upcoming', seller: 'Promoter Group Trust', lot: '10', quantity: '200' });
@@ -213,13 +213,13 @@ describe.each(dbs)('block trades on $dialect', ({ open }) => {
           'chen',
           '100',
           'block_not_eligible_kyc',
-          'Block trades são para clientes HNI verificados: conclua primeiro a verificação de identidade (KYC)',
+          'Operações em bloco são para clientes HNI verificados: conclua primeiro a verificação de identidade (KYC)',
         ],
         [
           'dev',
           '100',
           'block_not_eligible',
-          'Block trades são para clientes HNI: pelo menos 1.000.000,01 INR na sua carteira de ações, ou uma conta HNI configurada pela nossa equipe',
+          'Operações em bloco são para clientes HNI: pelo menos 1.000.000,01 INR na sua carteira de ações, ou uma conta HNI configurada pela nossa equipe',
         ],
         ['asha', '15', 'block_quantity_not_in_lots', 'A quantidade deve ser um número inteiro de lotes de 10 ações'],
         ['asha', '1.5', 'block_quantity_not_in_lots', 'A quantidade deve ser um número inteiro de lotes de 10 ações'],
