@@ -8,9 +8,10 @@
 // the amount held (checked against the server's balances) and finds it in their block orders; after the
 // window closes the bids are allotted and shown locked until T+1.
 // Screenshots: test-results/screens/web-block-*.png, admin-block-*.png.
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations, blocking, describeViolations } from './axe.ts';
 import {
   consolePage,
   customerPage,
@@ -30,6 +31,11 @@ const TEXT = {
   'en-US': { open: 'Open for bids', applied: 'Applied', allotted: 'Allotted' },
   'pt-BR': { open: 'Aberta a lances', applied: 'Solicitada', allotted: 'Alocada' },
 } as const;
+
+/** No contrast failure and nothing serious or critical by axe (WCAG 2.0/2.1 A and AA) on the page as it is. */
+async function expectAccessible(page: Page) {
+  expect(describeViolations(blocking(await axeViolations(page)))).toBe('');
+}
 
 let server: Server;
 let browser: Browser;
@@ -149,7 +155,7 @@ describe('block trades against the real server', () => {
         await page.context().close();
       }
     }
-  }, 120_000);
+  }, 180_000);
 
   it('a customer without verified identity is told why they cannot bid (both languages)', async () => {
     for (const lang of ['en-US', 'pt-BR'] as const) {
@@ -159,6 +165,7 @@ describe('block trades against the real server', () => {
         await page.getByTestId('block-ineligible').waitFor();
         await page.waitForTimeout(300);
         await shot(page, `web-block-ineligible-${lang}`);
+        await expectAccessible(page);
       } finally {
         await context.close();
       }
@@ -181,12 +188,14 @@ describe('block trades against the real server', () => {
         expect(await page.getByTestId('block-ineligible').count()).toBe(0);
         await page.waitForTimeout(300);
         await shot(page, `web-block-list-${lang}`);
+        await expectAccessible(page);
 
         await card.click();
         await page.getByTestId('block-offer-detail').waitFor();
         await page.getByTestId('block-lots').fill('2');
         const toHold = await page.getByTestId('block-to-hold').locator('dd').textContent();
         await shot(page, `web-block-detail-${lang}`);
+        await expectAccessible(page);
         await page.getByTestId('block-bid').click();
         await page.getByTestId('confirm-sheet').waitFor();
         await page.locator('.adm-number-keyboard-key').first().waitFor();
@@ -201,6 +210,9 @@ describe('block trades against the real server', () => {
         await bid.scrollIntoViewIfNeeded();
         await page.waitForTimeout(300);
         await shot(page, `web-block-applied-${lang}`);
+        // The "bid placed" toast fades out first: mid-fade its colours are neither the toast's nor the page's.
+        await page.locator('.adm-toast-mask').waitFor({ state: 'detached' });
+        await expectAccessible(page);
 
         // The server holds exactly the amount shown: two lots at the offer price.
         const detail = (await api('/stock/order/trade/list', null, who.token)).data.items[0];
@@ -217,6 +229,7 @@ describe('block trades against the real server', () => {
         await expect(page.getByTestId('block-status').first().textContent()).resolves.toBe(text.applied);
         await page.waitForTimeout(300);
         await shot(page, `web-block-orders-${lang}`);
+        await expectAccessible(page);
         expect(errors).toEqual([]);
       } finally {
         await context.close();
@@ -238,6 +251,7 @@ describe('block trades against the real server', () => {
         await expect(page.getByTestId('block-status').first().textContent()).resolves.toBe(TEXT[lang].allotted);
         await page.waitForTimeout(300);
         await shot(page, `web-block-allotted-${lang}`);
+        await expectAccessible(page);
       } finally {
         await context.close();
       }
