@@ -4,7 +4,7 @@
 // shares, times epoch milliseconds. Must not: carry balances or promise an allotment.
 
 import { z } from 'zod';
-import { pageQuery, pin, recordId, text } from './fields.ts';
+import { isPlainText, pageQuery, pin, recordId, text } from './fields.ts';
 import { actionReason } from './staff.ts';
 
 /** An offer as a customer sees it: before its window, bidding, closed (allotting), settled. */
@@ -104,6 +104,8 @@ export const blockBidBody = z.object({
     .max(24, { error: 'field_invalid' }),
   /** The 6-digit transaction password (optional so a customer without one is told to set it). */
   password: pin().optional(),
+  /** Idempotency key chosen by the client: a retry with the same key answers the first bid. */
+  clientOrderId: z.string().trim().min(8).max(64).refine(isPlainText, { error: 'field_invalid' }).optional(),
 });
 export type BlockBidInput = z.input<typeof blockBidBody>;
 

@@ -894,7 +894,9 @@ export const MIGRATIONS: Migration[] = [
         paid_minor BIGINT NOT NULL DEFAULT 0,
         created_at BIGINT NOT NULL,
         updated_at BIGINT NOT NULL,
-        unlocked_at BIGINT
+        unlocked_at BIGINT,
+        client_key TEXT,
+        UNIQUE (user_id, client_key)
       );
       CREATE INDEX block_bids_user ON block_bids(user_id, id);
       CREATE INDEX block_bids_offer ON block_bids(offer_id, id);

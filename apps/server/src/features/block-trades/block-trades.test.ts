@@ -237,9 +237,14 @@ describe.each(dbs)('block trades on $dialect', ({ open }) => {
       }
       expect(await footprint()).toEqual(before);
 
-      // Asha bids 150 shares, Bala 100 and then 10 more, which he cancels.
-      const a1 = await bid(asha, '150');
+      // Asha bids 150 shares (a retry with the same key answers the same bid), Bala 100 and then 10
+      // more, which he cancels.
+      const a1 = await bid(asha, '150', 'en-US', { clientOrderId: 'asha-block-0001' });
       expect(a1.body.code, JSON.stringify(a1.body)).toBe(0);
+      const retry = await bid(asha, '150', 'en-US', { clientOrderId: 'asha-block-0001' });
+      expect(retry.body.data.id).toBe(a1.body.data.id);
+      const reused = await bid(asha, '140', 'pt-BR', { clientOrderId: 'asha-block-0001' });
+      expect(reused.body.error).toBe('idempotency_key_reused');
       expect(a1.body.data).toMatchObject({ status: 'applied', quantity: '150', locked: false });
       const ashaHeld = lotAmount * 15n;
       expect(balance(asha.uid)).toEqual({

@@ -40,6 +40,7 @@ export type BidRow = {
   created_at: number;
   updated_at: number;
   unlocked_at: number | null;
+  client_key: string | null;
 };
 
 // A decision by staff id 0 is the system's (paper mode's demo offers): named 'system'.
@@ -187,14 +188,23 @@ export async function moveOffer(
 
 export async function insertBid(
   db: Sql,
-  b: { offerId: number; userId: number; quantity: bigint; amountMinor: bigint; at: number },
+  b: { offerId: number; userId: number; quantity: bigint; amountMinor: bigint; at: number; clientKey?: string },
 ): Promise<number> {
   const rows = await db.query<{ id: number }>(
-    `INSERT INTO block_bids (offer_id, user_id, quantity, amount_minor, status, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, 'new', $5, $5) RETURNING id`,
-    [b.offerId, b.userId, b.quantity, b.amountMinor, b.at],
+    `INSERT INTO block_bids (offer_id, user_id, quantity, amount_minor, status, created_at, updated_at, client_key)
+     VALUES ($1, $2, $3, $4, 'new', $5, $5, $6) RETURNING id`,
+    [b.offerId, b.userId, b.quantity, b.amountMinor, b.at, b.clientKey ?? null],
   );
   return Number(rows[0]?.id);
+}
+
+/** A customer's bid by the idempotency key it was placed with (in any state, 'new' included). */
+export async function findBidByKey(db: Sql, userId: number, clientKey: string): Promise<BidRow | undefined> {
+  const rows = await db.query<BidRow>('SELECT * FROM block_bids WHERE user_id = $1 AND client_key = $2', [
+    userId,
+    clientKey,
+  ]);
+  return rows[0] && bidRow(rows[0]);
 }
 
 /** Forgets a bid whose hold the engine refused (nothing was held: nothing to keep). */

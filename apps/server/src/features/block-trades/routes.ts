@@ -25,6 +25,7 @@ import { bearerToken, guard } from '../../http/auth.ts';
 import { done, ok, okEnvelope } from '../../http/envelope.ts';
 import type { Accounts } from '../accounts/service.ts';
 import type { Staff } from '../staff/service.ts';
+import { idempotencyKey } from '../stocks/routes.ts';
 import type { BlockTrades } from './service.ts';
 
 export function blockTradeRoutes(app: FastifyInstance, d: { accounts: Accounts; blocks: BlockTrades; staff: Staff }) {
@@ -52,15 +53,16 @@ export function blockTradeRoutes(app: FastifyInstance, d: { accounts: Accounts; 
       schema: {
         tags,
         description:
-          'Bids for whole lots of a block offer while its window is open; the amount at the offer price is held until the allotment.',
+          'Bids for whole lots of a block offer while its window is open; the amount at the offer price is held until the allotment. A clientOrderId (or Idempotency-Key header) makes a retry answer the first bid.',
         body: blockBidBody,
         response: { 200: okEnvelope(blockBidView) },
       },
     },
     async (req) => {
       const { user } = await signedIn(req);
+      const key = idempotencyKey(req, req.body.clientOrderId);
       await d.accounts.checkPin(user, 'trade', req.body.password);
-      return done(req, 'submitted', await d.blocks.bid(user, req.body));
+      return done(req, 'submitted', await d.blocks.bid(user, req.body, key));
     },
   );
   r.post(

@@ -104,8 +104,11 @@ export class BlockTrades {
     };
   }
 
-  /** A bid of `quantity` shares (whole lots) at the offer price; the caller checked the transaction password. */
-  async bid(user: UserRow, input: { offerId: number; quantity: string }): Promise<BlockBidView> {
+  /**
+   * A bid of `quantity` shares (whole lots) at the offer price; the caller checked the transaction password.
+   * With `clientKey`, a retry (the answer was lost) answers the first bid instead of placing a second.
+   */
+  async bid(user: UserRow, input: { offerId: number; quantity: string }, clientKey?: string): Promise<BlockBidView> {
     const offer = await this.#publicOffer(input.offerId);
     const { row, spec } = offer;
     const now = this.#clock.now();
@@ -119,6 +122,10 @@ export class BlockTrades {
       throw fieldError('quantity', 'block_quantity_not_in_lots', () => ({ lot: this.#shares(offer, row.lot) }));
     }
     const quantity = parsed.minor;
+    if (clientKey !== undefined) {
+      const earlier = await this.#earlierBid(user, clientKey, row.id, quantity, offer);
+      if (earlier) return earlier;
+    }
     if (quantity > row.quantity) {
       throw fieldError('quantity', 'block_quantity_above_offer', () => ({
         quantity: this.#shares(offer, row.quantity),
@@ -129,13 +136,23 @@ export class BlockTrades {
     // Short funds are refused before anything is written or sent (the request changes nothing).
     if (this.#engine.state.balance(owner, 'stock', currency).available < amount)
       throw new AppError('insufficient_balance');
-    const id = await repo.insertBid(this.#db, {
-      offerId: row.id,
-      userId: user.id,
-      quantity,
-      amountMinor: amount,
-      at: now,
-    });
+    let id: number;
+    try {
+      id = await repo.insertBid(this.#db, {
+        offerId: row.id,
+        userId: user.id,
+        quantity,
+        amountMinor: amount,
+        at: now,
+        ...(clientKey !== undefined ? { clientKey } : {}),
+      });
+    } catch (error) {
+      // The same key inserted by a concurrent retry a moment ago: answer that bid.
+      const earlier =
+        clientKey === undefined ? undefined : await this.#earlierBid(user, clientKey, row.id, quantity, offer);
+      if (earlier) return earlier;
+      throw error;
+    }
     const held = await this.#engine.submit({
       type: 'hold_funds',
       id: blockHoldId(id),
@@ -156,6 +173,17 @@ export class BlockTrades {
     const bid = await repo.findBid(this.#db, user.id, id);
     if (!bid) throw new Error(`block bid ${id} vanished`);
     return this.#bidView(bid, offer);
+  }
+
+  /** The bid placed earlier with this key (refused when the key was used for another bid). */
+  async #earlierBid(user: UserRow, key: string, offerId: number, quantity: bigint, offer: Offer) {
+    const earlier = await repo.findBidByKey(this.#db, user.id, key);
+    if (!earlier) return undefined;
+    if (earlier.offer_id !== offerId || earlier.quantity !== quantity) throw new AppError('idempotency_key_reused');
+    // Still being placed by the first request: its hold decides; answer it as applied once held.
+    if (earlier.status === 'new' && !this.#engine.state.fundsHold(blockHoldId(earlier.id)))
+      throw new AppError('too_many_requests');
+    return this.#bidView({ ...earlier, status: earlier.status === 'new' ? 'applied' : earlier.status }, offer);
   }
 
   /** Cancels an applied bid before the window closes: its hold is released in full. */

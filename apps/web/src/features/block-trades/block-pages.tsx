@@ -274,11 +274,11 @@ function BidForm({ detail, onPlaced }: { detail: BlockOfferDetailView; onPlaced:
           [t('block.toHold'), money(hold, offer.currency)],
         ]}
         notice={<p className="confirm__notice">{t('block.rules')}</p>}
-        submit={(password) =>
+        submit={(password, clientOrderId) =>
           apiPost<BlockBidView>(
             '/stock/order/bulk/apply',
-            { offerId: offer.id, quantity, password },
-            { isSilent: true },
+            { offerId: offer.id, quantity, password, clientOrderId },
+            { isSilent: true, idempotencyKey: clientOrderId },
           )
         }
         onDone={() => {
