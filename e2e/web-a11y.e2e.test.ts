@@ -4,17 +4,13 @@
 // - money on the Trade tab's account cards stays on one line (a number never wraps inside itself);
 // - Home and Markets show Friday's session (change and volume), not a dead 0.00% market.
 // Screenshots: test-results/screens/web-a11y-*.png.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations, blocking, describeViolations } from './axe.ts';
 import { customerPage, launchBrowser, type Server, shot, signInCustomer, startServer } from './harness.ts';
 
 // Evaluated through the DevTools protocol: the app's CSP (script-src 'self') would block a script tag.
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SATURDAY = '2026-01-10T12:00:00Z';
-
-type Violation = { id: string; impact: string | null; help: string; nodes: { target: string[]; summary: string }[] };
 
 let server: Server;
 let browser: Browser;
@@ -30,39 +26,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-// Code run in the page is written as text: this project's type check has no DOM library (as web-perf).
-const RUN_AXE = `async (scope) => {
-  const result = await window.axe.run(scope ? document.querySelector(scope) : document, {
-    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    resultTypes: ['violations'],
-  });
-  return result.violations.map((v) => ({
-    id: v.id,
-    impact: v.impact,
-    help: v.help,
-    nodes: v.nodes.map((n) => ({ target: n.target, summary: n.failureSummary ?? '' })),
-  }));
-}`;
-
-/** axe-core's violations of WCAG 2.0/2.1 A and AA on the page as it is now (or inside `selector`). */
-async function axeViolations(page: Page, selector?: string): Promise<Violation[]> {
-  if (!(await page.evaluate("'axe' in window"))) await page.evaluate(AXE);
-  return page.evaluate(`(${RUN_AXE})(${JSON.stringify(selector ?? null)})`);
-}
-
-/** What must not be there: any contrast failure, and anything axe rates serious or critical. */
-function blocking(violations: Violation[]): Violation[] {
-  return violations.filter((v) => v.id === 'color-contrast' || v.impact === 'serious' || v.impact === 'critical');
-}
-
-const describeViolations = (violations: Violation[]) =>
-  violations
-    .map(
-      (v) =>
-        `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `  ${n.target.join(' ')}: ${n.summary}`).join('\n')}`,
-    )
-    .join('\n');
 
 const LINE_COUNTS = `(selector) => [...document.querySelectorAll(selector)].map((el) => {
   const tops = new Set();

@@ -36,6 +36,8 @@ import { apiKeyRoutes } from './features/api-keys/routes.ts';
 import { ApiKeys } from './features/api-keys/service.ts';
 import { bankAccountRoutes } from './features/bank-accounts/routes.ts';
 import { BankAccounts } from './features/bank-accounts/service.ts';
+import { blockTradeRoutes } from './features/block-trades/routes.ts';
+import { BlockTrades } from './features/block-trades/service.ts';
 import { Captchas } from './features/common/captcha.ts';
 import { commonRoutes } from './features/common/routes.ts';
 import { testClockRoutes } from './features/common/test-clock.ts';
@@ -137,6 +139,8 @@ export type App = {
   payouts: Payouts;
   /** IPO subscription: tests run its timed job by hand (tick()) with ipo.jobEveryMs 0. */
   ipos: Ipos;
+  /** Block trades: run() allots closed offers and unlocks settled allotments (with the market pump). */
+  blockTrades: BlockTrades;
 };
 
 export async function buildApp(deps: AppDeps): Promise<App> {
@@ -248,6 +252,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const venue = await PaperVenue.open(db, engine, market, clock, config.stocks, (m) => http.log.warn(m));
   const stockOrders = new StockOrders({ db, engine, market, venue, clock, settings: config.stocks });
   const holdings = new Holdings(db, engine, market, venue.stocks);
+  const blockTrades = new BlockTrades({ db, engine, market, clock, settings: config.stocks });
   const spotBot = await LiquidityBot.open(db, engine, market, clock, config.spot, (m) => http.log.warn(m));
   const listings = new Listings({
     db,
@@ -289,6 +294,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         .then(() => venue.sync())
         .then(() => spotBot.sync())
         .then(() => perpDesk.sync())
+        .then(() => blockTrades.run())
         .catch((error) => http.log.error({ err: error }, 'market pump failed'))
         .finally(() => {
           pumping = false;
@@ -412,6 +418,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       coinWalletRoutes(api, accounts, new CoinWallets({ engine, market, virtual: config.mode === 'paper' }));
       marketDataRoutes(api, market, engine, watchBook);
       stockRoutes(api, { accounts, orders: stockOrders, holdings, watchlist, market, clock });
+      blockTradeRoutes(api, { accounts, blocks: blockTrades, staff });
       spotRoutes(api, { accounts, spot, market });
       spotConsoleRoutes(api, { spot, staff });
       perpetualRoutes(api, { accounts, perps: perpetuals });
@@ -423,6 +430,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           await venue.sync();
           await spotBot.sync();
           await perpDesk.sync();
+          await blockTrades.run();
           await cryptoWatcher.scan();
           await ipos.tick();
         });
@@ -481,6 +489,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     log: (m) => http.log.warn(m),
     content,
     ...(config.ipo.demo ? { ipos } : {}),
+    blocks: blockTrades,
   });
   const recredited = await deposits.creditConfirmed();
   if (recredited > 0) http.log.warn({ recredited }, 'confirmed deposits credited after a restart');
@@ -497,6 +506,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await ipos.stop();
     });
   }
+  await blockTrades.run();
   return {
     http,
     accounts,
@@ -515,6 +525,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     withdrawals,
     payouts,
     ipos,
+    blockTrades,
   };
 }
 

@@ -113,6 +113,11 @@ export type StockSettings = {
   /** Per currency, decimal strings; an order's amount (price × quantity) must lie within. */
   minAmount: Record<string, string>;
   maxAmount: Record<string, string>;
+  /**
+   * Block trades: the stock-wallet balance per currency (decimal strings) from which a KYC-verified
+   * customer counts as HNI without being marked so by staff (BLOCK_HNI_MIN_ASSETS, features/block-trades).
+   */
+  blockHniMinAssets: Record<string, string>;
 };
 
 /** Crypto spot trading rules a deployment chooses. */
@@ -193,6 +198,11 @@ export function loadStockSettings(env: Record<string, string | undefined>): Stoc
     maxShares: nonNegativeInt(env.STOCK_MAX_SHARES ?? '100000'),
     minAmount: keyed(env.STOCK_MIN_AMOUNT, { INR: '1.00', USD: '1.00', BRL: '1.00' }, decimal),
     maxAmount: keyed(env.STOCK_MAX_AMOUNT, { INR: '10000000.00', USD: '200000.00', BRL: '1000000.00' }, decimal),
+    blockHniMinAssets: keyed(
+      env.BLOCK_HNI_MIN_ASSETS,
+      { INR: '500000.00', USD: '50000.00', BRL: '250000.00' },
+      decimal,
+    ),
   };
 }
 

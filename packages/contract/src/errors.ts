@@ -640,6 +640,71 @@ export const ERRORS = {
     pt: 'Este ajuste já foi decidido',
   },
   adjustment_customer_not_found: { status: 404, en: 'Customer not found', pt: 'Cliente não encontrado' },
+  // --- block trades (features/block-trades) ---
+  block_not_eligible_kyc: {
+    status: 403,
+    en: 'Block trades are for verified HNI customers: complete your identity verification (KYC) first',
+    pt: 'Operações em bloco são para clientes HNI verificados: conclua primeiro a verificação de identidade (KYC)',
+  },
+  block_not_eligible: {
+    status: 403,
+    en: 'Block trades are for HNI customers: at least {min} in your stock wallet, or an HNI account set up by our staff',
+    pt: 'Operações em bloco são para clientes HNI: pelo menos {min} na sua carteira de ações, ou uma conta HNI configurada pela nossa equipe',
+  },
+  block_outside_window: {
+    status: 400,
+    en: 'Bids are taken only while the block window is open ({opens} to {closes})',
+    pt: 'Lances são aceitos apenas com a janela de bloco aberta ({opens} a {closes})',
+  },
+  block_quantity_not_in_lots: {
+    status: 400,
+    en: 'The quantity must be a whole number of lots of {lot} shares',
+    pt: 'A quantidade deve ser um número inteiro de lotes de {lot} ações',
+  },
+  block_quantity_above_offer: {
+    status: 400,
+    en: 'The quantity is more than the {quantity} shares offered',
+    pt: 'A quantidade é maior que as {quantity} ações ofertadas',
+  },
+  block_offer_closed: { status: 400, en: 'This block offer is closed', pt: 'Esta oferta de bloco está encerrada' },
+  block_offer_not_found: { status: 404, en: 'Block offer not found', pt: 'Oferta de bloco não encontrada' },
+  block_bid_not_found: { status: 404, en: 'Block trade order not found', pt: 'Ordem de block trade não encontrada' },
+  block_bid_not_cancellable: {
+    status: 400,
+    en: 'This bid can no longer be cancelled',
+    pt: 'Este lance não pode mais ser cancelado',
+  },
+  block_price_outside_band: {
+    status: 400,
+    en: 'The price must be between {low} and {high} (the block band around the reference price {reference})',
+    pt: 'O preço deve estar entre {low} e {high} (a faixa de bloco em torno do preço de referência {reference})',
+  },
+  block_window_invalid: {
+    status: 400,
+    en: 'Choose one of the coming block windows of this stock’s exchange',
+    pt: 'Escolha uma das próximas janelas de bloco da bolsa desta ação',
+  },
+  block_stock_not_offered: {
+    status: 400,
+    en: 'Block trades are not offered on this stock’s exchange',
+    pt: 'Block trades não são oferecidos na bolsa desta ação',
+  },
+  block_lot_invalid: {
+    status: 400,
+    en: 'The lot must be a whole number of the stock’s lots, and the quantity a whole number of lots',
+    pt: 'O lote deve ser um número inteiro de lotes da ação, e a quantidade um número inteiro de lotes',
+  },
+  block_offer_same_staff: {
+    status: 403,
+    en: 'A different staff member must approve this offer',
+    pt: 'Outro membro da equipe deve aprovar esta oferta',
+  },
+  block_offer_already_decided: {
+    status: 409,
+    en: 'This offer has already been decided',
+    pt: 'Esta oferta já foi decidida',
+  },
+  block_customer_not_found: { status: 404, en: 'Customer not found', pt: 'Cliente não encontrado' },
   // --- API keys (the Binance-shaped trading API) ---
   api_key_not_found: { status: 404, en: 'API key not found', pt: 'Chave de API não encontrada' },
   api_key_limit: {

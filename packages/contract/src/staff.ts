@@ -77,6 +77,8 @@ export const STAFF_PERMISSIONS = {
   'adjustments.manage': ['finance', 'admin'],
   /** Creating IPO listings, approving another staff member's (never one's own), running listing day. */
   'ipo.manage': ['finance', 'admin'],
+  /** Primary-market listings (block offers, IPOs, coin offerings): create, and approve another's. */
+  'listings.manage': ['admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffPermission = keyof typeof STAFF_PERMISSIONS;
 

@@ -978,6 +978,77 @@ export const MIGRATIONS: Migration[] = [
     `,
   },
   {
+    version: 28,
+    // Block trades (features/block-trades): offers staff create and a second staff member approves, and
+    // customers' bids in the offer's block window. Each moves only along its transition table; money
+    // moves only through engine commands whose ids derive from the row (hold block-bid:<id>, settlement
+    // block-settle:<offer>:<batch>, unlock of lock:block-bid:<id>), so a restart re-sends what it must.
+    // block_hni lists customers staff marked HNI (eligible without the wallet threshold).
+    name: 'block offers and bids with their transition tables, HNI marks',
+    sql: () => `
+      CREATE TABLE block_offer_transitions (
+        from_status TEXT NOT NULL,
+        to_status TEXT NOT NULL,
+        PRIMARY KEY (from_status, to_status)
+      );
+      INSERT INTO block_offer_transitions (from_status, to_status) VALUES
+        ('pending_approval', 'published'), ('pending_approval', 'rejected'), ('published', 'settled');
+      CREATE TABLE block_offers (
+        id {{id}},
+        instrument_id TEXT NOT NULL,
+        quantity BIGINT NOT NULL,
+        lot BIGINT NOT NULL,
+        price_ticks BIGINT NOT NULL,
+        reference_ticks BIGINT NOT NULL,
+        band_bps INTEGER NOT NULL,
+        seller TEXT NOT NULL,
+        opens_at BIGINT NOT NULL,
+        closes_at BIGINT NOT NULL,
+        unlocks_at BIGINT NOT NULL,
+        status TEXT NOT NULL,
+        created_by BIGINT NOT NULL,
+        created_at BIGINT NOT NULL,
+        create_reason TEXT NOT NULL,
+        decided_by BIGINT,
+        decided_at BIGINT,
+        decision_reason TEXT NOT NULL DEFAULT '',
+        settled_at BIGINT
+      );
+      CREATE INDEX block_offers_status ON block_offers(status, closes_at);
+      CREATE TABLE block_bid_transitions (
+        from_status TEXT NOT NULL,
+        to_status TEXT NOT NULL,
+        PRIMARY KEY (from_status, to_status)
+      );
+      INSERT INTO block_bid_transitions (from_status, to_status) VALUES
+        ('new', 'applied'), ('applied', 'cancelled'), ('applied', 'allotted'), ('applied', 'partly_allotted'),
+        ('applied', 'not_allotted');
+      CREATE TABLE block_bids (
+        id {{id}},
+        offer_id BIGINT NOT NULL REFERENCES block_offers(id),
+        user_id BIGINT NOT NULL REFERENCES users(id),
+        quantity BIGINT NOT NULL,
+        amount_minor BIGINT NOT NULL,
+        status TEXT NOT NULL,
+        allotted BIGINT NOT NULL DEFAULT 0,
+        paid_minor BIGINT NOT NULL DEFAULT 0,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        unlocked_at BIGINT,
+        client_key TEXT,
+        UNIQUE (user_id, client_key)
+      );
+      CREATE INDEX block_bids_user ON block_bids(user_id, id);
+      CREATE INDEX block_bids_offer ON block_bids(offer_id, id);
+      CREATE TABLE block_hni (
+        user_id BIGINT PRIMARY KEY REFERENCES users(id),
+        marked_by BIGINT NOT NULL,
+        marked_at BIGINT NOT NULL,
+        reason TEXT NOT NULL
+      );
+    `,
+  },
+  {
     version: 29,
     // Runtime listing (features/listings) and coin offerings (features/coin-offerings). A listing row is
     // the instrument added to the catalogue at run time, re-applied at every start-up (its engine

@@ -7,15 +7,18 @@ import type {
   AdminMessageView,
   AuditEntryView,
   AuditQueryInput,
+  BlockWindowView,
   ContentCreateInput,
   ContentIdInput,
   ContentListInput,
   ContentUnpublishInput,
   ContentUpdateInput,
+  CreateBlockOfferInput,
   CreatedStaffView,
   CreateIpoInput,
   CustomerUserView,
   DecideAdjustmentInput,
+  DecideBlockOfferInput,
   DepositDecisionInput,
   DepositReviewItem,
   DoneView,
@@ -34,6 +37,8 @@ import type {
   RunIpoListingInput,
   SentMessagesQueryInput,
   SpotLiquidityView,
+  StaffBlockOfferDetail,
+  StaffBlockOfferView,
   StaffCreateInput,
   StaffDisableInput,
   StaffIpoListView,
@@ -125,6 +130,14 @@ export const adminApi = {
   runIpoListing: (body: RunIpoListingInput) => client.post<StaffIpoView>('/admin/ipos/list', body),
   ipoDraw: (ipoId: number) => client.get<IpoDrawRecordView>('/stock/index/new/draw', { ipoId }),
   ipoAutoApply: (id: number) => client.get<IpoAutoApplyLogView>('/admin/ipos/auto-apply', { id }),
+  // --- block trades (features/block-trades) ---
+  blockOffers: () => client.get<Items<StaffBlockOfferView>>('/admin/block-trades'),
+  blockOffer: (id: number) => client.get<StaffBlockOfferDetail>(`/admin/block-trades/${id}`),
+  blockWindows: (symbol: string) => client.get<Items<BlockWindowView>>('/admin/block-trades/windows', { symbol }),
+  createBlockOffer: (body: CreateBlockOfferInput) => client.post<StaffBlockOfferView>('/admin/block-trades', body),
+  decideBlockOffer: (id: number, body: DecideBlockOfferInput) =>
+    client.post<StaffBlockOfferView>(`/admin/block-trades/${id}/decide`, body),
+  markHni: (body: { userId: number; reason: string }) => client.post<object>('/admin/block-trades/hni', body),
 };
 
 export const queryKeys = {
@@ -143,6 +156,9 @@ export const queryKeys = {
   adjustments: (status: string) => ['adjustments', status] as const,
   ipos: ['ipos'] as const,
   ipoDraw: (id: number) => ['ipo-draw', id] as const,
+  blockOffers: ['block-offers'] as const,
+  blockOffer: (id: number) => ['block-offers', id] as const,
+  blockWindows: (symbol: string) => ['block-windows', symbol] as const,
 };
 
 export type WithdrawalDeskView = 'review' | 'paying' | 'failed' | 'done';

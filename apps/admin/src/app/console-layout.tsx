@@ -4,6 +4,7 @@
 import {
   AuditOutlined,
   BankOutlined,
+  BlockOutlined,
   CalculatorOutlined,
   CreditCardOutlined,
   DashboardOutlined,
@@ -59,6 +60,7 @@ const SECTION_ICONS: Record<string, ReactNode> = {
   perpetuals: <SafetyOutlined />,
   adjustments: <DiffOutlined />,
   ipo: <FundOutlined />,
+  blockTrades: <BlockOutlined />,
   listings: <RocketOutlined />,
   content: <NotificationOutlined />,
   audit: <AuditOutlined />,

@@ -87,6 +87,7 @@ describe('role matrix', () => {
       'perpetuals',
       'adjustments',
       'ipo',
+      'blockTrades',
       'content',
       'audit',
       'staff',

@@ -74,6 +74,7 @@ export const SECTIONS: readonly ConsoleSection[] = [
   { key: 'perpetuals', path: '/perpetuals', permission: 'reconciliation.read', ready: true },
   { key: 'adjustments', path: '/adjustments', permission: 'adjustments.manage', ready: true },
   { key: 'ipo', path: '/ipo', permission: 'ipo.manage', ready: true },
+  { key: 'blockTrades', path: '/block-trades', permission: 'listings.manage', ready: true },
   { key: 'listings', path: '/listings', permission: 'listings.manage', ready: false },
   { key: 'content', path: '/content', permission: 'content.manage', ready: true },
   { key: 'audit', path: '/audit', permission: 'audit.read', ready: true },

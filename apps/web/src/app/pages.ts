@@ -101,6 +101,7 @@ const exchangePages = () => import('../features/exchange/exchange-pages.tsx');
 const apiKeysPage = () => import('../features/api-keys/api-keys-page.tsx');
 const cryptoExchangePages = () => import('../features/exchange/crypto-pages.tsx');
 const spotPages = () => import('../features/spot/spot-page.tsx');
+const blockPages = () => import('../features/block-trades/block-pages.tsx');
 
 /**
  * Screens whose data is requested at start-up, before React renders them (preloadScreen in
@@ -176,4 +177,7 @@ export const builtPages: Record<string, Loader> = {
   'exchange/cryptoConvert': named(cryptoExchangePages, 'CryptoConvertPage'),
   'exchange/cryptoTransfer': named(cryptoExchangePages, 'CryptoTransferPage'),
   'coin/assetsRecord': named(fundsPages, 'AssetsRecordPage'),
+  'stockBulk/bulkList': named(blockPages, 'BulkListPage'),
+  'stockBulk/bulkDetail': named(blockPages, 'BulkDetailPage'),
+  'stockBulk/bulkOrder': named(blockPages, 'BulkOrderPage'),
 };

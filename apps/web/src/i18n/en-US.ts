@@ -3,6 +3,7 @@
 
 import { apiKeysEnUS } from './apikeys.en-US.ts';
 import { bankEnUS } from './bank.en-US.ts';
+import { blockEnUS } from './block.en-US.ts';
 import { contentEnUS } from './content.en-US.ts';
 import { cryptoEnUS } from './crypto.en-US.ts';
 import { depositsEnUS } from './deposits.en-US.ts';
@@ -359,6 +360,7 @@ export const enUS = {
   ...apiKeysEnUS,
   ...spotEnUS,
   ...perpetualsEnUS,
+  ...blockEnUS,
 };
 
 type DeepStrings<T> = { [K in keyof T]: T[K] extends string ? string : DeepStrings<T[K]> };

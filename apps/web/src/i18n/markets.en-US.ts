@@ -198,6 +198,7 @@ export const marketsEnUS = {
       dividend: 'Dividend',
       convert: 'Currency exchange',
       wallet_transfer: 'Transfer between accounts',
+      allotment: 'Allotment',
     },
     noIncome: 'No income yet',
     noIncomeHint: 'Realised profit and loss appears after you sell shares.',

@@ -204,6 +204,7 @@ export const marketsPtBR: DeepStrings<typeof marketsEnUS> = {
       dividend: 'Dividendo',
       convert: 'Câmbio',
       wallet_transfer: 'Transferência entre contas',
+      allotment: 'Alocação',
     },
     noIncome: 'Ainda sem rendimentos',
     noIncomeHint: 'O resultado realizado aparece depois que você vende ações.',

@@ -3,6 +3,7 @@
 
 import { apiKeysPtBR } from './apikeys.pt-BR.ts';
 import { bankPtBR } from './bank.pt-BR.ts';
+import { blockPtBR } from './block.pt-BR.ts';
 import { contentPtBR } from './content.pt-BR.ts';
 import { cryptoPtBR } from './crypto.pt-BR.ts';
 import { depositsPtBR } from './deposits.pt-BR.ts';
@@ -356,4 +357,5 @@ export const ptBR: Messages = {
   ...apiKeysPtBR,
   ...spotPtBR,
   ...perpetualsPtBR,
+  ...blockPtBR,
 };

@@ -7,6 +7,7 @@ import type { Config } from '../../config.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { hashPassword } from '../../platform/secrets.ts';
 import * as repo from '../accounts/repo.ts';
+import type { BlockTrades } from '../block-trades/service.ts';
 import { seedDemoContent } from '../content/demo-content.ts';
 import type { Content } from '../content/service.ts';
 import type { Ipos } from '../ipo/service.ts';
@@ -50,6 +51,8 @@ export async function seed(deps: {
   content?: Content;
   /** Paper mode: demo IPOs (one drawn, one open, one upcoming), seeded once. */
   ipos?: Ipos;
+  /** Paper mode: a coming block offer and a settled one (features/block-trades), seeded once. */
+  blocks?: BlockTrades;
 }) {
   const { db, clock, config, staff } = deps;
   const staffCount = await staffRepo.countStaff(db);
@@ -78,6 +81,8 @@ export async function seed(deps: {
       );
     if (deps.content) await seedDemoContent(deps.content, { now: clock.now(), config, demoUserId: demoId });
     if (deps.ipos) await seedDemoIpos({ db, clock, ipos: deps.ipos, demoUserId: demoId });
+    const demoAdmin = await staffRepo.findStaffByUsername(db, DEMO_STAFF.username);
+    if (deps.blocks && demoAdmin) await deps.blocks.seedDemo(Number(demoAdmin.id));
     return;
   }
   if (Number(staffCount) === 0) {

@@ -40,7 +40,7 @@ export type StockDeps = {
  * not a key, or one that contradicts the body's, is refused: ignoring it would turn a retry into a
  * second order.
  */
-const idempotencyKey = (req: FastifyRequest, clientOrderId: string | undefined): string | undefined => {
+export const idempotencyKey = (req: FastifyRequest, clientOrderId: string | undefined): string | undefined => {
   const header = req.headers['idempotency-key'];
   if (header === undefined) return clientOrderId;
   if (typeof header !== 'string' || !/^[\w-]{8,64}$/.test(header)) throw fieldError('Idempotency-Key', 'field_invalid');

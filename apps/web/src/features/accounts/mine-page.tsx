@@ -8,6 +8,8 @@ import { loginPath } from '../../app/navigation.ts';
 import { useSession } from '../../app/session.ts';
 import { copyText } from '../../app/shell/copy.ts';
 import {
+  ChartIcon,
+  ChevronRightIcon,
   CopyIcon,
   GlobeIcon,
   InfoIcon,
@@ -79,6 +81,9 @@ export function MinePage() {
       )}
       <div className="list">
         {isSignedIn && <LinkRow to="/pages/user/assets" icon={<WalletIcon />} label={t('funds.profile.assets')} />}
+        {isSignedIn && (
+          <LinkRow to="/pages/stockBulk/bulkList" icon={<ChartIcon />} label={t('titles.stockBulk.bulkList')} />
+        )}
         {isSignedIn && <LinkRow to="/pages/notice/list" icon={<MailIcon />} label={t('content.messages')} />}
         {isSignedIn && <LinkRow to="/pages/user/security" icon={<ShieldIcon />} label={t('mine.security')} />}
         <LinkRow to="/pages/common/lang" icon={<GlobeIcon />} label={t('mine.language')} />

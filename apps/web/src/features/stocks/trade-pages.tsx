@@ -536,6 +536,7 @@ const knownCauses = [
   'adjustment',
   'transfer',
   'dividend',
+  'allotment',
 ];
 
 export function StockFundsDetailPage() {

@@ -54,6 +54,7 @@ const knownCauses = [
   'dividend',
   'convert',
   'wallet_transfer',
+  'allotment',
 ];
 /** The causes the records can be filtered by, in the order the chips show them. */
 const filterCauses = [

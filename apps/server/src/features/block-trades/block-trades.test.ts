@@ -1,0 +1,405 @@
+// Block trades through the HTTP API on both databases: a staff member creates an offer within the band
+// for a coming window, a second one approves it; marked-HNI customers bid whole lots during the window
+// (funds held), one cancels a bid (released); at the close the job allots pro-rata and settles in one
+// batch (paid, shares delivered locked, the rest released), and at T+1 the lock is released. Every
+// rejection in both languages with nothing changed; another customer's bid and an unpublished offer
+// answer not found; the paper-mode demo offers are there.
+
+import { testDatabases } from '@bourse/db';
+import { decodeCommand } from '@bourse/engine';
+import { formatDecimal } from '@bourse/money';
+import { describe, expect, it } from 'vitest';
+import { loadStockSettings } from '../../config.ts';
+import { totpNow } from '../../platform/totp.ts';
+import { testApp } from '../../testing.ts';
+import { DEMO_STAFF } from '../demo/seed.ts';
+
+const dbs = await testDatabases();
+const PIN = '246810';
+const MINUTE = 60_000;
+const SYMBOL = 'NSE:TCS';
+const SHARE = `SHARE:${SYMBOL}`;
+type T = Awaited<ReturnType<typeof testApp>>;
+// The clock starts Monday 5 January 2026, 09:30 in India; today's afternoon block window is 14:05–14:20.
+const ist = (text: string) => Date.parse(`${text}+05:30`);
+
+async function setup(t: T) {
+  const signIn = async (username: string, password: string, secret: string) => {
+    const answer = await t.call('POST', '/admin/auth/login', {
+      json: { username, password, totpCode: totpNow(secret, t.clock.now()) },
+    });
+    expect(answer.body.code, JSON.stringify(answer.body)).toBe(0);
+    return answer.body.data.token as string;
+  };
+  const admin = await signIn(DEMO_STAFF.username, DEMO_STAFF.password, DEMO_STAFF.totpSecret);
+  const created = (
+    await t.call('POST', '/admin/staff/create', {
+      token: admin,
+      json: { username: 'desk.two', role: 'admin', reason: 'second approver for block offers' },
+    })
+  ).body.data;
+  await t.advance(30_000);
+  const second = await signIn('desk.two', created.initialPassword, created.totpSecret);
+  return { admin, second };
+}
+
+async function customer(t: T, phone: string) {
+  const data = (await t.register(phone)).body.data;
+  const token = data.token as string;
+  const id = data.user.id as number;
+  const set = await t.call('POST', '/user/update/tradePassword', {
+    token,
+    body: { password: PIN, confirmPassword: PIN, loginPassword: 'secret12' },
+  });
+  expect(set.body.code, JSON.stringify(set.body)).toBe(0);
+  return { token, id, uid: String(id) };
+}
+
+describe.each(dbs)('block trades on $dialect', ({ open }) => {
+  it('creates, approves, takes bids in the window, allots pro-rata, settles and unlocks at T+1', async () => {
+    const db = await open();
+    // Nobody reaches the wallet threshold here: customers qualify as HNI only by a staff member's mark.
+    const t = await testApp(db, {
+      stocks: { ...loadStockSettings({}), blockHniMinAssets: { INR: '1000000.01' } },
+    });
+    try {
+      const { admin, second } = await setup(t);
+      const balance = (uid: string, asset = 'INR') => t.app.engine.state.balance(uid, 'stock', asset);
+
+      // --- the paper-mode demo offers: one settled (the demo customer's bid allotted), one coming ---
+      const demoOffers = (await t.call('GET', '/admin/block-trades', { token: admin })).body.data.items;
+      expect(demoOffers.map((o: { status: string }) => o.status).sort()).toEqual(['published', 'settled']);
+
+      // --- the desk: windows, band, lots, second approver ---
+      const windows = (await t.call('GET', `/admin/block-trades/windows?symbol=${SYMBOL}`, { token: admin })).body.data
+        .items;
+      expect(windows[0]).toEqual({
+        exchange: 'NSE',
+        opensAt: ist('2026-01-05T14:05:00'),
+        closesAt: ist('2026-01-05T14:20:00'),
+      });
+      const instrument = t.app.market.instrument(SYMBOL)!;
+      const reference = t.app.market.quote(instrument).price;
+      const base = { symbol: SYMBOL, quantity: '200', lot: '10', price: reference, opensAt: windows[0].opensAt };
+      const create = (json: Record<string, unknown>, lang = 'en-US') =>
+        t.call('POST', '/admin/block-trades', {
+          token: admin,
+          lang,
+          json: { seller: 'Promoter Group Trust', reason: 'Promoter stake sale, ticket B-17', ...base, ...json },
+        });
+      const far = (Number(reference) * 1.05).toFixed(0);
+      const outside = await create({ price: far });
+      expect(outside.body.error).toBe('block_price_outside_band');
+      expect(outside.body.msg).toMatch(
+        /^The price must be between [\d.]+ and [\d.]+ \(the block band around the reference price/,
+      );
+      expect((await create({ price: far }, 'pt-BR')).body.msg).toMatch(/^O preço deve estar entre/);
+      expect((await create({ opensAt: ist('2026-01-05T14:06:00') })).body.error).toBe('block_window_invalid');
+      expect((await create({ opensAt: ist('2026-01-05T08:45:00') }, 'pt-BR')).body.msg).toBe(
+        'Escolha uma das próximas janelas de bloco da bolsa desta ação',
+      );
+      expect((await create({ quantity: '205' })).body.error).toBe('block_lot_invalid');
+      expect((await create({ symbol: 'NYSE:BRK.B' })).body.error).toBe('block_stock_not_offered');
+      const made = await create({});
+      expect(made.body.code, JSON.stringify(made.body)).toBe(0);
+      const offer = made.body.data;
+      expect(offer).toMatchObject({
+        status: 'pending_approval',
+        price: reference,
+        sellerAccount: `issuer:block-${offer.id}`,
+      });
+
+      // --- customers: two marked HNI, one without KYC, one verified but not HNI ---
+      const asha = await customer(t, '9000000201');
+      const bala = await customer(t, '9000000202');
+      const chen = await customer(t, '9000000203');
+      const dev = await customer(t, '9000000204');
+      await db.run(`UPDATE users SET id_status = 'succ' WHERE id IN (${asha.id}, ${bala.id}, ${dev.id})`);
+      for (const who of [asha, bala]) {
+        const marked = await t.call('POST', '/admin/block-trades/hni', {
+          token: admin,
+          json: { userId: who.id, reason: 'HNI documents checked' },
+        });
+        expect(marked.body.code, JSON.stringify(marked.body)).toBe(0);
+      }
+      expect(
+        (
+          await t.call('POST', '/admin/block-trades/hni', {
+            token: admin,
+            json: { userId: 999_999, reason: 'typo check' },
+          })
+        ).body.error,
+      ).toBe('block_customer_not_found');
+
+      // A pending offer is not found by customers.
+      const pendingInfo = await t.call('GET', `/stock/index/bulk/info?id=${offer.id}`, { token: asha.token });
+      expect(pendingInfo.body.error).toBe('block_offer_not_found');
+
+      const sameStaff = await t.call('POST', `/admin/block-trades/${offer.id}/decide`, {
+        token: admin,
+        lang: 'pt-BR',
+        json: { decision: 'approve', reason: 'looks right' },
+      });
+      expect(sameStaff.body).toMatchObject({
+        error: 'block_offer_same_staff',
+        msg: 'Outro membro da equipe deve aprovar esta oferta',
+      });
+      const approved = await t.call('POST', `/admin/block-trades/${offer.id}/decide`, {
+        token: second,
+        json: { decision: 'approve', reason: 'Band and seller checked' },
+      });
+      expect(approved.body.data).toMatchObject({ status: 'published', decidedByName: 'desk.two' });
+      const again = await t.call('POST', `/admin/block-trades/${offer.id}/decide`, {
+        token: second,
+        json: { decision: 'reject', reason: 'changed my mind' },
+      });
+      expect(again.body.error).toBe('block_offer_already_decided');
+      const audit = await db.query<{ action: string }>(
+        `SELECT action FROM audit_log WHERE target_type = 'block_offer' AND target_id = $1 ORDER BY id`,
+        [String(offer.id)],
+      );
+      expect(audit.map((a) => a.action)).toEqual(['block_offer.create', 'block_offer.approve']);
+
+      // --- eligibility as the list says it ---
+      const list = async (token: string, lang = 'en-US') =>
+        (await t.call('GET', '/stock/index/bulk/list', { token, lang })).body.data;
+      expect((await list(asha.token)).eligibility).toEqual({ eligible: true, reason: null, message: '' });
+      expect((await list(chen.token)).eligibility).toMatchObject({ eligible: false, reason: 'kyc' });
+      expect((await list(dev.token, 'pt-BR')).eligibility).toEqual({
+        eligible: false,
+        reason: 'not_hni',
+        message:
+          'Operações em bloco são para clientes HNI: pelo menos 1.000.000,01 INR na sua carteira de ações, ou uma conta HNI configurada pela nossa equipe',
+      });
+      const listed = (await list(asha.token)).items.find((o: { id: number }) => o.id === offer.id);
+      expect(listed).toMatchObject({ phase: 'upcoming', seller: 'Promoter Group Trust', lot: '10', quantity: '200' });
+
+      const bid = (who: { token: string }, quantity: string, lang = 'en-US', extra: Record<string, string> = {}) =>
+        t.call('POST', '/stock/order/bulk/apply', {
+          token: who.token,
+          lang,
+          body: { offerId: String(offer.id), quantity, password: PIN, ...extra },
+        });
+      const footprint = async () => ({
+        asha: balance(asha.uid),
+        bala: balance(bala.uid),
+        dev: balance(dev.uid),
+        chen: balance(chen.uid),
+        bids: (await db.query('SELECT id, status FROM block_bids ORDER BY id')).length,
+      });
+
+      // --- before the window: refused, nothing changes ---
+      const before = await footprint();
+      const early = await bid(asha, '100');
+      expect(early.body).toMatchObject({
+        error: 'block_outside_window',
+        msg: 'Bids are taken only while the block window is open (Jan 5, 2026, 2:05 PM to 2:20 PM)',
+      });
+      expect((await bid(asha, '100', 'pt-BR')).body.msg).toBe(
+        'Lances são aceitos apenas com a janela de bloco aberta (5 de jan. de 2026, 14:05 a 14:20)',
+      );
+      expect(await footprint()).toEqual(before);
+
+      // --- inside the window ---
+      t.clock.set(ist('2026-01-05T14:06:00'));
+      await t.advance(0);
+      const unit = (await t.call('GET', `/stock/index/bulk/info?id=${offer.id}`, { token: asha.token })).body.data;
+      expect(unit.offer.phase).toBe('open');
+      const lotAmount = BigInt(unit.offer.lotAmount.replace('.', ''));
+
+      const rejections: [string, string, string, string, Record<string, string>?][] = [
+        // [who, quantity, code, pt-BR message, extra]
+        [
+          'chen',
+          '100',
+          'block_not_eligible_kyc',
+          'Operações em bloco são para clientes HNI verificados: conclua primeiro a verificação de identidade (KYC)',
+        ],
+        [
+          'dev',
+          '100',
+          'block_not_eligible',
+          'Operações em bloco são para clientes HNI: pelo menos 1.000.000,01 INR na sua carteira de ações, ou uma conta HNI configurada pela nossa equipe',
+        ],
+        ['asha', '15', 'block_quantity_not_in_lots', 'A quantidade deve ser um número inteiro de lotes de 10 ações'],
+        ['asha', '1.5', 'block_quantity_not_in_lots', 'A quantidade deve ser um número inteiro de lotes de 10 ações'],
+        ['asha', '210', 'block_quantity_above_offer', 'A quantidade é maior que as 200 ações ofertadas'],
+        ['asha', '100', 'trade_password_incorrect', 'Senha de transação incorreta', { password: '111111' }],
+      ];
+      const who = { asha, bala, chen, dev } as Record<string, { token: string }>;
+      for (const [name, quantity, code, pt, extra] of rejections) {
+        const en = await bid(who[name]!, quantity, 'en-US', extra);
+        expect(en.body.error, `${name} ${quantity}`).toBe(code);
+        expect(en.body.msg).not.toBe('');
+        const ptAnswer = await bid(who[name]!, quantity, 'pt-BR', extra);
+        expect(ptAnswer.body.error).toBe(code);
+        if (code !== 'trade_password_incorrect') expect(ptAnswer.body.msg).toBe(pt);
+      }
+      expect(await footprint()).toEqual(before);
+
+      // Asha bids 150 shares (a retry with the same key answers the same bid), Bala 100 and then 10
+      // more, which he cancels.
+      const a1 = await bid(asha, '150', 'en-US', { clientOrderId: 'asha-block-0001' });
+      expect(a1.body.code, JSON.stringify(a1.body)).toBe(0);
+      const retry = await bid(asha, '150', 'en-US', { clientOrderId: 'asha-block-0001' });
+      expect(retry.body.data.id).toBe(a1.body.data.id);
+      const reused = await bid(asha, '140', 'pt-BR', { clientOrderId: 'asha-block-0001' });
+      expect(reused.body.error).toBe('idempotency_key_reused');
+      expect(a1.body.data).toMatchObject({ status: 'applied', quantity: '150', locked: false });
+      const ashaHeld = lotAmount * 15n;
+      expect(balance(asha.uid)).toEqual({
+        balance: 100_000_000n,
+        held: ashaHeld,
+        available: 100_000_000n - ashaHeld,
+      });
+      // More than what is left available: insufficient funds, nothing changes.
+      const lotsLeft = (100_000_000n - ashaHeld) / lotAmount;
+      const tooMuch = String((lotsLeft + 1n) * 10n);
+      const midway = await footprint();
+      expect(lotsLeft + 1n <= 20n).toBe(true); // within the offer: only the funds are short
+      expect((await bid(asha, tooMuch, 'pt-BR')).body).toMatchObject({
+        error: 'insufficient_balance',
+        msg: 'Saldo insuficiente',
+      });
+      expect((await bid(asha, tooMuch)).body).toMatchObject({
+        error: 'insufficient_balance',
+        msg: 'Insufficient balance',
+      });
+      expect(await footprint()).toEqual(midway);
+      const b1 = (await bid(bala, '100')).body.data;
+      const b2 = (await bid(bala, '10')).body.data;
+      expect(balance(bala.uid).held).toBe(lotAmount * 11n);
+
+      // Another customer's bid is not found; the owner cancels it and the hold is released.
+      const foreign = await t.call('POST', '/stock/order/bulk/cancel', {
+        token: asha.token,
+        lang: 'pt-BR',
+        body: { id: String(b2.id) },
+      });
+      expect(foreign.body).toMatchObject({ error: 'block_bid_not_found', msg: 'Ordem de block trade não encontrada' });
+      const cancelled = await t.call('POST', '/stock/order/bulk/cancel', {
+        token: bala.token,
+        body: { id: String(b2.id) },
+      });
+      expect(cancelled.body.data).toMatchObject({ status: 'cancelled', released: unit.offer.lotAmount });
+      expect(balance(bala.uid).held).toBe(lotAmount * 10n);
+
+      // --- the window closes: pro-rata 150 : 100 of 200 → 120 and 80, one settle_allotment ---
+      t.clock.set(ist('2026-01-05T14:21:00'));
+      await t.advance(0);
+      const late = await bid(asha, '10');
+      expect(late.body.error).toBe('block_offer_closed');
+      const lateCancel = await t.call('POST', '/stock/order/bulk/cancel', {
+        token: asha.token,
+        body: { id: String(a1.body.data.id) },
+      });
+      expect(lateCancel.body.error).toBe('block_bid_not_cancellable');
+
+      const ashaBids = (await t.call('GET', '/stock/order/trade/list', { token: asha.token })).body.data;
+      expect(ashaBids.total).toBe(1);
+      expect(ashaBids.items[0]).toMatchObject({
+        status: 'partly_allotted',
+        allottedQuantity: '120',
+        paid: formatMinor(lotAmount * 12n),
+        released: formatMinor(lotAmount * 3n),
+        locked: true,
+        unlocksAt: ist('2026-01-06T00:00:00'),
+      });
+      expect(balance(asha.uid)).toEqual({
+        balance: 100_000_000n - lotAmount * 12n,
+        held: 0n,
+        available: 100_000_000n - lotAmount * 12n,
+      });
+      expect(balance(asha.uid, SHARE)).toEqual({ balance: 120n, held: 120n, available: 0n });
+      const balaBids = (await t.call('POST', '/stock/order/trade/list', { token: bala.token, body: {} })).body.data
+        .items;
+      expect(balaBids.map((b: { id: number; status: string }) => [b.id, b.status])).toEqual([
+        [b2.id, 'cancelled'],
+        [b1.id, 'partly_allotted'],
+      ]);
+      expect(balance(bala.uid, SHARE)).toEqual({ balance: 80n, held: 80n, available: 0n });
+      const settles = (await db.query<{ command: string }>('SELECT command FROM engine_journal ORDER BY seq'))
+        .map((r) => decodeCommand(r.command))
+        .filter((c) => c.type === 'settle_allotment' && c.to === `issuer:block-${offer.id}`);
+      expect(settles).toHaveLength(1);
+      const desk = (await t.call('GET', `/admin/block-trades/${offer.id}`, { token: second })).body.data;
+      expect(desk.offer).toMatchObject({
+        status: 'settled',
+        phase: 'settled',
+        bidQuantity: '250',
+        allottedQuantity: '200',
+      });
+      expect(desk.bids).toHaveLength(3);
+
+      // --- T+1: the job releases the locks ---
+      t.clock.set(ist('2026-01-06T00:01:00'));
+      await t.advance(0);
+      expect(balance(asha.uid, SHARE)).toEqual({ balance: 120n, held: 0n, available: 120n });
+      const unlocked = (await t.call('GET', '/stock/order/trade/list', { token: asha.token })).body.data.items[0];
+      expect(unlocked).toMatchObject({ status: 'partly_allotted', locked: false });
+      // The customer's ledger lines: the allotment's payment and its release, with the offer as link.
+      const lines = (await t.call('GET', '/user/tx/record?asset=INR', { token: asha.token })).body.data.items as {
+        cause: string;
+        link?: string;
+      }[];
+      expect(lines.some((l) => l.cause === 'allotment')).toBe(true);
+    } finally {
+      await t.close();
+      await db.close();
+    }
+  }, 60_000);
+
+  it('a bid of an offer not found, the demo offers, and another customer’s bid not found', async () => {
+    const db = await open();
+    const t = await testApp(db);
+    try {
+      const asha = await customer(t, '9000000211');
+      const missing = await t.call('POST', '/stock/order/bulk/apply', {
+        token: asha.token,
+        lang: 'pt-BR',
+        body: { offerId: '424242', quantity: '10', password: PIN },
+      });
+      expect(missing.body).toMatchObject({ error: 'block_offer_not_found', msg: 'Oferta de bloco não encontrada' });
+      const offers = (await t.call('GET', '/stock/index/bulk/list', { token: asha.token })).body.data.items;
+      expect(offers.map((o: { phase: string }) => o.phase).sort()).toEqual(['settled', 'upcoming']);
+      const settled = offers.find((o: { phase: string }) => o.phase === 'settled');
+      const detail = (await t.call('GET', `/stock/index/bulk/info?id=${settled.id}`, { token: asha.token })).body.data;
+      expect(detail).toMatchObject({ bids: [], offer: { bidQuantity: '0', allottedQuantity: '0' } });
+      // A new customer has identity unverified: told why, in the list and the detail.
+      expect(detail.eligibility).toEqual({
+        eligible: false,
+        reason: 'kyc',
+        message: 'Block trades are for verified HNI customers: complete your identity verification (KYC) first',
+      });
+      // Another customer's bid: not found to cancel, absent from the list.
+      await db.run(`UPDATE users SET id_status = 'succ' WHERE id = ${asha.id}`);
+      const bala = await customer(t, '9000000212');
+      await db.run(`UPDATE users SET id_status = 'succ' WHERE id = ${bala.id}`);
+      const coming = offers.find((o: { phase: string }) => o.phase === 'upcoming');
+      t.clock.set(coming.opensAt + MINUTE);
+      await t.advance(0);
+      const placed = await t.call('POST', '/stock/order/bulk/apply', {
+        token: bala.token,
+        body: { offerId: String(coming.id), quantity: coming.lot, password: PIN },
+      });
+      expect(placed.body.code, JSON.stringify(placed.body)).toBe(0);
+      const cancel = await t.call('POST', '/stock/order/bulk/cancel', {
+        token: asha.token,
+        body: { id: String(placed.body.data.id) },
+      });
+      expect(cancel.body.error).toBe('block_bid_not_found');
+      expect((await t.call('GET', '/stock/order/trade/list', { token: asha.token })).body.data).toEqual({
+        items: [],
+        total: 0,
+      });
+      expect(
+        (await t.call('GET', `/stock/index/bulk/info?id=${coming.id}`, { token: asha.token })).body.data.bids,
+      ).toEqual([]);
+    } finally {
+      await t.close();
+      await db.close();
+    }
+  }, 60_000);
+});
+
+const formatMinor = (minor: bigint) => formatDecimal(minor, 2);
