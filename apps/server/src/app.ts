@@ -36,6 +36,8 @@ import { apiKeyRoutes } from './features/api-keys/routes.ts';
 import { ApiKeys } from './features/api-keys/service.ts';
 import { bankAccountRoutes } from './features/bank-accounts/routes.ts';
 import { BankAccounts } from './features/bank-accounts/service.ts';
+import { coinOfferingRoutes } from './features/coin-offerings/routes.ts';
+import { CoinOfferings } from './features/coin-offerings/service.ts';
 import { Captchas } from './features/common/captcha.ts';
 import { commonRoutes } from './features/common/routes.ts';
 import { testClockRoutes } from './features/common/test-clock.ts';
@@ -115,6 +117,8 @@ export type App = {
   venue: PaperVenue;
   /** Runtime listing: a new stock after its IPO, a new coin after its offering (features/listings). */
   listings: Listings;
+  /** The launchpad: coin offerings, commitments and the allotment at the close. */
+  coinOfferings: CoinOfferings;
   /** The crypto exchange: its liquidity bot (synced with the market like the venue) and its orders. */
   spot: { bot: LiquidityBot; exchange: SpotExchange };
   /**
@@ -250,6 +254,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     clock,
     settings: { stocks: config.stocks, spot: config.spot },
   });
+  const coinOfferings = new CoinOfferings({ db, engine, clock, accounts, listings });
   const watchlist = new Watchlist(db);
   const spot = new SpotExchange({
     db,
@@ -281,6 +286,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         .then(() => venue.sync())
         .then(() => spotBot.sync())
         .then(() => perpDesk.sync())
+        .then(() => coinOfferings.settleDue())
         .catch((error) => http.log.error({ err: error }, 'market pump failed'))
         .finally(() => {
           pumping = false;
@@ -400,6 +406,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           await venue.sync();
           await spotBot.sync();
           await perpDesk.sync();
+          await coinOfferings.settleDue();
           await cryptoWatcher.scan();
         });
       }
@@ -416,6 +423,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       });
       exchangeRoutes(api, accounts, new Exchange({ db, engine, market, clock, virtual: config.mode === 'paper' }));
       adjustmentRoutes(api, { adjustments, staff });
+      coinOfferingRoutes(api, { accounts, staff, offerings: coinOfferings });
       apiKeyRoutes(api, accounts, apiKeys);
       statementRoutes(
         api,
@@ -464,6 +472,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     market,
     venue,
     listings,
+    coinOfferings,
     spot: { bot: spotBot, exchange: spot },
     perpetuals,
     sandboxSms,

@@ -73,6 +73,7 @@ export async function testApp(db: Db, overrides: Partial<Config> = {}, clockStar
     await app.venue.sync();
     await app.spot.bot.sync();
     await app.perpetuals.engineDesk.sync();
+    await app.coinOfferings.settleDue();
   };
   return { app, clock, call, captcha, register, advance, close: () => app.http.close() };
 }

@@ -2,6 +2,7 @@ export * from './accounts.ts';
 export * from './adjustments.ts';
 export * from './api-keys.ts';
 export * from './bank-accounts.ts';
+export * from './coin-offerings.ts';
 export * from './content.ts';
 export * from './crypto-deposits.ts';
 export * from './deposits.ts';
