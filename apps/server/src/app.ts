@@ -36,6 +36,7 @@ import { apiKeyRoutes } from './features/api-keys/routes.ts';
 import { ApiKeys } from './features/api-keys/service.ts';
 import { bankAccountRoutes } from './features/bank-accounts/routes.ts';
 import { BankAccounts } from './features/bank-accounts/service.ts';
+import { seedDemoLaunchpad } from './features/coin-offerings/demo.ts';
 import { coinOfferingRoutes } from './features/coin-offerings/routes.ts';
 import { CoinOfferings } from './features/coin-offerings/service.ts';
 import { Captchas } from './features/common/captcha.ts';
@@ -456,6 +457,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   serveFrontEnds(http, config);
   await seed({ db, clock, config, staff, onUserCreated, log: (m) => http.log.warn(m), content });
+  if (config.mode === 'paper' && config.demoLaunchpad) await seedDemoLaunchpad(db, coinOfferings);
+  // Offerings that closed while the server was down are allotted and listed now, not at the first pump.
+  await coinOfferings.settleDue();
   const recredited = await deposits.creditConfirmed();
   if (recredited > 0) http.log.warn({ recredited }, 'confirmed deposits credited after a restart');
   reconciliation.start();

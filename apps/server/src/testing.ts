@@ -27,6 +27,8 @@ export async function testApp(db: Db, overrides: Partial<Config> = {}, clockStar
     // No snapshot worker thread: no API test reaches a snapshot (one per 100,000 commands), and starting
     // the worker cost ~300 ms of CPU per app on PostgreSQL (decision 0026). Its own tests ask for it.
     engineSnapshots: 'writer' as const,
+    // No demo coin offerings: a test of the launchpad creates its own (one asks for the demo ones).
+    demoLaunchpad: false,
     ...overrides,
   };
   const clock = manualClock(clockStartMs);

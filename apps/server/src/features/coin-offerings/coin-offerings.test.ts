@@ -265,6 +265,27 @@ describe.each(dbs)('coin offerings on $dialect', ({ open, dialect }) => {
     expect(sell.body.code, JSON.stringify(sell.body)).toBe(0);
     expect(spot(alice.id, symbol).balance).toBe(525n * COIN);
     expect(t.app.engine.state.findBrokenInvariant()).toBeUndefined();
+  }, 60_000);
+
+  it('seeds the demo launchpad in paper mode: one listed (the demo customer allotted), one open, one upcoming', async () => {
+    const db = await open();
+    closeDb = () => db.close();
+    t = await testApp(db, { demoLaunchpad: true });
+    const all = (await t.call('POST', '/coin/new/list', { json: {} })).body.data.items as {
+      symbol: string;
+      phase: string;
+      pair: string | null;
+    }[];
+    expect(all.map((o) => [o.symbol, o.phase, o.pair])).toEqual([
+      ['ORBT', 'open', null],
+      ['TERA', 'upcoming', null],
+      ['LUMA', 'listed', 'LUMAUSDT'],
+    ]);
+    const pairs = (await t.call('POST', '/coin/infos')).body.data.items.map((p: { symbol: string }) => p.symbol);
+    expect(pairs).toContain('LUMAUSDT');
+    const demoId = (await db.query<{ id: number }>('SELECT id FROM users WHERE is_demo = TRUE'))[0]?.id;
+    // 500 USDT at 0.05 in an undersubscribed offering: 10,000 coins, nothing refunded.
+    expect(spot(String(demoId), 'LUMA').balance).toBe(10_000n * COIN);
   });
 
   it('refuses bad terms and a taken symbol to staff, and the desk to a role without the permission', async () => {

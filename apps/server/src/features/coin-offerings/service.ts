@@ -41,6 +41,7 @@ export const commitmentHoldId = (id: number) => `coin-commitment:${id}`;
 const PUBLISHED = ['approved', 'allotted', 'listed'] as const;
 
 const usdt = (minor: bigint) => formatDecimal(minor, USDT_SCALE);
+const USDT_UNIT = 1_000_000n;
 
 export class CoinOfferings {
   readonly #db: Db;
@@ -147,6 +148,11 @@ export class CoinOfferings {
     if (this.#engine.state.balance(String(userId), 'spot', USDT).available < amount) {
       throw fieldError('amount', 'subscription_funds');
     }
+    return this.#commit(offering, userId, amount);
+  }
+
+  /** The commitment's row, then its hold (the row's id names it, so a re-send is the same command). */
+  async #commit(offering: repo.OfferingRow, userId: number, amount: bigint): Promise<CoinCommitmentView> {
     const at = this.#clock.now();
     const id = await this.#db.transaction(async (tx) => {
       const id = await repo.insertCommitment(tx, { offeringId: offering.id, userId, amount: usdt(amount), at });
@@ -345,6 +351,90 @@ export class CoinOfferings {
       ...commitmentView(c, row),
       userId: c.user_id,
     }));
+  }
+
+  // --- paper mode's demo launchpad ----------------------------------------------------------------
+
+  /**
+   * Paper mode, first start only: one finished offering (the demo customer committed 500 USDT; allotted
+   * and listed at the next pump), one open, one upcoming. Created by the demo administrator; there is no
+   * second staff member yet, so the approval is recorded as the seeding's, with that reason.
+   */
+  async seedDemo(staffId: number, demoUserId: number): Promise<void> {
+    if (
+      (await repo.listOfferings(this.#db, ['pending_approval', 'approved', 'rejected', 'allotted', 'listed'])).length >
+      0
+    ) {
+      return;
+    }
+    const now = this.#clock.now();
+    const day = 86_400_000;
+    const risk =
+      'Virtual coins on a paper-trading platform. A new coin can lose most or all of its value, and an oversubscribed offering allots only part of what you commit (the rest is returned at the close).';
+    const demos = [
+      {
+        symbol: 'LUMA',
+        name: 'Lumen Network',
+        price: '0.050000',
+        cap: '2000000',
+        unit: '1',
+        min: '10',
+        max: '1000',
+        opens: now - 3 * day,
+        closes: now - day,
+        what: 'Lumen Network is a demo coin for a data-sharing network.',
+      },
+      {
+        symbol: 'ORBT',
+        name: 'Orbit Protocol',
+        price: '0.200000',
+        cap: '500000',
+        unit: '1',
+        min: '20',
+        max: '2000',
+        opens: now - 3_600_000,
+        closes: now + 7 * day,
+        what: 'Orbit Protocol is a demo coin for a payments protocol.',
+      },
+      {
+        symbol: 'TERA',
+        name: 'Terrace',
+        price: '1.500000',
+        cap: '100000',
+        unit: '0.1',
+        min: '50',
+        max: '5000',
+        opens: now + 3 * day,
+        closes: now + 10 * day,
+        what: 'Terrace is a demo coin for a property-records project.',
+      },
+    ];
+    for (const demo of demos) {
+      const id = await this.#db.transaction(async (tx) => {
+        const id = await repo.insertOffering(tx, {
+          symbol: demo.symbol,
+          name: demo.name,
+          scale: 8,
+          price: demo.price,
+          cap: `${demo.cap}.00000000`,
+          unit: formatDecimal(minorOf(demo.unit, 8), 8),
+          min_commit: usdt(minorOf(demo.min, USDT_SCALE)),
+          max_commit: usdt(minorOf(demo.max, USDT_SCALE)),
+          opens_at: demo.opens,
+          closes_at: demo.closes,
+          summary: `${demo.what} ${risk}`,
+          created_by: staffId,
+          created_at: now,
+        });
+        const reason = 'Paper mode: demo offering seeded at the first start';
+        await repo.recordCreated(tx, { id, staffId, reason, at: now });
+        await repo.moveOffering(tx, { id, from: 'pending_approval', to: 'approved', at: now, staffId: null, reason });
+        return id;
+      });
+      if (demo.symbol === 'LUMA') {
+        await this.#commit((await repo.findOffering(this.#db, id)) as repo.OfferingRow, demoUserId, USDT_UNIT * 500n);
+      }
+    }
   }
 
   // --- the close -----------------------------------------------------------------------------------
