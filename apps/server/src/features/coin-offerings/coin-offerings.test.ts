@@ -283,7 +283,7 @@ describe.each(dbs)('coin offerings on $dialect', ({ open, dialect }) => {
     ]);
     const pairs = (await t.call('POST', '/coin/infos')).body.data.items.map((p: { symbol: string }) => p.symbol);
     expect(pairs).toContain('LUMAUSDT');
-    const demoId = (await db.query<{ id: number }>('SELECT id FROM users WHERE is_demo = TRUE'))[0]?.id;
+    const demoId = (await db.query<{ id: number }>('SELECT id FROM users WHERE is_demo = 1'))[0]?.id;
     // 500 USDT at 0.05 in an undersubscribed offering: 10,000 coins, nothing refunded.
     expect(spot(String(demoId), 'LUMA').balance).toBe(10_000n * COIN);
   });
