@@ -101,6 +101,7 @@ const exchangePages = () => import('../features/exchange/exchange-pages.tsx');
 const apiKeysPage = () => import('../features/api-keys/api-keys-page.tsx');
 const cryptoExchangePages = () => import('../features/exchange/crypto-pages.tsx');
 const spotPages = () => import('../features/spot/spot-page.tsx');
+const icoPages = () => import('../features/coin-offerings/ico-pages.tsx');
 
 /**
  * Screens whose data is requested at start-up, before React renders them (preloadScreen in
@@ -176,4 +177,8 @@ export const builtPages: Record<string, Loader> = {
   'exchange/cryptoConvert': named(cryptoExchangePages, 'CryptoConvertPage'),
   'exchange/cryptoTransfer': named(cryptoExchangePages, 'CryptoTransferPage'),
   'coin/assetsRecord': named(fundsPages, 'AssetsRecordPage'),
+  'coinICO/icoList': named(icoPages, 'IcoListPage'),
+  'coinICO/applyList': named(icoPages, 'ApplyListPage'),
+  'coinICO/icoDetail': named(icoPages, 'IcoDetailPage'),
+  'coinICO/icoOrder': named(icoPages, 'IcoOrderPage'),
 };
