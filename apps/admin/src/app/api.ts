@@ -12,9 +12,11 @@ import type {
   ContentListInput,
   ContentUnpublishInput,
   ContentUpdateInput,
+  CreateCoinOfferingInput,
   CreatedStaffView,
   CustomerUserView,
   DecideAdjustmentInput,
+  DecideCoinOfferingInput,
   DepositDecisionInput,
   DepositReviewItem,
   DoneView,
@@ -29,6 +31,8 @@ import type {
   ReconciliationState,
   SentMessagesQueryInput,
   SpotLiquidityView,
+  StaffCoinCommitmentView,
+  StaffCoinOfferingView,
   StaffCreateInput,
   StaffDisableInput,
   StaffLoginInput,
@@ -112,6 +116,13 @@ export const adminApi = {
   proposeAdjustment: (body: ProposeAdjustmentInput) => client.post<AdjustmentView>('/admin/adjustments', body),
   decideAdjustment: (id: number, body: DecideAdjustmentInput) =>
     client.post<AdjustmentView>(`/admin/adjustments/${id}/decide`, body),
+  coinOfferings: () => client.get<Items<StaffCoinOfferingView>>('/admin/coin-offerings'),
+  createCoinOffering: (body: CreateCoinOfferingInput) =>
+    client.post<StaffCoinOfferingView>('/admin/coin-offerings', body),
+  decideCoinOffering: (id: number, body: DecideCoinOfferingInput) =>
+    client.post<StaffCoinOfferingView>(`/admin/coin-offerings/${id}/decide`, body),
+  coinOfferingCommitments: (id: number) =>
+    client.get<Items<StaffCoinCommitmentView>>(`/admin/coin-offerings/${id}/commitments`),
 };
 
 export const queryKeys = {
@@ -128,6 +139,7 @@ export const queryKeys = {
   deposits: ['deposits'] as const,
   withdrawals: (view: string) => ['withdrawals', view] as const,
   adjustments: (status: string) => ['adjustments', status] as const,
+  coinOfferings: ['coin-offerings'] as const,
 };
 
 export type WithdrawalDeskView = 'review' | 'paying' | 'failed' | 'done';
