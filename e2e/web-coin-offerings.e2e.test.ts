@@ -128,6 +128,7 @@ describe('coin offerings against the real server', () => {
           await row.getByTestId('commitment-status').getByText(text.cancelled).waitFor();
           await expect.poll(async () => (await spot(token, 'USDT')).held).toBe('0.000000');
           expect((await spot(token, 'USDT')).available).toBe('10000.000000');
+          await page.locator('.adm-dialog').waitFor({ state: 'hidden' });
           await shot(page, `web-coin-offerings-cancelled-${lang}`);
         } else {
           // Past the close: the server allots (undersubscribed: all 500 ORBT) and lists ORBT/USDT.

@@ -42,6 +42,8 @@ const keys = {
 const usdt = (value: string, digits = 2) => `${formatNumber(value, { locale: currentLanguage(), digits })} USDT`;
 const coins = (value: string, symbol: string) =>
   `${formatNumber(value, { locale: currentLanguage(), digits: decimalsOf(value) })} ${symbol}`;
+/** A price with at least two decimals and as many more as it has ("0.20", "0.0525"). */
+const priceDigits = (price: string) => Math.max(2, decimalsOf(price));
 /** The decimals a coin amount needs (at most 8), so "625.00000000" shows as 625. */
 function decimalsOf(value: string): number {
   return Math.min(8, (value.split('.')[1] ?? '').replace(/0+$/, '').length);
@@ -95,7 +97,7 @@ function OfferingCard({ offering }: { offering: CoinOfferingView }) {
         <dl className="ico-grid">
           <div>
             <dt>{t('ico.price')}</dt>
-            <dd>{usdt(offering.price, decimalsOf(offering.price) || 2)}</dd>
+            <dd>{usdt(offering.price, priceDigits(offering.price))}</dd>
           </div>
           <div>
             <dt>{t('ico.size')}</dt>
@@ -194,7 +196,7 @@ export function IcoDetailPage() {
             <dl className="ico-grid ico-grid--detail">
               <div>
                 <dt>{t('ico.price')}</dt>
-                <dd>{usdt(o.price, decimalsOf(o.price) || 2)}</dd>
+                <dd>{usdt(o.price, priceDigits(o.price))}</dd>
               </div>
               <div>
                 <dt>{t('ico.cap')}</dt>
@@ -330,7 +332,7 @@ export function IcoOrderPage() {
                 rows={[
                   [t('ico.offering'), `${o.name} (${o.symbol})`],
                   [t('ico.amountLabel'), usdt(amount || '0')],
-                  [t('ico.price'), usdt(o.price, decimalsOf(o.price) || 2)],
+                  [t('ico.price'), usdt(o.price, priceDigits(o.price))],
                 ]}
                 notice={<p className="confirm__notice">{t('ico.holdNote')}</p>}
                 submit={(password) =>
