@@ -8,7 +8,16 @@
 // test-results/screens/web-coin-offerings-*.png.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customerPage, launchBrowser, type Server, shot, solveCaptcha, startServer } from './harness.ts';
+import {
+  consolePage,
+  customerPage,
+  launchBrowser,
+  type Server,
+  shot,
+  solveCaptcha,
+  staffSignIn,
+  startServer,
+} from './harness.ts';
 
 const PIN = '135790';
 const DAY = 86_400_000;
@@ -152,5 +161,34 @@ describe('coin offerings against the real server', () => {
         await page.context().close();
       }
     }, 120_000);
+  }
+});
+
+describe('the console launchpad desk', () => {
+  for (const [lang, menu, listed] of [
+    ['en-US', 'Launchpad', 'Listed'],
+    ['pt-BR', 'Launchpad', 'Listada'],
+  ] as const) {
+    it(`${lang}: lists the offerings with their terms and, for one, its commitments and allocation`, async () => {
+      const page = await consolePage(browser, lang);
+      await staffSignIn(page, server);
+      await page.getByTestId('side-menu').getByRole('link', { name: menu }).click();
+      await page.waitForURL(/\/admin\/launchpad$/);
+      const table = page.getByTestId('launchpad-table');
+      await table.locator('tbody tr.ant-table-row').nth(2).waitFor();
+      const text = (await table.textContent()) ?? '';
+      for (const symbol of ['ORBT', 'TERA', 'LUMA']) expect(text).toContain(symbol);
+      expect(text).toContain(listed);
+      // The finished offering's commitments: the demo customer's, allotted (read-only).
+      await table
+        .locator('tbody tr.ant-table-row')
+        .filter({ hasText: 'LUMA' })
+        .locator('.ant-table-row-expand-icon')
+        .click();
+      await table.locator('.ant-table-expanded-row tbody tr.ant-table-row').first().waitFor();
+      await page.waitForTimeout(400);
+      await shot(page, `admin-launchpad-${lang}`);
+      await page.context().close();
+    }, 90_000);
   }
 });

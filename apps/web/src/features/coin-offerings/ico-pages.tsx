@@ -3,7 +3,13 @@
 // the spot wallet until the close, after the transaction password) and applyList (the customer's
 // commitments: subscribed and cancellable before the close, allotted with the refund, cancelled). Amounts
 // are the server's exact decimal strings, formatted here. Nothing here promises an allotment or a return.
-import type { ApplyCoinOfferingInput, CoinCommitmentView, CoinOfferingPhase, CoinOfferingView } from '@bourse/contract';
+import type {
+  ApplyCoinOfferingInput,
+  CoinCommitmentView,
+  CoinOfferingPhase,
+  CoinOfferingView,
+  Paged,
+} from '@bourse/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Dialog, Input, Toast } from 'antd-mobile';
 import '../../app/antd-mobile-react-19.ts';
@@ -26,7 +32,6 @@ import { coinAssetsKey, useCoinAssets } from '../wallet/coin-assets.ts';
 import { coinsFor, offeringSize, subscribedPct } from './ico-math.ts';
 import './coin-offerings.css';
 
-type Paged<T> = { items: T[]; total: number };
 type Tab = 'today' | 'coming' | 'all';
 const LIST_CALL: Record<Tab, string> = {
   today: '/coin/new/today',
