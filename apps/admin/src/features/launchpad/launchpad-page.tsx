@@ -39,6 +39,8 @@ const STATUS_COLOURS = {
   listed: 'green',
 } as const;
 const DECIMAL = /^\d{1,15}(\.\d{1,18})?$/;
+/** A stored decimal without its trailing zeros ("100000.00000000" → "100000", "1.500000" → "1.5"). */
+const trimZeros = (v: string) => (v.includes('.') ? v.replace(/\.?0+$/, '') : v);
 const FIELDS = [
   'symbol',
   'name',
@@ -207,7 +209,7 @@ function Commitments({ offering }: { offering: StaffCoinOfferingView }) {
     queryKey: [...queryKeys.coinOfferings, offering.id, 'commitments'],
     queryFn: () => adminApi.coinOfferingCommitments(offering.id),
   });
-  const num = (v: string) => formatDecimalText(v, i18n.language);
+  const num = (v: string) => formatDecimalText(trimZeros(v), i18n.language);
   return (
     <Table
       rowKey="id"
@@ -254,7 +256,7 @@ export default function LaunchpadPage() {
   const list = useQuery({ queryKey: queryKeys.coinOfferings, queryFn: () => adminApi.coinOfferings() });
   const lang = i18n.language;
   const when = (ms: number) => formatDateTime(new Date(ms).toISOString(), lang);
-  const num = (v: string) => formatDecimalText(v, lang);
+  const num = (v: string) => formatDecimalText(trimZeros(v), lang);
 
   const columns: TableColumnsType<StaffCoinOfferingView> = [
     { title: t('launchpad.id'), dataIndex: 'id', width: 60 },
