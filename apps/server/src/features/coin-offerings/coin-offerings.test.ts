@@ -39,15 +39,15 @@ describe.each(dbs)('coin offerings on $dialect', ({ open, dialect }) => {
     expect(answer.body.code, JSON.stringify(answer.body)).toBe(0);
     return answer.body.data.token as string;
   };
-  const colleague = async (adminToken: string) => {
+  const colleague = async (adminToken: string, username = 'fiona', role = 'finance') => {
     const created = (
       await t.call('POST', '/admin/staff/create', {
         token: adminToken,
-        json: { username: 'fiona', role: 'finance', reason: 'second approver for the launchpad' },
+        json: { username, role, reason: 'second approver for the launchpad' },
       })
     ).body.data;
     t.clock.advance(30_000); // a new TOTP step: each code signs in once
-    return signIn('fiona', created.initialPassword, created.totpSecret);
+    return signIn(username, created.initialPassword, created.totpSecret);
   };
   const customer = async (phone: string, usdt: string) => {
     const token = (await t.register(phone)).body.data.token as string;
@@ -198,6 +198,12 @@ describe.each(dbs)('coin offerings on $dialect', ({ open, dialect }) => {
       {},
       aliceFootprint,
     );
+    // A customer without a transaction password is told to set one first.
+    const noPin = (await t.register('9300000009')).body.data.token as string;
+    await refused(
+      (lang) => t.call('POST', '/coin/order/new/apply', { token: noPin, lang, json: { id, amount: '50' } }),
+      'trade_password_not_set',
+    );
 
     // Alice commits 100, Bob 60, Carol 40 and cancels: the USDT is held, then released.
     const a = await apply(alice.token, { id, amount: '100' });
@@ -301,6 +307,14 @@ describe.each(dbs)('coin offerings on $dialect', ({ open, dialect }) => {
     await refused(create({ symbol: 'BTC' }), 'coin_offering_symbol_taken');
     const listed = (await t.call('GET', '/admin/coin-offerings', { token: admin })).body.data.items;
     expect(listed).toEqual([]);
+    // Support staff may not open the desk, nor create an offering.
+    const sam = await colleague(admin, 'sam', 'support');
+    await refused((lang) => t.call('GET', '/admin/coin-offerings', { token: sam, lang }), 'forbidden');
+    await refused(
+      (lang) => t.call('POST', '/admin/coin-offerings', { token: sam, lang, json: terms(t.clock.now()) }),
+      'forbidden',
+    );
+
     await refused((lang) => t.call('POST', '/coin/order/new/list', { lang, json: {} }), 'not_logged_in');
   });
 });
