@@ -38,6 +38,9 @@ import { bankAccountRoutes } from './features/bank-accounts/routes.ts';
 import { BankAccounts } from './features/bank-accounts/service.ts';
 import { blockTradeRoutes } from './features/block-trades/routes.ts';
 import { BlockTrades } from './features/block-trades/service.ts';
+import { seedDemoLaunchpad } from './features/coin-offerings/demo.ts';
+import { coinOfferingRoutes } from './features/coin-offerings/routes.ts';
+import { CoinOfferings } from './features/coin-offerings/service.ts';
 import { Captchas } from './features/common/captcha.ts';
 import { commonRoutes } from './features/common/routes.ts';
 import { testClockRoutes } from './features/common/test-clock.ts';
@@ -122,6 +125,8 @@ export type App = {
   venue: PaperVenue;
   /** Runtime listing: a new stock after its IPO, a new coin after its offering (features/listings). */
   listings: Listings;
+  /** The launchpad: coin offerings, commitments and the allotment at the close. */
+  coinOfferings: CoinOfferings;
   /** The crypto exchange: its liquidity bot (synced with the market like the venue) and its orders. */
   spot: { bot: LiquidityBot; exchange: SpotExchange };
   /**
@@ -263,6 +268,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     clock,
     settings: { stocks: config.stocks, spot: config.spot },
   });
+  const coinOfferings = new CoinOfferings({ db, engine, clock, accounts, listings });
   const watchlist = new Watchlist(db);
   const spot = new SpotExchange({
     db,
@@ -295,6 +301,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         .then(() => spotBot.sync())
         .then(() => perpDesk.sync())
         .then(() => blockTrades.run())
+        .then(() => coinOfferings.settleDue())
         .catch((error) => http.log.error({ err: error }, 'market pump failed'))
         .finally(() => {
           pumping = false;
@@ -431,6 +438,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           await spotBot.sync();
           await perpDesk.sync();
           await blockTrades.run();
+          await coinOfferings.settleDue();
           await cryptoWatcher.scan();
           await ipos.tick();
         });
@@ -449,6 +457,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       });
       exchangeRoutes(api, accounts, new Exchange({ db, engine, market, clock, virtual: config.mode === 'paper' }));
       adjustmentRoutes(api, { adjustments, staff });
+      coinOfferingRoutes(api, { accounts, staff, offerings: coinOfferings });
       apiKeyRoutes(api, accounts, apiKeys);
       statementRoutes(
         api,
@@ -491,6 +500,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ...(config.ipo.demo ? { ipos } : {}),
     blocks: blockTrades,
   });
+  if (config.mode === 'paper' && config.demoLaunchpad) await seedDemoLaunchpad(db, coinOfferings);
+  // Offerings that closed while the server was down are allotted and listed now, not at the first pump.
+  await coinOfferings.settleDue();
   const recredited = await deposits.creditConfirmed();
   if (recredited > 0) http.log.warn({ recredited }, 'confirmed deposits credited after a restart');
   reconciliation.start();
@@ -517,6 +529,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     market,
     venue,
     listings,
+    coinOfferings,
     spot: { bot: spotBot, exchange: spot },
     perpetuals,
     sandboxSms,

@@ -76,6 +76,11 @@ export type Config = {
   /** Paper mode: the virtual funds each new customer is granted (not read from the environment). */
   paperGrants: readonly PaperGrant[];
   /**
+   * Paper mode: three demo coin offerings seeded at the first start (one open, one upcoming, one finished
+   * and listed). DEMO_LAUNCHPAD=0 leaves the launchpad empty (the API tests do).
+   */
+  demoLaunchpad: boolean;
+  /**
    * API_KEY_ENCRYPTION_KEY (64 hex characters): seals API key secrets at rest. Paper mode falls back to
    * a fixed derived key; live mode without it offers no API keys (api_keys_unavailable).
    */
@@ -338,6 +343,7 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: Pa
     cryptoDeposits: defaults.cryptoDeposits ?? loadCryptoDepositSettings(env, mode),
     withdrawals: defaults.withdrawals ?? loadWithdrawSettings(env, testHooks),
     paperGrants: defaults.paperGrants ?? PAPER_GRANTS,
+    demoLaunchpad: flag(env.DEMO_LAUNCHPAD, true),
     apiKeySealingKey: env.API_KEY_ENCRYPTION_KEY
       ? sealingKeyFromHex(env.API_KEY_ENCRYPTION_KEY)
       : mode === 'paper'

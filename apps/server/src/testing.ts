@@ -29,6 +29,8 @@ export async function testApp(db: Db, overrides: Partial<Config> = {}, clockStar
     engineSnapshots: 'writer' as const,
     // No IPO timer (tests run the job with app.ipos.tick()) and no demo IPOs holding the demo customer's funds.
     ipo: { ...base.ipo, jobEveryMs: 0, demo: false },
+    // No demo coin offerings: a test of the launchpad creates its own (one asks for the demo ones).
+    demoLaunchpad: false,
     ...overrides,
   };
   const clock = manualClock(clockStartMs);
@@ -76,6 +78,7 @@ export async function testApp(db: Db, overrides: Partial<Config> = {}, clockStar
     await app.spot.bot.sync();
     await app.perpetuals.engineDesk.sync();
     await app.blockTrades.run();
+    await app.coinOfferings.settleDue();
   };
   return { app, clock, call, captcha, register, advance, close: () => app.http.close() };
 }

@@ -627,6 +627,59 @@ export const ERRORS = {
     en: 'Choose a past or current month',
     pt: 'Escolha um mês passado ou o mês atual',
   },
+  // --- coin offerings (launchpad) ---
+  coin_offering_not_found: { status: 404, en: 'Coin offering not found', pt: 'Oferta de moeda não encontrada' },
+  coin_offering_not_open: {
+    status: 400,
+    en: 'This offering is not open for subscriptions',
+    pt: 'Esta oferta não está aberta para subscrições',
+  },
+  coin_commitment_below_minimum: {
+    status: 400,
+    en: 'The minimum commitment is {min} USDT',
+    pt: 'O compromisso mínimo é de {min} USDT',
+  },
+  coin_commitment_above_maximum: {
+    status: 400,
+    en: 'The maximum commitment is {max} USDT',
+    pt: 'O compromisso máximo é de {max} USDT',
+  },
+  coin_commitment_exists: {
+    status: 409,
+    en: 'You already have a commitment to this offering: cancel it first to change it',
+    pt: 'Você já tem um compromisso nesta oferta: cancele-o antes para alterá-lo',
+  },
+  coin_commitment_not_found: { status: 404, en: 'Commitment not found', pt: 'Compromisso não encontrado' },
+  coin_commitment_not_cancellable: {
+    status: 400,
+    en: 'This commitment can no longer be cancelled',
+    pt: 'Este compromisso não pode mais ser cancelado',
+  },
+  coin_offering_same_staff: {
+    status: 403,
+    en: 'A different staff member must approve or reject this offering',
+    pt: 'Outro membro da equipe deve aprovar ou rejeitar esta oferta',
+  },
+  coin_offering_already_decided: {
+    status: 409,
+    en: 'This offering was already approved or rejected',
+    pt: 'Esta oferta já foi aprovada ou rejeitada',
+  },
+  coin_offering_symbol_taken: {
+    status: 409,
+    en: 'This coin symbol is already in use',
+    pt: 'Este símbolo de moeda já está em uso',
+  },
+  coin_offering_window_invalid: {
+    status: 400,
+    en: 'The subscription window must start in the future and end after it starts',
+    pt: 'A janela de subscrição deve começar no futuro e terminar depois de começar',
+  },
+  coin_offering_terms_invalid: {
+    status: 400,
+    en: 'Check the terms: the minimum must not exceed the maximum, and one unit must cost an exact USDT amount (6 decimals)',
+    pt: 'Verifique os termos: o mínimo não pode passar do máximo, e uma unidade deve custar um valor exato em USDT (6 casas decimais)',
+  },
   // --- manual adjustments ---
   adjustment_not_found: { status: 404, en: 'Adjustment not found', pt: 'Ajuste não encontrado' },
   adjustment_same_staff: {

@@ -77,8 +77,10 @@ export const STAFF_PERMISSIONS = {
   'adjustments.manage': ['finance', 'admin'],
   /** Creating IPO listings, approving another staff member's (never one's own), running listing day. */
   'ipo.manage': ['finance', 'admin'],
-  /** Primary-market listings (block offers, IPOs, coin offerings): create, and approve another's. */
+  /** Block offers: create, and approve another staff member's (never one's own); mark customers HNI. */
   'listings.manage': ['admin'],
+  /** Creating coin offerings (launchpad) and approving another staff member's (never one's own). */
+  'launchpad.manage': ['finance', 'admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffPermission = keyof typeof STAFF_PERMISSIONS;
 

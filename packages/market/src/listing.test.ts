@@ -39,7 +39,7 @@ describe('runtime listing', () => {
     ['0.1000', 8, '0.000001', '1'],
     ['0.16', 8, '0.000001', '1'],
     ['2.5', 2, '0.00001', '0.1'],
-    ['0.004', 0, '0.00000001', '100'],
+    ['0.004', 0, '0.000001', '1'],
   ])('a coin at %s with scale %i: tick %s, lot %s', (price, scale, tick, lot) => {
     const coin = newCoinInstrument({ symbol: 'NOVA', name: 'Nova', scale, startPrice: price });
     expect(coin).toMatchObject({ id: 'CRYPTO:NOVAUSDT', baseAsset: 'NOVA', tickSize: tick, lotSize: lot });

@@ -1,8 +1,9 @@
 // Owns how a primary-market issue becomes a catalogue instrument at run time: a stock after its IPO and a
 // coin after its offering, each shaped like its market's catalogue rows (tick, lot, band, factor).
-// Must hold: the start price sits on the tick grid; a coin's tick × lot is at least one USDT minor unit
-// (0.000001) and its lot a whole number of the coin's minor units. Must not: add to the catalogue itself
-// (addInstrument does, when the host lists it), read the clock or randomness.
+// Must hold: the start price sits on the tick grid; a coin's tick is a whole number of USDT minor units
+// (0.000001), tick × lot at least one, and its lot a whole number of the coin's minor units (the engine's
+// rules). Must not: add to the catalogue itself (addInstrument does, when the host lists it), read the
+// clock or randomness.
 
 import type { ExchangeId } from './calendar-data.ts';
 import { INSTRUMENTS, type Instrument } from './instrument.ts';
@@ -71,8 +72,8 @@ export function newCoinInstrument(input: NewCoin): Instrument {
   if (!Number.isInteger(input.scale) || input.scale < 0 || input.scale > 18)
     throw new Error(`bad scale ${input.scale}`);
   const magnitude = magnitudeOf(input.startPrice);
-  // Price steps of 10^(magnitude-5): 95000 → 0.1, 0.16 → 0.000001; never finer than 10^-8.
-  const tickExp = Math.max(-8, magnitude - 5);
+  // Price steps of 10^(magnitude-5): 95000 → 0.1, 2.5 → 0.00001; never finer than one USDT minor unit.
+  const tickExp = Math.max(-6, magnitude - 5);
   // The lot: a whole number of minor units, and tick × lot at least one USDT minor unit (10^-6).
   const lotExp = Math.max(-input.scale, -6 - tickExp);
   const instrument: Instrument = {

@@ -14,11 +14,13 @@ import type {
   ContentUnpublishInput,
   ContentUpdateInput,
   CreateBlockOfferInput,
+  CreateCoinOfferingInput,
   CreatedStaffView,
   CreateIpoInput,
   CustomerUserView,
   DecideAdjustmentInput,
   DecideBlockOfferInput,
+  DecideCoinOfferingInput,
   DepositDecisionInput,
   DepositReviewItem,
   DoneView,
@@ -39,6 +41,8 @@ import type {
   SpotLiquidityView,
   StaffBlockOfferDetail,
   StaffBlockOfferView,
+  StaffCoinCommitmentView,
+  StaffCoinOfferingView,
   StaffCreateInput,
   StaffDisableInput,
   StaffIpoListView,
@@ -138,6 +142,13 @@ export const adminApi = {
   decideBlockOffer: (id: number, body: DecideBlockOfferInput) =>
     client.post<StaffBlockOfferView>(`/admin/block-trades/${id}/decide`, body),
   markHni: (body: { userId: number; reason: string }) => client.post<object>('/admin/block-trades/hni', body),
+  coinOfferings: () => client.get<Items<StaffCoinOfferingView>>('/admin/coin-offerings'),
+  createCoinOffering: (body: CreateCoinOfferingInput) =>
+    client.post<StaffCoinOfferingView>('/admin/coin-offerings', body),
+  decideCoinOffering: (id: number, body: DecideCoinOfferingInput) =>
+    client.post<StaffCoinOfferingView>(`/admin/coin-offerings/${id}/decide`, body),
+  coinOfferingCommitments: (id: number) =>
+    client.get<Items<StaffCoinCommitmentView>>(`/admin/coin-offerings/${id}/commitments`),
 };
 
 export const queryKeys = {
@@ -159,6 +170,7 @@ export const queryKeys = {
   blockOffers: ['block-offers'] as const,
   blockOffer: (id: number) => ['block-offers', id] as const,
   blockWindows: (symbol: string) => ['block-windows', symbol] as const,
+  coinOfferings: ['coin-offerings'] as const,
 };
 
 export type WithdrawalDeskView = 'review' | 'paying' | 'failed' | 'done';

@@ -61,6 +61,7 @@ const SECTION_ICONS: Record<string, ReactNode> = {
   adjustments: <DiffOutlined />,
   ipo: <FundOutlined />,
   blockTrades: <BlockOutlined />,
+  launchpad: <FundOutlined />,
   listings: <RocketOutlined />,
   content: <NotificationOutlined />,
   audit: <AuditOutlined />,

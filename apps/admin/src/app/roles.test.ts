@@ -43,6 +43,7 @@ describe('role matrix', () => {
       'perpetuals',
       'adjustments',
       'ipo',
+      'launchpad',
     ]);
     expect(hasPermission('finance', 'users.status')).toBe(false);
   });
@@ -88,6 +89,7 @@ describe('role matrix', () => {
       'adjustments',
       'ipo',
       'blockTrades',
+      'launchpad',
       'content',
       'audit',
       'staff',

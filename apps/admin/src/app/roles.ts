@@ -30,6 +30,7 @@ export const PERMISSIONS = [
   'content.manage', // news, notices, ads and personal messages to customers
   'adjustments.manage', // propose manual adjustments; approve or reject another staff member's
   'ipo.manage', // create IPO listings; approve another staff member's; run listing day
+  'launchpad.manage', // create coin offerings; approve or reject another staff member's
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -44,6 +45,7 @@ const ROLE_PERMISSIONS: Readonly<Record<Exclude<StaffRole, 'admin'>, readonly Pe
     'reconciliation.read',
     'adjustments.manage',
     'ipo.manage',
+    'launchpad.manage',
   ],
 };
 
@@ -75,6 +77,7 @@ export const SECTIONS: readonly ConsoleSection[] = [
   { key: 'adjustments', path: '/adjustments', permission: 'adjustments.manage', ready: true },
   { key: 'ipo', path: '/ipo', permission: 'ipo.manage', ready: true },
   { key: 'blockTrades', path: '/block-trades', permission: 'listings.manage', ready: true },
+  { key: 'launchpad', path: '/launchpad', permission: 'launchpad.manage', ready: true },
   { key: 'listings', path: '/listings', permission: 'listings.manage', ready: false },
   { key: 'content', path: '/content', permission: 'content.manage', ready: true },
   { key: 'audit', path: '/audit', permission: 'audit.read', ready: true },

@@ -102,6 +102,7 @@ const apiKeysPage = () => import('../features/api-keys/api-keys-page.tsx');
 const cryptoExchangePages = () => import('../features/exchange/crypto-pages.tsx');
 const spotPages = () => import('../features/spot/spot-page.tsx');
 const blockPages = () => import('../features/block-trades/block-pages.tsx');
+const icoPages = () => import('../features/coin-offerings/ico-pages.tsx');
 
 /**
  * Screens whose data is requested at start-up, before React renders them (preloadScreen in
@@ -180,4 +181,8 @@ export const builtPages: Record<string, Loader> = {
   'stockBulk/bulkList': named(blockPages, 'BulkListPage'),
   'stockBulk/bulkDetail': named(blockPages, 'BulkDetailPage'),
   'stockBulk/bulkOrder': named(blockPages, 'BulkOrderPage'),
+  'coinICO/icoList': named(icoPages, 'IcoListPage'),
+  'coinICO/applyList': named(icoPages, 'ApplyListPage'),
+  'coinICO/icoDetail': named(icoPages, 'IcoDetailPage'),
+  'coinICO/icoOrder': named(icoPages, 'IcoOrderPage'),
 };

@@ -9,6 +9,7 @@ import { cryptoEnUS } from './crypto.en-US.ts';
 import { depositsEnUS } from './deposits.en-US.ts';
 import { exchangeEnUS } from './exchange.en-US.ts';
 import { fundsEnUS } from './funds.en-US.ts';
+import { icoEnUS } from './ico.en-US.ts';
 import { marketsEnUS } from './markets.en-US.ts';
 import { perpetualsEnUS } from './perpetuals.en-US.ts';
 import { spotEnUS } from './spot.en-US.ts';
@@ -73,6 +74,7 @@ export const enUS = {
     rechargeRecord: 'Deposit records',
     withdrawRecord: 'Withdrawal records',
     stockFundsDetail: 'Stock fund details',
+    launchpad: 'Coin offerings',
     about: 'About',
     ipoAutoApply: 'IPO auto-subscribe',
     signOut: 'Sign out',
@@ -357,6 +359,7 @@ export const enUS = {
   ...cryptoEnUS,
   ...withdrawalsEnUS,
   ...exchangeEnUS,
+  ...icoEnUS,
   ...apiKeysEnUS,
   ...spotEnUS,
   ...perpetualsEnUS,

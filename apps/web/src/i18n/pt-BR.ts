@@ -10,6 +10,7 @@ import { depositsPtBR } from './deposits.pt-BR.ts';
 import type { Messages } from './en-US.ts';
 import { exchangePtBR } from './exchange.pt-BR.ts';
 import { fundsPtBR } from './funds.pt-BR.ts';
+import { icoPtBR } from './ico.pt-BR.ts';
 import { marketsPtBR } from './markets.pt-BR.ts';
 import { perpetualsPtBR } from './perpetuals.pt-BR.ts';
 import { spotPtBR } from './spot.pt-BR.ts';
@@ -74,6 +75,7 @@ export const ptBR: Messages = {
     rechargeRecord: 'Histórico de depósitos',
     withdrawRecord: 'Histórico de saques',
     stockFundsDetail: 'Extrato de ações',
+    launchpad: 'Ofertas de moedas',
     about: 'Sobre',
     ipoAutoApply: 'Subscrição automática de IPO',
     signOut: 'Sair',
@@ -354,6 +356,7 @@ export const ptBR: Messages = {
   ...cryptoPtBR,
   ...withdrawalsPtBR,
   ...exchangePtBR,
+  ...icoPtBR,
   ...apiKeysPtBR,
   ...spotPtBR,
   ...perpetualsPtBR,

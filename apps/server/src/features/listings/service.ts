@@ -77,6 +77,11 @@ export class Listings {
     this.#settings = deps.settings;
   }
 
+  /** Registers a coin as an engine asset (journaled, once); a coin offering does it before its allotment. */
+  registerCoinAsset(asset: string, scale: number): Promise<void> {
+    return registerCoinAsset(this.#engine, asset, scale);
+  }
+
   /** Lists a stock after its IPO: the simulator starts it at the issue price, the paper venue quotes it. */
   async listStock(stock: NewStock, source: string): Promise<Instrument> {
     const instrument = newStockInstrument(stock);

@@ -41,7 +41,8 @@ export class LiquidityBot {
     this.#engine = engine;
     this.#market = market;
     this.#clock = clock;
-    this.#pairs = spotPairs();
+    // A runtime listing's pair whose coin this engine does not know (yet) waits for addPair.
+    this.#pairs = spotPairs().filter((pair) => engine.state.asset(pair.baseAsset as string) !== undefined);
     this.#ladder = new QuoteLadder(engine, SHAPE);
   }
 
@@ -93,7 +94,7 @@ export class LiquidityBot {
    * engine (journaled; the id makes a repeat after a restart a no-op), then quoted from this sync on.
    */
   async addPair(pair: Instrument, settings: SpotSettings): Promise<void> {
-    if (this.#pairs.some((p) => p.id === pair.id)) return;
+    // Registered unless the engine has it (its journal did); quoted unless the bot already quotes it.
     if (!this.#engine.state.instrument(pair.id)) {
       this.#ladder.send({
         type: 'register_instrument',
@@ -101,8 +102,9 @@ export class LiquidityBot {
         instrument: spotSpec(pair, settings),
       });
       await this.#ladder.flush();
+      if (!this.#engine.state.instrument(pair.id)) throw new Error(`the engine refused to register ${pair.id}`);
     }
-    this.#pairs.push(pair);
+    if (!this.#pairs.some((p) => p.id === pair.id)) this.#pairs.push(pair);
     this.#ladder.adopt(pair.id);
     await this.sync();
   }

@@ -12,6 +12,7 @@ import { useSession } from '../session.ts';
 import { copyText } from './copy.ts';
 import {
   BankIcon,
+  ChartIcon,
   ChevronRightIcon,
   ClockIcon,
   CopyIcon,
@@ -116,6 +117,13 @@ export function Drawer({ isOpen, onClose }: { isOpen: boolean; onClose: () => vo
       path: '/pages/fundsDetail/stockFundsDetail',
       isPublic: false,
       icon: <ClockIcon />,
+    },
+    {
+      key: 'launchpad',
+      labelKey: 'drawer.launchpad',
+      path: '/pages/coinICO/icoList',
+      isPublic: true,
+      icon: <ChartIcon />,
     },
     { key: 'about', labelKey: 'drawer.about', path: '/pages/user/about', isPublic: true, icon: <InfoIcon /> },
   ];

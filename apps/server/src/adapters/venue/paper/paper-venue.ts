@@ -110,7 +110,7 @@ export class PaperVenue {
    * repeat after a restart a no-op), then quoted and sessioned like the others from the next sync.
    */
   async addStock(instrument: Instrument, settings: StockSettings): Promise<void> {
-    if (this.#stocks.some((s) => s.id === instrument.id)) return;
+    // Registered unless the engine has it (its journal did); quoted unless the venue already quotes it.
     if (!this.#engine.state.instrument(instrument.id)) {
       this.#send({
         type: 'register_instrument',
@@ -118,9 +118,13 @@ export class PaperVenue {
         instrument: stockSpec(instrument, settings),
       });
       await this.#flush();
+      if (!this.#engine.state.instrument(instrument.id))
+        throw new Error(`the engine refused to register ${instrument.id}`);
     }
-    this.#stocks.push(instrument);
-    this.#index(instrument);
+    if (!this.#stocks.some((s) => s.id === instrument.id)) {
+      this.#stocks.push(instrument);
+      this.#index(instrument);
+    }
     this.#ladder.adopt(instrument.id);
     await this.sync();
   }

@@ -1,0 +1,66 @@
+// Textos em português das telas de ofertas de moedas (mesclados em pt-BR.ts). Honestos: nenhuma promessa
+// de alocação ou de retorno.
+import type { icoEnUS } from './ico.en-US.ts';
+
+export const icoPtBR: typeof icoEnUS = {
+  ico: {
+    intro:
+      'Comprometa USDT com uma nova moeda a preço fixo. Seu USDT fica reservado, não gasto, até o encerramento da oferta; se o total comprometido passar das moedas à venda, cada um recebe uma parte proporcional ao que comprometeu, e o restante é devolvido.',
+    risk: 'Uma moeda nova é de alto risco: o preço pode cair muito abaixo do preço da oferta, até zero, e pode haver poucos compradores. Você pode receber menos moedas do que pediu. Nada aqui é promessa de alocação nem de retorno. Nesta plataforma de simulação, o dinheiro e as moedas são virtuais.',
+    tabs: { today: 'Abertas agora', coming: 'Em breve', all: 'Todas' },
+    empty: {
+      today: 'Nenhuma oferta está aberta agora',
+      coming: 'Nenhuma oferta em breve',
+      all: 'Ainda não há ofertas de moedas',
+    },
+    phase: {
+      upcoming: 'Em breve',
+      open: 'Aberta',
+      closed: 'Encerrada, em alocação',
+      allotted: 'Alocada',
+      listed: 'Listada',
+    },
+    status: {
+      subscribed: 'Subscrito (USDT reservado)',
+      cancelled: 'Cancelado',
+      allotted: 'Alocado',
+      not_allotted: 'Não alocado',
+    },
+    price: 'Preço por moeda',
+    size: 'Tamanho da oferta',
+    cap: 'Moedas à venda',
+    unit: 'Alocadas em múltiplos de',
+    minMax: 'Compromisso por cliente',
+    opens: 'Abre',
+    closes: 'Encerra',
+    subscribed: 'Subscrito',
+    pct: '{{pct}}%',
+    committed: 'Comprometido por todos',
+    sold: 'Moedas alocadas',
+    howTitle: 'Como funciona a alocação',
+    how: 'No encerramento, cada compromisso pede as moedas inteiras que paga. Se as moedas pedidas passarem das moedas à venda, cada compromisso recebe moedas na proporção do seu tamanho (arredondadas para baixo em unidades inteiras; as unidades que sobram vão aos maiores restos, compromissos mais antigos primeiro). Você paga só pelas moedas que recebe; o resto do seu USDT é devolvido no mesmo passo, e a moeda passa a ser negociada no mercado à vista contra USDT.',
+    yourCommitment: 'Seu compromisso',
+    apply: 'Comprometer USDT',
+    trade: 'Negociar {{pair}}',
+    offering: 'Oferta',
+    amountLabel: 'Valor em USDT',
+    amountHint: '{{min}} a {{max}} USDT',
+    available: 'Disponível na sua carteira spot',
+    estimate: 'Paga no máximo {{coins}}; menos se a oferta tiver excesso de demanda.',
+    holdNote:
+      'Seu USDT fica reservado na sua carteira spot até o encerramento. Você pode cancelar antes do encerramento para liberá-lo.',
+    commit: 'Comprometer',
+    committedToast: 'Compromisso enviado: seu USDT está reservado',
+    noCommitments: 'Você não se comprometeu com nenhuma oferta',
+    committedByYou: 'Você comprometeu',
+    madeAt: 'Feito em',
+    allotted: 'Moedas recebidas',
+    paid: 'Pago',
+    refunded: 'Devolvido a você',
+    heldNote: 'Reservado até o encerramento',
+    cancel: 'Cancelar compromisso',
+    keep: 'Manter',
+    cancelConfirm: 'Cancelar seu compromisso? {{amount}} será liberado na sua carteira spot.',
+    cancelledToast: 'Compromisso cancelado: seu USDT foi liberado',
+  },
+};
