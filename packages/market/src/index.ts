@@ -56,6 +56,7 @@ export {
   factorChain,
   findBySymbol,
   findInstrument,
+  forgetInstrumentsAddedAtRunTime,
   INSTRUMENTS,
   type Instrument,
   type InstrumentFilter,

@@ -89,6 +89,20 @@ export function isAddedAtRunTime(id: string): boolean {
   return ADDED.has(id);
 }
 
+/**
+ * Removes every instrument listed at run time. A server process is one deployment, so production never
+ * calls it; tests build many apps in one process (each with its own database) and call it before each,
+ * so that one app's listings do not appear in the next (the app re-adds its own at start-up).
+ */
+export function forgetInstrumentsAddedAtRunTime(): void {
+  for (const id of ADDED) {
+    BY_ID.delete(id);
+    const index = CATALOGUE.findIndex((instrument) => instrument.id === id);
+    if (index >= 0) CATALOGUE.splice(index, 1);
+  }
+  ADDED.clear();
+}
+
 export function findInstrument(id: string): Instrument | undefined {
   return BY_ID.get(id);
 }
