@@ -9,6 +9,7 @@ import { depositsPtBR } from './deposits.pt-BR.ts';
 import type { Messages } from './en-US.ts';
 import { exchangePtBR } from './exchange.pt-BR.ts';
 import { fundsPtBR } from './funds.pt-BR.ts';
+import { ipoPtBR } from './ipo.pt-BR.ts';
 import { marketsPtBR } from './markets.pt-BR.ts';
 import { perpetualsPtBR } from './perpetuals.pt-BR.ts';
 import { spotPtBR } from './spot.pt-BR.ts';
@@ -268,7 +269,7 @@ export const ptBR: Messages = {
       voteUrl: 'Votação',
       stockKline: 'Gráfico',
     },
-    stockIPO: { ipoList: 'IPOs', list: 'Minhas subscrições', ipoDetail: 'Detalhes do IPO', ipoOrder: 'Subscrever' },
+    stockIPO: { ipoList: 'IPOs', list: 'Minhas subscrições', ipoDetail: 'Detalhes do IPO', ipoOrder: 'Subscrever', drawVerify: 'Conferir um sorteio' },
     stockBulk: { bulkList: 'Operações em bloco', bulkDetail: 'Detalhes do bloco', bulkOrder: 'Ordem em bloco' },
     coin: { index: 'Cripto', coinKline: 'Gráfico cripto', assetsRecord: 'Histórico de ativos' },
     coinICO: {
@@ -356,4 +357,5 @@ export const ptBR: Messages = {
   ...apiKeysPtBR,
   ...spotPtBR,
   ...perpetualsPtBR,
+  ...ipoPtBR,
 };
