@@ -657,6 +657,128 @@ export const ERRORS = {
     en: 'API keys are not available on this server',
     pt: 'Chaves de API não estão disponíveis neste servidor',
   },
+  // --- IPO subscription (issue 26, features/ipo) ---
+  ipo_not_found: { status: 404, en: 'IPO not found', pt: 'IPO não encontrado' },
+  ipo_application_not_found: {
+    status: 404,
+    en: 'IPO application not found',
+    pt: 'Pedido de subscrição de IPO não encontrado',
+  },
+  ipo_not_open: {
+    status: 400,
+    en: 'This IPO is not open for applications now',
+    pt: 'Este IPO não está aberto para pedidos agora',
+  },
+  ipo_already_applied: {
+    status: 409,
+    en: 'You have already applied for this IPO',
+    pt: 'Você já fez um pedido para este IPO',
+  },
+  ipo_lots_invalid: {
+    status: 400,
+    en: 'IPO bids are in a minimum lot and its multiples',
+    pt: 'Os lances de IPO são em lote mínimo e seus múltiplos',
+  },
+  ipo_bid_incomplete: {
+    status: 400,
+    en: 'Each bid needs both its number of lots and its price',
+    pt: 'Cada lance precisa do número de lotes e do preço',
+  },
+  ipo_price_out_of_band: {
+    status: 400,
+    en: 'The bid price must be within the price band ({low} – {high})',
+    pt: 'O preço do lance deve estar dentro da faixa de preço ({low} – {high})',
+  },
+  ipo_cutoff_not_allowed: {
+    status: 400,
+    en: 'Only online (retail) applications can bid at cut-off',
+    pt: 'Somente pedidos online (varejo) podem dar lance no preço de corte',
+  },
+  ipo_retail_limit: {
+    status: 400,
+    en: 'An online application can bid at most {max}; apply offline for more',
+    pt: 'Um pedido online pode ser de no máximo {max}; faça um pedido offline para valores maiores',
+  },
+  ipo_offline_minimum: {
+    status: 400,
+    en: 'An offline application must be for more than {min}',
+    pt: 'Um pedido offline deve ser de mais de {min}',
+  },
+  ipo_offline_closed: {
+    status: 400,
+    en: 'This IPO takes no offline applications',
+    pt: 'Este IPO não aceita pedidos offline',
+  },
+  ipo_insufficient_funds: {
+    status: 400,
+    en: 'Account insufficient for the subscription amount',
+    pt: 'Saldo da conta insuficiente para o valor da subscrição',
+  },
+  ipo_not_cancellable: {
+    status: 400,
+    en: 'This application can no longer be cancelled',
+    pt: 'Este pedido não pode mais ser cancelado',
+  },
+  ipo_not_payable: {
+    status: 400,
+    en: 'This allotment cannot be paid: it is not waiting for payment or its window has passed',
+    pt: 'Esta alocação não pode ser paga: não está aguardando pagamento ou o prazo terminou',
+  },
+  ipo_auto_apply_unavailable: {
+    status: 403,
+    en: 'Auto-subscribe is not offered on this platform',
+    pt: 'A subscrição automática não é oferecida nesta plataforma',
+  },
+  ipo_draw_not_ready: {
+    status: 404,
+    en: 'The draw for this IPO has not taken place yet',
+    pt: 'O sorteio deste IPO ainda não foi realizado',
+  },
+  ipo_symbol_invalid: {
+    status: 400,
+    en: 'Use 1 to 20 capital letters, digits, & or -, starting with a letter',
+    pt: 'Use de 1 a 20 letras maiúsculas, dígitos, & ou -, começando com uma letra',
+  },
+  ipo_symbol_taken: {
+    status: 409,
+    en: 'This symbol is already used by another IPO or a listed stock',
+    pt: 'Este código já é usado por outro IPO ou por uma ação listada',
+  },
+  ipo_band_invalid: {
+    status: 400,
+    en: 'The price band needs a positive low price at most the high price, with at most 2 decimals',
+    pt: 'A faixa de preço precisa de um preço mínimo positivo, no máximo igual ao máximo, com até 2 casas decimais',
+  },
+  ipo_split_invalid: {
+    status: 400,
+    en: 'The retail, NII and QIB shares must add up to 100% and retail must be more than 0',
+    pt: 'As parcelas de varejo, NII e QIB devem somar 100% e a de varejo deve ser maior que 0',
+  },
+  ipo_shares_invalid: {
+    status: 400,
+    en: 'The number of shares must be a positive whole number of lots',
+    pt: 'O número de ações deve ser um número inteiro positivo de lotes',
+  },
+  ipo_dates_invalid: {
+    status: 400,
+    en: 'The issue must open on a future trading day and close on a later or the same trading day',
+    pt: 'A oferta deve abrir em um dia útil futuro e fechar no mesmo dia útil ou em um posterior',
+  },
+  ipo_second_approver: {
+    status: 403,
+    en: 'A different staff member must approve or reject this IPO',
+    pt: 'Outro membro da equipe deve aprovar ou rejeitar este IPO',
+  },
+  ipo_not_reviewable: {
+    status: 400,
+    en: 'This IPO is not waiting for approval',
+    pt: 'Este IPO não está aguardando aprovação',
+  },
+  ipo_not_listable: {
+    status: 400,
+    en: 'This IPO can be listed only after its draw, on or after its listing day',
+    pt: 'Este IPO só pode ser listado após o sorteio, a partir do dia da listagem',
+  },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERRORS;

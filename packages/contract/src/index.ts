@@ -9,6 +9,7 @@ export * from './envelope.ts';
 export * from './errors.ts';
 export * from './exchange.ts';
 export * from './fields.ts';
+export * from './ipo.ts';
 export * from './kyc.ts';
 export * from './lang.ts';
 export * from './market.ts';
