@@ -268,7 +268,13 @@ export const enUS = {
       voteUrl: 'Vote',
       stockKline: 'Chart',
     },
-    stockIPO: { ipoList: 'IPOs', list: 'My subscriptions', ipoDetail: 'IPO details', ipoOrder: 'Subscribe', drawVerify: 'Verify a draw' },
+    stockIPO: {
+      ipoList: 'IPOs',
+      list: 'My subscriptions',
+      ipoDetail: 'IPO details',
+      ipoOrder: 'Subscribe',
+      drawVerify: 'Verify a draw',
+    },
     stockBulk: { bulkList: 'Block trades', bulkDetail: 'Block trade details', bulkOrder: 'Block order' },
     coin: { index: 'Crypto', coinKline: 'Crypto chart', assetsRecord: 'Asset records' },
     coinICO: {

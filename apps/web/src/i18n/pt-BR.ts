@@ -269,7 +269,13 @@ export const ptBR: Messages = {
       voteUrl: 'Votação',
       stockKline: 'Gráfico',
     },
-    stockIPO: { ipoList: 'IPOs', list: 'Minhas subscrições', ipoDetail: 'Detalhes do IPO', ipoOrder: 'Subscrever', drawVerify: 'Conferir um sorteio' },
+    stockIPO: {
+      ipoList: 'IPOs',
+      list: 'Minhas subscrições',
+      ipoDetail: 'Detalhes do IPO',
+      ipoOrder: 'Subscrever',
+      drawVerify: 'Conferir um sorteio',
+    },
     stockBulk: { bulkList: 'Operações em bloco', bulkDetail: 'Detalhes do bloco', bulkOrder: 'Ordem em bloco' },
     coin: { index: 'Cripto', coinKline: 'Gráfico cripto', assetsRecord: 'Histórico de ativos' },
     coinICO: {

@@ -77,7 +77,11 @@ describe('states', () => {
   it('puts each customer-visible issue state in one tab', () => {
     expect(tabOfIpo('open')).toBe('open');
     expect(tabOfIpo('upcoming')).toBe('upcoming');
-    expect(['closed', 'allotted', 'listed'].map((s) => tabOfIpo(s as 'closed'))).toEqual(['closed', 'closed', 'closed']);
+    expect(['closed', 'allotted', 'listed'].map((s) => tabOfIpo(s as 'closed'))).toEqual([
+      'closed',
+      'closed',
+      'closed',
+    ]);
     expect(tabOfIpo('draft')).toBeNull();
     expect(tabOfIpo('rejected')).toBeNull();
   });
