@@ -127,6 +127,8 @@ export const ipoEnUS = {
     appsEmpty: 'No applications yet',
     appsEmptyHint: 'Open IPOs are on the IPO list; one lot is the smallest bid.',
     browseIpos: 'See open IPOs',
+    offlineListNotice:
+      'NII applications hold nothing. Shares are allotted proportionately after the close; an allotment must be paid within its window, or it is forfeited.',
     held: 'Held',
     allotted: 'Allotted',
     allottedValue: '{{shares}} shares · {{amount}}',

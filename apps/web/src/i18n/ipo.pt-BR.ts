@@ -1,7 +1,7 @@
 // Textos em português das telas de IPO (mesclados em pt-BR.ts).
 export const ipoPtBR = {
   ipo: {
-    tabs: { open: 'Abertos', upcoming: 'Em breve', closed: 'Encerrados e listados' },
+    tabs: { open: 'Abertos', upcoming: 'Em breve', closed: 'Encerrados' },
     status: {
       draft: 'Rascunho',
       rejected: 'Recusado',
@@ -125,6 +125,8 @@ export const ipoPtBR = {
     appsEmpty: 'Nenhum pedido ainda',
     appsEmptyHint: 'Os IPOs abertos estão na lista de IPOs; um lote é o menor lance.',
     browseIpos: 'Ver IPOs abertos',
+    offlineListNotice:
+      'Pedidos NII não bloqueiam nada. As ações são alocadas proporcionalmente depois do encerramento; uma alocação deve ser paga dentro do prazo, ou é perdida.',
     held: 'Bloqueado',
     allotted: 'Alocado',
     allottedValue: '{{shares}} ações · {{amount}}',

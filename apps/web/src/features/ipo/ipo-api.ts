@@ -29,8 +29,8 @@ export const ipoCalls = {
   applications: { online: '/stock/order/new/list', offline: '/stock/order/offline/list' },
   cancel: '/stock/order/new/cancel',
   pay: '/stock/order/offline/pay',
+  /** GET reads the consent, POST sets it. */
   autoApply: '/user/update/autoapply',
-  autoApplyInfo: '/user/autoapply',
   drawRecord: '/stock/index/new/draw',
 } as const;
 
@@ -87,7 +87,7 @@ export function cancelApplication(application: IpoApplicationView) {
 export function useAutoApply(enabled: boolean) {
   return useQuery({
     queryKey: ipoKeys.autoApply,
-    queryFn: () => apiGet<AutoApplyView>(ipoCalls.autoApplyInfo),
+    queryFn: () => apiGet<AutoApplyView>(ipoCalls.autoApply),
     enabled,
   });
 }

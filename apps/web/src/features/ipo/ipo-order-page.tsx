@@ -80,15 +80,15 @@ function BidFields({
   const lots = parseLots(bid.lots);
   const amount = draftAmount(bid, ipo);
   return (
-    <fieldset className="ipo-bid" data-testid={`bid-${n}`}>
-      <legend className="ipo-bid__title">
+    <section className="ipo-bid" aria-labelledby={`bid${n}-title`} data-testid={`bid-${n}`}>
+      <h3 className="ipo-bid__title" id={`bid${n}-title`}>
         {t('ipo.bidN', { n })}
         {onRemove && (
           <button type="button" className="text-button" onClick={onRemove} aria-label={t('ipo.removeBid', { n })}>
             ×
           </button>
         )}
-      </legend>
+      </h3>
       <Stepper
         id={`bid${n}-lots`}
         label={`${t('ipo.lots')} · ${t('ipo.lotsHint', { shares: f.shares((lots ?? 0) * ipo.lotSize) })}`}
@@ -128,7 +128,7 @@ function BidFields({
           {error}
         </p>
       )}
-    </fieldset>
+    </section>
   );
 }
 
@@ -291,7 +291,7 @@ function OfflineForm({
           {t('ipo.useOnline')}
         </button>
       </div>
-      <fieldset className="ipo-bid" data-testid="offline-bid">
+      <section className="ipo-bid" data-testid="offline-bid">
         <Stepper
           id="offline-lots"
           label={`${t('ipo.lots')} · ${t('ipo.lotsHint', { shares: f.shares((lotCount ?? 0) * ipo.lotSize) })}`}
@@ -317,7 +317,7 @@ function OfflineForm({
             {errorText(error)}
           </p>
         )}
-      </fieldset>
+      </section>
       <p className="ipo-foot">{t('ipo.lotteryNotice')}</p>
       <div className="order-submit">
         <button

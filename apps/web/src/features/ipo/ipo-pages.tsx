@@ -94,6 +94,11 @@ export function IpoListPage() {
           <Link className="chip-button" to={ipoPaths.applications} data-testid="my-applications">
             {t('ipo.myApplications')}
           </Link>
+          {tab === 'closed' && (
+            <Link className="chip-button" to={ipoPaths.verifyAny} data-testid="verify-any">
+              {t('ipo.verifyDraw')}
+            </Link>
+          )}
           {session.token && openAutoApply && (
             <Link className="chip-button" to={ipoPaths.autoApply} data-testid="auto-apply-link">
               {t('ipo.autoSubscribe')}
@@ -434,7 +439,7 @@ export function ApplicationsPage() {
             />
           </div>
           <ApplicationList channel={channel} />
-          <HonestNotices />
+          {channel === 'online' ? <HonestNotices /> : <p className="ipo-notices">{t('ipo.offlineListNotice')}</p>}
         </>
       ) : (
         <SignInPrompt messageKey="ipo.signInToApply" />

@@ -21,6 +21,7 @@ export const ipoPaths = {
   detail: (id: number) => `/pages/stockIPO/ipoDetail?id=${id}`,
   order: (id: number) => `/pages/stockIPO/ipoOrder?id=${id}`,
   verify: (id: number) => `/pages/stockIPO/drawVerify?id=${id}`,
+  verifyAny: '/pages/stockIPO/drawVerify',
   autoApply: '/pages/user/ipoSwitch',
 };
 
@@ -156,9 +157,11 @@ export function ApplicationRow({ application, actions }: { application: IpoAppli
           ))}
         </span>
         <span className="ipo-app__figures tabular">
-          <span>
-            {t('ipo.held')}: <b data-testid="application-held">{f.money(application.heldAmount)}</b>
-          </span>
+          {application.channel === 'online' && (
+            <span>
+              {t('ipo.held')}: <b data-testid="application-held">{f.money(application.heldAmount)}</b>
+            </span>
+          )}
           {isAllotted && (
             <span>
               {t('ipo.allotted')}:{' '}

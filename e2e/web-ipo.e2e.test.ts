@@ -1,0 +1,249 @@
+// IPO subscription end to end against the real server (paper mode with its demo IPOs), in both
+// languages, at 390×844: a new customer opens the IPO list (open, upcoming, closed), opens the open
+// IPO, applies for one lot at cut-off, sees the amount that will be held before confirming, confirms
+// with the transaction password, sees the application (Applying, the held amount) in the list and the
+// same amount held on the INR account, cancels it (the hold is released); turns auto-subscribe on and
+// off (OPEN_AUTO_APPLY=1); and the public verification page, without signing in, re-runs a drawn
+// IPO's draw in the browser and reproduces its allottees.
+// Screenshots: test-results/screens/web-ipo-*.png.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, phonePage, type Server, shot, solveCaptcha, startServer } from './harness.ts';
+
+const PIN = '246802';
+
+const TEXT = {
+  'en-US': {
+    upcoming: 'Upcoming',
+    closed: 'Closed & listed',
+    applying: 'Applying',
+    cancelled: 'Cancelled',
+    cancel: 'Cancel application',
+    offline: 'NII (offline)',
+    reproduced: 'Reproduced:',
+    on: 'On',
+    off: 'Off',
+    noApplications: 'No applications yet',
+  },
+  'pt-BR': {
+    upcoming: 'Em breve',
+    closed: 'Encerrados',
+    applying: 'Em subscrição',
+    cancelled: 'Cancelado',
+    cancel: 'Cancelar pedido',
+    offline: 'NII (offline)',
+    reproduced: 'Reproduzido:',
+    on: 'Ligada',
+    off: 'Desligada',
+    noApplications: 'Nenhum pedido ainda',
+  },
+} as const;
+
+let server: Server;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer({ OPEN_AUTO_APPLY: '1' });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+type Envelope = { code: number; msg: string; data: any; error?: string };
+
+async function api(path: string, body: Record<string, string> | null, token?: string): Promise<Envelope> {
+  const res = await fetch(`${server.baseUrl}/ipor-api${path}`, {
+    method: body ? 'POST' : 'GET',
+    headers: {
+      ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      ...(token ? { token } : {}),
+    },
+    ...(body ? { body: new URLSearchParams(body).toString() } : {}),
+  });
+  return (await res.json()) as Envelope;
+}
+
+/** A fresh customer with a transaction password, signed in through the API. */
+async function customer(phone: string) {
+  const captcha = (await api('/common/captcha', null)).data;
+  const reg = await api('/user/register', {
+    areaCode: '91',
+    phone,
+    password: 'secret12',
+    confirmPassword: 'secret12',
+    agree: '1',
+    captchaId: captcha.captchaId,
+    captchaCode: await solveCaptcha(captcha.challenge),
+  });
+  expect(reg.code, JSON.stringify(reg)).toBe(0);
+  const token = reg.data.token as string;
+  const pin = await api(
+    '/user/update/tradePassword',
+    { password: PIN, confirmPassword: PIN, loginPassword: 'secret12' },
+    token,
+  );
+  expect(pin.code, JSON.stringify(pin)).toBe(0);
+  return { token, user: reg.data.user };
+}
+
+/** The INR cash account's held amount, in paise. */
+async function inrHeld(token: string): Promise<bigint> {
+  const items = (await api('/user/assets', {}, token)).data.items as { wallet: string; asset: string; held: string }[];
+  const inr = items.find((b) => b.wallet === 'stock' && b.asset === 'INR');
+  return paise(inr?.held ?? '0');
+}
+
+function paise(text: string): bigint {
+  const [whole = '0', fraction = ''] = text.split('.');
+  return BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0').slice(0, 2));
+}
+
+async function enterPin(page: Page, pin: string) {
+  await page.getByTestId('confirm-sheet').waitFor();
+  await page.locator('.adm-number-keyboard-key').first().waitFor();
+  await page.waitForTimeout(350);
+  for (const digit of pin) await page.locator('.adm-number-keyboard-key').getByText(digit, { exact: true }).click();
+}
+
+describe('IPO subscription against the real server', () => {
+  for (const [n, lang] of (['en-US', 'pt-BR'] as const).entries()) {
+    const text = TEXT[lang];
+    it(`applies for one lot at cut-off, sees the hold and the application, cancels it (${lang})`, async () => {
+      const { token, user } = await customer(`90000026${n}1`);
+      const { context, page } = await phonePage(browser, lang);
+      await context.addInitScript(
+        ([t, u]) => {
+          localStorage.setItem('userToken', t as string);
+          localStorage.setItem('userInfo', u as string);
+        },
+        [token, JSON.stringify(user)],
+      );
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      try {
+        // The IPO list: open, upcoming and closed issues.
+        await page.goto(`${server.baseUrl}/pages/stockIPO/ipoList`);
+        await page.getByTestId('ipo-card').first().waitFor();
+        await shot(page, `web-ipo-list-open-${lang}`);
+        await page.getByTestId('ipo-tabs').getByRole('tab', { name: text.upcoming }).click();
+        await page.locator('[data-testid=ipo-card], [data-testid=empty-state]').first().waitFor();
+        await shot(page, `web-ipo-list-upcoming-${lang}`);
+        await page.getByTestId('ipo-tabs').getByRole('tab', { name: text.closed }).click();
+        await page.getByTestId('ipo-card').first().waitFor();
+        await shot(page, `web-ipo-list-closed-${lang}`);
+
+        // The open IPO's page: band, lot, dates, subscription, the committed seed hash.
+        const open = (await api('/stock/index/new/today', null)).data.items[0];
+        expect(open, 'the demo data has an open IPO').toBeTruthy();
+        await page.goto(`${server.baseUrl}/pages/stockIPO/ipoList`);
+        await page.getByTestId('ipo-card').filter({ hasText: open.symbol }).click();
+        await page.getByTestId('ipo-detail').waitFor();
+        await expect(page.getByTestId('seed-hash').textContent()).resolves.toBe(open.seedHash);
+        await shot(page, `web-ipo-detail-${lang}`);
+        await page.getByTestId('ipo-fairness').scrollIntoViewIfNeeded();
+        await shot(page, `web-ipo-detail-fairness-${lang}`);
+
+        // Apply: one lot at cut-off holds lot size × the top of the band, shown before confirming.
+        const lotCost = paise(open.priceHigh) * BigInt(open.lotSize);
+        await page.getByTestId('ipo-apply').click();
+        await page.getByTestId('ipo-form').waitFor();
+        await expect(page.getByTestId('bid1-lots-input').inputValue()).resolves.toBe('1');
+        await expect(page.getByTestId('bid1-cutoff').isChecked()).resolves.toBe(true);
+        await page.getByTestId('available').filter({ hasText: '₹' }).waitFor();
+        const willHold = (await page.getByTestId('will-hold').textContent()) ?? '';
+        expect(paise(willHold.replace(/[^\d.]/g, ''))).toBe(lotCost);
+        await shot(page, `web-ipo-order-${lang}`);
+        const heldBefore = await inrHeld(token);
+        await page.getByTestId('ipo-review').click();
+        await page.getByTestId('confirm-sheet').waitFor();
+        await shot(page, `web-ipo-confirm-${lang}`);
+        await enterPin(page, PIN);
+
+        // The application in the list: Applying, with the same held amount; the INR account holds it.
+        await page.waitForURL(/\/pages\/stockIPO\/list/);
+        const row = page.getByTestId('application-row').filter({ hasText: open.symbol });
+        await row.getByTestId('application-status').filter({ hasText: text.applying }).waitFor();
+        await expect(row.getByTestId('application-held').textContent()).resolves.toBe(willHold);
+        await shot(page, `web-ipo-applications-${lang}`);
+        const mine = (await api('/stock/order/new/list', null, token)).data.items;
+        expect(mine).toHaveLength(1);
+        expect(mine[0]).toMatchObject({ status: 'applying', channel: 'online', ipoId: open.id });
+        expect(paise(mine[0].heldAmount)).toBe(lotCost);
+        expect(mine[0].bids).toEqual([expect.objectContaining({ lots: 1, cutOff: true })]);
+        expect(await inrHeld(token)).toBe(heldBefore + lotCost);
+
+        // Cancel before the close: Cancelled, and the hold released.
+        await row.getByTestId('cancel-application').click();
+        await page.locator('.adm-dialog').getByRole('button', { name: text.cancel, exact: true }).click();
+        await row.getByTestId('application-status').filter({ hasText: text.cancelled }).waitFor();
+        await shot(page, `web-ipo-cancelled-${lang}`);
+        expect((await api('/stock/order/new/list', null, token)).data.items[0].status).toBe('unsubscribed');
+        expect(await inrHeld(token)).toBe(heldBefore);
+
+        // The offline tab (no NII application yet).
+        await page.getByTestId('channel-tabs').getByRole('tab', { name: text.offline }).click();
+        await page.getByTestId('empty-state').filter({ hasText: text.noApplications }).waitFor();
+        await shot(page, `web-ipo-applications-offline-${lang}`);
+
+        // Auto-subscribe (offered: OPEN_AUTO_APPLY=1): off by default, turned on, then off again.
+        await page.goto(`${server.baseUrl}/pages/user/ipoSwitch`);
+        await page.getByTestId('auto-apply-state').filter({ hasText: text.off }).waitFor();
+        await shot(page, `web-ipo-switch-${lang}`);
+        await page.getByTestId('auto-apply-switch').click();
+        await page.getByTestId('auto-apply-state').filter({ hasText: text.on }).waitFor();
+        expect((await api('/user/update/autoapply', null, token)).data.enabled).toBe(true);
+        await page.getByTestId('auto-apply-switch').click();
+        await page.getByTestId('auto-apply-state').filter({ hasText: text.off }).waitFor();
+        expect((await api('/user/update/autoapply', null, token)).data.enabled).toBe(false);
+
+        expect(errors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }, 120_000);
+
+    it(`re-runs a drawn IPO's draw in the browser without signing in and reproduces it (${lang})`, async () => {
+      const drawn = (
+        (await api('/stock/index/new/list', null)).data.items as { id: number; seed: string | null }[]
+      ).find((ipo) => ipo.seed);
+      expect(drawn, 'the demo data has a drawn IPO').toBeTruthy();
+      const record = (await api(`/stock/index/new/draw?ipoId=${drawn?.id}`, null)).data;
+      const { context, page } = await phonePage(browser, lang);
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      try {
+        // The drawn IPO's page shows the revealed seed and links to the check.
+        await page.goto(`${server.baseUrl}/pages/stockIPO/ipoDetail?id=${drawn?.id}`);
+        await page.getByTestId('seed').waitFor();
+        await expect(page.getByTestId('seed').textContent()).resolves.toBe(record.seed);
+        await page.getByTestId('ipo-fairness').scrollIntoViewIfNeeded();
+        await shot(page, `web-ipo-detail-drawn-${lang}`);
+        await page.getByTestId('verify-link').click();
+
+        const verdict = page.getByTestId('draw-verdict');
+        await verdict.waitFor();
+        await expect(verdict.getAttribute('data-reproduced')).resolves.toBe('true');
+        await expect(verdict.textContent()).resolves.toContain(`${text.reproduced} ${record.allotments.length}`);
+        await shot(page, `web-ipo-verify-${lang}`);
+
+        // Looking one allottee's reference up.
+        const first = record.allotments[0];
+        await page.getByTestId('draw-ref').fill(first.ref);
+        await page.getByTestId('draw-ref-result').filter({ hasText: first.ref }).waitFor();
+        await page.getByTestId('draw-ref').scrollIntoViewIfNeeded();
+        await shot(page, `web-ipo-verify-lookup-${lang}`);
+
+        // Without an id, the page offers the drawn IPOs.
+        await page.goto(`${server.baseUrl}/pages/stockIPO/drawVerify`);
+        await page.getByTestId('drawn-ipos').waitFor();
+        await shot(page, `web-ipo-verify-choose-${lang}`);
+        expect(errors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }, 120_000);
+  }
+});
