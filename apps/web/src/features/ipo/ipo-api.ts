@@ -13,7 +13,7 @@ import type {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiPost as apiPostLoud } from '../../app/api.ts';
 import { apiGet } from '../markets/market-api.ts';
-import type { IpoTab } from './ipo-math.ts';
+import { type IpoTab, tabOfIpo } from './ipo-math.ts';
 
 /** Every IPO path in one place. */
 export const ipoCalls = {
@@ -50,8 +50,7 @@ export function useIpoTab(tab: IpoTab) {
   return useQuery({
     queryKey: ipoKeys.tab(tab),
     queryFn: () => apiGet<IpoListView>(tabCall[tab], { page: 1, limit: 50 }),
-    select: (data) =>
-      tab === 'closed' ? data.items.filter((ipo) => ['closed', 'allotted', 'listed'].includes(ipo.status)) : data.items,
+    select: (data) => data.items.filter((ipo) => tabOfIpo(ipo.status) === tab),
     refetchInterval: 30_000,
   });
 }

@@ -94,11 +94,6 @@ export function IpoListPage() {
           <Link className="chip-button" to={ipoPaths.applications} data-testid="my-applications">
             {t('ipo.myApplications')}
           </Link>
-          {tab === 'closed' && (
-            <Link className="chip-button" to={ipoPaths.verifyAny} data-testid="verify-any">
-              {t('ipo.verifyDraw')}
-            </Link>
-          )}
           {session.token && openAutoApply && (
             <Link className="chip-button" to={ipoPaths.autoApply} data-testid="auto-apply-link">
               {t('ipo.autoSubscribe')}
@@ -107,6 +102,13 @@ export function IpoListPage() {
         </div>
       </div>
       <IpoTabList tab={tab} />
+      {tab === 'closed' && (
+        <div className="ipo-verify-any">
+          <Link className="btn btn--outline btn--block" to={ipoPaths.verifyAny} data-testid="verify-any">
+            {t('ipo.verifyDraw')}
+          </Link>
+        </div>
+      )}
       <p className="ipo-foot">{t('ipo.lotteryNotice')}</p>
     </Page>
   );
