@@ -4,11 +4,19 @@
 // with the transaction password, sees the application (Applying, the held amount) in the list and the
 // same amount held on the INR account, cancels it (the hold is released); turns auto-subscribe on and
 // off (OPEN_AUTO_APPLY=1); and the public verification page, without signing in, re-runs a drawn
-// IPO's draw in the browser and reproduces its allottees.
+// IPO's draw in the browser and reproduces its allottees. axe-core checks each screen (contrast, serious).
 // Screenshots: test-results/screens/web-ipo-*.png.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, phonePage, type Server, shot, solveCaptcha, startServer } from './harness.ts';
+import {
+  blockingAxeViolations,
+  launchBrowser,
+  phonePage,
+  type Server,
+  shot,
+  solveCaptcha,
+  startServer,
+} from './harness.ts';
 
 const PIN = '246802';
 
@@ -101,6 +109,12 @@ function paise(text: string): bigint {
   return BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0').slice(0, 2));
 }
 
+/** The screenshot, then axe-core: no contrast failure and nothing serious or critical on the screen. */
+async function look(page: Page, name: string) {
+  await shot(page, name);
+  expect(await blockingAxeViolations(page), name).toEqual([]);
+}
+
 async function enterPin(page: Page, pin: string) {
   await page.getByTestId('confirm-sheet').waitFor();
   await page.locator('.adm-number-keyboard-key').first().waitFor();
@@ -127,13 +141,13 @@ describe('IPO subscription against the real server', () => {
         // The IPO list: open, upcoming and closed issues.
         await page.goto(`${server.baseUrl}/pages/stockIPO/ipoList`);
         await page.getByTestId('ipo-card').first().waitFor();
-        await shot(page, `web-ipo-list-open-${lang}`);
+        await look(page, `web-ipo-list-open-${lang}`);
         await page.getByTestId('ipo-tabs').getByRole('tab', { name: text.upcoming }).click();
         await page.locator('[data-testid=ipo-card], [data-testid=empty-state]').first().waitFor();
         await shot(page, `web-ipo-list-upcoming-${lang}`);
         await page.getByTestId('ipo-tabs').getByRole('tab', { name: text.closed }).click();
         await page.getByTestId('ipo-card').first().waitFor();
-        await shot(page, `web-ipo-list-closed-${lang}`);
+        await look(page, `web-ipo-list-closed-${lang}`);
 
         // The open IPO's page: band, lot, dates, subscription, the committed seed hash.
         const open = (await api('/stock/index/new/today', null)).data.items[0];
@@ -142,7 +156,7 @@ describe('IPO subscription against the real server', () => {
         await page.getByTestId('ipo-card').filter({ hasText: open.symbol }).click();
         await page.getByTestId('ipo-detail').waitFor();
         await expect(page.getByTestId('seed-hash').textContent()).resolves.toBe(open.seedHash);
-        await shot(page, `web-ipo-detail-${lang}`);
+        await look(page, `web-ipo-detail-${lang}`);
         await page.getByTestId('ipo-fairness').scrollIntoViewIfNeeded();
         await shot(page, `web-ipo-detail-fairness-${lang}`);
 
@@ -155,7 +169,7 @@ describe('IPO subscription against the real server', () => {
         await page.getByTestId('available').filter({ hasText: '₹' }).waitFor();
         const willHold = (await page.getByTestId('will-hold').textContent()) ?? '';
         expect(paise(willHold.replace(/[^\d.]/g, ''))).toBe(lotCost);
-        await shot(page, `web-ipo-order-${lang}`);
+        await look(page, `web-ipo-order-${lang}`);
         const heldBefore = await inrHeld(token);
         await page.getByTestId('ipo-review').click();
         await page.getByTestId('confirm-sheet').waitFor();
@@ -167,7 +181,7 @@ describe('IPO subscription against the real server', () => {
         const row = page.getByTestId('application-row').filter({ hasText: open.symbol });
         await row.getByTestId('application-status').filter({ hasText: text.applying }).waitFor();
         await expect(row.getByTestId('application-held').textContent()).resolves.toBe(willHold);
-        await shot(page, `web-ipo-applications-${lang}`);
+        await look(page, `web-ipo-applications-${lang}`);
         const mine = (await api('/stock/order/new/list', null, token)).data.items;
         expect(mine).toHaveLength(1);
         expect(mine[0]).toMatchObject({ status: 'applying', channel: 'online', ipoId: open.id });
@@ -186,12 +200,12 @@ describe('IPO subscription against the real server', () => {
         // The offline tab (no NII application yet).
         await page.getByTestId('channel-tabs').getByRole('tab', { name: text.offline }).click();
         await page.getByTestId('empty-state').filter({ hasText: text.noApplications }).waitFor();
-        await shot(page, `web-ipo-applications-offline-${lang}`);
+        await look(page, `web-ipo-applications-offline-${lang}`);
 
         // Auto-subscribe (offered: OPEN_AUTO_APPLY=1): off by default, turned on, then off again.
         await page.goto(`${server.baseUrl}/pages/user/ipoSwitch`);
         await page.getByTestId('auto-apply-state').filter({ hasText: text.off }).waitFor();
-        await shot(page, `web-ipo-switch-${lang}`);
+        await look(page, `web-ipo-switch-${lang}`);
         await page.getByTestId('auto-apply-switch').click();
         await page.getByTestId('auto-apply-state').filter({ hasText: text.on }).waitFor();
         expect((await api('/user/update/autoapply', null, token)).data.enabled).toBe(true);
@@ -220,14 +234,14 @@ describe('IPO subscription against the real server', () => {
         await page.getByTestId('seed').waitFor();
         await expect(page.getByTestId('seed').textContent()).resolves.toBe(record.seed);
         await page.getByTestId('ipo-fairness').scrollIntoViewIfNeeded();
-        await shot(page, `web-ipo-detail-drawn-${lang}`);
+        await look(page, `web-ipo-detail-drawn-${lang}`);
         await page.getByTestId('verify-link').click();
 
         const verdict = page.getByTestId('draw-verdict');
         await verdict.waitFor();
         await expect(verdict.getAttribute('data-reproduced')).resolves.toBe('true');
         await expect(verdict.textContent()).resolves.toContain(`${text.reproduced} ${record.allotments.length}`);
-        await shot(page, `web-ipo-verify-${lang}`);
+        await look(page, `web-ipo-verify-${lang}`);
 
         // Looking one allottee's reference up.
         const first = record.allotments[0];
@@ -239,7 +253,7 @@ describe('IPO subscription against the real server', () => {
         // Without an id, the page offers the drawn IPOs.
         await page.goto(`${server.baseUrl}/pages/stockIPO/drawVerify`);
         await page.getByTestId('drawn-ipos').waitFor();
-        await shot(page, `web-ipo-verify-choose-${lang}`);
+        await look(page, `web-ipo-verify-choose-${lang}`);
         expect(errors).toEqual([]);
       } finally {
         await context.close();
