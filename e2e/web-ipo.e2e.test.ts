@@ -138,8 +138,11 @@ describe('IPO subscription against the real server', () => {
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(error.message));
       try {
-        // The IPO list: open, upcoming and closed issues.
-        await page.goto(`${server.baseUrl}/pages/stockIPO/ipoList`);
+        // The IPO list, reached from the Trade tab's links: open, upcoming and closed issues.
+        await page.goto(`${server.baseUrl}/pages/tabbar/trade?type=stock`);
+        await page.locator('.trade-links').scrollIntoViewIfNeeded();
+        await shot(page, `web-ipo-trade-links-${lang}`);
+        await page.locator('.trade-links').getByRole('link', { name: 'IPOs' }).click();
         await page.getByTestId('ipo-card').first().waitFor();
         await look(page, `web-ipo-list-open-${lang}`);
         await page.getByTestId('ipo-tabs').getByRole('tab', { name: text.upcoming }).click();
