@@ -2,7 +2,7 @@
 // bodies, token and lang headers, the {code, msg, data} envelope), the OpenAPI document generated from
 // the same zod schemas, security headers, request ids, and the two front ends as static files.
 
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from '@bourse/db';
@@ -49,8 +49,11 @@ import { depositRoutes } from './features/deposits/routes.ts';
 import { Deposits } from './features/deposits/service.ts';
 import { exchangeRoutes } from './features/exchange/routes.ts';
 import { Exchange } from './features/exchange/service.ts';
+import { ipoRoutes } from './features/ipo/routes.ts';
+import { Ipos } from './features/ipo/service.ts';
 import { kycRoutes } from './features/kyc/routes.ts';
 import { Kyc } from './features/kyc/service.ts';
+import { Listings, reapplyListings } from './features/listings/service.ts';
 import { bookView, marketDataRoutes } from './features/markets/routes.ts';
 import { MarketData } from './features/markets/service.ts';
 import { marketStream } from './features/markets/stream.ts';
@@ -112,6 +115,8 @@ export type App = {
   retention: Retention;
   market: MarketData;
   venue: PaperVenue;
+  /** Runtime listing: a new stock after its IPO, a new coin after its offering (features/listings). */
+  listings: Listings;
   /** The crypto exchange: its liquidity bot (synced with the market like the venue) and its orders. */
   spot: { bot: LiquidityBot; exchange: SpotExchange };
   /**
@@ -127,6 +132,8 @@ export type App = {
   withdrawals: Withdrawals;
   /** The payout outbox's worker (tests run it by hand with WITHDRAW_PAYOUT_EVERY_MS 0). */
   payouts: Payouts;
+  /** IPO subscription: tests run its timed job by hand (tick()) with ipo.jobEveryMs 0. */
+  ipos: Ipos;
 };
 
 export async function buildApp(deps: AppDeps): Promise<App> {
@@ -230,11 +237,23 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const adjustments = new Adjustments({ db, engine, clock });
   const lineNotes = (userId: number, links: readonly string[]) => adjustments.notes(userId, links);
   const wallets = new Wallets(db, engine, lineNotes);
+  // Instruments listed at run time (a stock after its IPO, a coin after its offering) rejoin the catalogue
+  // before the market opens, so the simulator, the venue and the liquidity bot pick them up.
+  await reapplyListings(db, engine);
   const market = await MarketData.open(db, clock, config.simulatorSeed);
   const venue = await PaperVenue.open(db, engine, market, clock, config.stocks, (m) => http.log.warn(m));
   const stockOrders = new StockOrders({ db, engine, market, venue, clock, settings: config.stocks });
   const holdings = new Holdings(db, engine, market, venue.stocks);
   const spotBot = await LiquidityBot.open(db, engine, market, clock, config.spot, (m) => http.log.warn(m));
+  const listings = new Listings({
+    db,
+    engine,
+    market,
+    venue,
+    bot: spotBot,
+    clock,
+    settings: { stocks: config.stocks, spot: config.spot },
+  });
   const watchlist = new Watchlist(db);
   const spot = new SpotExchange({
     db,
@@ -356,6 +375,21 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     checkPin: (user, pin) => accounts.checkPin(user, 'trade', pin),
   });
   http.addHook('onClose', () => payouts.stop());
+  // IPO subscription (features/ipo): its timed job opens, closes and draws, lists and forfeits.
+  const ipos = new Ipos({
+    db,
+    engine,
+    clock,
+    settings: {
+      kycRequired: config.stocks.kycRequired,
+      openAutoApply: config.openAutoApply,
+      paymentWindowHours: config.ipo.paymentWindowHours,
+    },
+    randomSeed: () => randomBytes(32),
+    isListedStock: (exchange, symbol) => market.instrument(`${exchange}:${symbol}`) !== undefined,
+    listStock: null,
+    log: (m) => http.log.error(m),
+  });
 
   await http.register(
     async (api) => {
@@ -386,10 +420,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           await spotBot.sync();
           await perpDesk.sync();
           await cryptoWatcher.scan();
+          await ipos.tick();
         });
       }
       contentRoutes(api, { content, accounts, staff });
       kycRoutes(api, { kyc: new Kyc({ db, clock, sessions }), accounts, staff });
+      ipoRoutes(api, { ipos, accounts, staff });
       depositRoutes(api, { deposits, accounts, staff, pixProvider: sandboxPix?.name ?? null });
       cryptoDepositRoutes(api, accounts, cryptoDeposits);
       withdrawalRoutes(api, {
@@ -439,6 +475,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   retention.start();
   cryptoWatcher.start(config.cryptoDeposits.scanEveryMs);
   await payouts.start();
+  await ipos.resume();
+  if (config.ipo.jobEveryMs > 0) {
+    const ipoTimer = setInterval(() => void ipos.tick(), config.ipo.jobEveryMs);
+    http.addHook('onClose', async () => {
+      clearInterval(ipoTimer);
+      await ipos.stop();
+    });
+  }
   return {
     http,
     accounts,
@@ -448,6 +492,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     retention,
     market,
     venue,
+    listings,
     spot: { bot: spotBot, exchange: spot },
     perpetuals,
     sandboxSms,
@@ -455,6 +500,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     cryptoDeposits: { watcher: cryptoWatcher, sandboxChain },
     withdrawals,
     payouts,
+    ipos,
   };
 }
 

@@ -48,6 +48,8 @@ export type Config = {
    */
   engineJournalRetentionHours: number | null;
   stocks: StockSettings;
+  /** IPO subscription (features/ipo): the offline payment window and how often its timed job runs (0: only on request). */
+  ipo: { paymentWindowHours: number; jobEveryMs: number };
   /** The crypto exchange's fees and minimum order value (features/spot). */
   spot: SpotSettings;
   /** Perpetual contracts' fees and the new-account leverage cap (features/perpetuals). */
@@ -309,6 +311,10 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: Pa
         ? null
         : positiveInteger('ENGINE_JOURNAL_RETENTION_HOURS', env.ENGINE_JOURNAL_RETENTION_HOURS, 168),
     stocks: defaults.stocks ?? loadStockSettings(env),
+    ipo: {
+      paymentWindowHours: positiveInteger('IPO_PAYMENT_WINDOW_HOURS', env.IPO_PAYMENT_WINDOW_HOURS, 24),
+      jobEveryMs: positiveInteger('IPO_JOB_EVERY_MS', env.IPO_JOB_EVERY_MS, 10_000),
+    },
     spot: defaults.spot ?? loadSpotSettings(env),
     perpetuals: defaults.perpetuals ?? loadPerpetualSettings(env),
     rateLimits: loadRateLimits(env.RATE_LIMITS),

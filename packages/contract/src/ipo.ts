@@ -123,7 +123,8 @@ const bidPrice = z
   .trim()
   .min(1, { error: 'field_required' })
   .max(24, { error: 'field_invalid' });
-const bidLots = wholeNumber(1, 1_000_000);
+/** Whole lots; 0 is answered ipo_lots_invalid by the server (a bid is at least one lot). */
+const bidLots = wholeNumber(0, 1_000_000);
 
 /**
  * An online (retail) application: up to 3 bids, sent as flat fields (the app posts forms). Bid 1 is
@@ -298,3 +299,13 @@ export const staffIpoView = ipoView.extend({
 export type StaffIpoView = z.infer<typeof staffIpoView>;
 export const staffIpoListView = z.object({ items: z.array(staffIpoView), total: z.number().int() });
 export type StaffIpoListView = z.infer<typeof staffIpoListView>;
+
+/** The console's "run listing" (on or after the listing day), with the staff member's reason. */
+export const runIpoListingBody = z.object({ id: recordId(), reason: actionReason() });
+export type RunIpoListingInput = z.input<typeof runIpoListingBody>;
+
+/** Whom auto-subscribe applied for at an IPO's open, and whom it skipped with the refusal's code. */
+export const ipoAutoApplyLogView = z.object({
+  items: z.array(z.object({ userId: z.number().int(), outcome: z.enum(['applied', 'skipped']), reason: z.string() })),
+});
+export type IpoAutoApplyLogView = z.infer<typeof ipoAutoApplyLogView>;

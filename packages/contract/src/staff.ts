@@ -75,6 +75,8 @@ export const STAFF_PERMISSIONS = {
   'withdrawals.review': ['finance', 'admin'],
   /** Proposing manual adjustments and approving another staff member's (never one's own). */
   'adjustments.manage': ['finance', 'admin'],
+  /** Creating IPO listings, approving another staff member's (never one's own), running listing day. */
+  'ipo.manage': ['finance', 'admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffPermission = keyof typeof STAFF_PERMISSIONS;
 

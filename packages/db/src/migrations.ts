@@ -837,6 +837,200 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 27,
+    // IPO subscription (features/ipo, decision 0031). An IPO is created by one staff member and
+    // published by another; its draw seed is generated at the open (seed_hash published then, seed
+    // revealed at the draw). One application per customer per IPO; its bids are JSON; hold_id is the
+    // engine funds hold (online: at application; offline: at payment); settled_at marks the engine's
+    // settle_allotment done and unlocked_at the listing day's release of the locked shares. Both life
+    // cycles move only along their transition tables, each move recorded in ipo_application_history.
+    name: 'ipos, ipo applications, their transitions and history, auto-subscribe',
+    sql: () => `
+      CREATE TABLE ipo_transitions (
+        from_status TEXT NOT NULL,
+        to_status TEXT NOT NULL,
+        PRIMARY KEY (from_status, to_status)
+      );
+      INSERT INTO ipo_transitions (from_status, to_status) VALUES
+        ('draft', 'upcoming'), ('draft', 'rejected'), ('upcoming', 'open'), ('open', 'closed'),
+        ('closed', 'allotted'), ('allotted', 'listed');
+      CREATE TABLE ipos (
+        id {{id}},
+        issuer TEXT NOT NULL,
+        exchange TEXT NOT NULL,
+        symbol TEXT NOT NULL,
+        name TEXT NOT NULL,
+        currency TEXT NOT NULL,
+        price_low_minor BIGINT NOT NULL,
+        price_high_minor BIGINT NOT NULL,
+        lot_size BIGINT NOT NULL,
+        total_shares BIGINT NOT NULL,
+        retail_pct INTEGER NOT NULL,
+        nii_pct INTEGER NOT NULL,
+        qib_pct INTEGER NOT NULL,
+        opens_at BIGINT NOT NULL,
+        closes_at BIGINT NOT NULL,
+        listing_at BIGINT NOT NULL,
+        status TEXT NOT NULL,
+        seed TEXT,
+        seed_hash TEXT,
+        draw_mode TEXT,
+        drawn_at BIGINT,
+        listed_at BIGINT,
+        note TEXT NOT NULL DEFAULT '',
+        created_by BIGINT NOT NULL,
+        approved_by BIGINT,
+        review_reason TEXT NOT NULL DEFAULT '',
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        UNIQUE (exchange, symbol)
+      );
+      CREATE INDEX ipos_status ON ipos(status, opens_at);
+      CREATE TABLE ipo_application_transitions (
+        from_status TEXT NOT NULL,
+        to_status TEXT NOT NULL,
+        PRIMARY KEY (from_status, to_status)
+      );
+      INSERT INTO ipo_application_transitions (from_status, to_status) VALUES
+        ('new', 'applying'), ('applying', 'unsubscribed'), ('applying', 'waiting_allocated'),
+        ('waiting_allocated', 'allocated'), ('waiting_allocated', 'not_allotted'),
+        ('waiting_allocated', 'wait_for_payment'), ('wait_for_payment', 'paid'),
+        ('wait_for_payment', 'forfeited');
+      CREATE TABLE ipo_applications (
+        id {{id}},
+        ipo_id BIGINT NOT NULL,
+        user_id BIGINT NOT NULL,
+        channel TEXT NOT NULL,
+        auto INTEGER NOT NULL DEFAULT 0,
+        bids TEXT NOT NULL,
+        demand_lots BIGINT NOT NULL,
+        hold_minor BIGINT NOT NULL,
+        hold_id TEXT,
+        status TEXT NOT NULL,
+        allotted_shares BIGINT NOT NULL DEFAULT 0,
+        allotted_minor BIGINT NOT NULL DEFAULT 0,
+        payment_due_at BIGINT,
+        reason TEXT NOT NULL DEFAULT '',
+        settled_at BIGINT,
+        unlocked_at BIGINT,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        UNIQUE (ipo_id, user_id)
+      );
+      CREATE INDEX ipo_applications_user ON ipo_applications(user_id, id);
+      CREATE INDEX ipo_applications_ipo ON ipo_applications(ipo_id, status);
+      CREATE TABLE ipo_application_history (
+        id {{id}},
+        application_id BIGINT NOT NULL,
+        from_status TEXT NOT NULL,
+        to_status TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        actor TEXT NOT NULL,
+        reason TEXT NOT NULL DEFAULT ''
+      );
+      CREATE INDEX ipo_application_history_app ON ipo_application_history(application_id, id);
+      CREATE TABLE ipo_auto_apply (
+        user_id BIGINT PRIMARY KEY,
+        enabled INTEGER NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE TABLE ipo_auto_apply_log (
+        ipo_id BIGINT NOT NULL,
+        user_id BIGINT NOT NULL,
+        outcome TEXT NOT NULL,
+        reason TEXT NOT NULL DEFAULT '',
+        at BIGINT NOT NULL,
+        PRIMARY KEY (ipo_id, user_id)
+      );
+    `,
+  },
+  {
+    version: 29,
+    // Runtime listing (features/listings) and coin offerings (features/coin-offerings). A listing row is
+    // the instrument added to the catalogue at run time, re-applied at every start-up (its engine
+    // register_asset/register_instrument are journaled). An offering and each commitment have a life
+    // cycle with its transition table; money moves only by engine commands linked to the rows
+    // (coin-commitment:<id> holds, coin-offering:<id> settlement). Amounts are decimal strings.
+    name: 'runtime listings, coin offerings and commitments with their transition tables',
+    sql: (dialect) => `
+      CREATE TABLE runtime_listings (
+        instrument_id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        definition TEXT NOT NULL,
+        asset TEXT,
+        asset_scale INTEGER,
+        source TEXT NOT NULL,
+        listed_at BIGINT NOT NULL
+      );
+      CREATE TABLE coin_offering_transitions (
+        from_status TEXT NOT NULL,
+        to_status TEXT NOT NULL,
+        PRIMARY KEY (from_status, to_status)
+      );
+      INSERT INTO coin_offering_transitions (from_status, to_status) VALUES
+        ('pending_approval', 'approved'), ('pending_approval', 'rejected'), ('approved', 'allotted'),
+        ('allotted', 'listed');
+      CREATE TABLE coin_offerings (
+        id {{id}},
+        symbol TEXT NOT NULL,
+        name TEXT NOT NULL,
+        scale INTEGER NOT NULL,
+        price TEXT NOT NULL,
+        cap TEXT NOT NULL,
+        unit TEXT NOT NULL,
+        min_commit TEXT NOT NULL,
+        max_commit TEXT NOT NULL,
+        opens_at BIGINT NOT NULL,
+        closes_at BIGINT NOT NULL,
+        summary TEXT NOT NULL,
+        status TEXT NOT NULL,
+        reason TEXT NOT NULL DEFAULT '',
+        created_by BIGINT NOT NULL,
+        approved_by BIGINT,
+        committed_total TEXT NOT NULL DEFAULT '0',
+        sold TEXT NOT NULL DEFAULT '0',
+        instrument_id TEXT,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE UNIQUE INDEX coin_offerings_symbol ON coin_offerings(symbol);
+      CREATE INDEX coin_offerings_status ON coin_offerings(status, closes_at);
+      CREATE TABLE coin_offering_events (
+        id {{id}},
+        offering_id BIGINT NOT NULL,
+        from_status TEXT,
+        to_status TEXT NOT NULL,
+        staff_id BIGINT,
+        reason TEXT NOT NULL DEFAULT '',
+        at BIGINT NOT NULL
+      );
+      CREATE INDEX coin_offering_events_offering ON coin_offering_events(offering_id, id);
+      ${appendOnly('coin_offering_events', dialect)}
+      CREATE TABLE coin_commitment_transitions (
+        from_status TEXT NOT NULL,
+        to_status TEXT NOT NULL,
+        PRIMARY KEY (from_status, to_status)
+      );
+      INSERT INTO coin_commitment_transitions (from_status, to_status) VALUES
+        ('subscribed', 'cancelled'), ('subscribed', 'allotted'), ('subscribed', 'not_allotted');
+      CREATE TABLE coin_commitments (
+        id {{id}},
+        offering_id BIGINT NOT NULL,
+        user_id BIGINT NOT NULL,
+        amount TEXT NOT NULL,
+        status TEXT NOT NULL,
+        allotted TEXT NOT NULL DEFAULT '0',
+        paid TEXT NOT NULL DEFAULT '0',
+        refunded TEXT NOT NULL DEFAULT '0',
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE INDEX coin_commitments_offering ON coin_commitments(offering_id, id);
+      CREATE INDEX coin_commitments_user ON coin_commitments(user_id, id);
+      CREATE UNIQUE INDEX coin_commitments_live ON coin_commitments(offering_id, user_id) WHERE status = 'subscribed';
+    `,
+  },
 ];
 
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {

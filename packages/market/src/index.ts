@@ -50,6 +50,7 @@ export {
   type HistoryWindow,
 } from './history.ts';
 export {
+  addInstrument,
   type BandPct,
   type Country,
   factorChain,
@@ -61,6 +62,7 @@ export {
   type InstrumentKind,
   indexMembers,
   instrumentById,
+  isAddedAtRunTime,
   listInstruments,
   type QuoteCurrency,
 } from './instrument.ts';
@@ -73,6 +75,7 @@ export {
   TRADES_FORMAT,
 } from './json-polling-feed.ts';
 export { lastSessionIfClosed, lastSessionQuotes } from './last-session.ts';
+export { magnitudeOf, type NewCoin, type NewStock, newCoinInstrument, newStockInstrument } from './listing.ts';
 export { MODEL } from './model.ts';
 export {
   decimalToSteps,

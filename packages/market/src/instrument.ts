@@ -1,6 +1,8 @@
 // Owns the instrument type and the catalogue lookups over the per-market data files in instruments/.
 // Must hold: ids are unique across markets ("NSE:RELIANCE"); start prices sit on the tick grid; a factor is
 // listed before the instruments it drives. Must not: hold prices that change (those come from a PriceFeed).
+// The catalogue grows at run time only through addInstrument (a stock after its IPO, a coin after its
+// offering: see listing.ts); the host persists what it added and adds it again at start-up.
 
 import type { ExchangeId } from './calendar-data.ts';
 import { B3_INSTRUMENTS } from './instruments/b3.ts';
@@ -49,8 +51,7 @@ export type Instrument = {
   readonly baseAsset: string | null;
 };
 
-/** The whole catalogue, factors before the instruments they drive. */
-export const INSTRUMENTS: readonly Instrument[] = [
+const CATALOGUE: Instrument[] = [
   ...INDIA_INSTRUMENTS,
   ...US_INSTRUMENTS,
   ...B3_INSTRUMENTS,
@@ -58,7 +59,35 @@ export const INSTRUMENTS: readonly Instrument[] = [
   ...FX_INSTRUMENTS,
 ];
 
+/** The whole catalogue, factors before the instruments they drive; instruments listed at run time last. */
+export const INSTRUMENTS: readonly Instrument[] = CATALOGUE;
+
 const BY_ID = new Map(INSTRUMENTS.map((instrument) => [instrument.id, instrument]));
+const ADDED = new Set<string>();
+
+/**
+ * Adds an instrument listed at run time to the end of the catalogue (its factor is already in it). Adding
+ * the same definition again is a no-op (a restart re-applies its listings); a different one under a known
+ * id, or an unknown factor, throws.
+ */
+export function addInstrument(instrument: Instrument): void {
+  const known = BY_ID.get(instrument.id);
+  if (known) {
+    if (JSON.stringify(known) === JSON.stringify(instrument)) return;
+    throw new Error(`instrument ${instrument.id} is already in the catalogue`);
+  }
+  if (instrument.factor && !BY_ID.has(instrument.factor.id)) {
+    throw new Error(`factor ${instrument.factor.id} of ${instrument.id} is not in the catalogue`);
+  }
+  CATALOGUE.push(instrument);
+  BY_ID.set(instrument.id, instrument);
+  ADDED.add(instrument.id);
+}
+
+/** Whether the instrument was listed at run time (it has no generated history before its listing). */
+export function isAddedAtRunTime(id: string): boolean {
+  return ADDED.has(id);
+}
 
 export function findInstrument(id: string): Instrument | undefined {
   return BY_ID.get(id);

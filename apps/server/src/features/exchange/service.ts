@@ -14,7 +14,7 @@ import { formatDecimal, tryParseDecimal } from '@bourse/money';
 import type { TradingEngine } from '../../engine-host/trading-engine.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { COINS, isCoin, USDT, usdtPrice } from '../markets/reference-prices.ts';
+import { coins, isCoin, USDT, usdtPrice } from '../markets/reference-prices.ts';
 import type { MarketData } from '../markets/service.ts';
 import { crossFigures, formatRate, minAmountOf, quoteFigures, rateE8Of } from './rates.ts';
 import * as repo from './repo.ts';
@@ -160,7 +160,7 @@ export class Exchange {
   coinRates(): CoinConvertRatesView {
     const rates: ExchangeRateView[] = [];
     const usdt = this.#coinPriceE8(USDT);
-    for (const coin of COINS.filter((c) => c !== USDT)) {
+    for (const coin of coins().filter((c) => c !== USDT)) {
       const { priceE8, at } = this.#coinPriceE8(coin);
       for (const [from, to, fromP, toP] of [
         [coin, USDT, priceE8, usdt.priceE8],
@@ -180,7 +180,7 @@ export class Exchange {
     }
     return {
       rates,
-      assets: [...COINS],
+      assets: coins(),
       quoteValiditySec: QUOTE_VALIDITY_MS / 1000,
       minValueUsdt: COIN_MIN_VALUE_USDT,
     };

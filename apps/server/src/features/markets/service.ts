@@ -17,6 +17,7 @@ import {
   INTERVALS,
   type Instrument,
   type Interval,
+  isAddedAtRunTime,
   isOpen,
   lastSessionQuotes,
   type MarketSimulator,
@@ -101,6 +102,15 @@ export class MarketData {
 
   get seed(): string {
     return this.#seed;
+  }
+
+  /**
+   * Starts publishing instruments added to the catalogue since the simulator started (a runtime listing):
+   * each begins at its start price now and moves on its own seeded stream (derived from its id).
+   */
+  async publishNewInstruments(): Promise<void> {
+    this.#sim = restoreSimulator(this.#sim.snapshot(), { addNewInstruments: true });
+    await this.save();
   }
 
   onEvent(listener: (e: MarketEvent) => void): () => void {
@@ -285,7 +295,11 @@ export class MarketData {
       }));
     const current = this.#current.get(`${instrument.id}|${interval}`);
     if (current && current.startMs < beforeMs) live.push(current);
-    const history = instrument.listed ? this.#historyOf(instrument, interval).filter((c) => c.startMs < beforeMs) : [];
+    // A runtime listing has no past before its listing: nothing is generated for it.
+    const history =
+      instrument.listed && !isAddedAtRunTime(instrument.id)
+        ? this.#historyOf(instrument, interval).filter((c) => c.startMs < beforeMs)
+        : [];
     const firstLive = live[0]?.startMs ?? Number.POSITIVE_INFINITY;
     const merged = [...history.filter((c) => c.startMs < firstLive), ...live];
     return merged.slice(-limit);

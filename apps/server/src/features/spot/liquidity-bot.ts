@@ -88,6 +88,25 @@ export class LiquidityBot {
     return this.#pairs;
   }
 
+  /**
+   * A pair listed at run time (features/listings; its coin already an engine asset): registered in the
+   * engine (journaled; the id makes a repeat after a restart a no-op), then quoted from this sync on.
+   */
+  async addPair(pair: Instrument, settings: SpotSettings): Promise<void> {
+    if (this.#pairs.some((p) => p.id === pair.id)) return;
+    if (!this.#engine.state.instrument(pair.id)) {
+      this.#ladder.send({
+        type: 'register_instrument',
+        id: `instrument:${pair.id}`,
+        instrument: spotSpec(pair, settings),
+      });
+      await this.#ladder.flush();
+    }
+    this.#pairs.push(pair);
+    this.#ladder.adopt(pair.id);
+    await this.sync();
+  }
+
   /** Someone is looking at this book: keep its ladder fresh for a while. */
   watch(instrumentId: string): void {
     if (this.#pairs.some((p) => p.id === instrumentId)) this.#ladder.watch(instrumentId, this.#clock.now());

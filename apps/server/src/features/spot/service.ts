@@ -117,7 +117,6 @@ export class SpotExchange {
   readonly #settings: SpotSettings;
   readonly #accounts: Accounts;
   readonly #watchlist: Watchlist;
-  readonly #pairIds: string[];
 
   constructor(deps: {
     db: Db;
@@ -137,16 +136,20 @@ export class SpotExchange {
     this.#settings = deps.settings;
     this.#accounts = deps.accounts;
     this.#watchlist = deps.watchlist;
-    this.#pairIds = deps.bot.pairs.map((p) => p.id);
   }
 
   // --- pairs ---------------------------------------------------------------------------------------
+
+  /** Every pair the bot quotes, including any listed since start-up. */
+  #pairIds(): string[] {
+    return this.#bot.pairs.map((p) => p.id);
+  }
 
   /** A pair by `BTCUSDT`, `BTC-USDT`, `BTC/USDT` or `CRYPTO:BTCUSDT`; undefined if not traded here. */
   findPair(symbol: string): SpotPair | undefined {
     const text = symbol.trim();
     const instrument = this.#market.instrument(text) ?? this.#market.instrument(text.replace(/[-/_]/g, ''));
-    if (!instrument || !this.#pairIds.includes(instrument.id)) return undefined;
+    if (!instrument || !this.#pairIds().includes(instrument.id)) return undefined;
     const spec = this.#engine.state.instrument(instrument.id);
     return spec ? { instrument, spec } : undefined;
   }
@@ -232,7 +235,7 @@ export class SpotExchange {
 
   /** The customer's favourite pairs' ids, newest first. */
   favourites(userId: number): Promise<string[]> {
-    return repo.listFavourites(this.#db, userId, this.#pairIds);
+    return repo.listFavourites(this.#db, userId, this.#pairIds());
   }
 
   // --- orders --------------------------------------------------------------------------------------
@@ -493,12 +496,12 @@ export class SpotExchange {
 
   #isLiveOrderOf(userId: number, orderId: number): boolean {
     const live = this.#engine.state.order(orderId);
-    return live?.userId === String(userId) && this.#pairIds.includes(live.instrumentId);
+    return live?.userId === String(userId) && this.#pairIds().includes(live.instrumentId);
   }
 
   /** One of the customer's spot orders; another customer's id answers order_not_found. */
   async order(userId: number, orderId: number): Promise<SpotOrderView> {
-    const row = await repo.findOrder(this.#db, String(userId), orderId, this.#pairIds);
+    const row = await repo.findOrder(this.#db, String(userId), orderId, this.#pairIds());
     if (!row) throw new AppError('order_not_found');
     const [view] = await this.#views([row]);
     return view as SpotOrderView;
@@ -508,7 +511,7 @@ export class SpotExchange {
   async orderByClientOrderId(userId: number, clientOrderId: string): Promise<SpotOrderView> {
     const ids = SCOPES.map((scope) => keyedCommandId(scope, userId, clientOrderId));
     const row = await repo.findOrderByCommand(this.#db, String(userId), ids);
-    if (!row || !this.#pairIds.includes(row.instrument_id)) throw new AppError('order_not_found');
+    if (!row || !this.#pairIds().includes(row.instrument_id)) throw new AppError('order_not_found');
     const [view] = await this.#views([row]);
     return view as SpotOrderView;
   }
@@ -517,7 +520,7 @@ export class SpotExchange {
     userId: number,
     q: { symbol?: string | undefined; status: 'open' | 'history' | 'all'; page: number; limit: number },
   ): Promise<{ items: SpotOrderView[]; total: number }> {
-    const ids = q.symbol === undefined ? this.#pairIds : [this.pair(q.symbol).instrument.id];
+    const ids = q.symbol === undefined ? this.#pairIds() : [this.pair(q.symbol).instrument.id];
     const { rows, total } = await repo.listOrders(
       this.#db,
       String(userId),
@@ -534,7 +537,7 @@ export class SpotExchange {
     userId: number,
     q: { symbol?: string | undefined; orderId?: number | undefined; page: number; limit: number },
   ): Promise<{ items: SpotTradeView[]; total: number }> {
-    const ids = q.symbol === undefined ? this.#pairIds : [this.pair(q.symbol).instrument.id];
+    const ids = q.symbol === undefined ? this.#pairIds() : [this.pair(q.symbol).instrument.id];
     // Another customer's order id is not found, rather than an empty list.
     if (q.orderId !== undefined) await this.order(userId, q.orderId);
     const owner = String(userId);

@@ -87,7 +87,6 @@ export class StockOrders {
   readonly #venue: PaperVenue;
   readonly #clock: Clock;
   readonly #settings: StockSettings;
-  readonly #stockIds: string[];
 
   constructor(deps: {
     db: Db;
@@ -103,7 +102,6 @@ export class StockOrders {
     this.#venue = deps.venue;
     this.#clock = deps.clock;
     this.#settings = deps.settings;
-    this.#stockIds = deps.venue.stocks.map((s) => s.id);
   }
 
   /** The stock and its engine definition; unknown and unlisted stocks are refused. */
@@ -234,6 +232,11 @@ export class StockOrders {
    * Why a sale found too few free shares: when the shares still locked until settlement (bought today,
    * T+1) would cover it, say so and on which day enough of them unlock; else there are not enough.
    */
+  /** Every stock the venue trades, including any listed since start-up. */
+  #stockIds(): string[] {
+    return this.#venue.stocks.map((s) => s.id);
+  }
+
   #sellRefusal(user: UserRow, checked: Checked): AppError {
     const { instrument, spec, lots } = checked;
     const owner = String(user.id);
@@ -361,7 +364,7 @@ export class StockOrders {
     const { rows, total } = await repo.listOrders(
       this.#db,
       userId,
-      this.#stockIds,
+      this.#stockIds(),
       q.status,
       q.limit,
       (q.page - 1) * q.limit,
@@ -372,11 +375,11 @@ export class StockOrders {
   /** Counts and traded value per currency over all of the user's stock orders. */
   async statistics(userId: number) {
     const owner = String(userId);
-    const counts = await repo.countOrdersByState(this.#db, owner, this.#stockIds);
+    const counts = await repo.countOrdersByState(this.#db, owner, this.#stockIds());
     const count = (state: StockOrderView['status']) =>
       counts.reduce((sum, c) => sum + (customerStatus(c.status, c.reason) === state ? Number(c.n) : 0), 0);
     // Traded value: every fill the user took part in (never both sides: self-trades are prevented).
-    const fills = await repo.listStockFillNotionals(this.#db, owner, this.#stockIds);
+    const fills = await repo.listStockFillNotionals(this.#db, owner, this.#stockIds());
     const turnover = new Map<string, { minor: bigint; scale: number }>();
     for (const f of fills) {
       const quote = this.#engine.state.instrument(f.instrument_id)?.quote;

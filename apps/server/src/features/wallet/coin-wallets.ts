@@ -9,7 +9,7 @@ import { COIN_WALLETS } from '@bourse/contract';
 import { formatDecimal, tryParseDecimal } from '@bourse/money';
 import type { TradingEngine } from '../../engine-host/trading-engine.ts';
 import { AppError } from '../../http/app-error.ts';
-import { COINS, isCoin, USDT, usdtPrice } from '../markets/reference-prices.ts';
+import { coins, isCoin, USDT, usdtPrice } from '../markets/reference-prices.ts';
 import type { MarketData } from '../markets/service.ts';
 
 /** USDT values are shown with two decimals (cents of a dollar), rounded down. */
@@ -52,7 +52,7 @@ export class CoinWallets {
     const lists: Record<CoinWallet, CoinBalanceView[]> = { spot: [], contract: [] };
     const fmtValue = (minor: bigint) => formatDecimal(minor, usdtScale, { decimals: VALUE_DECIMALS, rounding: 'down' });
     for (const wallet of COIN_WALLETS) {
-      for (const asset of COINS) {
+      for (const asset of coins()) {
         const b = this.#engine.state.balance(owner, wallet, asset);
         // USDT is always listed; another coin once the wallet has ever held some.
         if (asset !== USDT && b.balance === 0n && b.held === 0n) continue;

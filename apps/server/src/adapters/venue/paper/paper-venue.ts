@@ -58,11 +58,13 @@ export class PaperVenue {
     this.#clock = clock;
     this.#stocks = tradableStocks();
     this.#ladder = new QuoteLadder(engine, SHAPE);
-    for (const instrument of this.#stocks) {
-      const list = this.#byExchange.get(instrument.exchange);
-      if (list) list.push(instrument);
-      else this.#byExchange.set(instrument.exchange, [instrument]);
-    }
+    for (const instrument of this.#stocks) this.#index(instrument);
+  }
+
+  #index(instrument: Instrument) {
+    const list = this.#byExchange.get(instrument.exchange);
+    if (list) list.push(instrument);
+    else this.#byExchange.set(instrument.exchange, [instrument]);
   }
 
   /** Registers every listed stock in the engine (once), funds the market maker and opens or halts each book. */
@@ -101,6 +103,26 @@ export class PaperVenue {
 
   get stocks(): readonly Instrument[] {
     return this.#stocks;
+  }
+
+  /**
+   * A stock listed at run time (features/listings): registered in the engine (journaled; the id makes a
+   * repeat after a restart a no-op), then quoted and sessioned like the others from the next sync.
+   */
+  async addStock(instrument: Instrument, settings: StockSettings): Promise<void> {
+    if (this.#stocks.some((s) => s.id === instrument.id)) return;
+    if (!this.#engine.state.instrument(instrument.id)) {
+      this.#send({
+        type: 'register_instrument',
+        id: `instrument:${instrument.id}`,
+        instrument: stockSpec(instrument, settings),
+      });
+      await this.#flush();
+    }
+    this.#stocks.push(instrument);
+    this.#index(instrument);
+    this.#ladder.adopt(instrument.id);
+    await this.sync();
   }
 
   /** Someone is looking at this book: keep its ladder fresh for a while. */
