@@ -1,4 +1,5 @@
-// IPO subscription end to end against the real server (paper mode with its demo IPOs), in both
+// IPO subscription end to end against the real server (two IPOs published through the console by two
+// staff members; one drawn before the tests by a lottery among five applicants), in both
 // languages, at 390×844: a new customer opens the IPO list (open, upcoming, closed), opens the open
 // IPO, applies for one lot at cut-off, sees the amount that will be held before confirming, confirms
 // with the transaction password, sees the application (Applying, the held amount) in the list and the
@@ -6,10 +7,12 @@
 // off (OPEN_AUTO_APPLY=1); and the public verification page, without signing in, re-runs a drawn
 // IPO's draw in the browser and reproduces its allottees. axe-core checks each screen (contrast, serious).
 // Screenshots: test-results/screens/web-ipo-*.png.
+import * as OTPAuth from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   blockingAxeViolations,
+  DEMO_STAFF,
   launchBrowser,
   phonePage,
   type Server,
@@ -50,10 +53,59 @@ const TEXT = {
 let server: Server;
 let browser: Browser;
 
+// The server's clock starts on Monday 5 January 2026, 09:30 in Mumbai, and runs on from there.
+const START = '2026-01-05T04:00:00Z';
+const HOUR = 3_600_000;
+const IPO_BASE = {
+  exchange: 'NSE',
+  priceLow: '95',
+  priceHigh: '100',
+  lotSize: 50,
+  retailPct: 25,
+  niiPct: 25,
+  qibPct: 50,
+};
+/** Drawn before the tests: 2 retail lots for 5 applicants, so a lottery. */
+const DRAWN = {
+  ...IPO_BASE,
+  issuer: 'Deccan Foods Ltd',
+  symbol: 'DECCANFD',
+  name: 'Deccan Foods',
+  totalShares: '400',
+  opensOn: '2026-01-06',
+  closesOn: '2026-01-07',
+};
+/** Open while the tests run. */
+const OPEN = {
+  ...IPO_BASE,
+  issuer: 'Sahyadri Solar Ltd',
+  symbol: 'SAHYADRI',
+  name: 'Sahyadri Solar',
+  priceLow: '285',
+  priceHigh: '300',
+  totalShares: '60000',
+  opensOn: '2026-01-06',
+  closesOn: '2026-01-09',
+};
+/** Approved, opening next week. */
+const UPCOMING = {
+  ...IPO_BASE,
+  issuer: 'Konkan Logistics Ltd',
+  symbol: 'KONKANLG',
+  name: 'Konkan Logistics',
+  priceLow: '112',
+  priceHigh: '118',
+  lotSize: 125,
+  totalShares: '100000',
+  opensOn: '2026-01-12',
+  closesOn: '2026-01-14',
+};
+
 beforeAll(async () => {
-  server = await startServer({ OPEN_AUTO_APPLY: '1' });
+  server = await startServer({ OPEN_AUTO_APPLY: '1', BOURSE_TEST_CLOCK: START });
   browser = await launchBrowser();
-});
+  await publishIpos();
+}, 180_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -95,6 +147,75 @@ async function customer(phone: string) {
   );
   expect(pin.code, JSON.stringify(pin)).toBe(0);
   return { token, user: reg.data.user };
+}
+
+/** Moves the server's clock on (its jobs catch up before it answers); returns its new time. */
+async function advance(ms: number): Promise<number> {
+  const res = await fetch(`${server.baseUrl}/ipor-api/test/clock/advance`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ms }),
+  });
+  return ((await res.json()) as Envelope).data.now as number;
+}
+
+async function staffCall(path: string, json: Record<string, unknown>, token?: string): Promise<Envelope> {
+  const res = await fetch(`${server.baseUrl}/ipor-api${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { token } : {}) },
+    body: JSON.stringify(json),
+  });
+  return (await res.json()) as Envelope;
+}
+
+/** A staff sign-in with the TOTP code of the server's (test) time, one 30 s step after the last. */
+async function staffSignIn(username: string, password: string, secret: string): Promise<string> {
+  const now = await advance(30_000);
+  const totpCode = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
+    timestamp: now,
+  });
+  const answer = await staffCall('/admin/auth/login', { username, password, totpCode });
+  expect(answer.code, JSON.stringify(answer)).toBe(0);
+  return answer.data.token as string;
+}
+
+/**
+ * Two IPOs through the console as staff would: created by the administrator, published by a second
+ * staff member; on Tuesday both open; five customers apply for DRAWN (2 retail lots), which closes on
+ * Wednesday and is drawn by lottery. OPEN stays open until Friday.
+ */
+async function publishIpos() {
+  const admin = await staffSignIn(DEMO_STAFF.username, DEMO_STAFF.password, DEMO_STAFF.totpSecret);
+  const second = await staffCall(
+    '/admin/staff/create',
+    { username: 'fiona', role: 'finance', reason: 'second approver for IPOs' },
+    admin,
+  );
+  expect(second.code, JSON.stringify(second)).toBe(0);
+  const fiona = await staffSignIn('fiona', second.data.initialPassword, second.data.totpSecret);
+  const ids: number[] = [];
+  for (const ipo of [DRAWN, OPEN, UPCOMING]) {
+    const created = await staffCall('/admin/ipos', ipo, admin);
+    expect(created.code, JSON.stringify(created)).toBe(0);
+    const approved = await staffCall(
+      '/admin/ipos/review',
+      { id: created.data.id, approve: true, reason: 'checked' },
+      fiona,
+    );
+    expect(approved.data?.status, JSON.stringify(approved)).toBe('upcoming');
+    ids.push(created.data.id);
+  }
+  await advance(25 * HOUR); // Tuesday 10:30: both open
+  for (let i = 0; i < 5; i++) {
+    const { token } = await customer(`90000027${i}1`);
+    const applied = await api(
+      '/stock/order/new/apply',
+      { ipoId: String(ids[0]), bid1Lots: '1', bid1Price: 'cutoff', password: PIN },
+      token,
+    );
+    expect(applied.code, JSON.stringify(applied)).toBe(0);
+  }
+  await advance(30 * HOUR); // Wednesday 16:30: DRAWN closed and drawn
 }
 
 /** The INR cash account's held amount, in paise. */
@@ -153,8 +274,10 @@ describe('IPO subscription against the real server', () => {
         await look(page, `web-ipo-list-closed-${lang}`);
 
         // The open IPO's page: band, lot, dates, subscription, the committed seed hash.
-        const open = (await api('/stock/index/new/today', null)).data.items[0];
-        expect(open, 'the demo data has an open IPO').toBeTruthy();
+        const open = (await api('/stock/index/new/today', null)).data.items.find(
+          (ipo: { symbol: string }) => ipo.symbol === OPEN.symbol,
+        );
+        expect(open?.status).toBe('open');
         await page.goto(`${server.baseUrl}/pages/stockIPO/ipoList`);
         await page.getByTestId('ipo-card').filter({ hasText: open.symbol }).click();
         await page.getByTestId('ipo-detail').waitFor();
