@@ -261,7 +261,8 @@ describe('IPO subscription against the real server', () => {
       try {
         // The IPO list, reached from the Trade tab's links: open, upcoming and closed issues.
         await page.goto(`${server.baseUrl}/pages/tabbar/trade?type=stock`);
-        await page.locator('.trade-links').scrollIntoViewIfNeeded();
+        await page.locator('.trade-links').waitFor();
+        await page.evaluate(`document.querySelector('.trade-links').scrollIntoView({ block: 'center' })`);
         await shot(page, `web-ipo-trade-links-${lang}`);
         await page.locator('.trade-links').getByRole('link', { name: 'IPOs' }).click();
         await page.getByTestId('ipo-card').first().waitFor();
@@ -319,6 +320,7 @@ describe('IPO subscription against the real server', () => {
         await row.getByTestId('cancel-application').click();
         await page.locator('.adm-dialog').getByRole('button', { name: text.cancel, exact: true }).click();
         await row.getByTestId('application-status').filter({ hasText: text.cancelled }).waitFor();
+        await expect(row.getByTestId('application-held').count()).resolves.toBe(0);
         await shot(page, `web-ipo-cancelled-${lang}`);
         expect((await api('/stock/order/new/list', null, token)).data.items[0].status).toBe('unsubscribed');
         expect(await inrHeld(token)).toBe(heldBefore);

@@ -5,6 +5,7 @@ import {
   draftAmount,
   heldForBids,
   isAboveRetail,
+  isHoldingFunds,
   lotCost,
   parseLots,
   tabOfIpo,
@@ -84,6 +85,14 @@ describe('states', () => {
     ]);
     expect(tabOfIpo('draft')).toBeNull();
     expect(tabOfIpo('rejected')).toBeNull();
+  });
+  it('says funds are held only until the draw, and never for an offline application', () => {
+    expect(isHoldingFunds({ channel: 'online', status: 'applying' })).toBe(true);
+    expect(isHoldingFunds({ channel: 'online', status: 'waiting_allocated' })).toBe(true);
+    for (const status of ['allocated', 'not_allotted', 'unsubscribed'] as const) {
+      expect(isHoldingFunds({ channel: 'online', status })).toBe(false);
+    }
+    expect(isHoldingFunds({ channel: 'offline', status: 'applying' })).toBe(false);
   });
   it('lets an application be cancelled only while applying on an open issue', () => {
     expect(canCancel({ status: 'applying' }, { status: 'open' })).toBe(true);

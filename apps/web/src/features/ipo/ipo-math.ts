@@ -112,6 +112,14 @@ export function tabOfIpo(status: IpoView['status']): IpoTab | null {
   return null;
 }
 
+/** Whether an application's funds are held now (until the draw); afterwards they were paid or released. */
+export function isHoldingFunds(application: Pick<IpoApplicationView, 'channel' | 'status'>): boolean {
+  return (
+    application.channel === 'online' &&
+    (application.status === 'applying' || application.status === 'waiting_allocated')
+  );
+}
+
 /** An application can be withdrawn while it is still being taken and its issue is open. */
 export function canCancel(application: Pick<IpoApplicationView, 'status'>, ipo?: Pick<IpoView, 'status'>): boolean {
   return application.status === 'applying' && (ipo === undefined || ipo.status === 'open');

@@ -12,7 +12,7 @@ import { formatNumber, marketFormats } from '../../lib/format.ts';
 import { formatAmount } from '../../lib/market-format.ts';
 import { formatDate, formatDateTime } from '../../lib/time.ts';
 import { timeZoneOfCurrency } from '../stocks/trading-ui.tsx';
-import { lotCost } from './ipo-math.ts';
+import { isHoldingFunds, lotCost } from './ipo-math.ts';
 import './ipo.css';
 
 export const ipoPaths = {
@@ -157,7 +157,7 @@ export function ApplicationRow({ application, actions }: { application: IpoAppli
           ))}
         </span>
         <span className="ipo-app__figures tabular">
-          {application.channel === 'online' && (
+          {isHoldingFunds(application) && (
             <span>
               {t('ipo.held')}: <b data-testid="application-held">{f.money(application.heldAmount)}</b>
             </span>
