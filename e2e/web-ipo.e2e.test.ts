@@ -3,7 +3,8 @@
 // languages, at 390×844: a new customer opens the IPO list (open, upcoming, closed), opens the open
 // IPO, applies for one lot at cut-off, sees the amount that will be held before confirming, confirms
 // with the transaction password, sees the application (Applying, the held amount) in the list and the
-// same amount held on the INR account, cancels it (the hold is released); turns auto-subscribe on and
+// same amount held on the INR account, cancels it (the hold is released); applies as NII (offline) above
+// the retail ceiling (nothing held) and cancels that too; turns auto-subscribe on and
 // off (OPEN_AUTO_APPLY=1); and the public verification page, without signing in, re-runs a drawn
 // IPO's draw in the browser and reproduces its allottees. axe-core checks each screen (contrast, serious).
 // Screenshots: test-results/screens/web-ipo-*.png.
@@ -328,7 +329,7 @@ describe('IPO subscription against the real server', () => {
         // The offline tab (no NII application yet).
         await page.getByTestId('channel-tabs').getByRole('tab', { name: text.offline }).click();
         await page.getByTestId('empty-state').filter({ hasText: text.noApplications }).waitFor();
-        await look(page, `web-ipo-applications-offline-${lang}`);
+        await look(page, `web-ipo-applications-empty-offline-${lang}`);
 
         // Auto-subscribe (offered: OPEN_AUTO_APPLY=1): off by default, turned on, then off again.
         await page.goto(`${server.baseUrl}/pages/user/ipoSwitch`);
@@ -340,6 +341,52 @@ describe('IPO subscription against the real server', () => {
         await page.getByTestId('auto-apply-switch').click();
         await page.getByTestId('auto-apply-state').filter({ hasText: text.off }).waitFor();
         expect((await api('/user/update/autoapply', null, token)).data.enabled).toBe(false);
+
+        expect(errors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }, 120_000);
+
+    it(`applies as NII (offline) above the retail ceiling, nothing held, and cancels (${lang})`, async () => {
+      const { token, user } = await customer(`90000028${n}1`);
+      const { context, page } = await phonePage(browser, lang);
+      await context.addInitScript(
+        ([t, u]) => {
+          localStorage.setItem('userToken', t as string);
+          localStorage.setItem('userInfo', u as string);
+        },
+        [token, JSON.stringify(user)],
+      );
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      try {
+        const open = (await api('/stock/index/new/today', null)).data.items.find(
+          (ipo: { symbol: string }) => ipo.symbol === OPEN.symbol,
+        );
+        const heldBefore = await inrHeld(token);
+        // An NII (offline) application above the retail ceiling: 14 lots at ₹300 = ₹2,10,000, nothing held.
+        await page.goto(`${server.baseUrl}/pages/stockIPO/ipoOrder?id=${open.id}`);
+        await page.getByTestId('channel-switch').getByRole('tab', { name: text.offline }).click();
+        await page.getByTestId('offline-lots-input').fill('14');
+        await page.getByTestId('offline-amount').filter({ hasText: '₹' }).waitFor();
+        await look(page, `web-ipo-order-offline-${lang}`);
+        await page.getByTestId('ipo-review').click();
+        await page.getByTestId('confirm-sheet').waitFor();
+        await shot(page, `web-ipo-confirm-offline-${lang}`);
+        await enterPin(page, PIN);
+        await page.waitForURL(/\/pages\/stockIPO\/list\?channel=offline/);
+        const nii = page.getByTestId('application-row').filter({ hasText: open.symbol });
+        await nii.getByTestId('application-status').filter({ hasText: text.applying }).waitFor();
+        await expect(nii.getByTestId('application-held').count()).resolves.toBe(0);
+        await look(page, `web-ipo-applications-offline-${lang}`);
+        const offline = (await api('/stock/order/offline/list', null, token)).data.items;
+        expect(offline[0]).toMatchObject({ status: 'applying', channel: 'offline', heldAmount: '0.00' });
+        expect(offline[0].bids).toEqual([expect.objectContaining({ lots: 14, amount: '210000.00' })]);
+        expect(await inrHeld(token)).toBe(heldBefore);
+        await nii.getByTestId('cancel-application').click();
+        await page.locator('.adm-dialog').getByRole('button', { name: text.cancel, exact: true }).click();
+        await nii.getByTestId('application-status').filter({ hasText: text.cancelled }).waitFor();
 
         expect(errors).toEqual([]);
       } finally {

@@ -122,6 +122,8 @@ export const ipoEnUS = {
       held: 'Held now',
       notice:
         'Held, not debited. Allotment is decided by the published rules and may not happen; if not allotted, everything held is released.',
+      noticeOffline:
+        'Nothing is held now. Allotment is proportionate, by the published rules, and may not happen; if shares are allotted you pay for them within the payment window.',
     },
     // My applications
     appsEmpty: 'No applications yet',
@@ -136,6 +138,8 @@ export const ipoEnUS = {
     auto: 'Auto',
     cancel: 'Cancel application',
     cancelConfirm: 'Cancel your application for {{symbol}}? The held amount is released at once.',
+    cancelConfirmOffline: 'Cancel your NII application for {{symbol}}?',
+    cancelledOffline: 'Application cancelled',
     keep: 'Keep it',
     cancelled: 'Application cancelled; the held amount is released',
     pay: 'Pay',

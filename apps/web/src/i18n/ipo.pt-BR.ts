@@ -121,6 +121,8 @@ export const ipoPtBR = {
       held: 'Bloqueado agora',
       notice:
         'Bloqueado, não debitado. A alocação segue as regras publicadas e pode não acontecer; sem alocação, todo o valor bloqueado é liberado.',
+      noticeOffline:
+        'Nada é bloqueado agora. A alocação é proporcional, pelas regras publicadas, e pode não acontecer; se receber ações, você paga por elas dentro do prazo de pagamento.',
     },
     appsEmpty: 'Nenhum pedido ainda',
     appsEmptyHint: 'Os IPOs abertos estão na lista de IPOs; um lote é o menor lance.',
@@ -134,6 +136,8 @@ export const ipoPtBR = {
     auto: 'Automático',
     cancel: 'Cancelar pedido',
     cancelConfirm: 'Cancelar seu pedido de {{symbol}}? O valor bloqueado é liberado na hora.',
+    cancelConfirmOffline: 'Cancelar seu pedido NII de {{symbol}}?',
+    cancelledOffline: 'Pedido cancelado',
     keep: 'Manter',
     cancelled: 'Pedido cancelado; o valor bloqueado foi liberado',
     pay: 'Pagar',

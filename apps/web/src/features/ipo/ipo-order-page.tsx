@@ -381,7 +381,11 @@ function ApplyForm({ ipo }: { ipo: IpoView }) {
         isOpen={confirm !== null}
         orderKey={confirm?.key ?? ''}
         rows={confirm?.rows ?? []}
-        notice={<p className="confirm__notice">{t('ipo.confirm.notice')}</p>}
+        notice={
+          <p className="confirm__notice">
+            {t(confirm?.channel === 'offline' ? 'ipo.confirm.noticeOffline' : 'ipo.confirm.notice')}
+          </p>
+        }
         submit={(password, key) => {
           if (!confirm) throw new Error('no application');
           return apiPost<IpoApplicationResult>(

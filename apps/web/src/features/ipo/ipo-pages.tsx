@@ -312,7 +312,7 @@ export function IpoDetailPage() {
   );
 }
 
-/** Cancel (an online application while its issue is open) and pay (an offline allotment in its window). */
+/** Cancel (an application while its issue is open) and pay (an offline allotment in its window). */
 function ApplicationActions({ application, ipo }: { application: IpoApplicationView; ipo?: IpoView }) {
   const { t } = useTranslation();
   const refresh = useIpoRefresh();
@@ -321,11 +321,11 @@ function ApplicationActions({ application, ipo }: { application: IpoApplicationV
   const cancel = useMutation({
     mutationFn: () => cancelApplication(application),
     onSuccess: () => {
-      Toast.show({ content: t('ipo.cancelled') });
+      Toast.show({ content: t(application.channel === 'online' ? 'ipo.cancelled' : 'ipo.cancelledOffline') });
       refresh();
     },
   });
-  if (application.channel === 'online' && canCancel(application, ipo)) {
+  if (canCancel(application, ipo)) {
     return (
       <button
         type="button"
@@ -334,7 +334,9 @@ function ApplicationActions({ application, ipo }: { application: IpoApplicationV
         data-testid="cancel-application"
         onClick={async () => {
           const isConfirmed = await Dialog.confirm({
-            content: t('ipo.cancelConfirm', { symbol: application.symbol }),
+            content: t(application.channel === 'online' ? 'ipo.cancelConfirm' : 'ipo.cancelConfirmOffline', {
+              symbol: application.symbol,
+            }),
             confirmText: t('ipo.cancel'),
             cancelText: t('ipo.keep'),
           });
