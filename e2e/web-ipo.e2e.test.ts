@@ -325,6 +325,11 @@ describe('IPO subscription against the real server', () => {
         await shot(page, `web-ipo-cancelled-${lang}`);
         expect((await api('/stock/order/new/list', null, token)).data.items[0].status).toBe('unsubscribed');
         expect(await inrHeld(token)).toBe(heldBefore);
+        // One application per customer and IPO (a cancelled one included): the IPO's page says so, no Apply.
+        await page.goto(`${server.baseUrl}/pages/stockIPO/ipoDetail?id=${open.id}`);
+        await page.getByTestId('already-applied').waitFor();
+        await expect(page.getByTestId('ipo-apply').count()).resolves.toBe(0);
+        await page.goto(`${server.baseUrl}/pages/stockIPO/list`);
 
         // The offline tab (no NII application yet).
         await page.getByTestId('channel-tabs').getByRole('tab', { name: text.offline }).click();

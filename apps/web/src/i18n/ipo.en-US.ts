@@ -76,6 +76,7 @@ export const ipoEnUS = {
     },
     verifyDraw: 'Verify the draw',
     copy: 'Copy',
+    alreadyApplied: 'You have applied for this IPO; one application per customer is accepted.',
     yourApplications: 'Your applications for this IPO',
     // The application form
     form: 'Application',

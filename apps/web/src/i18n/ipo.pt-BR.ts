@@ -76,6 +76,7 @@ export const ipoPtBR = {
     },
     verifyDraw: 'Conferir o sorteio',
     copy: 'Copiar',
+    alreadyApplied: 'Você já fez um pedido para este IPO; aceita-se um pedido por cliente.',
     yourApplications: 'Seus pedidos neste IPO',
     form: 'Pedido',
     bidN: 'Lance {{n}}',

@@ -199,11 +199,15 @@ function Subscription({ ipo }: { ipo: IpoView }) {
   );
 }
 
-function MyApplicationsFor({ ipo }: { ipo: IpoView }) {
+/** The signed-in customer's applications for one IPO (both channels; at most one is accepted per IPO). */
+function useApplicationsFor(ipo: IpoView, enabled: boolean): IpoApplicationView[] {
+  const online = useApplications('online', enabled, ipo.id);
+  const offline = useApplications('offline', enabled, ipo.id);
+  return [...(online.data?.items ?? []), ...(offline.data?.items ?? [])];
+}
+
+function MyApplicationsFor({ ipo, items }: { ipo: IpoView; items: IpoApplicationView[] }) {
   const { t } = useTranslation();
-  const online = useApplications('online', true, ipo.id);
-  const offline = useApplications('offline', true, ipo.id);
-  const items = [...(online.data?.items ?? []), ...(offline.data?.items ?? [])];
   if (items.length === 0) return null;
   return (
     <section className="ipo-section" data-testid="ipo-my-applications">
@@ -225,6 +229,7 @@ function IpoDetail({ ipo }: { ipo: IpoView }) {
   const { t } = useTranslation();
   const session = useSession();
   const f = useIpoFormat(ipo.currency);
+  const mine = useApplicationsFor(ipo, Boolean(session.token));
   return (
     <>
       <section className="ipo-hero" data-testid="ipo-detail">
@@ -262,9 +267,14 @@ function IpoDetail({ ipo }: { ipo: IpoView }) {
       </section>
       <Subscription ipo={ipo} />
       <Fairness ipo={ipo} />
-      {session.token && <MyApplicationsFor ipo={ipo} />}
+      <MyApplicationsFor ipo={ipo} items={mine} />
       <HonestNotices />
-      {ipo.status === 'open' && (
+      {ipo.status === 'open' && mine.length > 0 && (
+        <p className="ipo-foot" data-testid="already-applied">
+          {t('ipo.alreadyApplied')}
+        </p>
+      )}
+      {ipo.status === 'open' && mine.length === 0 && (
         <div className="order-submit">
           <Link className="btn btn--primary btn--block" to={ipoPaths.order(ipo.id)} data-testid="ipo-apply">
             {t('ipo.applyFor', { symbol: ipo.symbol })}
