@@ -387,7 +387,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     randomSeed: () => randomBytes(32),
     isListedStock: (exchange, symbol) => market.instrument(`${exchange}:${symbol}`) !== undefined,
-    listStock: null,
+    listStock: (stock, source) => listings.listStock(stock, source),
     log: (m) => http.log.error(m),
   });
 
@@ -468,7 +468,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     limits: config.openApiLimits,
   });
   serveFrontEnds(http, config);
-  await seed({ db, clock, config, staff, onUserCreated, log: (m) => http.log.warn(m), content });
+  await seed({
+    db,
+    clock,
+    config,
+    staff,
+    onUserCreated,
+    log: (m) => http.log.warn(m),
+    content,
+    ...(config.ipo.demo ? { ipos } : {}),
+  });
   const recredited = await deposits.creditConfirmed();
   if (recredited > 0) http.log.warn({ recredited }, 'confirmed deposits credited after a restart');
   reconciliation.start();
@@ -477,7 +486,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await payouts.start();
   await ipos.resume();
   if (config.ipo.jobEveryMs > 0) {
-    const ipoTimer = setInterval(() => void ipos.tick(), config.ipo.jobEveryMs);
+    // A failed run is logged by the service and retried at the next tick.
+    const ipoTimer = setInterval(() => void ipos.tick().catch(() => undefined), config.ipo.jobEveryMs);
     http.addHook('onClose', async () => {
       clearInterval(ipoTimer);
       await ipos.stop();

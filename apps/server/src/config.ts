@@ -48,8 +48,11 @@ export type Config = {
    */
   engineJournalRetentionHours: number | null;
   stocks: StockSettings;
-  /** IPO subscription (features/ipo): the offline payment window and how often its timed job runs (0: only on request). */
-  ipo: { paymentWindowHours: number; jobEveryMs: number };
+  /**
+   * IPO subscription (features/ipo): the offline payment window, how often its timed job runs (0: only
+   * on request), and whether paper mode seeds its demo IPOs (features/demo/demo-ipos.ts).
+   */
+  ipo: { paymentWindowHours: number; jobEveryMs: number; demo: boolean };
   /** The crypto exchange's fees and minimum order value (features/spot). */
   spot: SpotSettings;
   /** Perpetual contracts' fees and the new-account leverage cap (features/perpetuals). */
@@ -314,6 +317,7 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: Pa
     ipo: {
       paymentWindowHours: positiveInteger('IPO_PAYMENT_WINDOW_HOURS', env.IPO_PAYMENT_WINDOW_HOURS, 24),
       jobEveryMs: positiveInteger('IPO_JOB_EVERY_MS', env.IPO_JOB_EVERY_MS, 10_000),
+      demo: mode === 'paper' && flag(env.IPO_DEMO, true),
     },
     spot: defaults.spot ?? loadSpotSettings(env),
     perpetuals: defaults.perpetuals ?? loadPerpetualSettings(env),

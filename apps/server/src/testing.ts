@@ -27,6 +27,8 @@ export async function testApp(db: Db, overrides: Partial<Config> = {}, clockStar
     // No snapshot worker thread: no API test reaches a snapshot (one per 100,000 commands), and starting
     // the worker cost ~300 ms of CPU per app on PostgreSQL (decision 0026). Its own tests ask for it.
     engineSnapshots: 'writer' as const,
+    // No IPO timer (tests run the job with app.ipos.tick()) and no demo IPOs holding the demo customer's funds.
+    ipo: { ...base.ipo, jobEveryMs: 0, demo: false },
     ...overrides,
   };
   const clock = manualClock(clockStartMs);

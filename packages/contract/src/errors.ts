@@ -736,8 +736,8 @@ export const ERRORS = {
   },
   ipo_symbol_invalid: {
     status: 400,
-    en: 'Use 1 to 20 capital letters, digits, & or -, starting with a letter',
-    pt: 'Use de 1 a 20 letras maiúsculas, dígitos, & ou -, começando com uma letra',
+    en: 'Use 2 to 16 capital letters or digits, starting with a letter',
+    pt: 'Use de 2 a 16 letras maiúsculas ou dígitos, começando com uma letra',
   },
   ipo_symbol_taken: {
     status: 409,

@@ -263,7 +263,7 @@ export const createIpoBody = z.object({
   symbol: z
     .string({ error: 'field_required' })
     .trim()
-    .regex(/^[A-Z][A-Z0-9&-]{0,19}$/, { error: 'ipo_symbol_invalid' }),
+    .regex(/^[A-Z][A-Z0-9]{1,15}$/, { error: 'ipo_symbol_invalid' }),
   name: text(120),
   priceLow: decimalField,
   priceHigh: decimalField,

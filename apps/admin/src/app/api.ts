@@ -13,11 +13,14 @@ import type {
   ContentUnpublishInput,
   ContentUpdateInput,
   CreatedStaffView,
+  CreateIpoInput,
   CustomerUserView,
   DecideAdjustmentInput,
   DepositDecisionInput,
   DepositReviewItem,
   DoneView,
+  IpoAutoApplyLogView,
+  IpoDrawRecordView,
   Items,
   KycDecisionInput,
   KycReviewItem,
@@ -27,10 +30,14 @@ import type {
   ProposeAdjustmentInput,
   ReconciliationReport,
   ReconciliationState,
+  ReviewIpoInput,
+  RunIpoListingInput,
   SentMessagesQueryInput,
   SpotLiquidityView,
   StaffCreateInput,
   StaffDisableInput,
+  StaffIpoListView,
+  StaffIpoView,
   StaffLoginInput,
   StaffLoginResult,
   StaffMemberView,
@@ -112,6 +119,12 @@ export const adminApi = {
   proposeAdjustment: (body: ProposeAdjustmentInput) => client.post<AdjustmentView>('/admin/adjustments', body),
   decideAdjustment: (id: number, body: DecideAdjustmentInput) =>
     client.post<AdjustmentView>(`/admin/adjustments/${id}/decide`, body),
+  ipos: () => client.get<StaffIpoListView>('/admin/ipos', { limit: 100 }),
+  createIpo: (body: CreateIpoInput) => client.post<StaffIpoView>('/admin/ipos', body),
+  reviewIpo: (body: ReviewIpoInput) => client.post<StaffIpoView>('/admin/ipos/review', body),
+  runIpoListing: (body: RunIpoListingInput) => client.post<StaffIpoView>('/admin/ipos/list', body),
+  ipoDraw: (ipoId: number) => client.get<IpoDrawRecordView>('/stock/index/new/draw', { ipoId }),
+  ipoAutoApply: (id: number) => client.get<IpoAutoApplyLogView>('/admin/ipos/auto-apply', { id }),
 };
 
 export const queryKeys = {
@@ -128,6 +141,8 @@ export const queryKeys = {
   deposits: ['deposits'] as const,
   withdrawals: (view: string) => ['withdrawals', view] as const,
   adjustments: (status: string) => ['adjustments', status] as const,
+  ipos: ['ipos'] as const,
+  ipoDraw: (id: number) => ['ipo-draw', id] as const,
 };
 
 export type WithdrawalDeskView = 'review' | 'paying' | 'failed' | 'done';

@@ -29,6 +29,7 @@ const KycReviewPage = lazy(() => import('../features/kyc/kyc-review-page.tsx'));
 const DepositDeskPage = lazy(() => import('../features/deposits/deposit-desk-page.tsx'));
 const WithdrawalsPage = lazy(() => import('../features/withdrawals/withdrawals-page.tsx'));
 const AdjustmentsPage = lazy(() => import('../features/adjustments/adjustments-page.tsx'));
+const IpoDeskPage = lazy(() => import('../features/ipo/ipo-desk-page.tsx'));
 const ComingSoonPage = lazy(() => import('../features/coming-soon/coming-soon-page.tsx'));
 const NotFoundPage = lazy(() => import('../features/coming-soon/not-found-page.tsx'));
 
@@ -64,6 +65,7 @@ export function App() {
                     <Route path="deposits" element={<DepositDeskPage />} />
                     <Route path="withdrawals" element={<WithdrawalsPage />} />
                     <Route path="adjustments" element={<AdjustmentsPage />} />
+                    <Route path="ipo" element={<IpoDeskPage />} />
                     <Route path="password" element={<ChangePasswordPage />} />
                     {SECTIONS.filter((section) => !section.ready).map((section) => (
                       <Route

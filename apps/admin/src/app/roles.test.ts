@@ -42,6 +42,7 @@ describe('role matrix', () => {
       'liquidity',
       'perpetuals',
       'adjustments',
+      'ipo',
     ]);
     expect(hasPermission('finance', 'users.status')).toBe(false);
   });
@@ -85,6 +86,7 @@ describe('role matrix', () => {
       'liquidity',
       'perpetuals',
       'adjustments',
+      'ipo',
       'content',
       'audit',
       'staff',

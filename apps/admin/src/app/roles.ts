@@ -29,6 +29,7 @@ export const PERMISSIONS = [
   'listings.manage',
   'content.manage', // news, notices, ads and personal messages to customers
   'adjustments.manage', // propose manual adjustments; approve or reject another staff member's
+  'ipo.manage', // create IPO listings; approve another staff member's; run listing day
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -42,6 +43,7 @@ const ROLE_PERMISSIONS: Readonly<Record<Exclude<StaffRole, 'admin'>, readonly Pe
     'loans.review',
     'reconciliation.read',
     'adjustments.manage',
+    'ipo.manage',
   ],
 };
 
@@ -71,6 +73,7 @@ export const SECTIONS: readonly ConsoleSection[] = [
   { key: 'liquidity', path: '/liquidity', permission: 'reconciliation.read', ready: true },
   { key: 'perpetuals', path: '/perpetuals', permission: 'reconciliation.read', ready: true },
   { key: 'adjustments', path: '/adjustments', permission: 'adjustments.manage', ready: true },
+  { key: 'ipo', path: '/ipo', permission: 'ipo.manage', ready: true },
   { key: 'listings', path: '/listings', permission: 'listings.manage', ready: false },
   { key: 'content', path: '/content', permission: 'content.manage', ready: true },
   { key: 'audit', path: '/audit', permission: 'audit.read', ready: true },

@@ -9,8 +9,10 @@ import { hashPassword } from '../../platform/secrets.ts';
 import * as repo from '../accounts/repo.ts';
 import { seedDemoContent } from '../content/demo-content.ts';
 import type { Content } from '../content/service.ts';
+import type { Ipos } from '../ipo/service.ts';
 import * as staffRepo from '../staff/repo.ts';
 import type { Staff } from '../staff/service.ts';
+import { seedDemoIpos } from './demo-ipos.ts';
 
 export const DEMO_CUSTOMER = {
   areaCode: '91',
@@ -46,6 +48,8 @@ export async function seed(deps: {
   log: (msg: string) => void;
   /** Paper mode: demo news, notices, banners and a welcome message, seeded once each. */
   content?: Content;
+  /** Paper mode: demo IPOs (one drawn, one open, one upcoming), seeded once. */
+  ipos?: Ipos;
 }) {
   const { db, clock, config, staff } = deps;
   const staffCount = await staffRepo.countStaff(db);
@@ -73,6 +77,7 @@ export async function seed(deps: {
         { ...DEMO_STAFF, passwordHash: await demoHash(DEMO_STAFF.password) },
       );
     if (deps.content) await seedDemoContent(deps.content, { now: clock.now(), config, demoUserId: demoId });
+    if (deps.ipos) await seedDemoIpos({ db, clock, ipos: deps.ipos, demoUserId: demoId });
     return;
   }
   if (Number(staffCount) === 0) {

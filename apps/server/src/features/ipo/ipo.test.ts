@@ -41,13 +41,13 @@ const IPO = {
   closesOn: '2026-01-08',
 };
 
-describe.each(dbs)('IPO subscription on $dialect', ({ open }) => {
+describe.each(dbs)('IPO subscription on $dialect', ({ dialect, open }) => {
   let t: T;
   let closeDb: () => Promise<void>;
   const start = async (overrides: Record<string, unknown> = {}) => {
     const db = await open();
     closeDb = () => db.close();
-    t = await testApp(db, { paperGrants: GRANTS, ipo: { paymentWindowHours: 24, jobEveryMs: 0 }, ...overrides });
+    t = await testApp(db, { paperGrants: GRANTS, ...overrides });
   };
   afterEach(async () => {
     await t.close();
@@ -88,10 +88,12 @@ describe.each(dbs)('IPO subscription on $dialect', ({ open }) => {
     return { token, id: data.user.id as number };
   };
   const inr = (userId: number) => t.app.engine.state.balance(String(userId), 'stock', 'INR');
-  const shares = (userId: number) => t.app.engine.state.balance(String(userId), 'stock', 'SHARE:NSE:ACMERAIL');
-  const published = async () => {
+  // Listing adds to the process's one instrument catalogue: the test that lists uses a symbol per database.
+  const LISTED = `RAIL${dialect === 'sqlite' ? 'SQ' : 'PG'}`;
+  const shares = (userId: number) => t.app.engine.state.balance(String(userId), 'stock', `SHARE:NSE:${LISTED}`);
+  const published = async (symbol = IPO.symbol) => {
     const { admin, fiona } = await staffPair();
-    const created = await t.call('POST', '/admin/ipos', { token: admin, json: IPO });
+    const created = await t.call('POST', '/admin/ipos', { token: admin, json: { ...IPO, symbol } });
     expect(created.body.code, JSON.stringify(created.body)).toBe(0);
     const id = created.body.data.id as number;
     const approved = await t.call('POST', '/admin/ipos/review', {
@@ -169,7 +171,7 @@ describe.each(dbs)('IPO subscription on $dialect', ({ open }) => {
       [{ opensOn: '2026-01-10' }, 'ipo_dates_invalid', 'A oferta deve abrir'], // a Saturday
       [{ symbol: 'RELIANCE' }, 'ipo_symbol_taken', 'Este código já é usado'],
       [{}, 'ipo_symbol_taken', 'Este código já é usado'], // ACMERAIL exists now
-      [{ symbol: 'acme' }, 'ipo_symbol_invalid', 'Use de 1 a 20 letras'],
+      [{ symbol: 'acme' }, 'ipo_symbol_invalid', 'Use de 2 a 16 letras'],
     ];
     for (const [change, code, pt] of bad) {
       const en = await t.call('POST', '/admin/ipos', { token: admin, json: { ...IPO, ...change } });
@@ -189,7 +191,7 @@ describe.each(dbs)('IPO subscription on $dialect', ({ open }) => {
 
   it('applies, refuses, cancels, draws by the committed seed, settles on balances, pays, forfeits and lists', async () => {
     await start();
-    const { id } = await published();
+    const { id } = await published(LISTED);
     const c = await Promise.all(
       ['01', '02', '03', '04', '05', '06', '07', '08', '09'].map((n) => customer(`93000000${n}`)),
     );
@@ -341,7 +343,7 @@ describe.each(dbs)('IPO subscription on $dialect', ({ open }) => {
     // The command-line verifier agrees from the file, and catches a forged record.
     const dir = mkdtempSync(join(tmpdir(), 'ipo-draw-'));
     writeFileSync(join(dir, 'record.json'), JSON.stringify({ code: 0, msg: '', data: record }));
-    const out = execFileSync('node', ['scripts/verify-ipo-draw.ts', join(dir, 'record.json')], {
+    const out = execFileSync(process.execPath, ['scripts/verify-ipo-draw.ts', join(dir, 'record.json')], {
       cwd: root,
     }).toString();
     expect(JSON.parse(out)).toMatchObject({ ok: true, allottees: 3, mode: 'lottery' });
@@ -353,7 +355,10 @@ describe.each(dbs)('IPO subscription on $dialect', ({ open }) => {
       JSON.stringify({ ...record, allotments: [loser, ...record.allotments.slice(1)] }),
     );
     expect(() =>
-      execFileSync('node', ['scripts/verify-ipo-draw.ts', join(dir, 'forged.json')], { cwd: root, stdio: 'pipe' }),
+      execFileSync(process.execPath, ['scripts/verify-ipo-draw.ts', join(dir, 'forged.json')], {
+        cwd: root,
+        stdio: 'pipe',
+      }),
     ).toThrow();
 
     // Balances: each winner paid ₹10,000 (hold posted) and holds 100 locked shares; every other hold released.
@@ -406,10 +411,18 @@ describe.each(dbs)('IPO subscription on $dialect', ({ open }) => {
     );
     expect(shares(h.id)).toMatchObject({ balance: 100n, held: 0n });
     for (const who of [a, b, cc, f, g]) expect(shares(who.id).held).toBe(0n);
+    // The stock is on the market (runtime listing), starting at the issue price, and the holding is sellable.
+    expect(t.app.market.instrument(`NSE:${LISTED}`)).toMatchObject({ exchange: 'NSE', symbol: LISTED });
+    const holding = await t.call('GET', `/stock/hold/info?symbol=NSE:${LISTED}`, { token: h.token });
+    expect(holding.body.data, JSON.stringify(holding.body)).toMatchObject({
+      quantity: '100',
+      sellable: '100',
+      locked: '0',
+    });
     // The issuer received exactly the allotted money: 4 lots of ₹10,000.
-    const issuer = t.app.engine.state.balance('platform:issuer:acmerail', 'platform', 'INR');
+    const issuer = t.app.engine.state.balance(`platform:issuer:${LISTED.toLowerCase()}`, 'platform', 'INR');
     expect(issuer.balance).toBe(4_000_000n);
-  });
+  }, 90_000); // nine customers and four timed steps: slow on a shared machine
 
   it('auto-subscribes consenting customers with the funds at the open, skipping the rest with a record', async () => {
     await start({ openAutoApply: 1 });

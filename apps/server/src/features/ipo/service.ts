@@ -12,6 +12,7 @@ import type {
   IpoApplicationView,
   IpoChannel,
   IpoDrawRecordView,
+  IpoExchange,
   IpoStatus,
   IpoView,
   Lang,
@@ -58,7 +59,10 @@ export type IpoDeps = {
   isListedStock: (exchange: string, symbol: string) => boolean;
   /** Lists the new stock on the market on listing day (runtime listing); null lists nothing. */
   listStock:
-    | ((ipo: { exchange: string; symbol: string; name: string; issuePrice: string; lot: number }) => Promise<void>)
+    | ((
+        stock: { exchange: IpoExchange; symbol: string; name: string; issuePrice: string },
+        source: string,
+      ) => Promise<unknown>)
     | null;
   log: (message: string) => void;
 };
@@ -95,7 +99,7 @@ const PUBLISHED: readonly IpoStatus[] = ['upcoming', 'open', 'closed', 'allotted
 export const applicationLink = (id: number) => `ipo-application:${id}`;
 /** The funds hold of an application (online: at application; offline: at payment). */
 export const applicationHoldId = (id: number) => `ipo-app:${id}`;
-const issuerAccount = (symbol: string) => `issuer:${symbol.toLowerCase().replace(/[^a-z0-9_.-]/g, '-')}` as const;
+const issuerAccount = (symbol: string) => `issuer:${symbol.toLowerCase()}` as const;
 const shareAsset = (ipo: repo.IpoRow) => `SHARE:${ipo.exchange}:${ipo.symbol}`;
 const fmt = (minor: bigint) => formatDecimal(minor, SCALE);
 
@@ -109,6 +113,11 @@ export class Ipos {
   #running: Promise<void> = Promise.resolve();
   constructor(deps: IpoDeps) {
     this.#d = deps;
+  }
+
+  /** The same service on another clock: paper mode's demo data replays past steps with it. */
+  withClock(clock: Clock): Ipos {
+    return new Ipos({ ...this.#d, clock });
   }
 
   get settings(): IpoSettings {
@@ -664,13 +673,11 @@ export class Ipos {
       await repo.markUnlocked(this.#d.db, row.id, at);
     }
     if (this.#d.listStock && !this.#d.isListedStock(ipo.exchange, ipo.symbol)) {
-      await this.#d.listStock({
-        exchange: ipo.exchange,
-        symbol: ipo.symbol,
-        name: ipo.name,
-        issuePrice: fmt(ipo.price_high_minor),
-        lot: ipo.lot_size,
-      });
+      // The trading lot is one share (the IPO's lot is for applications only).
+      await this.#d.listStock(
+        { exchange: ipo.exchange, symbol: ipo.symbol, name: ipo.name, issuePrice: fmt(ipo.price_high_minor) },
+        `ipo:${ipo.id}`,
+      );
     }
     await this.#d.db.transaction(async (tx) => {
       if (!(await repo.moveIpo(tx, ipo.id, 'allotted', 'listed', at, { listed_at: at }))) return;
@@ -845,7 +852,8 @@ export class Ipos {
         else await this.#d.db.transaction((tx) => repo.deleteApplication(tx, row.id));
       }
     }
-    await this.tick();
+    // A failed run is logged and retried by the timer: it must not keep the server from starting.
+    await this.tick().catch(() => undefined);
   }
 }
 
@@ -858,5 +866,10 @@ function audit(
   detail: Record<string, unknown>,
   at: number,
 ): Promise<void> {
-  return appendAudit(tx, { staffId, action, targetType: 'ipo', targetId: String(ipoId), reason, detail }, at);
+  // Staff id 0 is the system (paper mode's demo listings): the audit log records it as no staff member.
+  return appendAudit(
+    tx,
+    { staffId: staffId || null, action, targetType: 'ipo', targetId: String(ipoId), reason, detail },
+    at,
+  );
 }
