@@ -233,6 +233,8 @@ function paise(text: string): bigint {
 
 /** The screenshot, then axe-core: no contrast failure and nothing serious or critical on the screen. */
 async function look(page: Page, name: string) {
+  // A toast fading out would be measured mid-fade (and cover the screen): wait until it has gone.
+  await page.locator('.adm-toast-mask').waitFor({ state: 'hidden' });
   await shot(page, name);
   expect(await blockingAxeViolations(page), name).toEqual([]);
 }
