@@ -4,11 +4,17 @@
 // at a quote (rate, spread, countdown, accept), moves USDT from the crypto account to the contract
 // account (no fee), and finds the deposit, both convert legs and the transfer in coin/assetsRecord.
 // Screenshots: test-results/screens/web-crypto-convert-*.png.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customerPage, launchBrowser, type Server, shot, solveCaptcha, startServer } from './harness.ts';
+import {
+  blockingAxeViolations,
+  customerPage,
+  launchBrowser,
+  type Server,
+  shot,
+  solveCaptcha,
+  startServer,
+} from './harness.ts';
 
 const TEXT = {
   'en-US': {
@@ -32,24 +38,6 @@ const TEXT = {
     usdt: /^10\.000,00\sUSDT$/,
   },
 } as const;
-
-// axe-core (WCAG 2.0/2.1 A and AA) through the DevTools protocol, as web-crypto-deposits runs it: a
-// contrast violation or a serious or critical one fails the test.
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-async function blockingAxeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate("'axe' in window"))) await page.evaluate(AXE);
-  const found = (await page.evaluate(`window.axe.run(document, {
-    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    resultTypes: ['violations'],
-  }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`)) as {
-    id: string;
-    impact: string | null;
-    nodes: string[];
-  }[];
-  return found
-    .filter((v) => v.id === 'color-contrast' || v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.join(', ')}`);
-}
 
 let server: Server;
 let browser: Browser;

@@ -72,6 +72,12 @@ export const specPages: Record<string, readonly string[]> = {
   tabbar: ['home', 'markets', 'trade', 'mine', 'position'],
 };
 
+/** Screens beyond SPEC §2, at the same /pages/<group>/<name> form. */
+export const extraPages: Record<string, readonly string[]> = {
+  // The public (no login) IPO draw verification (issue 26).
+  stockIPO: ['drawVerify'],
+};
+
 const named =
   <M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string): Loader =>
   () =>
@@ -103,6 +109,9 @@ const cryptoExchangePages = () => import('../features/exchange/crypto-pages.tsx'
 const spotPages = () => import('../features/spot/spot-page.tsx');
 const blockPages = () => import('../features/block-trades/block-pages.tsx');
 const icoPages = () => import('../features/coin-offerings/ico-pages.tsx');
+const ipoPages = () => import('../features/ipo/ipo-pages.tsx');
+const ipoOrderPage = () => import('../features/ipo/ipo-order-page.tsx');
+const drawVerifyPage = () => import('../features/ipo/draw-verify-page.tsx');
 
 /**
  * Screens whose data is requested at start-up, before React renders them (preloadScreen in
@@ -185,4 +194,11 @@ export const builtPages: Record<string, Loader> = {
   'coinICO/applyList': named(icoPages, 'ApplyListPage'),
   'coinICO/icoDetail': named(icoPages, 'IcoDetailPage'),
   'coinICO/icoOrder': named(icoPages, 'IcoOrderPage'),
+  // IPO subscription (issue 26)
+  'stockIPO/ipoList': named(ipoPages, 'IpoListPage'),
+  'stockIPO/ipoDetail': named(ipoPages, 'IpoDetailPage'),
+  'stockIPO/list': named(ipoPages, 'ApplicationsPage'),
+  'stockIPO/ipoOrder': named(ipoOrderPage, 'IpoOrderPage'),
+  'user/ipoSwitch': named(ipoPages, 'IpoSwitchPage'),
+  'stockIPO/drawVerify': named(drawVerifyPage, 'DrawVerifyPage'),
 };

@@ -1,9 +1,9 @@
-// The route table: `/` is pages/common/start, every SPEC page at /pages/<group>/<name>, and a
+// The route table: `/` is pages/common/start, every SPEC page (and the few extra ones) at /pages/<group>/<name>, and a
 // catch-all not-found screen. The shell (drawer, navigation hook) wraps every route.
 // Declarative routing (<BrowserRouter> + useRoutes): the app has no loaders or actions, and leaving
 // out the data router keeps ~16 KB (gzip) of react-router out of the first load.
 import { type RouteObject, useRoutes } from 'react-router';
-import { builtPages, screenPrefetch, specPages } from './pages.ts';
+import { builtPages, extraPages, screenPrefetch, specPages } from './pages.ts';
 import { queryClient } from './providers.tsx';
 import { type LazyScreen, lazyScreen, ScreenHost } from './shell/lazy-page.tsx';
 import { Shell } from './shell/shell.tsx';
@@ -34,7 +34,7 @@ export function preloadScreen(pathname: string): { code: Promise<void>; data: Pr
 
 function pageRoutes(): RouteObject[] {
   const routes: RouteObject[] = [];
-  for (const [group, names] of Object.entries(specPages)) {
+  for (const [group, names] of [...Object.entries(specPages), ...Object.entries(extraPages)]) {
     for (const name of names) {
       const key = `${group}/${name}`;
       const loader = builtPages[key];

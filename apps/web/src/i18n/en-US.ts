@@ -10,6 +10,7 @@ import { depositsEnUS } from './deposits.en-US.ts';
 import { exchangeEnUS } from './exchange.en-US.ts';
 import { fundsEnUS } from './funds.en-US.ts';
 import { icoEnUS } from './ico.en-US.ts';
+import { ipoEnUS } from './ipo.en-US.ts';
 import { marketsEnUS } from './markets.en-US.ts';
 import { perpetualsEnUS } from './perpetuals.en-US.ts';
 import { spotEnUS } from './spot.en-US.ts';
@@ -270,7 +271,13 @@ export const enUS = {
       voteUrl: 'Vote',
       stockKline: 'Chart',
     },
-    stockIPO: { ipoList: 'IPOs', list: 'My subscriptions', ipoDetail: 'IPO details', ipoOrder: 'Subscribe' },
+    stockIPO: {
+      ipoList: 'IPOs',
+      list: 'My subscriptions',
+      ipoDetail: 'IPO details',
+      ipoOrder: 'Subscribe',
+      drawVerify: 'Verify a draw',
+    },
     stockBulk: { bulkList: 'Block trades', bulkDetail: 'Block trade details', bulkOrder: 'Block order' },
     coin: { index: 'Crypto', coinKline: 'Crypto chart', assetsRecord: 'Asset records' },
     coinICO: {
@@ -364,6 +371,7 @@ export const enUS = {
   ...spotEnUS,
   ...perpetualsEnUS,
   ...blockEnUS,
+  ...ipoEnUS,
 };
 
 type DeepStrings<T> = { [K in keyof T]: T[K] extends string ? string : DeepStrings<T[K]> };

@@ -11,6 +11,7 @@ import type { Messages } from './en-US.ts';
 import { exchangePtBR } from './exchange.pt-BR.ts';
 import { fundsPtBR } from './funds.pt-BR.ts';
 import { icoPtBR } from './ico.pt-BR.ts';
+import { ipoPtBR } from './ipo.pt-BR.ts';
 import { marketsPtBR } from './markets.pt-BR.ts';
 import { perpetualsPtBR } from './perpetuals.pt-BR.ts';
 import { spotPtBR } from './spot.pt-BR.ts';
@@ -271,7 +272,13 @@ export const ptBR: Messages = {
       voteUrl: 'Votação',
       stockKline: 'Gráfico',
     },
-    stockIPO: { ipoList: 'IPOs', list: 'Minhas subscrições', ipoDetail: 'Detalhes do IPO', ipoOrder: 'Subscrever' },
+    stockIPO: {
+      ipoList: 'IPOs',
+      list: 'Minhas subscrições',
+      ipoDetail: 'Detalhes do IPO',
+      ipoOrder: 'Subscrever',
+      drawVerify: 'Conferir um sorteio',
+    },
     stockBulk: { bulkList: 'Operações em bloco', bulkDetail: 'Detalhes do bloco', bulkOrder: 'Ordem em bloco' },
     coin: { index: 'Cripto', coinKline: 'Gráfico cripto', assetsRecord: 'Histórico de ativos' },
     coinICO: {
@@ -361,4 +368,5 @@ export const ptBR: Messages = {
   ...spotPtBR,
   ...perpetualsPtBR,
   ...blockPtBR,
+  ...ipoPtBR,
 };

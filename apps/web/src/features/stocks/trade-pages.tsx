@@ -14,7 +14,7 @@ import { Link, useSearchParams } from 'react-router';
 import { usePlatformProps } from '../../app/api.ts';
 import { useSession } from '../../app/session.ts';
 import { Amount } from '../../app/shell/amount.tsx';
-import { ChevronRightIcon, ListIcon, WalletIcon } from '../../app/shell/icons.tsx';
+import { ChartIcon, ChevronRightIcon, ListIcon, WalletIcon } from '../../app/shell/icons.tsx';
 import { Page } from '../../app/shell/page.tsx';
 import { useEscape } from '../../app/shell/use-escape.ts';
 import { currentLanguage } from '../../i18n/index.ts';
@@ -276,6 +276,7 @@ function TradeLinks() {
     { to: '/pages/fundsDetail/stockFundsDetail', label: t('trading.fundsDetail'), Icon: WalletIcon },
     { to: '/pages/stock/income', label: t('trading.income'), Icon: ListIcon },
     { to: '/pages/stock/search', label: t('markets.search'), Icon: SearchIcon },
+    { to: '/pages/stockIPO/ipoList', label: t('titles.stockIPO.ipoList'), Icon: ChartIcon },
   ];
   return (
     <nav className="trade-links" aria-label={t('titles.tabbar.trade')}>

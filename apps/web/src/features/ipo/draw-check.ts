@@ -1,0 +1,52 @@
+// Re-runs an IPO's retail draw from its public record, in the browser, with the very function the
+// server ran (drawIpoRetail from @bourse/contract/ipo-draw), and compares: does the revealed seed match
+// the hash published at the opening, is the mode the same, and which allottees agree. The page shows
+// the counts; nothing here trusts the record's own `allotments` beyond comparing against them.
+
+import type { IpoDrawAllotment, IpoDrawRecordView } from '@bourse/contract';
+import { drawIpoRetail, ipoSeedHash } from '@bourse/contract/ipo-draw';
+
+export interface DrawCheck {
+  isHashOk: boolean;
+  mode: 'lottery' | 'proportionate';
+  isModeOk: boolean;
+  /** Allottees with the same lots in the record and in the re-run. */
+  matched: number;
+  /** Picked by the re-run but absent from the record (or given other lots there). */
+  missingInRecord: IpoDrawAllotment[];
+  /** In the record but not picked by the re-run (or with other lots). */
+  extraInRecord: IpoDrawAllotment[];
+  /** The re-run's allotments by reference, to look one's own application up. */
+  byRef: Map<string, number>;
+  isReproduced: boolean;
+}
+
+export function checkDraw(record: IpoDrawRecordView): DrawCheck {
+  const isHashOk = /^[0-9a-f]{64}$/.test(record.seed) && ipoSeedHash(record.seed) === record.seedHash;
+  const rerun = drawIpoRetail({
+    seed: record.seed,
+    applications: record.applications,
+    retailShares: BigInt(record.retailShares),
+    lotSize: record.lotSize,
+  });
+  const byRef = new Map(rerun.allotments.map((a) => [a.ref, a.lots]));
+  const published = new Map(record.allotments.map((a) => [a.ref, a.lots]));
+  let matched = 0;
+  const missingInRecord: IpoDrawAllotment[] = [];
+  for (const allotment of rerun.allotments) {
+    if (published.get(allotment.ref) === allotment.lots) matched++;
+    else missingInRecord.push(allotment);
+  }
+  const extraInRecord = record.allotments.filter((a) => byRef.get(a.ref) !== a.lots);
+  const isModeOk = rerun.mode === record.mode;
+  return {
+    isHashOk,
+    mode: rerun.mode,
+    isModeOk,
+    matched,
+    missingInRecord,
+    extraInRecord,
+    byRef,
+    isReproduced: isHashOk && isModeOk && missingInRecord.length === 0 && extraInRecord.length === 0,
+  };
+}
