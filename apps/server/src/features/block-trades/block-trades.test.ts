@@ -311,6 +311,14 @@ describe.each(dbs)('block trades on $dialect', ({ open }) => {
         available: 100_000_000n - lotAmount * 12n,
       });
       expect(balance(asha.uid, SHARE)).toEqual({ balance: 120n, held: 120n, available: 0n });
+      // The holding shows the allotted shares locked until T+1, bought at the offer's price.
+      const holding = (await t.call('GET', `/stock/hold/info?symbol=${SYMBOL}`, { token: asha.token })).body.data;
+      expect(holding).toMatchObject({
+        quantity: '120',
+        sellable: '0',
+        locked: '120',
+        avgPrice: formatMinor(lotAmount / 10n),
+      });
       const balaBids = (await t.call('POST', '/stock/order/trade/list', { token: bala.token, body: {} })).body.data
         .items;
       expect(balaBids.map((b: { id: number; status: string }) => [b.id, b.status])).toEqual([

@@ -418,6 +418,8 @@ describe.each(dbs)('IPO subscription on $dialect', ({ dialect, open }) => {
       quantity: '100',
       sellable: '100',
       locked: '0',
+      // Bought in the allotment at the issue price (₹10,000 for 100 shares).
+      avgPrice: '100.00',
     });
     // The issuer received exactly the allotted money: 4 lots of ₹10,000.
     const issuer = t.app.engine.state.balance(`platform:issuer:${LISTED.toLowerCase()}`, 'platform', 'INR');

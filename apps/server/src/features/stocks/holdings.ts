@@ -1,8 +1,9 @@
 // Holdings (SPEC §3 order/position fields): quantity from the ledger, locked-until-settlement from the
 // engine's settlement locks (sellable = what is free of locks and open sell orders), average price and
-// realized P&L from the user's own trades by the average-cost method with fees in the cost (bought
-// fees raise the cost, sold fees lower the proceeds), and market value, floating and today's P&L at the
-// simulated price.
+// realized P&L from the user's own trades and allotments (IPO, block trade: bought at what was paid) by the
+// average-cost method with fees in the cost (bought fees raise the cost, sold fees lower the proceeds), and
+// market value, floating and today's P&L at the simulated price. Locked is everything held on the shares
+// but open sell orders: T+1 settlement locks and allotted shares waiting for their listing or settlement.
 //
 // SPEC §4's "locked t+1 positions are sold under separate handling" is read as: locked shares cannot be
 // sold at all until settlement; the holding shows them apart (locked, with the time they unlock), and a
@@ -15,7 +16,7 @@ import { decimalToTicks, type Instrument, tradingDayOf } from '@bourse/market';
 import { formatDecimal } from '@bourse/money';
 import type { TradingEngine } from '../../engine-host/trading-engine.ts';
 import type { MarketData } from '../markets/service.ts';
-import type { TradeRow } from './repo.ts';
+import type { AllotmentRow, TradeRow } from './repo.ts';
 import * as repo from './repo.ts';
 import { unlockAtMs } from './settlement-calendar.ts';
 
@@ -43,26 +44,46 @@ export class Holdings {
 
   async list(userId: number, now: number): Promise<HoldingView[]> {
     const owner = String(userId);
-    const trades = await repo.listUserTrades(this.#db, owner);
-    return this.#views(owner, this.#stocks, trades, now);
+    const [trades, allotments] = await Promise.all([
+      repo.listUserTrades(this.#db, owner),
+      repo.listUserAllotments(this.#db, owner),
+    ]);
+    return this.#views(owner, this.#stocks, trades, allotments, now);
   }
 
   async info(userId: number, instrumentId: string, now: number): Promise<HoldingView | null> {
     const owner = String(userId);
     const instrument = this.#stocks.find((i) => i.id === instrumentId);
     if (!instrument) return null;
-    const trades = await repo.listUserTradesIn(this.#db, owner, instrumentId);
-    return this.#views(owner, [instrument], trades, now)[0] ?? null;
+    const [trades, allotments] = await Promise.all([
+      repo.listUserTradesIn(this.#db, owner, instrumentId),
+      repo.listUserAllotments(this.#db, owner),
+    ]);
+    return this.#views(owner, [instrument], trades, allotments, now)[0] ?? null;
   }
 
   /** A holding for each stock the user holds or has traded (trades in id order). */
-  #views(owner: string, stocks: readonly Instrument[], trades: TradeRow[], now: number): HoldingView[] {
-    const byInstrument = new Map<string, TradeRow[]>();
-    for (const t of trades) {
-      const rows = byInstrument.get(t.instrument_id);
-      if (rows) rows.push(t);
-      else byInstrument.set(t.instrument_id, [t]);
+  #views(
+    owner: string,
+    stocks: readonly Instrument[],
+    trades: TradeRow[],
+    allotments: AllotmentRow[],
+    now: number,
+  ): HoldingView[] {
+    const byInstrument = new Map<string, Flow[]>();
+    const add = (instrumentId: string, flow: Flow) => {
+      const rows = byInstrument.get(instrumentId);
+      if (rows) rows.push(flow);
+      else byInstrument.set(instrumentId, [flow]);
+    };
+    for (const t of trades) add(t.instrument_id, flowOfTrade(t, owner));
+    for (const a of allotments) {
+      const spec = this.#engine.state.instrument(instrumentIdOfShare(a.asset));
+      if (!spec) continue;
+      const lots = BigInt(a.qty) / spec.lotMinor;
+      add(spec.id, { side: 'buy', lots, notional: BigInt(a.paid ?? '0'), fee: 0n, at: Number(a.at) });
     }
+    for (const rows of byInstrument.values()) rows.sort((x, y) => x.at - y.at);
     const out: HoldingView[] = [];
     for (const instrument of stocks) {
       const spec = this.#engine.state.instrument(instrument.id);
@@ -75,16 +96,11 @@ export class Holdings {
     return out;
   }
 
-  #view(owner: string, instrument: Instrument, spec: EngineInstrument, rows: TradeRow[], now: number): HoldingView {
+  #view(owner: string, instrument: Instrument, spec: EngineInstrument, rows: Flow[], now: number): HoldingView {
     const today = tradingDayOf(instrument.exchange, now);
     const b: Book = { lots: 0n, cost: 0n, realized: 0n, todayLots: 0n, todayCash: 0n };
-    for (const t of rows) {
-      const isMaker = t.maker_user_id === owner;
-      const side = isMaker ? (t.taker_side === 'buy' ? 'sell' : 'buy') : t.taker_side;
-      const lots = BigInt(t.qty_lots);
-      const notional = BigInt(t.notional);
-      const fee = BigInt(isMaker ? t.maker_fee : t.taker_fee);
-      const isToday = tradingDayOf(instrument.exchange, Number(t.at)) === today;
+    for (const { side, lots, notional, fee, at } of rows) {
+      const isToday = tradingDayOf(instrument.exchange, at) === today;
       if (side === 'buy') {
         b.lots += lots;
         b.cost += notional + fee;
@@ -108,7 +124,11 @@ export class Holdings {
     const prevTicks = decimalToTicks(quote.prevClose, instrument.tickSize) ?? lastTicks;
     const shares = this.#engine.state.balance(owner, 'stock', spec.base.code);
     const locks = this.#engine.state.settlementLocks(owner, instrument.id);
-    const lockedLots = locks.reduce((sum, l) => sum + l.qtyLots, 0);
+    const heldForSale = this.#engine.state
+      .openOrders(owner)
+      .filter((o) => o.instrumentId === instrument.id && o.side === 'sell')
+      .reduce((sum, o) => sum + o.holdAmount, 0n);
+    const locked = shares.balance - shares.available - heldForSale;
     const lots = shares.balance / spec.lotMinor;
     const value = (ticks: number, n: bigint) => (BigInt(ticks) * spec.tickMinor * n * spec.lotMinor) / spec.baseUnit;
     const marketValue = value(lastTicks, lots);
@@ -124,7 +144,7 @@ export class Holdings {
       currency: spec.quote.code,
       quantity: formatDecimal(shares.balance, spec.base.scale),
       sellable: formatDecimal(shares.available, spec.base.scale),
-      locked: formatDecimal(BigInt(lockedLots) * spec.lotMinor, spec.base.scale),
+      locked: formatDecimal(locked > 0n ? locked : 0n, spec.base.scale),
       avgPrice: formatDecimal(lots > 0n ? (b.cost * spec.baseUnit) / (lots * spec.lotMinor) : 0n, scale),
       lastPrice: quote.price,
       marketValue: formatDecimal(marketValue, scale),
@@ -135,4 +155,23 @@ export class Holdings {
       unlocksAt: first ? unlockAtMs(instrument.exchange, first.timeMs) : null,
     };
   }
+}
+
+/** One change of a holding: a trade's side of it, or an allotment (a buy at what was paid, no fee). */
+type Flow = { side: 'buy' | 'sell'; lots: bigint; notional: bigint; fee: bigint; at: number };
+
+function flowOfTrade(t: TradeRow, owner: string): Flow {
+  const isMaker = t.maker_user_id === owner;
+  return {
+    side: isMaker ? (t.taker_side === 'buy' ? 'sell' : 'buy') : t.taker_side,
+    lots: BigInt(t.qty_lots),
+    notional: BigInt(t.notional),
+    fee: BigInt(isMaker ? t.maker_fee : t.taker_fee),
+    at: Number(t.at),
+  };
+}
+
+/** The stock instrument of a share asset: SHARE:NSE:TCS → NSE:TCS. */
+function instrumentIdOfShare(asset: string): string {
+  return asset.slice('SHARE:'.length);
 }

@@ -105,6 +105,25 @@ export const listUserTradesIn = (db: Sql, owner: string, instrumentId: string) =
     [owner, instrumentId],
   );
 
+/**
+ * Shares a customer received in a primary-market allotment (an IPO, a block trade: engine
+ * settle_allotment), each with what was paid for it: the delivery `<hold>:deliver` and its payment
+ * `<hold>:allot` (decision 0030). The holdings count them as buys at that price.
+ */
+export type AllotmentRow = { asset: string; qty: string; paid: string | null; at: number };
+
+export const listUserAllotments = (db: Sql, owner: string) =>
+  db.query<AllotmentRow>(
+    `SELECT d.asset AS asset, d.amount AS qty, p.amount AS paid, d.at AS at
+       FROM ledger_transfers d
+       LEFT JOIN ledger_transfers p
+         ON p.transfer_id = substr(d.transfer_id, 1, length(d.transfer_id) - 8) || ':allot'
+      WHERE d.credit_owner = $1 AND d.cause = 'allotment' AND d.asset LIKE 'SHARE:%'
+        AND d.transfer_id LIKE '%:deliver'
+      ORDER BY d.seq`,
+    [owner],
+  );
+
 // --- the watchlist ------------------------------------------------------------------------------
 
 export const addWatch = (db: Sql, userId: number, instrumentId: string, now: number) =>
