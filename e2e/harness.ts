@@ -208,10 +208,12 @@ export async function apiCall(
   return (await res.json()) as ApiAnswer;
 }
 
-/** A new customer registered over the API (the captcha solved as a test can), with their session. */
+/** A new customer registered over the API (the captcha solved as a test can), with their session; with
+ * `tradePassword`, that transaction password set too. */
 export async function registerCustomer(
   server: Server,
   phone: string,
+  { tradePassword }: { tradePassword?: string } = {},
 ): Promise<CustomerSession & { user: { id: number } }> {
   const captcha = (await apiCall(server, '/common/captcha')).data;
   const reg = await apiCall(server, '/user/register', {
@@ -224,7 +226,17 @@ export async function registerCustomer(
     captchaCode: await solveCaptcha(captcha.challenge),
   });
   if (reg.code !== 0) throw new Error(`registration failed: ${JSON.stringify(reg)}`);
-  return { token: reg.data.token as string, user: reg.data.user };
+  const token = reg.data.token as string;
+  if (tradePassword !== undefined) {
+    const pin = await apiCall(
+      server,
+      '/user/update/tradePassword',
+      { password: tradePassword, confirmPassword: tradePassword, loginPassword: 'secret12' },
+      { token },
+    );
+    if (pin.code !== 0) throw new Error(`transaction password: ${JSON.stringify(pin)}`);
+  }
+  return { token, user: reg.data.user };
 }
 
 export async function smsCode(server: Server, phone: string, areaCode = '91'): Promise<string> {

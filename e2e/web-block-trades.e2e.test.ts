@@ -17,10 +17,10 @@ import {
   customerPage,
   DEMO_STAFF,
   launchBrowser,
+  registerCustomer,
   type Server,
   shot,
   signInCustomer,
-  solveCaptcha,
   staffSignIn,
   staffTotp,
   startServer,
@@ -51,24 +51,7 @@ async function api(path: string, body: Record<string, unknown> | null, token?: s
 }
 
 async function customer(phone: string) {
-  const captcha = (await api('/common/captcha', null)).data;
-  const reg = await api('/user/register', {
-    areaCode: '91',
-    phone,
-    password: 'secret12',
-    confirmPassword: 'secret12',
-    agree: '1',
-    captchaId: captcha.captchaId,
-    captchaCode: await solveCaptcha(captcha.challenge),
-  });
-  expect(reg.code, JSON.stringify(reg)).toBe(0);
-  const token = reg.data.token as string;
-  const pin = await api(
-    '/user/update/tradePassword',
-    { password: PIN, confirmPassword: PIN, loginPassword: 'secret12' },
-    token,
-  );
-  expect(pin.code, JSON.stringify(pin)).toBe(0);
+  const { token, user } = await registerCustomer(server, phone, { tradePassword: PIN });
   const photo = `data:image/jpeg;base64,${(
     await sharp({ create: { width: 480, height: 300, channels: 3, background: '#dfe7f1' } })
       .jpeg()
@@ -80,7 +63,7 @@ async function customer(phone: string) {
     token,
   );
   expect(kyc.code, JSON.stringify(kyc)).toBe(0);
-  return { token, user: reg.data.user, phone };
+  return { token, user, phone };
 }
 
 beforeAll(async () => {

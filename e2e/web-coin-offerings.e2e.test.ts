@@ -9,12 +9,13 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  apiCall,
   consolePage,
   customerPage,
   launchBrowser,
+  registerCustomer,
   type Server,
   shot,
-  solveCaptcha,
   staffSignIn,
   startServer,
 } from './harness.ts';
@@ -45,17 +46,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function api(path: string, body: Record<string, string> | null, token?: string) {
-  const res = await fetch(`${server.baseUrl}/ipor-api${path}`, {
-    method: body ? 'POST' : 'GET',
-    headers: {
-      ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      ...(token ? { token } : {}),
-    },
-    ...(body ? { body: new URLSearchParams(body).toString() } : {}),
-  });
-  return (await res.json()) as { code: number; msg: string; data: any };
-}
+const api = (path: string, body: Record<string, string> | null, token?: string) =>
+  apiCall(server, path, body, { token });
 
 async function spot(token: string, asset: string): Promise<{ available: string; held: string }> {
   const items = (await api('/coin/assets', {}, token)).data.spot as {
@@ -67,26 +59,9 @@ async function spot(token: string, asset: string): Promise<{ available: string; 
 }
 
 async function customer(phone: string) {
-  const captcha = (await api('/common/captcha', null)).data;
-  const reg = await api('/user/register', {
-    areaCode: '91',
-    phone,
-    password: 'secret12',
-    confirmPassword: 'secret12',
-    agree: '1',
-    captchaId: captcha.captchaId,
-    captchaCode: await solveCaptcha(captcha.challenge),
-  });
-  expect(reg.code, JSON.stringify(reg)).toBe(0);
-  const token = reg.data.token as string;
-  const pin = await api(
-    '/user/update/tradePassword',
-    { password: PIN, confirmPassword: PIN, loginPassword: 'secret12' },
-    token,
-  );
-  expect(pin.code, JSON.stringify(pin)).toBe(0);
+  const { token, user } = await registerCustomer(server, phone, { tradePassword: PIN });
   await expect.poll(async () => (await spot(token, 'USDT')).available, { timeout: 15_000 }).toBe('10000.000000');
-  return { token, user: reg.data.user };
+  return { token, user };
 }
 
 async function enterPin(page: Page, pin: string) {

@@ -12,13 +12,15 @@ import * as OTPAuth from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  type ApiAnswer,
+  apiCall,
   blockingAxeViolations,
   DEMO_STAFF,
   launchBrowser,
   phonePage,
+  registerCustomer,
   type Server,
   shot,
-  solveCaptcha,
   startServer,
 } from './harness.ts';
 
@@ -113,41 +115,13 @@ afterAll(async () => {
   await server?.stop();
 });
 
-type Envelope = { code: number; msg: string; data: any; error?: string };
-
-async function api(path: string, body: Record<string, string> | null, token?: string): Promise<Envelope> {
-  const res = await fetch(`${server.baseUrl}/ipor-api${path}`, {
-    method: body ? 'POST' : 'GET',
-    headers: {
-      ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      ...(token ? { token } : {}),
-    },
-    ...(body ? { body: new URLSearchParams(body).toString() } : {}),
-  });
-  return (await res.json()) as Envelope;
-}
+const api = (path: string, body: Record<string, string> | null, token?: string) =>
+  apiCall(server, path, body, { token });
 
 /** A fresh customer with a transaction password, signed in through the API. */
 async function customer(phone: string) {
-  const captcha = (await api('/common/captcha', null)).data;
-  const reg = await api('/user/register', {
-    areaCode: '91',
-    phone,
-    password: 'secret12',
-    confirmPassword: 'secret12',
-    agree: '1',
-    captchaId: captcha.captchaId,
-    captchaCode: await solveCaptcha(captcha.challenge),
-  });
-  expect(reg.code, JSON.stringify(reg)).toBe(0);
-  const token = reg.data.token as string;
-  const pin = await api(
-    '/user/update/tradePassword',
-    { password: PIN, confirmPassword: PIN, loginPassword: 'secret12' },
-    token,
-  );
-  expect(pin.code, JSON.stringify(pin)).toBe(0);
-  return { token, user: reg.data.user };
+  const { token, user } = await registerCustomer(server, phone, { tradePassword: PIN });
+  return { token, user };
 }
 
 /** Moves the server's clock on (its jobs catch up before it answers); returns its new time. */
@@ -157,16 +131,16 @@ async function advance(ms: number): Promise<number> {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ ms }),
   });
-  return ((await res.json()) as Envelope).data.now as number;
+  return ((await res.json()) as ApiAnswer).data.now as number;
 }
 
-async function staffCall(path: string, json: Record<string, unknown>, token?: string): Promise<Envelope> {
+async function staffCall(path: string, json: Record<string, unknown>, token?: string): Promise<ApiAnswer> {
   const res = await fetch(`${server.baseUrl}/ipor-api${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { token } : {}) },
     body: JSON.stringify(json),
   });
-  return (await res.json()) as Envelope;
+  return (await res.json()) as ApiAnswer;
 }
 
 /** A staff sign-in with the TOTP code of the server's (test) time, one 30 s step after the last. */

@@ -11,7 +11,7 @@ import { errorMessage } from '@bourse/contract';
 import { compareDecimal } from '@bourse/money';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall, customerPage, launchBrowser, type Server, shot, solveCaptcha, startServer } from './harness.ts';
+import { apiCall, customerPage, launchBrowser, registerCustomer, type Server, shot, startServer } from './harness.ts';
 
 const PIN = '135790';
 
@@ -102,24 +102,7 @@ async function balance(token: string, wallet: string, asset: string): Promise<st
 
 /** A fresh customer with a transaction password, 10,000 USDT in spot and 2,000 of it moved to contracts. */
 async function fundedCustomer(phone: string) {
-  const captcha = (await api('/common/captcha', null)).data;
-  const reg = await api('/user/register', {
-    areaCode: '91',
-    phone,
-    password: 'secret12',
-    confirmPassword: 'secret12',
-    agree: '1',
-    captchaId: captcha.captchaId,
-    captchaCode: await solveCaptcha(captcha.challenge),
-  });
-  expect(reg.code, JSON.stringify(reg)).toBe(0);
-  const token = reg.data.token as string;
-  const pin = await api(
-    '/user/update/tradePassword',
-    { password: PIN, confirmPassword: PIN, loginPassword: 'secret12' },
-    token,
-  );
-  expect(pin.code, JSON.stringify(pin)).toBe(0);
+  const { token, user } = await registerCustomer(server, phone, { tradePassword: PIN });
   await expect.poll(() => balance(token, 'spot', 'USDT'), { timeout: 15_000 }).toBe('10000.000000');
   const moved = await api(
     '/coin/transfer',
@@ -127,7 +110,7 @@ async function fundedCustomer(phone: string) {
     token,
   );
   expect(moved.code, JSON.stringify(moved)).toBe(0);
-  return { token, user: reg.data.user, phone };
+  return { token, user, phone };
 }
 
 /** `price` × pct / 100, at the price's own decimals (rounded down). */

@@ -16,9 +16,9 @@ import {
   customerPage,
   launchBrowser,
   phonePage,
+  registerCustomer,
   type Server,
   shot,
-  solveCaptcha,
   startServer,
 } from './harness.ts';
 
@@ -104,26 +104,9 @@ async function spotBalance(token: string, asset: string): Promise<string> {
 
 /** A fresh customer with a transaction password and paper mode's 10,000 USDT grant in the spot wallet. */
 async function fundedCustomer(phone: string) {
-  const captcha = (await api('/common/captcha', null)).data;
-  const reg = await api('/user/register', {
-    areaCode: '91',
-    phone,
-    password: 'secret12',
-    confirmPassword: 'secret12',
-    agree: '1',
-    captchaId: captcha.captchaId,
-    captchaCode: await solveCaptcha(captcha.challenge),
-  });
-  expect(reg.code, JSON.stringify(reg)).toBe(0);
-  const token = reg.data.token as string;
-  const pin = await api(
-    '/user/update/tradePassword',
-    { password: PIN, confirmPassword: PIN, loginPassword: 'secret12' },
-    token,
-  );
-  expect(pin.code, JSON.stringify(pin)).toBe(0);
+  const { token, user } = await registerCustomer(server, phone, { tradePassword: PIN });
   await expect.poll(() => spotBalance(token, 'USDT'), { timeout: 15_000 }).toBe('10000.000000');
-  return { token, user: reg.data.user, phone };
+  return { token, user, phone };
 }
 
 /** `price` × pct / 100, at the price's own decimals (rounded down). */

@@ -6,7 +6,7 @@
 // Screenshots: test-results/screens/web-trade-real-*.png.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall, launchBrowser, phonePage, type Server, shot, solveCaptcha, startServer } from './harness.ts';
+import { apiCall, launchBrowser, phonePage, registerCustomer, type Server, shot, startServer } from './harness.ts';
 
 const PIN = '135790';
 const DAY = 86_400_000;
@@ -57,25 +57,8 @@ const api = (path: string, body: Record<string, string> | null, token?: string, 
 
 /** A fresh customer with a transaction password, signed in through the API. */
 async function customer(phone: string) {
-  const captcha = (await api('/common/captcha', null)).data;
-  const reg = await api('/user/register', {
-    areaCode: '91',
-    phone,
-    password: 'secret12',
-    confirmPassword: 'secret12',
-    agree: '1',
-    captchaId: captcha.captchaId,
-    captchaCode: await solveCaptcha(captcha.challenge),
-  });
-  expect(reg.code, JSON.stringify(reg)).toBe(0);
-  const token = reg.data.token as string;
-  const pin = await api(
-    '/user/update/tradePassword',
-    { password: PIN, confirmPassword: PIN, loginPassword: 'secret12' },
-    token,
-  );
-  expect(pin.code, JSON.stringify(pin)).toBe(0);
-  return { token, user: reg.data.user };
+  const { token, user } = await registerCustomer(server, phone, { tradePassword: PIN });
+  return { token, user };
 }
 
 async function enterPin(page: Page, pin: string) {
