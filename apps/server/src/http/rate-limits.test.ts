@@ -27,7 +27,7 @@ const post = (url: string, payload: unknown, o: { ip?: string; headers?: Record<
   });
 
 describe('rate limits', () => {
-  it('refuses the registrations from one address after its ceiling, within two seconds, with a translated 429', async () => {
+  it('refuses the registrations from one address after its ceiling within one window, with a translated 429', async () => {
     await start({ register: 5 });
     const started = Date.now();
     const answers = [];
@@ -42,7 +42,8 @@ describe('rate limits', () => {
       };
       answers.push(await post('/user/register', body, { headers: { lang: i % 2 ? 'pt-BR' : 'en-US' } }));
     }
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // All ten fell in one 60-second window (the ceiling counts per window), however slow the machine.
+    expect(Date.now() - started).toBeLessThan(60_000);
     expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 200, 429, 429, 429, 429, 429]);
     expect(answers[5]!.json()).toEqual({
       code: -1001,
