@@ -186,16 +186,22 @@ export async function moveOffer(
   return changed > 0;
 }
 
+/**
+ * A new bid, only while its offer is published and open at `at` (undefined otherwise): a bid checked just
+ * before the close must not land on an offer the job has already allotted.
+ */
 export async function insertBid(
   db: Sql,
   b: { offerId: number; userId: number; quantity: bigint; amountMinor: bigint; at: number; clientKey?: string },
-): Promise<number> {
+): Promise<number | undefined> {
   const rows = await db.query<{ id: number }>(
     `INSERT INTO block_bids (offer_id, user_id, quantity, amount_minor, status, created_at, updated_at, client_key)
-     VALUES ($1, $2, $3, $4, 'new', $5, $5, $6) RETURNING id`,
+     SELECT o.id, CAST($2 AS BIGINT), CAST($3 AS BIGINT), CAST($4 AS BIGINT), 'new', CAST($5 AS BIGINT),
+       CAST($5 AS BIGINT), CAST($6 AS TEXT)
+     FROM block_offers o WHERE o.id = $1 AND o.status = 'published' AND o.closes_at > $5 RETURNING id`,
     [b.offerId, b.userId, b.quantity, b.amountMinor, b.at, b.clientKey ?? null],
   );
-  return Number(rows[0]?.id);
+  return rows[0] === undefined ? undefined : Number(rows[0].id);
 }
 
 /** A customer's bid by the idempotency key it was placed with (in any state, 'new' included). */
@@ -280,6 +286,15 @@ export async function moveBid(
     [id, from, to, at, allotment?.allotted ?? 0n, allotment?.paidMinor ?? 0n],
   );
   return changed > 0;
+}
+
+/** Bids still 'applied' on a settled offer (placed at the close, after its allotment): to release. */
+export async function lateBids(db: Sql): Promise<BidRow[]> {
+  const rows = await db.query<BidRow>(
+    `SELECT b.* FROM block_bids b JOIN block_offers o ON o.id = b.offer_id
+     WHERE o.status = 'settled' AND b.status = 'applied' ORDER BY b.id`,
+  );
+  return rows.map(bidRow);
 }
 
 /** Allotted bids whose shares are still locked, of offers whose settlement day has begun. */

@@ -8,6 +8,7 @@
 // Must hold: every money move is an engine command whose id derives from the row; a refusal changes
 // nothing; another customer's bid answers not found. Must not: let anyone choose who gets what.
 
+import { createHash } from 'node:crypto';
 import type {
   BlockBidStatus,
   BlockBidView,
@@ -55,6 +56,12 @@ const link = (offerId: number) => `block-offer:${offerId}`;
 const WINDOW_CHOICES = 6;
 
 type Offer = { row: repo.OfferRow; instrument: Instrument; spec: EngineInstrument };
+
+/** A bid's allotment is recorded (the engine may still have to settle it). */
+const SETTLED_BID = new Set<repo.BidStatus>(['allotted', 'partly_allotted', 'not_allotted']);
+
+/** A bid left 'applied' changed while the allotment was being recorded (rolls the transaction back). */
+class BidMoved extends Error {}
 
 export class BlockTrades {
   readonly #db: Db;
@@ -136,14 +143,14 @@ export class BlockTrades {
     // Short funds are refused before anything is written or sent (the request changes nothing).
     if (this.#engine.state.balance(owner, 'stock', currency).available < amount)
       throw new AppError('insufficient_balance');
-    let id: number;
+    let id: number | undefined;
     try {
       id = await repo.insertBid(this.#db, {
         offerId: row.id,
         userId: user.id,
         quantity,
         amountMinor: amount,
-        at: now,
+        at: this.#clock.now(),
         ...(clientKey !== undefined ? { clientKey } : {}),
       });
     } catch (error) {
@@ -153,6 +160,8 @@ export class BlockTrades {
       if (earlier) return earlier;
       throw error;
     }
+    // Closed (or allotted) since the checks above: nothing was written.
+    if (id === undefined) throw new AppError('block_offer_closed');
     const held = await this.#engine.submit({
       type: 'hold_funds',
       id: blockHoldId(id),
@@ -168,7 +177,7 @@ export class BlockTrades {
       throw new AppError(held.code === 'insufficient_balance' ? 'insufficient_balance' : held.code);
     }
     // The offer is not allotted while a bid of it is still 'new' (#settle waits), so a bid placed before the
-    // close is always in its allotment.
+    // close is in its allotment; one that slipped in as the allotment was recorded is released by the job.
     await repo.moveBid(this.#db, id, 'new', 'applied', this.#clock.now());
     const bid = await repo.findBid(this.#db, user.id, id);
     if (!bid) throw new Error(`block bid ${id} vanished`);
@@ -186,23 +195,48 @@ export class BlockTrades {
     return this.#bidView({ ...earlier, status: earlier.status === 'new' ? 'applied' : earlier.status }, offer);
   }
 
-  /** Cancels an applied bid before the window closes: its hold is released in full. */
+  /**
+   * Cancels an applied bid before the window closes: its hold is released in full. The cancel is recorded
+   * before the release: the job allots only bids still 'applied' (in one transaction), so a bid is either
+   * cancelled or allotted, never allotted with its hold gone. A cancel cut short before its release is
+   * finished by a retry or by the job at the close.
+   */
   async cancel(user: UserRow, bidId: number): Promise<BlockBidView> {
     const bid = await repo.findBid(this.#db, user.id, bidId);
     if (!bid) throw new AppError('block_bid_not_found');
     const offer = await this.#anyOffer(bid.offer_id);
-    if (bid.status === 'cancelled') return this.#bidView(bid, offer);
+    if (bid.status === 'cancelled') {
+      await this.#release(bid.id);
+      return this.#bidView(bid, offer);
+    }
     if (bid.status !== 'applied' || offer.row.status !== 'published' || this.#clock.now() >= offer.row.closes_at) {
       throw new AppError('block_bid_not_cancellable');
     }
+    if (!(await repo.moveBid(this.#db, bid.id, 'applied', 'cancelled', this.#clock.now())))
+      throw new AppError('block_bid_not_cancellable');
+    await this.#release(bid.id);
+    return this.#bidView((await repo.findBid(this.#db, user.id, bid.id)) ?? bid, offer);
+  }
+
+  /** Releases a bid's funds hold in full if it is still there (one command id per bid: a re-send is a no-op). */
+  async #release(bidId: number): Promise<void> {
+    if (this.#engine.state.fundsHold(blockHoldId(bidId)) === undefined) return;
     const released = await this.#engine.submit({
       type: 'void_hold',
-      id: `block-cancel:${bid.id}`,
-      holdId: blockHoldId(bid.id),
+      id: `block-cancel:${bidId}`,
+      holdId: blockHoldId(bidId),
     });
-    if (!released.ok) throw new AppError(released.code);
+    if (!released.ok && released.code !== 'hold_not_found') throw new Error(`block release ${bidId}: ${released.code}`);
+  }
+
+  /**
+   * A bid left out of its offer's allotment: placed as it was recorded, or its hold released without its
+   * cancel being recorded (a crash). Released first, then recorded cancelled (a crash between: the next
+   * run finds it again with nothing left to release).
+   */
+  async #retire(bid: repo.BidRow): Promise<void> {
+    await this.#release(bid.id);
     await repo.moveBid(this.#db, bid.id, 'applied', 'cancelled', this.#clock.now());
-    return this.#bidView((await repo.findBid(this.#db, user.id, bid.id)) ?? bid, offer);
   }
 
   /** The customer's block-trade orders, newest first (/stock/order/trade/list). */
@@ -437,6 +471,7 @@ export class BlockTrades {
       const offer = this.#offer(row);
       if (offer) await this.#settle(offer);
     }
+    for (const bid of await repo.lateBids(this.#db)) await this.#retire(bid);
     for (const bid of await repo.bidsToUnlock(this.#db, now)) {
       const result = await this.#engine.submit({
         type: 'void_hold',
@@ -458,10 +493,40 @@ export class BlockTrades {
     }
   }
 
+  /**
+   * An offer's close, in three steps each safe to repeat after a crash: bids whose hold is gone are left
+   * out (cancelled), the allotment is recorded on every remaining bid in one transaction, then the engine
+   * settles the recorded bids whose holds remain, in batches named by their content; the offer is marked
+   * settled once every batch is through.
+   */
   async #settle(offer: Offer): Promise<void> {
-    const { row, spec } = offer;
+    const { row } = offer;
     // A bid still being placed (its hold in flight) is waited for: the next run allots it with the rest.
     if ((await repo.listOfferBids(this.#db, row.id, 'new')).length > 0) return;
+    const bids = await repo.listOfferBids(this.#db, row.id);
+    const recorded = bids.some((b) => SETTLED_BID.has(b.status));
+    for (const bid of bids) {
+      if (bid.status === 'cancelled') await this.#release(bid.id);
+      // After the allotment was recorded, a bid still 'applied' came too late to be in it.
+      else if (bid.status === 'applied' && (recorded || this.#holdReleased(bid.id))) await this.#retire(bid);
+    }
+    if (!recorded && !(await this.#recordAllotment(offer))) return;
+    await this.#sendAllotment(offer);
+    await repo.moveOffer(this.#db, row.id, 'published', 'settled', { at: this.#clock.now() });
+  }
+
+  /** The hold is gone without having been settled: its funds were released (a cancel cut short). */
+  #holdReleased(bidId: number): boolean {
+    const holdId = blockHoldId(bidId);
+    return this.#engine.state.fundsHold(holdId) === undefined && !this.#engine.state.transferPosted(`${holdId}:allot`);
+  }
+
+  /**
+   * The pro-rata allotment of the offer's applied bids, recorded in one transaction. False (nothing
+   * recorded) when a bid was cancelled meanwhile: the next run allots again without it.
+   */
+  async #recordAllotment(offer: Offer): Promise<boolean> {
+    const { row } = offer;
     const bids = await repo.listOfferBids(this.#db, row.id, 'applied');
     const allotted = allotBlock(
       bids.map((b) => ({ id: b.id, quantity: b.quantity, heldMinor: b.amount_minor })),
@@ -469,18 +534,47 @@ export class BlockTrades {
       row.lot,
       (q) => this.#priceOf(offer, q),
     );
-    for (let start = 0, batch = 0; start < allotted.length; start += ALLOTMENT_BATCH_MAX, batch++) {
-      const part = allotted.slice(start, start + ALLOTMENT_BATCH_MAX);
-      // A batch settled before a restart has no holds left: it is not sent again.
-      if (part.every((a) => this.#engine.state.fundsHold(blockHoldId(a.id)) === undefined)) continue;
-      const entries: AllotmentEntry[] = part.map((a) => [
-        blockHoldId(a.id),
-        formatDecimal(a.payMinor, spec.quote.scale),
-        formatDecimal(a.allotted, spec.base.scale),
+    const at = this.#clock.now();
+    try {
+      await this.#db.transaction(async (tx) => {
+        for (const [i, a] of allotted.entries()) {
+          const bid = bids[i] as repo.BidRow;
+          const to: BlockBidStatus =
+            a.allotted === 0n ? 'not_allotted' : a.allotted === bid.quantity ? 'allotted' : 'partly_allotted';
+          const moved = await repo.moveBid(tx, bid.id, 'applied', to, at, {
+            allotted: a.allotted,
+            paidMinor: a.payMinor,
+          });
+          if (!moved) throw new BidMoved();
+        }
+      });
+    } catch (error) {
+      if (error instanceof BidMoved) return false;
+      throw error;
+    }
+    return true;
+  }
+
+  /**
+   * Settles the recorded bids whose holds remain (a settled one has none). A batch's id is a digest of its
+   * entries: a batch the engine refused is never re-sent under the same id with the same fate sealed.
+   */
+  async #sendAllotment(offer: Offer): Promise<void> {
+    const { row, spec } = offer;
+    const pending = (await repo.listOfferBids(this.#db, row.id)).filter(
+      (b) => SETTLED_BID.has(b.status) && this.#engine.state.fundsHold(blockHoldId(b.id)) !== undefined,
+    );
+    for (let start = 0; start < pending.length; start += ALLOTMENT_BATCH_MAX) {
+      const part = pending.slice(start, start + ALLOTMENT_BATCH_MAX);
+      const entries: AllotmentEntry[] = part.map((b) => [
+        blockHoldId(b.id),
+        formatDecimal(b.paid_minor, spec.quote.scale),
+        formatDecimal(b.allotted, spec.base.scale),
       ]);
+      const digest = createHash('sha256').update(JSON.stringify(entries)).digest('hex').slice(0, 16);
       const result = await this.#engine.submit({
         type: 'settle_allotment',
-        id: `block-settle:${row.id}:${batch}`,
+        id: `block-settle:${row.id}:${digest}`,
         to: blockSellerAccount(row.id),
         asset: spec.base.code,
         wallet: 'stock',
@@ -488,18 +582,9 @@ export class BlockTrades {
         entries,
         link: link(row.id),
       });
-      if (!result.ok) throw new Error(`block offer ${row.id} batch ${batch}: ${result.code}`);
+      // Refused because a hold went meanwhile: the next run sends the rest under another id.
+      if (!result.ok) throw new Error(`block offer ${row.id} batch ${digest}: ${result.code}`);
     }
-    const at = this.#clock.now();
-    await this.#db.transaction(async (tx) => {
-      for (const [i, a] of allotted.entries()) {
-        const bid = bids[i] as repo.BidRow;
-        const to: BlockBidStatus =
-          a.allotted === 0n ? 'not_allotted' : a.allotted === bid.quantity ? 'allotted' : 'partly_allotted';
-        await repo.moveBid(tx, bid.id, 'applied', to, at, { allotted: a.allotted, paidMinor: a.payMinor });
-      }
-      await repo.moveOffer(tx, row.id, 'published', 'settled', { at });
-    });
   }
 
   // --- helpers ----------------------------------------------------------------------------------------
