@@ -322,6 +322,14 @@ export async function cancelWhileOpen(db: Sql, c: { id: number; at: number; refu
   return changed.length > 0;
 }
 
+/** The refund of a commitment left out of the allotment whose hold was released after it ended. */
+export async function markUncountedRefund(db: Sql, id: number, refunded: string): Promise<void> {
+  await db.run(
+    "UPDATE coin_commitments SET refunded = $1 WHERE id = $2 AND status = 'not_allotted' AND alloc_coins IS NULL",
+    [refunded, id],
+  );
+}
+
 /** Moves a commitment along its transition table; false when it was no longer `from`. */
 export async function moveCommitment(
   db: Sql,

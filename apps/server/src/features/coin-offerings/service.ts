@@ -588,14 +588,15 @@ export class CoinOfferings {
         throw new Error(`coin commitment ${c.id}: release refused (${voided.code})`);
       }
     }
-    if (c.status !== 'subscribed') return;
-    await repo.moveCommitment(this.#db, {
+    const moved = await repo.moveCommitment(this.#db, {
       id: c.id,
       from: 'subscribed',
       to: 'not_allotted',
       at: this.#clock.now(),
       refunded: live ? c.amount : '0',
     });
+    // Swept before its hold landed (recorded as holding nothing): what was just released is its refund.
+    if (live && !moved) await repo.markUncountedRefund(this.#db, c.id, c.amount);
   }
 
   async #list(id: number): Promise<void> {
