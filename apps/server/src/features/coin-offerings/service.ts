@@ -3,10 +3,11 @@
 // approves or rejects it, each action audited. In its window a customer commits USDT: a hold_funds on the
 // spot wallet (cause allotment, link coin-commitment:<id>), cancellable until the close (void_hold). At the
 // close (settleDue, run with the market pump) the coin is registered as an engine asset, the allotment is
-// computed pro rata (allotment.ts) and settled in one settle_allotment per 5,000 commitments (pays the
-// issuer, delivers the coins to the spot wallet, releases the rest of each hold), then the coin is listed
-// with its USDT pair (features/listings). Every engine id is derived from a row, so a restart re-sends the
-// same commands. Must not: let anyone choose who gets what; promise an allotment or a return.
+// computed pro rata (allotment.ts) once and stored, then settled from the stored rows in one
+// settle_allotment per 5,000 commitments (pays the issuer, delivers the coins to the spot wallet, releases
+// the rest of each hold), then the coin is listed with its USDT pair (features/listings). Every engine id is
+// derived from a row, so a restart re-sends the same commands (decision 0033, amendment). Must not: let
+// anyone choose who gets what; promise an allotment or a return; leave a hold live after the close.
 
 import type {
   ApplyCoinOfferingInput,
