@@ -1134,6 +1134,20 @@ export const MIGRATIONS: Migration[] = [
       CREATE UNIQUE INDEX coin_commitments_live ON coin_commitments(offering_id, user_id) WHERE status = 'subscribed';
     `,
   },
+  {
+    version: 32,
+    // A coin offering's allotment is computed once and stored before any engine command (decision 0033):
+    // allocated_at marks the offering, and each commitment it counted keeps its coins, payment and refund,
+    // so a restart re-sends the same settlement batches from these rows instead of recomputing them from
+    // engine state (which a half-sent settlement has changed). NULL: not (yet) in the allocation.
+    name: 'coin offerings: the stored allocation',
+    sql: () => `
+      ALTER TABLE coin_offerings ADD COLUMN allocated_at BIGINT;
+      ALTER TABLE coin_commitments ADD COLUMN alloc_coins TEXT;
+      ALTER TABLE coin_commitments ADD COLUMN alloc_pay TEXT;
+      ALTER TABLE coin_commitments ADD COLUMN alloc_refund TEXT;
+    `,
+  },
 ];
 
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {

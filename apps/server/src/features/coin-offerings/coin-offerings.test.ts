@@ -5,11 +5,13 @@
 // rejection is checked in both languages with nothing changed, and another customer's id answers not found.
 
 import { ERRORS, type ErrorCode } from '@bourse/contract';
-import { testDatabases } from '@bourse/db';
+import { type Db, testDatabases } from '@bourse/db';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { TradingEngine } from '../../engine-host/trading-engine.ts';
 import { totpNow } from '../../platform/totp.ts';
 import { STOCK_GRANTS_ONLY, testApp } from '../../testing.ts';
 import { DEMO_STAFF } from '../demo/seed.ts';
+import { CoinOfferings, commitmentHoldId } from './service.ts';
 
 const dbs = await testDatabases();
 type T = Awaited<ReturnType<typeof testApp>>;
@@ -23,12 +25,13 @@ describe.each(dbs)('coin offerings on $dialect', ({ open, dialect }) => {
   const symbol = dialect === 'sqlite' ? 'NOVS' : 'NOVP';
   let t: T;
   let closeDb: () => Promise<void>;
+  let db: Db;
   afterEach(async () => {
     await t.close();
     await closeDb();
   });
   const start = async () => {
-    const db = await open();
+    db = await open();
     closeDb = () => db.close();
     t = await testApp(db, { paperGrants: STOCK_GRANTS_ONLY });
   };
@@ -317,4 +320,179 @@ describe.each(dbs)('coin offerings on $dialect', ({ open, dialect }) => {
 
     await refused((lang) => t.call('POST', '/coin/order/new/list', { lang, json: {} }), 'not_logged_in');
   });
+
+  // --- crashes and the close -------------------------------------------------------------------------
+
+  /** An approved offering of 10 lots of 100 coins at 0.10 (10 USDT a lot), open now. */
+  const openOffering = async () => {
+    const admin = await signIn(DEMO_STAFF.username, DEMO_STAFF.password, DEMO_STAFF.totpSecret);
+    const fiona = await colleague(admin);
+    const created = await t.call('POST', '/admin/coin-offerings', {
+      token: admin,
+      json: { ...terms(t.clock.now()), unit: '100' },
+    });
+    expect(created.body.code, JSON.stringify(created.body)).toBe(0);
+    const id = created.body.data.id as number;
+    const decided = await t.call('POST', `/admin/coin-offerings/${id}/decide`, {
+      token: fiona,
+      json: { decision: 'approve', reason: 'terms and risk text checked' },
+    });
+    expect(decided.body.code).toBe(0);
+    await t.advance(HOUR);
+    return id;
+  };
+  /** The same service on the same database and engine, whose engine "crashes" around one kind of command. */
+  const crashingService = (crash: (command: { type: string }) => 'before' | 'after' | null | Promise<null>) => {
+    const engine = new Proxy(t.app.engine, {
+      get(target, prop) {
+        if (prop === 'submit') {
+          return async (command: Parameters<TradingEngine['submit']>[0]) => {
+            const when = await crash(command);
+            if (when === 'before') throw new Error('simulated crash');
+            const answer = await target.submit(command);
+            if (when === 'after') throw new Error('simulated crash');
+            return answer;
+          };
+        }
+        const value = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    return new CoinOfferings({
+      db,
+      engine: engine as TradingEngine,
+      clock: t.clock,
+      accounts: t.app.accounts,
+      listings: t.app.listings,
+    });
+  };
+  const stored = async (id: number) =>
+    db.query<Record<string, unknown>>(
+      'SELECT id, status, alloc_coins, alloc_pay, alloc_refund FROM coin_commitments WHERE offering_id = $1 ORDER BY id',
+      [id],
+    );
+  /** 21 lots asked for 10: Alice and Bob (10 lots each) get 5, Carol (1 lot) gets nothing. */
+  const oversubscribe = async (id: number) => {
+    const people = [
+      await customer('9300000011', '100'),
+      await customer('9300000012', '100'),
+      await customer('9300000013', '10'),
+    ];
+    for (const [k, amount] of ['100', '100', '10'].entries()) {
+      const answer = await apply((people[k] as { token: string }).token, { id, amount });
+      expect(answer.body.code, JSON.stringify(answer.body)).toBe(0);
+    }
+    return people as [{ id: string; token: string }, { id: string; token: string }, { id: string; token: string }];
+  };
+  /** Every hold settled or released once: what each one paid and got, and nothing left held. */
+  const expectSettled = async (id: number, people: { id: string }[]) => {
+    const rows = (await stored(id)).slice(0, 3);
+    expect(rows.map((r) => r.status)).toEqual(['allotted', 'allotted', 'not_allotted']);
+    const [alice, bob, carol] = people as [{ id: string }, { id: string }, { id: string }];
+    expect(spot(alice.id, 'USDT')).toMatchObject({ balance: USDT('50'), held: 0n });
+    expect(spot(bob.id, 'USDT')).toMatchObject({ balance: USDT('50'), held: 0n });
+    expect(spot(carol.id, 'USDT')).toMatchObject({ balance: USDT('10'), held: 0n });
+    expect(spot(alice.id, symbol).balance).toBe(500n * COIN);
+    expect(spot(bob.id, symbol).balance).toBe(500n * COIN);
+    expect(spot(carol.id, symbol).balance).toBe(0n);
+    for (const r of rows) expect(t.app.engine.state.fundsHold(commitmentHoldId(Number(r.id)))).toBeUndefined();
+    const info = (await t.call('POST', '/coin/new/info', { json: { id } })).body.data;
+    expect(info).toMatchObject({ phase: 'listed', sold: '1000.00000000' });
+    expect(t.app.engine.state.findBrokenInvariant()).toBeUndefined();
+  };
+
+  it('finishes an allotment interrupted after its settlement was sent, with the allocation it stored', async () => {
+    await start();
+    const id = await openOffering();
+    const people = await oversubscribe(id);
+    t.clock.advance(2 * HOUR);
+    // The settlement goes through, then the process dies before any status moved.
+    const crashed = crashingService((c) => (c.type === 'settle_allotment' ? 'after' : null));
+    await expect(crashed.settleDue()).rejects.toThrow('simulated crash');
+    const before = await stored(id);
+    expect(before).toEqual([
+      expect.objectContaining({ status: 'subscribed', alloc_coins: '500.00000000', alloc_pay: '50.000000' }),
+      expect.objectContaining({ status: 'subscribed', alloc_coins: '500.00000000', alloc_refund: '50.000000' }),
+      expect.objectContaining({ status: 'subscribed', alloc_coins: '0.00000000', alloc_refund: '10.000000' }),
+    ]);
+    // Restarted: the job resumes from the stored rows (Carol, who got nothing, is still counted).
+    await t.advance(0);
+    expect((await stored(id)).map((r) => [r.alloc_coins, r.alloc_pay, r.alloc_refund])).toEqual(
+      before.map((r) => [r.alloc_coins, r.alloc_pay, r.alloc_refund]),
+    );
+    await expectSettled(id, people);
+  }, 60_000);
+
+  it('finishes an allotment interrupted before its settlement was sent, and releases a hold it did not count', async () => {
+    await start();
+    const id = await openOffering();
+    const people = await oversubscribe(id);
+    t.clock.advance(2 * HOUR);
+    const crashed = crashingService((c) => (c.type === 'settle_allotment' ? 'before' : null));
+    await expect(crashed.settleDue()).rejects.toThrow('simulated crash');
+    const allocated = await db.query<{ allocated_at: unknown }>(
+      'SELECT allocated_at FROM coin_offerings WHERE id = $1',
+      [id],
+    );
+    expect(allocated[0]?.allocated_at).not.toBeNull();
+    // After the close no commitment is recorded, even one whose window check passed a moment before.
+    const late = await customer('9300000014', '50');
+    const lateRow = await db.query(
+      `INSERT INTO coin_commitments (offering_id, user_id, amount, status, created_at, updated_at)
+       SELECT CAST($1 AS BIGINT), CAST($2 AS BIGINT), '50.000000', 'subscribed', CAST($3 AS BIGINT), CAST($3 AS BIGINT)
+        WHERE EXISTS (SELECT 1 FROM coin_offerings WHERE id = CAST($1 AS BIGINT) AND status = 'approved'
+          AND allocated_at IS NULL AND closes_at > CAST($3 AS BIGINT)) RETURNING id`,
+      [id, Number(late.id), t.clock.now()],
+    );
+    expect(lateRow).toEqual([]);
+    await refused(
+      (lang) => apply(late.token, { id, amount: '50' }, lang),
+      'coin_offering_not_open',
+      {},
+      async () => spot(late.id, 'USDT'),
+    );
+    // A commitment whose hold landed after the allotment read the list (as a request in flight at the
+    // close would): left out of the stored allocation, its hold is released by the job, all of it.
+    const [straggler] = await db.query<{ id: number }>(
+      `INSERT INTO coin_commitments (offering_id, user_id, amount, status, created_at, updated_at)
+       VALUES ($1, $2, '50.000000', 'subscribed', $3, $3) RETURNING id`,
+      [id, Number(late.id), t.clock.now() - 1],
+    );
+    const strayId = Number(straggler?.id);
+    const held = await t.app.engine.submit({
+      type: 'hold_funds',
+      id: commitmentHoldId(strayId),
+      userId: late.id,
+      wallet: 'spot',
+      asset: 'USDT',
+      amount: '50',
+      cause: 'allotment',
+      link: commitmentHoldId(strayId),
+    });
+    expect(held.ok).toBe(true);
+    await t.advance(0);
+    await expectSettled(id, people);
+    expect(spot(late.id, 'USDT')).toMatchObject({ balance: USDT('50'), held: 0n });
+    const stray = (await stored(id)).find((r) => Number(r.id) === strayId);
+    expect(stray).toMatchObject({ status: 'not_allotted', alloc_coins: null });
+    const mine = (await t.call('POST', '/coin/order/new/list', { token: late.token, json: {} })).body.data.items;
+    expect(mine[0]).toMatchObject({ status: 'not_allotted', refunded: '50.000000', paid: '0.000000' });
+  }, 60_000);
+
+  it('releases at once a hold that lands after the allotment was stored without it', async () => {
+    await start();
+    const id = await openOffering();
+    const people = await oversubscribe(id);
+    const late = await customer('9300000015', '50');
+    const userId = Number(late.id);
+    // The close passes and the job allots (and sweeps) while this commitment's hold is in flight.
+    const racing = crashingService(async (c) => {
+      if (c.type === 'hold_funds') await t.advance(2 * HOUR);
+      return null;
+    });
+    const view = await racing.apply(userId, { id: String(id), amount: '50', password: PIN });
+    expect(view).toMatchObject({ status: 'not_allotted', refunded: '50.000000' });
+    expect(spot(late.id, 'USDT')).toMatchObject({ balance: USDT('50'), held: 0n });
+    await expectSettled(id, people);
+  }, 60_000);
 });

@@ -27,6 +27,8 @@ export type OfferingRow = {
   committed_total: string;
   sold: string;
   instrument_id: string | null;
+  /** When the allotment was computed and stored (the commitments' alloc_* columns); null before. */
+  allocated_at: number | null;
   created_at: number;
   updated_at: number;
 };
@@ -40,16 +42,21 @@ export type CommitmentRow = {
   allotted: string;
   paid: string;
   refunded: string;
+  /** The stored allotment (coins, payment, refund), written before any settlement; null when not counted. */
+  alloc_coins: string | null;
+  alloc_pay: string | null;
+  alloc_refund: string | null;
   created_at: number;
   updated_at: number;
 };
 
 const OFFERING = `SELECT o.id, o.symbol, o.name, o.scale, o.price, o.cap, o.unit, o.min_commit, o.max_commit, o.opens_at,
     o.closes_at, o.summary, o.status, o.reason, o.created_by, c.username AS created_by_name, o.approved_by,
-    a.username AS approved_by_name, o.committed_total, o.sold, o.instrument_id, o.created_at, o.updated_at
+    a.username AS approved_by_name, o.committed_total, o.sold, o.instrument_id, o.allocated_at, o.created_at, o.updated_at
   FROM coin_offerings o JOIN staff c ON c.id = o.created_by LEFT JOIN staff a ON a.id = o.approved_by`;
 
-const COMMITMENT = `SELECT id, offering_id, user_id, amount, status, allotted, paid, refunded, created_at, updated_at
+const COMMITMENT = `SELECT id, offering_id, user_id, amount, status, allotted, paid, refunded, alloc_coins, alloc_pay,
+    alloc_refund, created_at, updated_at
   FROM coin_commitments`;
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
@@ -63,6 +70,7 @@ function offering(r: OfferingRow): OfferingRow {
     closes_at: Number(r.closes_at),
     created_by: Number(r.created_by),
     approved_by: num(r.approved_by),
+    allocated_at: num(r.allocated_at),
     created_at: Number(r.created_at),
     updated_at: Number(r.updated_at),
   };
@@ -92,6 +100,7 @@ export async function insertOffering(
     | 'committed_total'
     | 'sold'
     | 'instrument_id'
+    | 'allocated_at'
     | 'updated_at'
   >,
 ): Promise<number> {
@@ -195,16 +204,50 @@ export async function setCommittedTotal(db: Sql, id: number, total: string): Pro
   await db.run('UPDATE coin_offerings SET committed_total = $1 WHERE id = $2', [total, id]);
 }
 
+/**
+ * A new live commitment, only while its offering is open at `at` (approved, in its window, not yet
+ * allocated): checked in the insert itself, so a row cannot slip in after the allotment read the list.
+ * Undefined when the offering is no longer open.
+ */
 export async function insertCommitment(
   db: Sql,
   c: { offeringId: number; userId: number; amount: string; at: number },
-): Promise<number> {
+): Promise<number | undefined> {
   const rows = await db.query<{ id: number }>(
     `INSERT INTO coin_commitments (offering_id, user_id, amount, status, created_at, updated_at)
-     VALUES ($1, $2, $3, 'subscribed', $4, $4) RETURNING id`,
+     SELECT CAST($1 AS BIGINT), CAST($2 AS BIGINT), CAST($3 AS TEXT), 'subscribed', CAST($4 AS BIGINT), CAST($4 AS BIGINT)
+      WHERE EXISTS (SELECT 1 FROM coin_offerings WHERE id = CAST($1 AS BIGINT) AND status = 'approved'
+        AND allocated_at IS NULL AND opens_at <= CAST($4 AS BIGINT) AND closes_at > CAST($4 AS BIGINT))
+     RETURNING id`,
     [c.offeringId, c.userId, c.amount, c.at],
   );
-  return Number(rows[0]?.id);
+  return rows[0] ? Number(rows[0].id) : undefined;
+}
+
+/**
+ * Stores the allotment of an approved offering once: the offering's allocated_at, then each counted
+ * commitment's coins, payment and refund. False (nothing written) when it was already allocated.
+ */
+export async function storeAllocation(
+  db: Sql,
+  offeringId: number,
+  at: number,
+  entries: readonly { id: number; coins: string; pay: string; refund: string }[],
+): Promise<boolean> {
+  const marked = await db.query<{ id: number }>(
+    `UPDATE coin_offerings SET allocated_at = $1, updated_at = $1
+      WHERE id = $2 AND status = 'approved' AND allocated_at IS NULL RETURNING id`,
+    [at, offeringId],
+  );
+  if (marked.length === 0) return false;
+  for (const e of entries) {
+    await db.run(
+      `UPDATE coin_commitments SET alloc_coins = $1, alloc_pay = $2, alloc_refund = $3
+        WHERE id = $4 AND offering_id = $5 AND status = 'subscribed'`,
+      [e.coins, e.pay, e.refund, e.id, offeringId],
+    );
+  }
+  return true;
 }
 
 export async function findCommitment(db: Sql, id: number): Promise<CommitmentRow | undefined> {
@@ -264,6 +307,27 @@ export async function sumLive(db: Sql, offeringId: number): Promise<string[]> {
     [offeringId],
   );
   return rows.map((r) => r.amount);
+}
+
+/** Cancels a live commitment only while its offering is open at `at` and not allocated; false otherwise. */
+export async function cancelWhileOpen(db: Sql, c: { id: number; at: number; refunded: string }): Promise<boolean> {
+  const changed = await db.query<{ id: number }>(
+    `UPDATE coin_commitments SET status = 'cancelled', refunded = $1, updated_at = $2
+      WHERE id = $3 AND status = 'subscribed' AND EXISTS (SELECT 1 FROM coin_offerings o
+        WHERE o.id = coin_commitments.offering_id AND o.status = 'approved' AND o.allocated_at IS NULL
+          AND o.closes_at > $2)
+     RETURNING id`,
+    [c.refunded, c.at, c.id],
+  );
+  return changed.length > 0;
+}
+
+/** The refund of a commitment left out of the allotment whose hold was released after it ended. */
+export async function markUncountedRefund(db: Sql, id: number, refunded: string): Promise<void> {
+  await db.run(
+    "UPDATE coin_commitments SET refunded = $1 WHERE id = $2 AND status = 'not_allotted' AND alloc_coins IS NULL",
+    [refunded, id],
+  );
 }
 
 /** Moves a commitment along its transition table; false when it was no longer `from`. */

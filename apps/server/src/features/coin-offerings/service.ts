@@ -3,10 +3,11 @@
 // approves or rejects it, each action audited. In its window a customer commits USDT: a hold_funds on the
 // spot wallet (cause allotment, link coin-commitment:<id>), cancellable until the close (void_hold). At the
 // close (settleDue, run with the market pump) the coin is registered as an engine asset, the allotment is
-// computed pro rata (allotment.ts) and settled in one settle_allotment per 5,000 commitments (pays the
-// issuer, delivers the coins to the spot wallet, releases the rest of each hold), then the coin is listed
-// with its USDT pair (features/listings). Every engine id is derived from a row, so a restart re-sends the
-// same commands. Must not: let anyone choose who gets what; promise an allotment or a return.
+// computed pro rata (allotment.ts) once and stored, then settled from the stored rows in one
+// settle_allotment per 5,000 commitments (pays the issuer, delivers the coins to the spot wallet, releases
+// the rest of each hold), then the coin is listed with its USDT pair (features/listings). Every engine id is
+// derived from a row, so a restart re-sends the same commands (decision 0033, amendment). Must not: let
+// anyone choose who gets what; promise an allotment or a return; leave a hold live after the close.
 
 import type {
   ApplyCoinOfferingInput,
@@ -151,14 +152,23 @@ export class CoinOfferings {
     return this.#commit(offering, userId, amount);
   }
 
-  /** The commitment's row, then its hold (the row's id names it, so a re-send is the same command). */
-  async #commit(offering: repo.OfferingRow, userId: number, amount: bigint): Promise<CoinCommitmentView> {
-    const at = this.#clock.now();
+  /**
+   * The commitment's row, then its hold (the row's id names it, so a re-send is the same command). `at` is
+   * now, except for the demo seeding's commitment to an offering already past its window.
+   */
+  async #commit(
+    offering: repo.OfferingRow,
+    userId: number,
+    amount: bigint,
+    at = this.#clock.now(),
+  ): Promise<CoinCommitmentView> {
     const id = await this.#db.transaction(async (tx) => {
       const id = await repo.insertCommitment(tx, { offeringId: offering.id, userId, amount: usdt(amount), at });
-      await this.#refreshTotal(tx, offering.id);
+      if (id !== undefined) await this.#refreshTotal(tx, offering.id);
       return id;
     });
+    // Closed (or allotted) since the window was checked: nothing is recorded or held.
+    if (id === undefined) throw new AppError('coin_offering_not_open');
     const held = await this.#engine.submit({
       type: 'hold_funds',
       id: commitmentHoldId(id),
@@ -177,6 +187,12 @@ export class CoinOfferings {
       });
       throw fieldError('amount', result(held.code));
     }
+    // The allotment may have read the commitments while this hold was in flight: if it was stored without
+    // this one, the hold is released at once (the job's sweep does the same after a crash).
+    const row = (await repo.findCommitment(this.#db, id)) as repo.CommitmentRow;
+    if ((await repo.findOffering(this.#db, offering.id))?.allocated_at != null && row.alloc_coins === null) {
+      await this.#releaseUncounted(row);
+    }
     return commitmentView((await repo.findCommitment(this.#db, id)) as repo.CommitmentRow, offering);
   }
 
@@ -188,21 +204,22 @@ export class CoinOfferings {
     if (row.status !== 'subscribed' || this.phaseOf(offering) !== 'open') {
       throw new AppError('coin_commitment_not_cancellable');
     }
+    // The row first, only while the offering is still open: a hold the allotment has counted is never
+    // voided under it (its settlement batch would be refused). Should the void then fail, the hold is
+    // left out of the allotment and the job's sweep releases it.
+    const cancelled = await this.#db.transaction(async (tx) => {
+      const moved = await repo.cancelWhileOpen(tx, { id: row.id, at: this.#clock.now(), refunded: row.amount });
+      if (moved) await this.#refreshTotal(tx, row.offering_id);
+      return moved;
+    });
+    if (!cancelled) throw new AppError('coin_commitment_not_cancellable');
     const holdId = commitmentHoldId(row.id);
     if (this.#engine.state.fundsHold(holdId)) {
       const voided = await this.#engine.submit({ type: 'void_hold', id: `${holdId}:cancel`, holdId });
-      if (!voided.ok) throw new AppError(result(voided.code));
+      if (!voided.ok && this.#engine.state.fundsHold(holdId)) {
+        throw new Error(`coin commitment ${row.id}: void refused (${voided.code})`);
+      }
     }
-    await this.#db.transaction(async (tx) => {
-      await repo.moveCommitment(tx, {
-        id: row.id,
-        from: 'subscribed',
-        to: 'cancelled',
-        at: this.#clock.now(),
-        refunded: row.amount,
-      });
-      await this.#refreshTotal(tx, row.offering_id);
-    });
     return commitmentView((await repo.findCommitment(this.#db, row.id)) as repo.CommitmentRow, offering);
   }
 
@@ -432,7 +449,9 @@ export class CoinOfferings {
         return id;
       });
       if (demo.symbol === 'LUMA') {
-        await this.#commit((await repo.findOffering(this.#db, id)) as repo.OfferingRow, demoUserId, USDT_UNIT * 500n);
+        const offering = (await repo.findOffering(this.#db, id)) as repo.OfferingRow;
+        // Made when the window opened, so the insert's open-window check holds.
+        await this.#commit(offering, demoUserId, USDT_UNIT * 500n, demo.opens);
       }
     }
   }
@@ -446,6 +465,7 @@ export class CoinOfferings {
     try {
       for (const row of await repo.listDue(this.#db, this.#clock.now())) {
         if (row.status === 'approved') await this.#allot(row);
+        await this.#sweep(row.id);
         await this.#list(row.id);
       }
     } finally {
@@ -453,58 +473,59 @@ export class CoinOfferings {
     }
   }
 
+  /**
+   * The allotment, in three steps that each survive a crash: (1) computed once from the commitments whose
+   * hold is live and stored (each one's coins, payment, refund and the offering's allocated_at) before any
+   * command; (2) settled from those stored rows in batches of ALLOTMENT_BATCH_MAX, a batch being done when
+   * its holds are gone (settle_allotment consumes them), so a rerun sends only what is left, under ids fixed
+   * by each batch's first commitment; (3) the commitments and the offering moved to their outcomes.
+   */
   async #allot(offering: repo.OfferingRow): Promise<void> {
     await this.#listings.registerCoinAsset(offering.symbol, offering.scale);
-    const live = (await repo.listCommitmentsOfOffering(this.#db, offering.id)).filter((c) => c.status === 'subscribed');
-    // A commitment whose hold never happened (a crash between the row and the command) holds nothing.
-    const held = live.filter(
-      (c) =>
-        this.#engine.state.fundsHold(commitmentHoldId(c.id)) ||
-        this.#engine.state.transferPosted(`${commitmentHoldId(c.id)}:allot`),
+    if (offering.allocated_at === null) await this.#allocate(offering);
+    const counted = (await repo.listCommitmentsOfOffering(this.#db, offering.id)).filter(
+      (c) => c.status === 'subscribed' && c.alloc_coins !== null,
     );
-    const terms = {
-      priceMinor: minorOf(offering.price, USDT_SCALE),
-      capMinor: minorOf(offering.cap, offering.scale),
-      unitMinor: minorOf(offering.unit, offering.scale),
-      scale: offering.scale,
-    };
-    const outcome = allot(
-      held.map((c) => minorOf(c.amount, USDT_SCALE)),
-      terms,
-    );
-    const entries: AllotmentEntry[] = held.map((c, k) => {
-      const o = outcome[k] as (typeof outcome)[number];
-      return [commitmentHoldId(c.id), usdt(o.pay), formatDecimal(o.coins, offering.scale)];
-    });
-    for (let start = 0, batch = 0; start < entries.length; start += ALLOTMENT_BATCH_MAX, batch++) {
+    const pending = counted.filter((c) => this.#engine.state.fundsHold(commitmentHoldId(c.id)));
+    for (let start = 0; start < pending.length; start += ALLOTMENT_BATCH_MAX) {
+      const batch = pending.slice(start, start + ALLOTMENT_BATCH_MAX);
+      const entries: AllotmentEntry[] = batch.map((c) => [
+        commitmentHoldId(c.id),
+        c.alloc_pay as string,
+        c.alloc_coins as string,
+      ]);
+      const commandId = `coin-offering:${offering.id}:allot:${batch[0]?.id}`;
       const settled = await this.#engine.submit({
         type: 'settle_allotment',
-        id: `coin-offering:${offering.id}:allot:${batch}`,
+        id: commandId,
         to: LAUNCHPAD_ISSUER,
         asset: offering.symbol,
         wallet: 'spot',
         lock: false,
-        entries: entries.slice(start, start + ALLOTMENT_BATCH_MAX),
+        entries,
         link: `coin-offering:${offering.id}`,
       });
-      if (!settled.ok) throw new Error(`coin offering ${offering.id}: settle_allotment refused (${settled.code})`);
+      // A re-send of a batch that went through is refused, and its holds are gone: done.
+      if (!settled.ok && entries.some(([holdId]) => this.#engine.state.fundsHold(holdId))) {
+        throw new Error(`coin offering ${offering.id}: ${commandId} refused (${settled.code})`);
+      }
     }
     const at = this.#clock.now();
     await this.#db.transaction(async (tx) => {
-      for (const c of live) {
-        const k = held.indexOf(c);
-        const o = k >= 0 ? outcome[k] : undefined;
+      let sold = 0n;
+      for (const c of counted) {
+        const coins = minorOf(c.alloc_coins as string, offering.scale);
+        sold += coins;
         await repo.moveCommitment(tx, {
           id: c.id,
           from: 'subscribed',
-          to: o && o.coins > 0n ? 'allotted' : 'not_allotted',
+          to: coins > 0n ? 'allotted' : 'not_allotted',
           at,
-          allotted: formatDecimal(o?.coins ?? 0n, offering.scale),
-          paid: usdt(o?.pay ?? 0n),
-          refunded: usdt(o ? o.refund : 0n),
+          allotted: c.alloc_coins as string,
+          paid: c.alloc_pay as string,
+          refunded: c.alloc_refund as string,
         });
       }
-      const sold = outcome.reduce((sum, o) => sum + o.coins, 0n);
       await repo.moveOffering(tx, {
         id: offering.id,
         from: 'approved',
@@ -515,6 +536,68 @@ export class CoinOfferings {
         set: { sold: formatDecimal(sold, offering.scale) },
       });
     });
+  }
+
+  /** Computes the pro-rata allotment of the commitments holding funds now and stores it, once. */
+  async #allocate(offering: repo.OfferingRow): Promise<void> {
+    const terms = {
+      priceMinor: minorOf(offering.price, USDT_SCALE),
+      capMinor: minorOf(offering.cap, offering.scale),
+      unitMinor: minorOf(offering.unit, offering.scale),
+      scale: offering.scale,
+    };
+    await this.#db.transaction(async (tx) => {
+      // A commitment whose hold never happened (a crash, or still in flight) holds nothing: not counted.
+      const held = (await repo.listCommitmentsOfOffering(tx, offering.id)).filter(
+        (c) => c.status === 'subscribed' && this.#engine.state.fundsHold(commitmentHoldId(c.id)),
+      );
+      const outcome = allot(
+        held.map((c) => minorOf(c.amount, USDT_SCALE)),
+        terms,
+      );
+      await repo.storeAllocation(
+        tx,
+        offering.id,
+        this.#clock.now(),
+        held.map((c, k) => {
+          const o = outcome[k] as (typeof outcome)[number];
+          return { id: c.id, coins: formatDecimal(o.coins, offering.scale), pay: usdt(o.pay), refund: usdt(o.refund) };
+        }),
+      );
+    });
+  }
+
+  /**
+   * After the allotment is stored: every commitment it did not count (inserted or held while it ran, or
+   * whose hold was lost to a crash) gets its hold released, if any, and ends not allotted.
+   */
+  async #sweep(offeringId: number): Promise<void> {
+    const offering = await repo.findOffering(this.#db, offeringId);
+    if (offering?.allocated_at == null) return;
+    for (const c of await repo.listCommitmentsOfOffering(this.#db, offeringId)) {
+      if (c.alloc_coins === null) await this.#releaseUncounted(c);
+    }
+  }
+
+  /** A commitment left out of the stored allotment: its live hold voided (all refunded), then not allotted. */
+  async #releaseUncounted(c: repo.CommitmentRow): Promise<void> {
+    const holdId = commitmentHoldId(c.id);
+    const live = this.#engine.state.fundsHold(holdId) !== undefined;
+    if (live) {
+      const voided = await this.#engine.submit({ type: 'void_hold', id: `${holdId}:release`, holdId });
+      if (!voided.ok && this.#engine.state.fundsHold(holdId)) {
+        throw new Error(`coin commitment ${c.id}: release refused (${voided.code})`);
+      }
+    }
+    const moved = await repo.moveCommitment(this.#db, {
+      id: c.id,
+      from: 'subscribed',
+      to: 'not_allotted',
+      at: this.#clock.now(),
+      refunded: live ? c.amount : '0',
+    });
+    // Swept before its hold landed (recorded as holding nothing): what was just released is its refund.
+    if (live && !moved) await repo.markUncountedRefund(this.#db, c.id, c.amount);
   }
 
   async #list(id: number): Promise<void> {
