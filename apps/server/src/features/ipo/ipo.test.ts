@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { verifyIpoDrawRecord } from '@bourse/contract/ipo-draw';
 import { testDatabases } from '@bourse/db';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadStockSettings } from '../../config.ts';
 import { totpNow } from '../../platform/totp.ts';
 import { testApp } from '../../testing.ts';
 import { DEMO_STAFF } from '../demo/seed.ts';
@@ -44,8 +45,9 @@ const IPO = {
 describe.each(dbs)('IPO subscription on $dialect', ({ dialect, open }) => {
   let t: T;
   let closeDb: () => Promise<void>;
+  let db: Awaited<ReturnType<typeof open>>;
   const start = async (overrides: Record<string, unknown> = {}) => {
-    const db = await open();
+    db = await open();
     closeDb = () => db.close();
     t = await testApp(db, { paperGrants: GRANTS, ...overrides });
   };
@@ -422,7 +424,8 @@ describe.each(dbs)('IPO subscription on $dialect', ({ dialect, open }) => {
       avgPrice: '100.00',
     });
     // The issuer received exactly the allotted money: 4 lots of ₹10,000.
-    const issuer = t.app.engine.state.balance(`platform:issuer:${LISTED.toLowerCase()}`, 'platform', 'INR');
+    // Its account is the IPO's own (issuer:ipo-<id>): a symbol may be shared by two exchanges or a coin offering.
+    const issuer = t.app.engine.state.balance(`platform:issuer:ipo-${id}`, 'platform', 'INR');
     expect(issuer.balance).toBe(4_000_000n);
   }, 90_000); // nine customers and four timed steps: slow on a shared machine
 
@@ -465,6 +468,25 @@ describe.each(dbs)('IPO subscription on $dialect', ({ dialect, open }) => {
     expect(log).toEqual([
       { userId: rich.id, outcome: 'applied', reason: '' },
       { userId: poor.id, outcome: 'skipped', reason: 'ipo_insufficient_funds' },
+    ]);
+  });
+
+  it('auto-subscribe skips a consenting customer without verified KYC where KYC is required', async () => {
+    await start({ openAutoApply: 1, stocks: { ...loadStockSettings({}), kycRequired: true } });
+    const { id } = await published();
+    const verified = await customer('9300000211');
+    const unverified = await customer('9300000212');
+    for (const who of [verified, unverified])
+      await t.call('POST', '/user/update/autoapply', { token: who.token, body: { enabled: '1' } });
+    await db.run(`UPDATE users SET id_status = 'succ' WHERE id = ${verified.id}`);
+    await at('2026-01-06T09:15:00+05:30');
+    expect((await t.call('GET', '/stock/order/new/list', { token: unverified.token })).body.data.total).toBe(0);
+    expect(inr(unverified.id).held).toBe(0n);
+    expect(inr(verified.id).held).toBe(1_000_000n);
+    const log = (await t.call('GET', `/admin/ipos/auto-apply?id=${id}`, { token: await adminNow() })).body.data.items;
+    expect(log).toEqual([
+      { userId: verified.id, outcome: 'applied', reason: '' },
+      { userId: unverified.id, outcome: 'skipped', reason: 'kyc_required' },
     ]);
   });
 

@@ -436,13 +436,15 @@ export async function setAutoApply(db: Sql, userId: number, enabled: boolean, at
     ]);
 }
 
-/** Customers who consented to auto-subscribe and are not blocked, in id order. */
-export async function autoApplyUsers(db: Sql): Promise<number[]> {
-  const rows = await db.query<{ user_id: unknown }>(
-    `SELECT a.user_id FROM ipo_auto_apply a JOIN users u ON u.id = a.user_id
+/** Customers who consented to auto-subscribe and are not blocked, in id order, with their KYC status. */
+export async function autoApplyUsers(
+  db: Sql,
+): Promise<{ id: number; id_status: 'none' | 'pending' | 'succ' | 'fail' }[]> {
+  const rows = await db.query<{ user_id: unknown; id_status: 'none' | 'pending' | 'succ' | 'fail' }>(
+    `SELECT a.user_id, u.id_status FROM ipo_auto_apply a JOIN users u ON u.id = a.user_id
      WHERE a.enabled = 1 AND u.status <> 0 ORDER BY a.user_id`,
   );
-  return rows.map((r) => Number(r.user_id));
+  return rows.map((r) => ({ id: Number(r.user_id), id_status: r.id_status }));
 }
 
 export async function logAutoApply(

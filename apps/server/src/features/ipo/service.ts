@@ -99,7 +99,8 @@ const PUBLISHED: readonly IpoStatus[] = ['upcoming', 'open', 'closed', 'allotted
 export const applicationLink = (id: number) => `ipo-application:${id}`;
 /** The funds hold of an application (online: at application; offline: at payment). */
 export const applicationHoldId = (id: number) => `ipo-app:${id}`;
-const issuerAccount = (symbol: string) => `issuer:${symbol.toLowerCase()}` as const;
+/** The issuer's platform account: one per IPO (a symbol is shared across exchanges and with coin offerings). */
+export const ipoIssuerAccount = (ipoId: number) => `issuer:ipo-${ipoId}` as const;
 const shareAsset = (ipo: repo.IpoRow) => `SHARE:${ipo.exchange}:${ipo.symbol}`;
 const fmt = (minor: bigint) => formatDecimal(minor, SCALE);
 
@@ -324,18 +325,25 @@ export class Ipos {
     checkPin: (pin: string | undefined) => Promise<void>,
   ): Promise<IpoApplicationView> {
     const ipo = await this.#openIpo(body.ipoId);
-    if (this.#d.settings.kycRequired && user.id_status !== 'succ') throw new AppError('kyc_required');
+    this.#checkKyc(user);
     const bids = this.#bids(ipo, body);
     await checkPin(body.password);
-    return this.#applyRetail(user.id, ipo, bids, false);
+    return this.#applyRetail(user, ipo, bids, false);
+  }
+
+  #checkKyc(user: Pick<UserRow, 'id_status'>): void {
+    if (this.#d.settings.kycRequired && user.id_status !== 'succ') throw new AppError('kyc_required');
   }
 
   async #applyRetail(
-    userId: number,
+    user: Pick<UserRow, 'id' | 'id_status'>,
     ipo: repo.IpoRow,
     bids: repo.StoredBid[],
     auto: boolean,
   ): Promise<IpoApplicationView> {
+    // Checked here too (not only in applyOnline): auto-subscribe comes in this way.
+    this.#checkKyc(user);
+    const userId = user.id;
     // The highest bid's amount is what is held (bigint: Math.max does not take it).
     let held = 0n;
     for (const b of bids) {
@@ -392,7 +400,7 @@ export class Ipos {
   ): Promise<IpoApplicationView> {
     const ipo = await this.#openIpo(body.ipoId);
     if (ipo.nii_pct === 0) throw new AppError('ipo_offline_closed');
-    if (this.#d.settings.kycRequired && user.id_status !== 'succ') throw new AppError('kyc_required');
+    this.#checkKyc(user);
     if (body.lots < 1) throw fieldError('lots', 'ipo_lots_invalid');
     const { priceMinor } = this.#price(ipo, body.price, 'price', false);
     const amount = bidAmount({ lots: body.lots, priceMinor }, ipo.lot_size);
@@ -479,7 +487,7 @@ export class Ipos {
     const result = await this.#d.engine.submit({
       type: 'settle_allotment',
       id: commandId,
-      to: issuerAccount(ipo.symbol),
+      to: ipoIssuerAccount(ipo.id),
       asset: shareAsset(ipo),
       wallet: WALLET,
       // Before listing day the shares wait locked; after it they are tradable at once.
@@ -512,11 +520,12 @@ export class Ipos {
     if (this.#d.settings.openAutoApply !== 1 || ipo.retail_pct === 0) return;
     const bids = [{ lots: 1, priceMinor: ipo.price_high_minor.toString(), cutOff: true }];
     const at = this.#d.clock.now();
-    for (const userId of await repo.autoApplyUsers(this.#d.db)) {
+    for (const user of await repo.autoApplyUsers(this.#d.db)) {
+      const userId = user.id;
       let outcome: 'applied' | 'skipped' = 'applied';
       let reason = '';
       try {
-        await this.#applyRetail(userId, ipo, bids, true);
+        await this.#applyRetail(user, ipo, bids, true);
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         outcome = 'skipped';
