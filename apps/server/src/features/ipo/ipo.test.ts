@@ -169,6 +169,10 @@ describe.each(dbs)('IPO subscription on $dialect', ({ dialect, open }) => {
       [{ priceLow: '101' }, 'ipo_band_invalid', 'A faixa de preço precisa'],
       [{ retailPct: 60 }, 'ipo_split_invalid', 'As parcelas de varejo'],
       [{ totalShares: '650' }, 'ipo_shares_invalid', 'O número de ações'],
+      // One lot must cost ₹10,000–15,000 at the top of the band (100 × ₹99 and 100 × ₹151 do not).
+      [{ priceLow: '90', priceHigh: '99' }, 'ipo_lot_value_invalid', ''],
+      [{ priceHigh: '151' }, 'ipo_lot_value_invalid', ''],
+      [{ lotSize: 3000, totalShares: '6000' }, 'ipo_lot_value_invalid', ''],
       [{ opensOn: '2026-01-05' }, 'ipo_dates_invalid', 'A oferta deve abrir'],
       [{ opensOn: '2026-01-10' }, 'ipo_dates_invalid', 'A oferta deve abrir'], // a Saturday
       [{ symbol: 'RELIANCE' }, 'ipo_symbol_taken', 'Este código já é usado'],
@@ -184,6 +188,13 @@ describe.each(dbs)('IPO subscription on $dialect', ({ dialect, open }) => {
         json: { ...IPO, ...change },
       });
       if (pt) expect(ptAnswer.body.msg).toContain(pt);
+    }
+    for (const [lang, msg] of [
+      ['en-US', 'One lot at the top of the price band must cost from ₹10,000.00 to ₹15,000.00'],
+      ['pt-BR', 'Um lote no topo da faixa de preço deve custar de ₹\u00a010.000,00 a ₹\u00a015.000,00'],
+    ]) {
+      const dear = await t.call('POST', '/admin/ipos', { token: admin, lang, json: { ...IPO, priceHigh: '151' } });
+      expect(dear.body).toMatchObject({ error: 'ipo_lot_value_invalid', msg });
     }
     expect((await t.call('GET', '/admin/ipos', { token: admin })).body.data.total).toBe(1);
     // A customer cannot reach the desk.

@@ -46,6 +46,8 @@ export type IpoSettings = {
   openAutoApply: 0 | 1;
   /** How long an offline allottee has to pay, from the draw. */
   paymentWindowHours: number;
+  /** The range one lot's value (lot size × top of the band) must lie in, rupees as decimal strings. */
+  lotValue: { min: string; max: string };
 };
 
 export type IpoDeps = {
@@ -762,6 +764,7 @@ export class Ipos {
       throw fieldError('retailPct', 'ipo_split_invalid');
     const total = /^[1-9]\d{0,14}$/.test(body.totalShares) ? BigInt(body.totalShares) : 0n;
     if (total === 0n || total % BigInt(body.lotSize) !== 0n) throw fieldError('totalShares', 'ipo_shares_invalid');
+    this.#checkLotValue(BigInt(body.lotSize) * high.minor);
     const now = this.#d.clock.now();
     const { exchange } = body;
     const today = tradingDayOf(exchange, now);
@@ -806,6 +809,23 @@ export class Ipos {
       return id;
     });
     return this.staffInfo(id);
+  }
+
+  /**
+   * One lot at the top of the band must cost what the deployment's range says (DOMAIN.md), and never more
+   * than the retail ceiling: above it no retail bid could be placed at all.
+   */
+  #checkLotValue(perLot: bigint): void {
+    const { min, max } = this.#d.settings.lotValue;
+    const low = tryParseDecimal(min, SCALE);
+    const high = tryParseDecimal(max, SCALE);
+    if (!low.ok || !high.ok) throw new Error(`ipo lot value range ${min}–${max} is not two amounts`);
+    const ceiling = high.minor < RETAIL_MAX_MINOR ? high.minor : RETAIL_MAX_MINOR;
+    if (perLot < low.minor || perLot > ceiling)
+      throw fieldError('lotSize', 'ipo_lot_value_invalid', (lang) => ({
+        min: shown(low.minor, lang),
+        max: shown(ceiling, lang),
+      }));
   }
 
   /** The second staff member's decision: published (upcoming) or rejected; never by the creator. */
