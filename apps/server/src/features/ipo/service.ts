@@ -380,18 +380,23 @@ export class Ipos {
       await this.#d.db.transaction((tx) => repo.deleteApplication(tx, id));
       throw new AppError(result.code === 'insufficient_balance' ? 'ipo_insufficient_funds' : 'internal_error');
     }
-    await repo.setHoldId(this.#d.db, id, holdId, held, at);
+    // Cancelled (or swept after the close) while the hold was being placed: the hold goes at once.
+    if (!(await repo.setHoldId(this.#d.db, id, holdId, held, at, 'applying'))) await this.#release(holdId);
     return this.#applicationView((await repo.findApplication(this.#d.db, id)) as repo.ApplicationRow, ipo);
   }
 
   async #insert(a: repo.NewApplication): Promise<number> {
+    let id: number | null;
     try {
-      return await this.#d.db.transaction((tx) => repo.insertApplication(tx, a));
+      id = await this.#d.db.transaction((tx) => repo.insertApplication(tx, a));
     } catch (error) {
       // The unique (ipo, customer) key: a request racing this one applied first.
       if (await repo.hasApplied(this.#d.db, a.ipoId, a.userId)) throw new AppError('ipo_already_applied');
       throw error;
     }
+    // The close committed between the window check and the insert.
+    if (id === null) throw new AppError('ipo_not_open');
+    return id;
   }
 
   /** An offline (NII) application: one bid in the band, above the retail ceiling; nothing held until allotted. */
@@ -424,7 +429,10 @@ export class Ipos {
     return this.#applicationView((await repo.findApplication(this.#d.db, id)) as repo.ApplicationRow, ipo);
   }
 
-  /** Cancels an application before the close: the row first, then its hold released (void_hold). */
+  /**
+   * Cancels an application before the close: the row first, then its hold released (void_hold); a crash
+   * in between is repaired by the job's sweep, and a hold still being placed by the apply itself.
+   */
   async cancel(userId: number, id: number): Promise<IpoApplicationView> {
     const { row, ipo } = await this.#applicationOf(userId, id);
     const now = this.#d.clock.now();
@@ -436,6 +444,15 @@ export class Ipos {
     if (!moved) throw new AppError('ipo_not_cancellable');
     if (row.hold_id !== null) await this.#voidHold(row.hold_id, `${applicationHoldId(id)}:cancel`);
     return this.#applicationView((await repo.findApplication(this.#d.db, id)) as repo.ApplicationRow, ipo);
+  }
+
+  /**
+   * Releases an application's hold that must not be there (a cancel, the close or a forfeiture got in
+   * first, or a crash came between the move and the release). Sent only while the hold exists: the
+   * engine would remember a refusal under this id.
+   */
+  async #release(holdId: string): Promise<void> {
+    if (this.#d.engine.state.fundsHold(holdId) !== undefined) await this.#voidHold(holdId, `${holdId}:release`);
   }
 
   /** Releases a hold; one already gone (a re-send after a crash) is fine. */
@@ -475,14 +492,22 @@ export class Ipos {
         link: applicationLink(id),
       });
       if (!held.ok) throw new AppError('ipo_insufficient_funds');
-      await repo.setHoldId(this.#d.db, id, holdId, row.allotted_minor, now);
+      // Forfeited while the hold was being placed: released, and the payment refused.
+      if (!(await repo.setHoldId(this.#d.db, id, holdId, row.allotted_minor, now, 'wait_for_payment'))) {
+        await this.#release(holdId);
+        throw new AppError('ipo_not_payable');
+      }
     }
     await this.#settle(ipo, `${holdId}:pay`, [[holdId, fmt(row.allotted_minor), row.allotted_shares.toString()]]);
-    await this.#d.db.transaction(async (tx) => {
-      await repo.moveApplication(tx, id, 'wait_for_payment', 'paid', now, 'customer', '');
+    const moved = await this.#d.db.transaction(async (tx) => {
+      if (!(await repo.moveApplication(tx, id, 'wait_for_payment', 'paid', now, 'customer', ''))) return false;
       await repo.markSettled(tx, [id], now);
+      return true;
     });
-    return this.#applicationView((await repo.findApplication(this.#d.db, id)) as repo.ApplicationRow, ipo);
+    const after = (await repo.findApplication(this.#d.db, id)) as repo.ApplicationRow;
+    // Not moved: the job got there first, recording the settled payment as paid or forfeiting the unpaid one.
+    if (!moved && after.status !== 'paid') throw new AppError('ipo_not_payable');
+    return this.#applicationView(after, ipo);
   }
 
   async #settle(ipo: repo.IpoRow, commandId: string, entries: AllotmentEntry[]): Promise<void> {
@@ -563,14 +588,51 @@ export class Ipos {
       else if (ipo.status === 'closed') await this.#draw(ipo);
       else if (ipo.status === 'allotted') await this.#list(ipo, null, '');
     }
-    // A draw's settlement interrupted by a crash is re-sent (the same batch ids).
+    // A draw's settlement interrupted by a crash is re-sent (the same batch ids); a listed IPO's late
+    // payments (and an interrupted listing) get their locked shares released.
     const { rows } = await repo.listIpos(this.#d.db, { statuses: ['allotted', 'listed'], limit: 1000, offset: 0 });
-    for (const ipo of rows) await this.#settleDrawn(ipo);
-    for (const row of await repo.paymentsOverdue(this.#d.db, now)) {
+    for (const ipo of rows) {
+      await this.#settleDrawn(ipo);
+      if (ipo.status === 'listed') await this.#unlock(ipo);
+    }
+    for (const row of await repo.paymentsOverdue(this.#d.db, now)) await this.#overdue(row, now);
+    await this.#sweep(false);
+  }
+
+  /**
+   * An unpaid allotment past its window. A payment may have got as far as the engine before a crash:
+   * a live hold is released first (a payment racing it then fails), and a settled one is recorded as
+   * paid, never forfeited.
+   */
+  async #overdue(row: repo.ApplicationRow, now: number): Promise<void> {
+    const holdId = applicationHoldId(row.id);
+    if (this.#d.engine.state.fundsHold(holdId) !== undefined) await this.#voidHold(holdId, `${holdId}:forfeit`);
+    const paid = this.#d.engine.state.transferPosted(`${holdId}:allot`);
+    await this.#d.db.transaction(async (tx) => {
+      if (!paid) {
+        await repo.moveApplication(tx, row.id, 'wait_for_payment', 'forfeited', now, 'system', 'payment window passed');
+        return;
+      }
+      if (!(await repo.moveApplication(tx, row.id, 'wait_for_payment', 'paid', now, 'system', 'payment settled')))
+        return;
+      await repo.setHoldId(tx, row.id, holdId, row.allotted_minor, now, 'paid');
+      await repo.markSettled(tx, [row.id], now);
+    });
+  }
+
+  /**
+   * Holds that must not be there: an application still `applying` on a closed IPO (recorded after the
+   * close moved the rest; never drawn) is unsubscribed, then every cancelled, forfeited or undrawn
+   * application's hold still in the engine is released. `all` also looks at listed IPOs (at start-up).
+   */
+  async #sweep(all: boolean): Promise<void> {
+    const now = this.#d.clock.now();
+    for (const row of await repo.applyingAfterClose(this.#d.db)) {
       await this.#d.db.transaction((tx) =>
-        repo.moveApplication(tx, row.id, 'wait_for_payment', 'forfeited', now, 'system', 'payment window passed'),
+        repo.moveApplication(tx, row.id, 'applying', 'unsubscribed', now, 'system', 'received after the close'),
       );
     }
+    for (const row of await repo.heldNothing(this.#d.db, all)) await this.#release(applicationHoldId(row.id));
   }
 
   /** The open: the draw's seed is generated now and only its hash published. */
@@ -586,8 +648,11 @@ export class Ipos {
     const at = this.#d.clock.now();
     await this.#d.db.transaction(async (tx) => {
       if (!(await repo.moveIpo(tx, ipo.id, 'open', 'closed', at))) return;
-      for (const row of await repo.applicationsOf(tx, ipo.id, ['applying']))
+      for (const row of await repo.applicationsOf(tx, ipo.id, ['applying'])) {
+        // An online one whose hold is still being placed is left out (not drawn); the sweep unsubscribes it.
+        if (row.channel === 'online' && row.hold_id === null) continue;
         await repo.moveApplication(tx, row.id, 'applying', 'waiting_allocated', at, 'system', '');
+      }
     });
     await this.#draw({ ...ipo, status: 'closed' });
   }
@@ -678,11 +743,7 @@ export class Ipos {
   async #list(ipo: repo.IpoRow, staffId: number | null, reason: string): Promise<void> {
     await this.#settleDrawn(ipo);
     const at = this.#d.clock.now();
-    for (const row of await repo.applicationsOf(this.#d.db, ipo.id, ['allocated', 'paid'])) {
-      if (row.unlocked_at !== null || row.hold_id === null || row.settled_at === null) continue;
-      await this.#voidHold(allotmentLockId(row.hold_id), `${row.hold_id}:unlock`);
-      await repo.markUnlocked(this.#d.db, row.id, at);
-    }
+    await this.#unlock(ipo);
     if (this.#d.listStock && !this.#d.isListedStock(ipo.exchange, ipo.symbol)) {
       // The trading lot is one share (the IPO's lot is for applications only).
       await this.#d.listStock(
@@ -694,6 +755,14 @@ export class Ipos {
       if (!(await repo.moveIpo(tx, ipo.id, 'allotted', 'listed', at, { listed_at: at }))) return;
       if (staffId !== null) await audit(tx, staffId, 'ipo.list', ipo.id, reason, { symbol: ipo.symbol }, at);
     });
+  }
+
+  /** Every settled allotment's locked shares released (void_hold of lock:<hold>). */
+  async #unlock(ipo: repo.IpoRow): Promise<void> {
+    for (const row of await repo.lockedAllotments(this.#d.db, ipo.id)) {
+      await this.#voidHold(allotmentLockId(row.hold_id as string), `${row.hold_id}:unlock`);
+      await repo.markUnlocked(this.#d.db, row.id, this.#d.clock.now());
+    }
   }
 
   // --- the public draw record ------------------------------------------------------------------------
@@ -877,10 +946,13 @@ export class Ipos {
                 cause: 'allotment',
                 link: applicationLink(row.id),
               });
-        if (result.ok) await repo.setHoldId(this.#d.db, row.id, holdId, row.hold_minor, this.#d.clock.now());
-        else await this.#d.db.transaction((tx) => repo.deleteApplication(tx, row.id));
+        if (!result.ok) await this.#d.db.transaction((tx) => repo.deleteApplication(tx, row.id));
+        else if (!(await repo.setHoldId(this.#d.db, row.id, holdId, row.hold_minor, this.#d.clock.now(), 'applying')))
+          await this.#release(holdId);
       }
     }
+    // Holds a crash left behind (a cancel moved the row but never released it…), listed IPOs included.
+    await this.#sweep(true).catch((error) => this.#d.log(`ipo sweep failed: ${String(error)}`));
     // A failed run is logged and retried by the timer: it must not keep the server from starting.
     await this.tick().catch(() => undefined);
   }
