@@ -17,6 +17,7 @@ import { loadStockSettings } from '../../config.ts';
 import { totpNow } from '../../platform/totp.ts';
 import { testApp } from '../../testing.ts';
 import { DEMO_STAFF } from '../demo/seed.ts';
+import * as ipoRepo from './repo.ts';
 
 const dbs = await testDatabases();
 const PIN = '246810';
@@ -439,6 +440,110 @@ describe.each(dbs)('IPO subscription on $dialect', ({ dialect, open }) => {
     const issuer = t.app.engine.state.balance(`platform:issuer:ipo-${id}`, 'platform', 'INR');
     expect(issuer.balance).toBe(4_000_000n);
   }, 90_000); // nine customers and four timed steps: slow on a shared machine
+
+  it('repairs what a crash or a race leaves: holds of cancelled, late and forfeited rows released; a settled payment kept', async () => {
+    await start();
+    const symbol = `CRSH${dialect === 'sqlite' ? 'SQ' : 'PG'}`;
+    const { id } = await published(symbol);
+    const all = await Promise.all(['11', '12', '13', '14', '15', '16', '17'].map((n) => customer(`93000004${n}`)));
+    type C = (typeof all)[number];
+    const [a, b, c, d, e, f, g] = all as [C, C, C, C, C, C, C];
+    const holdOf = (appId: number) => `ipo-app:${appId}`;
+    const engineHold = (userId: number, appId: number) =>
+      t.app.engine.submit({
+        type: 'hold_funds',
+        id: holdOf(appId),
+        userId: String(userId),
+        wallet: 'stock',
+        asset: 'INR',
+        amount: '10000.00',
+        cause: 'allotment',
+        link: `ipo-application:${appId}`,
+      });
+    const rowOf = async (appId: number) => (await ipoRepo.findApplication(db, appId)) as ipoRepo.ApplicationRow;
+    const bareRow = (userId: number) =>
+      ipoRepo.insertApplication(db, {
+        ipoId: id,
+        userId,
+        channel: 'online',
+        auto: false,
+        bids: [{ lots: 1, priceMinor: '10000', cutOff: true }],
+        demandLots: 1,
+        holdMinor: 1_000_000n,
+        at: t.clock.now(),
+      });
+    await at('2026-01-06T09:15:00+05:30');
+
+    // a cancels, and the server dies between the row's move and the release: start-up releases the hold.
+    const aApp = (await apply(a.token, { ipoId: String(id), bid1Lots: '1', bid1Price: 'cutoff' })).body.data
+      .application;
+    await ipoRepo.moveApplication(db, aApp.id, 'applying', 'unsubscribed', t.clock.now(), 'customer', '');
+    expect(inr(a.id).held).toBe(1_000_000n);
+    await t.app.ipos.resume();
+    expect(inr(a.id).held).toBe(0n);
+
+    // b cancels while the apply's hold is still on its way: the late hold is not recorded, and released.
+    const bId = (await bareRow(b.id)) as number;
+    const cancelled = await t.call('POST', '/stock/order/new/cancel', { token: b.token, body: { id: String(bId) } });
+    expect(cancelled.body.data.application.status).toBe('unsubscribed');
+    expect((await engineHold(b.id, bId)).ok).toBe(true);
+    expect(await ipoRepo.setHoldId(db, bId, holdOf(bId), 1_000_000n, t.clock.now(), 'applying')).toBe(false);
+    await t.app.ipos.tick();
+    expect(inr(b.id).held).toBe(0n);
+
+    // c's application is recorded but its hold still on its way when the close runs: left out of the draw,
+    // unsubscribed, its hold released. f applies normally; d and e offline (one lot each after the draw).
+    const cId = (await bareRow(c.id)) as number;
+    expect((await apply(f.token, { ipoId: String(id), bid1Lots: '1', bid1Price: 'cutoff' })).body.code).toBe(0);
+    for (const who of [d, e]) {
+      const r = await t.call('POST', '/stock/order/offline/apply', {
+        token: who.token,
+        body: { password: PIN, ipoId: String(id), lots: '25', price: '100' },
+      });
+      expect(r.body.code, JSON.stringify(r.body)).toBe(0);
+    }
+    expect((await engineHold(c.id, cId)).ok).toBe(true);
+    await at('2026-01-08T15:30:00+05:30');
+    expect(await rowOf(cId)).toMatchObject({ status: 'unsubscribed', reason: 'received after the close' });
+    expect(inr(c.id).held).toBe(0n);
+    const record = (await t.call('GET', `/stock/index/new/draw?ipoId=${id}`)).body.data;
+    expect(record.applications.map((x: { ref: string }) => x.ref)).not.toContain(
+      (await t.call('GET', '/stock/order/new/list', { token: c.token })).body.data.items[0].ref,
+    );
+    // An application arriving after the close is not recorded at all.
+    expect(await bareRow(g.id)).toBeNull();
+
+    // d pays and the server dies after the engine settled it; e's payment dies after its hold.
+    const offlineApp = async (token: string) =>
+      (await t.call('GET', '/stock/order/offline/list', { token })).body.data.items[0];
+    const dApp = await offlineApp(d.token);
+    const eApp = await offlineApp(e.token);
+    expect(dApp.status).toBe('wait_for_payment');
+    expect((await engineHold(d.id, dApp.id)).ok).toBe(true);
+    const settled = await t.app.engine.submit({
+      type: 'settle_allotment',
+      id: `${holdOf(dApp.id)}:pay`,
+      to: `issuer:ipo-${id}`,
+      asset: `SHARE:NSE:${symbol}`,
+      wallet: 'stock',
+      lock: true,
+      entries: [[holdOf(dApp.id), '10000.00', '100']],
+      link: `ipo:${id}`,
+    });
+    expect(settled.ok).toBe(true);
+    expect((await engineHold(e.id, eApp.id)).ok).toBe(true);
+    // The window passes: d's settled payment is recorded as paid (not forfeited); e's hold is released.
+    await at('2026-01-09T15:30:00+05:30');
+    expect(await offlineApp(d.token)).toMatchObject({ status: 'paid', allottedShares: '100' });
+    expect(inr(d.id)).toMatchObject({ balance: 9_000_000n, held: 0n });
+    expect(await offlineApp(e.token)).toMatchObject({ status: 'forfeited', reason: 'payment window passed' });
+    expect(inr(e.id)).toMatchObject({ balance: 10_000_000n, held: 0n });
+    // Listing day releases d's locked shares like any paid allotment.
+    const dShares = () => t.app.engine.state.balance(String(d.id), 'stock', `SHARE:NSE:${symbol}`);
+    expect(dShares()).toMatchObject({ balance: 100n, held: 100n });
+    await at('2026-01-13T09:15:00+05:30');
+    expect(dShares()).toMatchObject({ balance: 100n, held: 0n });
+  }, 90_000);
 
   it('auto-subscribes consenting customers with the funds at the open, skipping the rest with a record', async () => {
     await start({ openAutoApply: 1 });
