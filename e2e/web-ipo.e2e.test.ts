@@ -74,7 +74,9 @@ const DRAWN = {
   issuer: 'Deccan Foods Ltd',
   symbol: 'DECCANFD',
   name: 'Deccan Foods',
-  totalShares: '400',
+  // One lot must cost ₹10,000–15,000 (DOMAIN.md): 100 shares at ₹100.
+  lotSize: 100,
+  totalShares: '800',
   opensOn: '2026-01-06',
   closesOn: '2026-01-07',
 };

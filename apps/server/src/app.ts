@@ -401,6 +401,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       kycRequired: config.stocks.kycRequired,
       openAutoApply: config.openAutoApply,
       paymentWindowHours: config.ipo.paymentWindowHours,
+      lotValue: config.ipo.lotValue,
     },
     randomSeed: () => randomBytes(32),
     isListedStock: (exchange, symbol) => market.instrument(`${exchange}:${symbol}`) !== undefined,

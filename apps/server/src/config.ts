@@ -50,9 +50,10 @@ export type Config = {
   stocks: StockSettings;
   /**
    * IPO subscription (features/ipo): the offline payment window, how often its timed job runs (0: only
-   * on request), and whether paper mode seeds its demo IPOs (features/demo/demo-ipos.ts).
+   * on request), whether paper mode seeds its demo IPOs (features/demo/demo-ipos.ts), and the range one
+   * lot's value (lot size × top of the band, rupees) must lie in (DOMAIN.md: ₹10,000–15,000).
    */
-  ipo: { paymentWindowHours: number; jobEveryMs: number; demo: boolean };
+  ipo: { paymentWindowHours: number; jobEveryMs: number; demo: boolean; lotValue: { min: string; max: string } };
   /** The crypto exchange's fees and minimum order value (features/spot). */
   spot: SpotSettings;
   /** Perpetual contracts' fees and the new-account leverage cap (features/perpetuals). */
@@ -333,6 +334,7 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: Pa
       paymentWindowHours: positiveInteger('IPO_PAYMENT_WINDOW_HOURS', env.IPO_PAYMENT_WINDOW_HOURS, 24),
       jobEveryMs: positiveInteger('IPO_JOB_EVERY_MS', env.IPO_JOB_EVERY_MS, 10_000),
       demo: mode === 'paper' && flag(env.IPO_DEMO, true),
+      lotValue: { min: '10000.00', max: '15000.00' },
     },
     spot: defaults.spot ?? loadSpotSettings(env),
     perpetuals: defaults.perpetuals ?? loadPerpetualSettings(env),

@@ -877,6 +877,11 @@ export const ERRORS = {
     en: 'The number of shares must be a positive whole number of lots',
     pt: 'O número de ações deve ser um número inteiro positivo de lotes',
   },
+  ipo_lot_value_invalid: {
+    status: 400,
+    en: 'One lot at the top of the price band must cost from {min} to {max}',
+    pt: 'Um lote no topo da faixa de preço deve custar de {min} a {max}',
+  },
   ipo_dates_invalid: {
     status: 400,
     en: 'The issue must open on a future trading day and close on a later or the same trading day',

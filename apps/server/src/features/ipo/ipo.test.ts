@@ -13,9 +13,11 @@ import { join } from 'node:path';
 import { verifyIpoDrawRecord } from '@bourse/contract/ipo-draw';
 import { testDatabases } from '@bourse/db';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadStockSettings } from '../../config.ts';
 import { totpNow } from '../../platform/totp.ts';
 import { testApp } from '../../testing.ts';
 import { DEMO_STAFF } from '../demo/seed.ts';
+import * as ipoRepo from './repo.ts';
 
 const dbs = await testDatabases();
 const PIN = '246810';
@@ -44,8 +46,9 @@ const IPO = {
 describe.each(dbs)('IPO subscription on $dialect', ({ dialect, open }) => {
   let t: T;
   let closeDb: () => Promise<void>;
+  let db: Awaited<ReturnType<typeof open>>;
   const start = async (overrides: Record<string, unknown> = {}) => {
-    const db = await open();
+    db = await open();
     closeDb = () => db.close();
     t = await testApp(db, { paperGrants: GRANTS, ...overrides });
   };
@@ -167,6 +170,10 @@ describe.each(dbs)('IPO subscription on $dialect', ({ dialect, open }) => {
       [{ priceLow: '101' }, 'ipo_band_invalid', 'A faixa de preço precisa'],
       [{ retailPct: 60 }, 'ipo_split_invalid', 'As parcelas de varejo'],
       [{ totalShares: '650' }, 'ipo_shares_invalid', 'O número de ações'],
+      // One lot must cost ₹10,000–15,000 at the top of the band (100 × ₹99 and 100 × ₹151 do not).
+      [{ priceLow: '90', priceHigh: '99' }, 'ipo_lot_value_invalid', ''],
+      [{ priceHigh: '151' }, 'ipo_lot_value_invalid', ''],
+      [{ lotSize: 3000, totalShares: '6000' }, 'ipo_lot_value_invalid', ''],
       [{ opensOn: '2026-01-05' }, 'ipo_dates_invalid', 'A oferta deve abrir'],
       [{ opensOn: '2026-01-10' }, 'ipo_dates_invalid', 'A oferta deve abrir'], // a Saturday
       [{ symbol: 'RELIANCE' }, 'ipo_symbol_taken', 'Este código já é usado'],
@@ -182,6 +189,13 @@ describe.each(dbs)('IPO subscription on $dialect', ({ dialect, open }) => {
         json: { ...IPO, ...change },
       });
       if (pt) expect(ptAnswer.body.msg).toContain(pt);
+    }
+    for (const [lang, msg] of [
+      ['en-US', 'One lot at the top of the price band must cost from ₹10,000.00 to ₹15,000.00'],
+      ['pt-BR', 'Um lote no topo da faixa de preço deve custar de ₹\u00a010.000,00 a ₹\u00a015.000,00'],
+    ]) {
+      const dear = await t.call('POST', '/admin/ipos', { token: admin, lang, json: { ...IPO, priceHigh: '151' } });
+      expect(dear.body).toMatchObject({ error: 'ipo_lot_value_invalid', msg });
     }
     expect((await t.call('GET', '/admin/ipos', { token: admin })).body.data.total).toBe(1);
     // A customer cannot reach the desk.
@@ -422,9 +436,114 @@ describe.each(dbs)('IPO subscription on $dialect', ({ dialect, open }) => {
       avgPrice: '100.00',
     });
     // The issuer received exactly the allotted money: 4 lots of ₹10,000.
-    const issuer = t.app.engine.state.balance(`platform:issuer:${LISTED.toLowerCase()}`, 'platform', 'INR');
+    // Its account is the IPO's own (issuer:ipo-<id>): a symbol may be shared by two exchanges or a coin offering.
+    const issuer = t.app.engine.state.balance(`platform:issuer:ipo-${id}`, 'platform', 'INR');
     expect(issuer.balance).toBe(4_000_000n);
   }, 90_000); // nine customers and four timed steps: slow on a shared machine
+
+  it('repairs what a crash or a race leaves: holds of cancelled, late and forfeited rows released; a settled payment kept', async () => {
+    await start();
+    const symbol = `CRSH${dialect === 'sqlite' ? 'SQ' : 'PG'}`;
+    const { id } = await published(symbol);
+    const all = await Promise.all(['11', '12', '13', '14', '15', '16', '17'].map((n) => customer(`93000004${n}`)));
+    type C = (typeof all)[number];
+    const [a, b, c, d, e, f, g] = all as [C, C, C, C, C, C, C];
+    const holdOf = (appId: number) => `ipo-app:${appId}`;
+    const engineHold = (userId: number, appId: number) =>
+      t.app.engine.submit({
+        type: 'hold_funds',
+        id: holdOf(appId),
+        userId: String(userId),
+        wallet: 'stock',
+        asset: 'INR',
+        amount: '10000.00',
+        cause: 'allotment',
+        link: `ipo-application:${appId}`,
+      });
+    const rowOf = async (appId: number) => (await ipoRepo.findApplication(db, appId)) as ipoRepo.ApplicationRow;
+    const bareRow = (userId: number) =>
+      ipoRepo.insertApplication(db, {
+        ipoId: id,
+        userId,
+        channel: 'online',
+        auto: false,
+        bids: [{ lots: 1, priceMinor: '10000', cutOff: true }],
+        demandLots: 1,
+        holdMinor: 1_000_000n,
+        at: t.clock.now(),
+      });
+    await at('2026-01-06T09:15:00+05:30');
+
+    // a cancels, and the server dies between the row's move and the release: start-up releases the hold.
+    const aApp = (await apply(a.token, { ipoId: String(id), bid1Lots: '1', bid1Price: 'cutoff' })).body.data
+      .application;
+    await ipoRepo.moveApplication(db, aApp.id, 'applying', 'unsubscribed', t.clock.now(), 'customer', '');
+    expect(inr(a.id).held).toBe(1_000_000n);
+    await t.app.ipos.resume();
+    expect(inr(a.id).held).toBe(0n);
+
+    // b cancels while the apply's hold is still on its way: the late hold is not recorded, and released.
+    const bId = (await bareRow(b.id)) as number;
+    const cancelled = await t.call('POST', '/stock/order/new/cancel', { token: b.token, body: { id: String(bId) } });
+    expect(cancelled.body.data.application.status).toBe('unsubscribed');
+    expect((await engineHold(b.id, bId)).ok).toBe(true);
+    expect(await ipoRepo.setHoldId(db, bId, holdOf(bId), 1_000_000n, t.clock.now(), 'applying')).toBe(false);
+    await t.app.ipos.tick();
+    expect(inr(b.id).held).toBe(0n);
+
+    // c's application is recorded but its hold still on its way when the close runs: left out of the draw,
+    // unsubscribed, its hold released. f applies normally; d and e offline (one lot each after the draw).
+    const cId = (await bareRow(c.id)) as number;
+    expect((await apply(f.token, { ipoId: String(id), bid1Lots: '1', bid1Price: 'cutoff' })).body.code).toBe(0);
+    for (const who of [d, e]) {
+      const r = await t.call('POST', '/stock/order/offline/apply', {
+        token: who.token,
+        body: { password: PIN, ipoId: String(id), lots: '25', price: '100' },
+      });
+      expect(r.body.code, JSON.stringify(r.body)).toBe(0);
+    }
+    expect((await engineHold(c.id, cId)).ok).toBe(true);
+    await at('2026-01-08T15:30:00+05:30');
+    expect(await rowOf(cId)).toMatchObject({ status: 'unsubscribed', reason: 'received after the close' });
+    expect(inr(c.id).held).toBe(0n);
+    const record = (await t.call('GET', `/stock/index/new/draw?ipoId=${id}`)).body.data;
+    expect(record.applications.map((x: { ref: string }) => x.ref)).not.toContain(
+      (await t.call('GET', '/stock/order/new/list', { token: c.token })).body.data.items[0].ref,
+    );
+    // An application arriving after the close is not recorded at all.
+    expect(await bareRow(g.id)).toBeNull();
+
+    // d pays and the server dies after the engine settled it; e's payment dies after its hold.
+    const offlineApp = async (token: string) =>
+      (await t.call('GET', '/stock/order/offline/list', { token })).body.data.items[0];
+    const dApp = await offlineApp(d.token);
+    const eApp = await offlineApp(e.token);
+    expect(dApp.status).toBe('wait_for_payment');
+    expect((await engineHold(d.id, dApp.id)).ok).toBe(true);
+    const settled = await t.app.engine.submit({
+      type: 'settle_allotment',
+      id: `${holdOf(dApp.id)}:pay`,
+      to: `issuer:ipo-${id}`,
+      asset: `SHARE:NSE:${symbol}`,
+      wallet: 'stock',
+      lock: true,
+      entries: [[holdOf(dApp.id), '10000.00', '100']],
+      link: `ipo:${id}`,
+    });
+    expect(settled.ok).toBe(true);
+    expect((await engineHold(e.id, eApp.id)).ok).toBe(true);
+    // The window passes: d's settled payment is recorded as paid (not forfeited); e's hold is released.
+    await at('2026-01-09T15:30:00+05:30');
+    expect(await offlineApp(d.token)).toMatchObject({ status: 'paid', allottedShares: '100' });
+    expect(inr(d.id)).toMatchObject({ balance: 9_000_000n, held: 0n });
+    expect(await offlineApp(e.token)).toMatchObject({ status: 'forfeited', reason: 'payment window passed' });
+    expect(inr(e.id)).toMatchObject({ balance: 10_000_000n, held: 0n });
+    // Listing day releases d's locked shares like any paid allotment.
+    const dShares = () => t.app.engine.state.balance(String(d.id), 'stock', `SHARE:NSE:${symbol}`);
+    expect(dShares()).toMatchObject({ balance: 100n, held: 100n });
+    await at('2026-01-13T09:15:00+05:30');
+    expect(dShares()).toMatchObject({ balance: 100n, held: 0n });
+  }, 90_000);
 
   it('auto-subscribes consenting customers with the funds at the open, skipping the rest with a record', async () => {
     await start({ openAutoApply: 1 });
@@ -465,6 +584,25 @@ describe.each(dbs)('IPO subscription on $dialect', ({ dialect, open }) => {
     expect(log).toEqual([
       { userId: rich.id, outcome: 'applied', reason: '' },
       { userId: poor.id, outcome: 'skipped', reason: 'ipo_insufficient_funds' },
+    ]);
+  });
+
+  it('auto-subscribe skips a consenting customer without verified KYC where KYC is required', async () => {
+    await start({ openAutoApply: 1, stocks: { ...loadStockSettings({}), kycRequired: true } });
+    const { id } = await published();
+    const verified = await customer('9300000211');
+    const unverified = await customer('9300000212');
+    for (const who of [verified, unverified])
+      await t.call('POST', '/user/update/autoapply', { token: who.token, body: { enabled: '1' } });
+    await db.run(`UPDATE users SET id_status = 'succ' WHERE id = ${verified.id}`);
+    await at('2026-01-06T09:15:00+05:30');
+    expect((await t.call('GET', '/stock/order/new/list', { token: unverified.token })).body.data.total).toBe(0);
+    expect(inr(unverified.id).held).toBe(0n);
+    expect(inr(verified.id).held).toBe(1_000_000n);
+    const log = (await t.call('GET', `/admin/ipos/auto-apply?id=${id}`, { token: await adminNow() })).body.data.items;
+    expect(log).toEqual([
+      { userId: verified.id, outcome: 'applied', reason: '' },
+      { userId: unverified.id, outcome: 'skipped', reason: 'kyc_required' },
     ]);
   });
 

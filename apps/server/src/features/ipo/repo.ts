@@ -243,26 +243,41 @@ export type NewApplication = {
   at: number;
 };
 
-/** Inserts an application in `applying` with its first history line; null when the customer already has one. */
-export async function insertApplication(db: Sql, a: NewApplication): Promise<number> {
+/**
+ * Inserts an application in `applying` with its first history line, only while the IPO is still open at
+ * `a.at` (the close may have committed since the caller looked); null when it is not.
+ */
+export async function insertApplication(db: Sql, a: NewApplication): Promise<number | null> {
   const rows = await db.query<{ id: number }>(
     `INSERT INTO ipo_applications (ipo_id, user_id, channel, auto, bids, demand_lots, hold_minor, status,
        created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, 'applying', $8, $8) RETURNING id`,
+     SELECT $1, $2, $3, $4, $5, $6, $7, 'applying', $8, $8
+     WHERE EXISTS (SELECT 1 FROM ipos WHERE id = $1 AND status = 'open' AND closes_at > $8) RETURNING id`,
     [a.ipoId, a.userId, a.channel, a.auto ? 1 : 0, JSON.stringify(a.bids), a.demandLots, a.holdMinor.toString(), a.at],
   );
+  if (rows.length === 0) return null;
   const id = Number(rows[0]?.id);
   await addHistory(db, id, 'new', 'applying', a.at, a.auto ? 'system' : 'customer', a.auto ? 'auto-subscribe' : '');
   return id;
 }
 
-export async function setHoldId(db: Sql, id: number, holdId: string, holdMinor: bigint, at: number): Promise<void> {
-  await db.run('UPDATE ipo_applications SET hold_id = $1, hold_minor = $2, updated_at = $3 WHERE id = $4', [
-    holdId,
-    holdMinor.toString(),
-    at,
-    id,
-  ]);
+/**
+ * Records an application's funds hold only while it is still in `status` (a cancel, the close or a
+ * forfeiture may have moved it while the hold was being placed); answers whether it was recorded.
+ */
+export async function setHoldId(
+  db: Sql,
+  id: number,
+  holdId: string,
+  holdMinor: bigint,
+  at: number,
+  status: IpoApplicationStatus,
+): Promise<boolean> {
+  const changed = await db.run(
+    'UPDATE ipo_applications SET hold_id = $1, hold_minor = $2, updated_at = $3 WHERE id = $4 AND status = $5',
+    [holdId, holdMinor.toString(), at, id, status],
+  );
+  return changed > 0;
 }
 
 /** Removes an application whose funds hold the engine refused: it never existed for the customer. */
@@ -393,6 +408,40 @@ export async function markSettled(db: Sql, ids: readonly number[], at: number): 
   );
 }
 
+/** Settled allotments whose locked shares have not been released yet (listing day, or a late payment). */
+export async function lockedAllotments(db: Sql, ipoId: number): Promise<ApplicationRow[]> {
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT * FROM ipo_applications WHERE ipo_id = $1 AND status IN ('allocated', 'paid') AND unlocked_at IS NULL
+       AND hold_id IS NOT NULL AND settled_at IS NOT NULL ORDER BY id`,
+    [ipoId],
+  );
+  return rows.map(toApplication);
+}
+
+/**
+ * Applications that must hold nothing: cancelled, forfeited, or not allotted once their draw batch
+ * settled (an unsettled one's hold is the draw's settlement to release). `all` false skips listed IPOs.
+ */
+export async function heldNothing(db: Sql, all: boolean): Promise<ApplicationRow[]> {
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT a.* FROM ipo_applications a JOIN ipos i ON i.id = a.ipo_id
+     WHERE (a.status IN ('unsubscribed', 'forfeited')
+        OR (a.status = 'not_allotted' AND (a.settled_at IS NOT NULL OR a.hold_id IS NULL)))
+       ${all ? '' : "AND i.status <> 'listed'"}
+     ORDER BY a.id`,
+  );
+  return rows.map(toApplication);
+}
+
+/** Applications still `applying` on an IPO past its close: never drawn (recorded after the close moved the rest). */
+export async function applyingAfterClose(db: Sql): Promise<ApplicationRow[]> {
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT a.* FROM ipo_applications a JOIN ipos i ON i.id = a.ipo_id
+     WHERE a.status = 'applying' AND i.status IN ('closed', 'allotted', 'listed') ORDER BY a.id`,
+  );
+  return rows.map(toApplication);
+}
+
 export async function markUnlocked(db: Sql, id: number, at: number): Promise<void> {
   await db.run('UPDATE ipo_applications SET unlocked_at = $1 WHERE id = $2', [at, id]);
 }
@@ -436,13 +485,15 @@ export async function setAutoApply(db: Sql, userId: number, enabled: boolean, at
     ]);
 }
 
-/** Customers who consented to auto-subscribe and are not blocked, in id order. */
-export async function autoApplyUsers(db: Sql): Promise<number[]> {
-  const rows = await db.query<{ user_id: unknown }>(
-    `SELECT a.user_id FROM ipo_auto_apply a JOIN users u ON u.id = a.user_id
+/** Customers who consented to auto-subscribe and are not blocked, in id order, with their KYC status. */
+export async function autoApplyUsers(
+  db: Sql,
+): Promise<{ id: number; id_status: 'none' | 'pending' | 'succ' | 'fail' }[]> {
+  const rows = await db.query<{ user_id: unknown; id_status: 'none' | 'pending' | 'succ' | 'fail' }>(
+    `SELECT a.user_id, u.id_status FROM ipo_auto_apply a JOIN users u ON u.id = a.user_id
      WHERE a.enabled = 1 AND u.status <> 0 ORDER BY a.user_id`,
   );
-  return rows.map((r) => Number(r.user_id));
+  return rows.map((r) => ({ id: Number(r.user_id), id_status: r.id_status }));
 }
 
 export async function logAutoApply(

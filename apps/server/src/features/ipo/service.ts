@@ -46,6 +46,8 @@ export type IpoSettings = {
   openAutoApply: 0 | 1;
   /** How long an offline allottee has to pay, from the draw. */
   paymentWindowHours: number;
+  /** The range one lot's value (lot size × top of the band) must lie in, rupees as decimal strings. */
+  lotValue: { min: string; max: string };
 };
 
 export type IpoDeps = {
@@ -99,7 +101,8 @@ const PUBLISHED: readonly IpoStatus[] = ['upcoming', 'open', 'closed', 'allotted
 export const applicationLink = (id: number) => `ipo-application:${id}`;
 /** The funds hold of an application (online: at application; offline: at payment). */
 export const applicationHoldId = (id: number) => `ipo-app:${id}`;
-const issuerAccount = (symbol: string) => `issuer:${symbol.toLowerCase()}` as const;
+/** The issuer's platform account: one per IPO (a symbol is shared across exchanges and with coin offerings). */
+export const ipoIssuerAccount = (ipoId: number) => `issuer:ipo-${ipoId}` as const;
 const shareAsset = (ipo: repo.IpoRow) => `SHARE:${ipo.exchange}:${ipo.symbol}`;
 const fmt = (minor: bigint) => formatDecimal(minor, SCALE);
 
@@ -324,18 +327,25 @@ export class Ipos {
     checkPin: (pin: string | undefined) => Promise<void>,
   ): Promise<IpoApplicationView> {
     const ipo = await this.#openIpo(body.ipoId);
-    if (this.#d.settings.kycRequired && user.id_status !== 'succ') throw new AppError('kyc_required');
+    this.#checkKyc(user);
     const bids = this.#bids(ipo, body);
     await checkPin(body.password);
-    return this.#applyRetail(user.id, ipo, bids, false);
+    return this.#applyRetail(user, ipo, bids, false);
+  }
+
+  #checkKyc(user: Pick<UserRow, 'id_status'>): void {
+    if (this.#d.settings.kycRequired && user.id_status !== 'succ') throw new AppError('kyc_required');
   }
 
   async #applyRetail(
-    userId: number,
+    user: Pick<UserRow, 'id' | 'id_status'>,
     ipo: repo.IpoRow,
     bids: repo.StoredBid[],
     auto: boolean,
   ): Promise<IpoApplicationView> {
+    // Checked here too (not only in applyOnline): auto-subscribe comes in this way.
+    this.#checkKyc(user);
+    const userId = user.id;
     // The highest bid's amount is what is held (bigint: Math.max does not take it).
     let held = 0n;
     for (const b of bids) {
@@ -370,18 +380,23 @@ export class Ipos {
       await this.#d.db.transaction((tx) => repo.deleteApplication(tx, id));
       throw new AppError(result.code === 'insufficient_balance' ? 'ipo_insufficient_funds' : 'internal_error');
     }
-    await repo.setHoldId(this.#d.db, id, holdId, held, at);
+    // Cancelled (or swept after the close) while the hold was being placed: the hold goes at once.
+    if (!(await repo.setHoldId(this.#d.db, id, holdId, held, at, 'applying'))) await this.#release(holdId);
     return this.#applicationView((await repo.findApplication(this.#d.db, id)) as repo.ApplicationRow, ipo);
   }
 
   async #insert(a: repo.NewApplication): Promise<number> {
+    let id: number | null;
     try {
-      return await this.#d.db.transaction((tx) => repo.insertApplication(tx, a));
+      id = await this.#d.db.transaction((tx) => repo.insertApplication(tx, a));
     } catch (error) {
       // The unique (ipo, customer) key: a request racing this one applied first.
       if (await repo.hasApplied(this.#d.db, a.ipoId, a.userId)) throw new AppError('ipo_already_applied');
       throw error;
     }
+    // The close committed between the window check and the insert.
+    if (id === null) throw new AppError('ipo_not_open');
+    return id;
   }
 
   /** An offline (NII) application: one bid in the band, above the retail ceiling; nothing held until allotted. */
@@ -392,7 +407,7 @@ export class Ipos {
   ): Promise<IpoApplicationView> {
     const ipo = await this.#openIpo(body.ipoId);
     if (ipo.nii_pct === 0) throw new AppError('ipo_offline_closed');
-    if (this.#d.settings.kycRequired && user.id_status !== 'succ') throw new AppError('kyc_required');
+    this.#checkKyc(user);
     if (body.lots < 1) throw fieldError('lots', 'ipo_lots_invalid');
     const { priceMinor } = this.#price(ipo, body.price, 'price', false);
     const amount = bidAmount({ lots: body.lots, priceMinor }, ipo.lot_size);
@@ -414,7 +429,10 @@ export class Ipos {
     return this.#applicationView((await repo.findApplication(this.#d.db, id)) as repo.ApplicationRow, ipo);
   }
 
-  /** Cancels an application before the close: the row first, then its hold released (void_hold). */
+  /**
+   * Cancels an application before the close: the row first, then its hold released (void_hold); a crash
+   * in between is repaired by the job's sweep, and a hold still being placed by the apply itself.
+   */
   async cancel(userId: number, id: number): Promise<IpoApplicationView> {
     const { row, ipo } = await this.#applicationOf(userId, id);
     const now = this.#d.clock.now();
@@ -426,6 +444,15 @@ export class Ipos {
     if (!moved) throw new AppError('ipo_not_cancellable');
     if (row.hold_id !== null) await this.#voidHold(row.hold_id, `${applicationHoldId(id)}:cancel`);
     return this.#applicationView((await repo.findApplication(this.#d.db, id)) as repo.ApplicationRow, ipo);
+  }
+
+  /**
+   * Releases an application's hold that must not be there (a cancel, the close or a forfeiture got in
+   * first, or a crash came between the move and the release). Sent only while the hold exists: the
+   * engine would remember a refusal under this id.
+   */
+  async #release(holdId: string): Promise<void> {
+    if (this.#d.engine.state.fundsHold(holdId) !== undefined) await this.#voidHold(holdId, `${holdId}:release`);
   }
 
   /** Releases a hold; one already gone (a re-send after a crash) is fine. */
@@ -465,21 +492,29 @@ export class Ipos {
         link: applicationLink(id),
       });
       if (!held.ok) throw new AppError('ipo_insufficient_funds');
-      await repo.setHoldId(this.#d.db, id, holdId, row.allotted_minor, now);
+      // Forfeited while the hold was being placed: released, and the payment refused.
+      if (!(await repo.setHoldId(this.#d.db, id, holdId, row.allotted_minor, now, 'wait_for_payment'))) {
+        await this.#release(holdId);
+        throw new AppError('ipo_not_payable');
+      }
     }
     await this.#settle(ipo, `${holdId}:pay`, [[holdId, fmt(row.allotted_minor), row.allotted_shares.toString()]]);
-    await this.#d.db.transaction(async (tx) => {
-      await repo.moveApplication(tx, id, 'wait_for_payment', 'paid', now, 'customer', '');
+    const moved = await this.#d.db.transaction(async (tx) => {
+      if (!(await repo.moveApplication(tx, id, 'wait_for_payment', 'paid', now, 'customer', ''))) return false;
       await repo.markSettled(tx, [id], now);
+      return true;
     });
-    return this.#applicationView((await repo.findApplication(this.#d.db, id)) as repo.ApplicationRow, ipo);
+    const after = (await repo.findApplication(this.#d.db, id)) as repo.ApplicationRow;
+    // Not moved: the job got there first, recording the settled payment as paid or forfeiting the unpaid one.
+    if (!moved && after.status !== 'paid') throw new AppError('ipo_not_payable');
+    return this.#applicationView(after, ipo);
   }
 
   async #settle(ipo: repo.IpoRow, commandId: string, entries: AllotmentEntry[]): Promise<void> {
     const result = await this.#d.engine.submit({
       type: 'settle_allotment',
       id: commandId,
-      to: issuerAccount(ipo.symbol),
+      to: ipoIssuerAccount(ipo.id),
       asset: shareAsset(ipo),
       wallet: WALLET,
       // Before listing day the shares wait locked; after it they are tradable at once.
@@ -512,11 +547,12 @@ export class Ipos {
     if (this.#d.settings.openAutoApply !== 1 || ipo.retail_pct === 0) return;
     const bids = [{ lots: 1, priceMinor: ipo.price_high_minor.toString(), cutOff: true }];
     const at = this.#d.clock.now();
-    for (const userId of await repo.autoApplyUsers(this.#d.db)) {
+    for (const user of await repo.autoApplyUsers(this.#d.db)) {
+      const userId = user.id;
       let outcome: 'applied' | 'skipped' = 'applied';
       let reason = '';
       try {
-        await this.#applyRetail(userId, ipo, bids, true);
+        await this.#applyRetail(user, ipo, bids, true);
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         outcome = 'skipped';
@@ -552,14 +588,51 @@ export class Ipos {
       else if (ipo.status === 'closed') await this.#draw(ipo);
       else if (ipo.status === 'allotted') await this.#list(ipo, null, '');
     }
-    // A draw's settlement interrupted by a crash is re-sent (the same batch ids).
+    // A draw's settlement interrupted by a crash is re-sent (the same batch ids); a listed IPO's late
+    // payments (and an interrupted listing) get their locked shares released.
     const { rows } = await repo.listIpos(this.#d.db, { statuses: ['allotted', 'listed'], limit: 1000, offset: 0 });
-    for (const ipo of rows) await this.#settleDrawn(ipo);
-    for (const row of await repo.paymentsOverdue(this.#d.db, now)) {
+    for (const ipo of rows) {
+      await this.#settleDrawn(ipo);
+      if (ipo.status === 'listed') await this.#unlock(ipo);
+    }
+    for (const row of await repo.paymentsOverdue(this.#d.db, now)) await this.#overdue(row, now);
+    await this.#sweep(false);
+  }
+
+  /**
+   * An unpaid allotment past its window. A payment may have got as far as the engine before a crash:
+   * a live hold is released first (a payment racing it then fails), and a settled one is recorded as
+   * paid, never forfeited.
+   */
+  async #overdue(row: repo.ApplicationRow, now: number): Promise<void> {
+    const holdId = applicationHoldId(row.id);
+    if (this.#d.engine.state.fundsHold(holdId) !== undefined) await this.#voidHold(holdId, `${holdId}:forfeit`);
+    const paid = this.#d.engine.state.transferPosted(`${holdId}:allot`);
+    await this.#d.db.transaction(async (tx) => {
+      if (!paid) {
+        await repo.moveApplication(tx, row.id, 'wait_for_payment', 'forfeited', now, 'system', 'payment window passed');
+        return;
+      }
+      if (!(await repo.moveApplication(tx, row.id, 'wait_for_payment', 'paid', now, 'system', 'payment settled')))
+        return;
+      await repo.setHoldId(tx, row.id, holdId, row.allotted_minor, now, 'paid');
+      await repo.markSettled(tx, [row.id], now);
+    });
+  }
+
+  /**
+   * Holds that must not be there: an application still `applying` on a closed IPO (recorded after the
+   * close moved the rest; never drawn) is unsubscribed, then every cancelled, forfeited or undrawn
+   * application's hold still in the engine is released. `all` also looks at listed IPOs (at start-up).
+   */
+  async #sweep(all: boolean): Promise<void> {
+    const now = this.#d.clock.now();
+    for (const row of await repo.applyingAfterClose(this.#d.db)) {
       await this.#d.db.transaction((tx) =>
-        repo.moveApplication(tx, row.id, 'wait_for_payment', 'forfeited', now, 'system', 'payment window passed'),
+        repo.moveApplication(tx, row.id, 'applying', 'unsubscribed', now, 'system', 'received after the close'),
       );
     }
+    for (const row of await repo.heldNothing(this.#d.db, all)) await this.#release(applicationHoldId(row.id));
   }
 
   /** The open: the draw's seed is generated now and only its hash published. */
@@ -575,8 +648,11 @@ export class Ipos {
     const at = this.#d.clock.now();
     await this.#d.db.transaction(async (tx) => {
       if (!(await repo.moveIpo(tx, ipo.id, 'open', 'closed', at))) return;
-      for (const row of await repo.applicationsOf(tx, ipo.id, ['applying']))
+      for (const row of await repo.applicationsOf(tx, ipo.id, ['applying'])) {
+        // An online one whose hold is still being placed is left out (not drawn); the sweep unsubscribes it.
+        if (row.channel === 'online' && row.hold_id === null) continue;
         await repo.moveApplication(tx, row.id, 'applying', 'waiting_allocated', at, 'system', '');
+      }
     });
     await this.#draw({ ...ipo, status: 'closed' });
   }
@@ -667,11 +743,7 @@ export class Ipos {
   async #list(ipo: repo.IpoRow, staffId: number | null, reason: string): Promise<void> {
     await this.#settleDrawn(ipo);
     const at = this.#d.clock.now();
-    for (const row of await repo.applicationsOf(this.#d.db, ipo.id, ['allocated', 'paid'])) {
-      if (row.unlocked_at !== null || row.hold_id === null || row.settled_at === null) continue;
-      await this.#voidHold(allotmentLockId(row.hold_id), `${row.hold_id}:unlock`);
-      await repo.markUnlocked(this.#d.db, row.id, at);
-    }
+    await this.#unlock(ipo);
     if (this.#d.listStock && !this.#d.isListedStock(ipo.exchange, ipo.symbol)) {
       // The trading lot is one share (the IPO's lot is for applications only).
       await this.#d.listStock(
@@ -683,6 +755,14 @@ export class Ipos {
       if (!(await repo.moveIpo(tx, ipo.id, 'allotted', 'listed', at, { listed_at: at }))) return;
       if (staffId !== null) await audit(tx, staffId, 'ipo.list', ipo.id, reason, { symbol: ipo.symbol }, at);
     });
+  }
+
+  /** Every settled allotment's locked shares released (void_hold of lock:<hold>). */
+  async #unlock(ipo: repo.IpoRow): Promise<void> {
+    for (const row of await repo.lockedAllotments(this.#d.db, ipo.id)) {
+      await this.#voidHold(allotmentLockId(row.hold_id as string), `${row.hold_id}:unlock`);
+      await repo.markUnlocked(this.#d.db, row.id, this.#d.clock.now());
+    }
   }
 
   // --- the public draw record ------------------------------------------------------------------------
@@ -753,6 +833,7 @@ export class Ipos {
       throw fieldError('retailPct', 'ipo_split_invalid');
     const total = /^[1-9]\d{0,14}$/.test(body.totalShares) ? BigInt(body.totalShares) : 0n;
     if (total === 0n || total % BigInt(body.lotSize) !== 0n) throw fieldError('totalShares', 'ipo_shares_invalid');
+    this.#checkLotValue(BigInt(body.lotSize) * high.minor);
     const now = this.#d.clock.now();
     const { exchange } = body;
     const today = tradingDayOf(exchange, now);
@@ -797,6 +878,23 @@ export class Ipos {
       return id;
     });
     return this.staffInfo(id);
+  }
+
+  /**
+   * One lot at the top of the band must cost what the deployment's range says (DOMAIN.md), and never more
+   * than the retail ceiling: above it no retail bid could be placed at all.
+   */
+  #checkLotValue(perLot: bigint): void {
+    const { min, max } = this.#d.settings.lotValue;
+    const low = tryParseDecimal(min, SCALE);
+    const high = tryParseDecimal(max, SCALE);
+    if (!low.ok || !high.ok) throw new Error(`ipo lot value range ${min}–${max} is not two amounts`);
+    const ceiling = high.minor < RETAIL_MAX_MINOR ? high.minor : RETAIL_MAX_MINOR;
+    if (perLot < low.minor || perLot > ceiling)
+      throw fieldError('lotSize', 'ipo_lot_value_invalid', (lang) => ({
+        min: shown(low.minor, lang),
+        max: shown(ceiling, lang),
+      }));
   }
 
   /** The second staff member's decision: published (upcoming) or rejected; never by the creator. */
@@ -848,10 +946,13 @@ export class Ipos {
                 cause: 'allotment',
                 link: applicationLink(row.id),
               });
-        if (result.ok) await repo.setHoldId(this.#d.db, row.id, holdId, row.hold_minor, this.#d.clock.now());
-        else await this.#d.db.transaction((tx) => repo.deleteApplication(tx, row.id));
+        if (!result.ok) await this.#d.db.transaction((tx) => repo.deleteApplication(tx, row.id));
+        else if (!(await repo.setHoldId(this.#d.db, row.id, holdId, row.hold_minor, this.#d.clock.now(), 'applying')))
+          await this.#release(holdId);
       }
     }
+    // Holds a crash left behind (a cancel moved the row but never released it…), listed IPOs included.
+    await this.#sweep(true).catch((error) => this.#d.log(`ipo sweep failed: ${String(error)}`));
     // A failed run is logged and retried by the timer: it must not keep the server from starting.
     await this.tick().catch(() => undefined);
   }
