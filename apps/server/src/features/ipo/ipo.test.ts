@@ -406,6 +406,19 @@ describe.each(dbs)('IPO subscription on $dialect', ({ dialect, open }) => {
     expect((await pay(h.token, hApp.id)).body.data.application.status).toBe('paid');
     expect(inr(h.id)).toMatchObject({ balance: 9_000_000n, held: 0n });
     expect(shares(h.id)).toMatchObject({ balance: 100n, held: 100n });
+    // Before listing day the holding is there, locked, valued at the issue price it was paid at.
+    const preListing = (await t.call('GET', '/stock/hold/list', { token: h.token })).body.data.items;
+    expect(preListing).toContainEqual(
+      expect.objectContaining({
+        symbol: `NSE:${LISTED}`,
+        quantity: '100',
+        sellable: '0',
+        locked: '100',
+        avgPrice: '100.00',
+        marketValue: '10000.00',
+        currency: 'INR',
+      }),
+    );
     expect((await pay(h.token, hApp.id, 'pt-BR')).body.error).toBe('ipo_not_payable');
     // i lets the window pass: forfeited with the reason; nothing moved.
     await at('2026-01-09T15:30:00+05:30');

@@ -77,9 +77,14 @@ export class Holdings {
       else byInstrument.set(instrumentId, [flow]);
     };
     for (const t of trades) add(t.instrument_id, flowOfTrade(t, owner));
+    // Allotted shares of a stock not listed yet (no engine instrument) are shown apart (#unlistedView).
+    const unlisted = new Map<string, AllotmentRow[]>();
     for (const a of allotments) {
       const spec = this.#engine.state.instrument(instrumentIdOfShare(a.asset));
-      if (!spec) continue;
+      if (!spec) {
+        unlisted.set(a.asset, [...(unlisted.get(a.asset) ?? []), a]);
+        continue;
+      }
       const lots = BigInt(a.qty) / spec.lotMinor;
       add(spec.id, { side: 'buy', lots, notional: BigInt(a.paid ?? '0'), fee: 0n, at: Number(a.at) });
     }
@@ -93,7 +98,48 @@ export class Holdings {
       if (shares.balance === 0n && rows.length === 0) continue;
       out.push(this.#view(owner, instrument, spec, rows, now));
     }
+    if (stocks.length === this.#stocks.length) {
+      for (const [asset, rows] of unlisted) {
+        const view = this.#unlistedView(owner, asset, rows);
+        if (view) out.push(view);
+      }
+    }
     return out;
+  }
+
+  /**
+   * Shares allotted before their stock lists (an IPO between its draw and listing day): held, not
+   * sellable, valued at what was paid for them (the issue price) until the market prices them.
+   */
+  #unlistedView(owner: string, asset: string, rows: AllotmentRow[]): HoldingView | undefined {
+    const shares = this.#engine.state.balance(owner, 'stock', asset);
+    const currency = rows.find((r) => r.paid_asset)?.paid_asset;
+    const quote = currency ? this.#engine.state.asset(currency) : undefined;
+    const shareAsset = this.#engine.state.asset(asset);
+    if (shares.balance === 0n || !quote || !shareAsset) return undefined;
+    const qty = rows.reduce((sum, r) => sum + BigInt(r.qty), 0n);
+    const paid = rows.reduce((sum, r) => sum + BigInt(r.paid ?? '0'), 0n);
+    const unit = 10n ** BigInt(shareAsset.scale);
+    const price = qty > 0n ? (paid * unit) / qty : 0n;
+    const value = (price * shares.balance) / unit;
+    const symbol = instrumentIdOfShare(asset);
+    const zero = formatDecimal(0n, quote.scale);
+    return {
+      symbol,
+      name: symbol.split(':')[1] ?? symbol,
+      currency: quote.code,
+      quantity: formatDecimal(shares.balance, shareAsset.scale),
+      sellable: formatDecimal(shares.available, shareAsset.scale),
+      locked: formatDecimal(shares.balance - shares.available, shareAsset.scale),
+      avgPrice: formatDecimal(price, quote.scale),
+      lastPrice: formatDecimal(price, quote.scale),
+      marketValue: formatDecimal(value, quote.scale),
+      floatingPnl: zero,
+      floatingPnlPct: formatDecimal(0n, 2),
+      todayPnl: zero,
+      realizedPnl: zero,
+      unlocksAt: null,
+    };
   }
 
   #view(owner: string, instrument: Instrument, spec: EngineInstrument, rows: Flow[], now: number): HoldingView {

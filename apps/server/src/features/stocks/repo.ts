@@ -110,11 +110,11 @@ export const listUserTradesIn = (db: Sql, owner: string, instrumentId: string) =
  * settle_allotment), each with what was paid for it: the delivery `<hold>:deliver` and its payment
  * `<hold>:allot` (decision 0030). The holdings count them as buys at that price.
  */
-export type AllotmentRow = { asset: string; qty: string; paid: string | null; at: number };
+export type AllotmentRow = { asset: string; qty: string; paid: string | null; paid_asset: string | null; at: number };
 
 export const listUserAllotments = (db: Sql, owner: string) =>
   db.query<AllotmentRow>(
-    `SELECT d.asset AS asset, d.amount AS qty, p.amount AS paid, d.at AS at
+    `SELECT d.asset AS asset, d.amount AS qty, p.amount AS paid, p.asset AS paid_asset, d.at AS at
        FROM ledger_transfers d
        LEFT JOIN ledger_transfers p
          ON p.transfer_id = substr(d.transfer_id, 1, length(d.transfer_id) - 8) || ':allot'
