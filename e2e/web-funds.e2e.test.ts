@@ -45,7 +45,9 @@ let browser: Browser;
 let demo: { token: string; user: unknown };
 
 beforeAll(async () => {
-  server = await startServer();
+  // No demo IPOs or coin offerings: they pay for the demo customer's allotments; this test reads the paper
+  // grants as granted.
+  server = await startServer({ IPO_DEMO: '0', DEMO_LAUNCHPAD: '0' });
   browser = await launchBrowser();
   demo = await signInCustomer(server);
 });
