@@ -71,7 +71,12 @@ let demo: Awaited<ReturnType<typeof signInCustomer>>;
 
 beforeAll(async () => {
   // The watcher's own timer is off: only the clock hook moves deposits on, so each step is seen.
-  server = await startServer({ BOURSE_TEST_CLOCK: '2026-01-05T04:00:00Z', CRYPTO_SCAN_EVERY_MS: '0' });
+  // No demo coin offerings: they spend some of the demo customer's USDT, whose balance this test reads.
+  server = await startServer({
+    BOURSE_TEST_CLOCK: '2026-01-05T04:00:00Z',
+    CRYPTO_SCAN_EVERY_MS: '0',
+    DEMO_LAUNCHPAD: '0',
+  });
   browser = await launchBrowser();
   demo = await signInCustomer(server);
 });
