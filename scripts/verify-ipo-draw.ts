@@ -1,12 +1,15 @@
-// Re-runs an IPO's retail draw from its public record and says whether it reproduces (decision 0031):
-// the seed must hash to the published commitment, and drawIpoRetail on the published applications must
-// give the published allottees. Anyone can run it against a live server; it needs no login.
+// Re-runs an IPO's retail draw from its public record and says whether it reproduces (decisions 0031,
+// 0036): the seed must hash to the published commitment, the beacon round must be published after the
+// close (and, for drand, carry a valid signature of the League of Entropy), and drawIpoRetail on
+// SHA-256(seed ‖ round randomness) and the published applications must give the published allottees.
+// Anyone can run it against a live server; it needs no login. "beacon" in the output: verified (drand),
+// sandbox (paper mode: the round was produced by the server itself, so it proves nothing), none (v1).
 //
 //   node scripts/verify-ipo-draw.ts <file-or-url>
 //   node scripts/verify-ipo-draw.ts https://api.example.com/ipor-api/stock/index/new/draw?ipoId=3
 //
 // The input is the draw call's answer (the envelope { code, data }) or the record itself, as JSON.
-// Prints one line of JSON ({ ok, ipoId, symbol, mode, applications, allottees, problems }); exits 0 when
+// Prints one line of JSON ({ ok, ipoId, symbol, mode, beacon, applications, allottees, problems }); exits 0 when
 // the draw reproduces, 1 when it does not, 2 when the input cannot be read.
 
 import { readFile } from 'node:fs/promises';
@@ -36,13 +39,14 @@ async function main(argv: readonly string[]): Promise<number> {
     console.error(`cannot read a draw record from ${source}: ${error instanceof Error ? error.message : error}`);
     return 2;
   }
-  const { ok, problems } = verifyIpoDrawRecord(record);
+  const { ok, problems, beacon } = verifyIpoDrawRecord(record);
   console.log(
     JSON.stringify({
       ok,
       ipoId: record.ipoId,
       symbol: record.symbol,
       mode: record.mode,
+      beacon,
       applications: record.applications.length,
       allottees: record.allotments.length,
       problems,

@@ -12,6 +12,8 @@ import swagger from '@fastify/swagger';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyReply, LogController } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { DrandQuicknetBeacon } from './adapters/beacon/drand/drand-beacon.ts';
+import { SandboxBeacon } from './adapters/beacon/sandbox/sandbox-beacon.ts';
 import type { ChainPort } from './adapters/chain/chain-port.ts';
 import { EsploraBtcChain } from './adapters/chain/esplora/esplora-btc.ts';
 import { EvmRpcChain } from './adapters/chain/evm-rpc/evm-rpc-chain.ts';
@@ -404,6 +406,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       lotValue: config.ipo.lotValue,
     },
     randomSeed: () => randomBytes(32),
+    beacon:
+      config.ipo.beacon.kind === 'drand'
+        ? new DrandQuicknetBeacon(config.ipo.beacon.drandUrl, fetch)
+        : new SandboxBeacon({ db, clock, random: () => randomBytes(32) }),
     isListedStock: (exchange, symbol) => market.instrument(`${exchange}:${symbol}`) !== undefined,
     listStock: (stock, source) => listings.listStock(stock, source),
     log: (m) => http.log.error(m),

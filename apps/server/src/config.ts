@@ -53,7 +53,18 @@ export type Config = {
    * on request), whether paper mode seeds its demo IPOs (features/demo/demo-ipos.ts), and the range one
    * lot's value (lot size × top of the band, rupees) must lie in (DOMAIN.md: ₹10,000–15,000).
    */
-  ipo: { paymentWindowHours: number; jobEveryMs: number; demo: boolean; lotValue: { min: string; max: string } };
+  ipo: {
+    paymentWindowHours: number;
+    jobEveryMs: number;
+    demo: boolean;
+    lotValue: { min: string; max: string };
+    /**
+     * The public beacon mixed into each draw's seed (decision 0036): `drand` (quicknet through the relay
+     * at IPO_DRAND_URL; live mode's default) or `sandbox` (this server produces each round; paper mode's
+     * default, labelled as such on the public record).
+     */
+    beacon: { kind: 'sandbox' | 'drand'; drandUrl: string };
+  };
   /** The crypto exchange's fees and minimum order value (features/spot). */
   spot: SpotSettings;
   /** Perpetual contracts' fees and the new-account leverage cap (features/perpetuals). */
@@ -335,6 +346,14 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: Pa
       jobEveryMs: positiveInteger('IPO_JOB_EVERY_MS', env.IPO_JOB_EVERY_MS, 10_000),
       demo: mode === 'paper' && flag(env.IPO_DEMO, true),
       lotValue: { min: '10000.00', max: '15000.00' },
+      beacon: {
+        kind: oneOf(
+          'IPO_BEACON',
+          env.IPO_BEACON,
+          mode === 'live' ? (['drand', 'sandbox'] as const) : (['sandbox', 'drand'] as const),
+        ),
+        drandUrl: env.IPO_DRAND_URL?.trim() || 'https://api.drand.sh',
+      },
     },
     spot: defaults.spot ?? loadSpotSettings(env),
     perpetuals: defaults.perpetuals ?? loadPerpetualSettings(env),

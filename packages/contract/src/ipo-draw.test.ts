@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { beaconRoundAt, beaconRoundTime, drawSeedOf } from './beacon.ts';
+import { QUICKNET_123 } from './beacon-fixtures.ts';
 import { IPO_DRAW_ALGORITHM, type IpoDrawRecordView } from './ipo.ts';
 import { canonicalDrawOrder, drawIpoRetail, ipoSeedHash, verifyIpoDrawRecord } from './ipo-draw.ts';
 
@@ -138,7 +140,9 @@ describe('the retail draw (DOMAIN.md: lottery when oversubscribed, one lot plus 
 
 describe('verifyIpoDrawRecord', () => {
   const applications = apps(1, 2, 1, 1, 3, 1);
-  const { mode, allotments } = drawIpoRetail({ seed: SEED, applications, retailShares: 30n, lotSize: 10 });
+  // v2: the draw runs on SHA-256(seed ‖ randomness of drand quicknet round 123, a real round).
+  const drawSeed = drawSeedOf(SEED, QUICKNET_123.randomness);
+  const { mode, allotments } = drawIpoRetail({ seed: drawSeed, applications, retailShares: 30n, lotSize: 10 });
   const record: IpoDrawRecordView = {
     algorithm: IPO_DRAW_ALGORITHM,
     ipoId: 1,
@@ -146,6 +150,8 @@ describe('verifyIpoDrawRecord', () => {
     name: 'Acme',
     seedHash: ipoSeedHash(SEED),
     seed: SEED,
+    closesAt: beaconRoundTime('drand-quicknet', 123) - 60_000,
+    beacon: { source: 'drand-quicknet', ...QUICKNET_123 },
     retailShares: '30',
     lotSize: 10,
     mode,
@@ -153,8 +159,8 @@ describe('verifyIpoDrawRecord', () => {
     allotments,
     drawnAt: 0,
   };
-  it('accepts the record the draw produced', () => {
-    expect(verifyIpoDrawRecord(record)).toEqual({ ok: true, problems: [] });
+  it('accepts the record the draw produced, with a genuine beacon round published after the close', () => {
+    expect(verifyIpoDrawRecord(record)).toEqual({ ok: true, problems: [], beacon: 'verified' });
   });
   it('catches a swapped allottee and a seed that does not match its hash', () => {
     const loser = applications.find((a) => !allotments.some((w) => w.ref === a.ref))?.ref as string;
@@ -163,5 +169,46 @@ describe('verifyIpoDrawRecord', () => {
     expect(verifyIpoDrawRecord({ ...record, seedHash: ipoSeedHash(OTHER_SEED) }).problems).toContain(
       'the seed does not match the published hash',
     );
+  });
+  it('does not accept the committed seed alone once a beacon is named (the outcome depends on the round)', () => {
+    const seedOnly = drawIpoRetail({ seed: SEED, applications, retailShares: 30n, lotSize: 10 });
+    expect(seedOnly.allotments).not.toEqual(allotments);
+    expect(verifyIpoDrawRecord({ ...record, allotments: seedOnly.allotments }).ok).toBe(false);
+  });
+  it('refuses a beacon round published before the close, and a round the beacon did not sign', () => {
+    const early = verifyIpoDrawRecord({ ...record, closesAt: beaconRoundTime('drand-quicknet', 124) });
+    expect(early.beacon).toBe('before-close');
+    expect(early.problems).toContain('the beacon round was published before the close');
+    const forgedRound = verifyIpoDrawRecord({ ...record, beacon: { ...record.beacon!, round: 124 } });
+    expect(forgedRound.beacon).toBe('bad-signature');
+    expect(forgedRound.problems).toContain('the beacon round is not signed by the beacon');
+  });
+  it('says a sandbox round (paper mode) proves nothing, yet still re-runs the draw', () => {
+    const randomness = '7c'.repeat(32);
+    const round = beaconRoundAt('sandbox', record.closesAt);
+    const sandboxDraw = drawIpoRetail({
+      seed: drawSeedOf(SEED, randomness),
+      applications,
+      retailShares: 30n,
+      lotSize: 10,
+    });
+    const sandbox: IpoDrawRecordView = {
+      ...record,
+      beacon: { source: 'sandbox', round, randomness, signature: null },
+      mode: sandboxDraw.mode,
+      allotments: sandboxDraw.allotments,
+    };
+    expect(verifyIpoDrawRecord(sandbox)).toEqual({ ok: true, problems: [], beacon: 'sandbox' });
+  });
+  it('still verifies a v1 record (drawn on the committed seed alone, before the beacon)', () => {
+    const v1 = drawIpoRetail({ seed: SEED, applications, retailShares: 30n, lotSize: 10 });
+    const old: IpoDrawRecordView = {
+      ...record,
+      algorithm: 'bourse-ipo-draw-v1',
+      beacon: null,
+      mode: v1.mode,
+      allotments: v1.allotments,
+    };
+    expect(verifyIpoDrawRecord(old)).toEqual({ ok: true, problems: [], beacon: 'none' });
   });
 });

@@ -5,11 +5,13 @@
 // that many, picked by a Fisher–Yates draw driven by SHA-256(seed ‖ counter); otherwise everyone gets
 // one lot and the rest is allotted proportionately in whole lots (allocateProRata). The result depends
 // only on the inputs, never on the order they are given in (the function sorts them by ref).
-// Must not: read a clock, Math.random, or anything outside its arguments (decision 0031).
+// Must not: read a clock, Math.random, or anything outside its arguments (decision 0031). Since decision
+// 0036 the seed it is given is SHA-256(committed seed ‖ a public beacon round published after the close).
 
 import { allocateProRata } from '@bourse/money';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
+import { beaconRoundTime, drawSeedOf, verifyDrandQuicknetRound } from './beacon.ts';
 import type { IpoDrawAllotment, IpoDrawEntry, IpoDrawRecordView } from './ipo.ts';
 
 export type IpoDrawMode = 'lottery' | 'proportionate';
@@ -115,13 +117,48 @@ export function drawIpoRetail(input: IpoDrawInput): IpoDrawResult {
   };
 }
 
+/**
+ * The seed a record's draw ran on: v1 the committed seed itself; v2 SHA-256(seed ‖ beacon randomness).
+ * Throws when a v2 record has no beacon.
+ */
+export function recordDrawSeed(record: IpoDrawRecordView): string {
+  if (record.algorithm === 'bourse-ipo-draw-v1') return record.seed;
+  if (record.beacon === null) throw new RangeError('a v2 draw record names its beacon round');
+  return drawSeedOf(record.seed, record.beacon.randomness);
+}
+
+/** What the beacon round proves: checked (drand, genuine and after the close) or only a sandbox round. */
+export type BeaconCheck = 'none' | 'verified' | 'sandbox' | 'bad-signature' | 'before-close';
+
+/** Checks a record's beacon round: published after the close and, for drand, genuinely signed. */
+export function checkRecordBeacon(record: IpoDrawRecordView): BeaconCheck {
+  const beacon = record.beacon;
+  if (record.algorithm === 'bourse-ipo-draw-v1' || beacon === null) return 'none';
+  if (beaconRoundTime(beacon.source, beacon.round) < record.closesAt) return 'before-close';
+  if (beacon.source === 'sandbox') return 'sandbox';
+  return beacon.signature !== null && verifyDrandQuicknetRound(beacon.round, beacon.randomness, beacon.signature)
+    ? 'verified'
+    : 'bad-signature';
+}
+
 /** What a verifier finds: each problem in words, none when the record reproduces. */
-export function verifyIpoDrawRecord(record: IpoDrawRecordView): { ok: boolean; problems: string[] } {
+export function verifyIpoDrawRecord(record: IpoDrawRecordView): {
+  ok: boolean;
+  problems: string[];
+  beacon: BeaconCheck;
+} {
   const problems: string[] = [];
-  if (!SEED.test(record.seed)) return { ok: false, problems: ['the seed is not 64 lowercase hex digits'] };
+  const beacon = checkRecordBeacon(record);
+  if (!SEED.test(record.seed)) return { ok: false, problems: ['the seed is not 64 lowercase hex digits'], beacon };
   if (ipoSeedHash(record.seed) !== record.seedHash) problems.push('the seed does not match the published hash');
+  if (record.algorithm === 'bourse-ipo-draw-v2') {
+    if (record.beacon === null || !SEED.test(record.beacon.randomness))
+      return { ok: false, problems: [...problems, 'the record names no usable beacon round'], beacon };
+    if (beacon === 'before-close') problems.push('the beacon round was published before the close');
+    if (beacon === 'bad-signature') problems.push('the beacon round is not signed by the beacon');
+  }
   const result = drawIpoRetail({
-    seed: record.seed,
+    seed: recordDrawSeed(record),
     applications: record.applications,
     retailShares: BigInt(record.retailShares),
     lotSize: record.lotSize,
@@ -134,5 +171,5 @@ export function verifyIpoDrawRecord(record: IpoDrawRecordView): { ok: boolean; p
   ) {
     problems.push('the allottees differ from a re-run of the draw');
   }
-  return { ok: problems.length === 0, problems };
+  return { ok: problems.length === 0, problems, beacon };
 }

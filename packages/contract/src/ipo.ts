@@ -8,6 +8,10 @@ import { z } from 'zod';
 import { formBoolean, isPlainText, pageQuery, pin, recordId, text, wholeNumber } from './fields.ts';
 import { actionReason } from './staff.ts';
 
+/** Public randomness beacons an IPO draw can mix in (their checks live in beacon.ts, off the boot path). */
+export const BEACON_SOURCES = ['drand-quicknet', 'sandbox'] as const;
+export type BeaconSource = (typeof BEACON_SOURCES)[number];
+
 export const IPO_EXCHANGES = ['NSE', 'BSE'] as const;
 export type IpoExchange = (typeof IPO_EXCHANGES)[number];
 
@@ -103,6 +107,12 @@ export const ipoView = z.object({
   seedHash: z.string().nullable(),
   /** The seed itself (hex), revealed at the draw; null before. */
   seed: z.string().nullable(),
+  /**
+   * The public beacon round fixed at the opening, published only after the close: the draw runs on
+   * SHA-256(seed ‖ that round's randomness), so nobody, the operator included, knows the outcome before
+   * the close (decision 0036). Null for an IPO opened before the beacon was used.
+   */
+  beacon: z.object({ source: z.enum(BEACON_SOURCES), round: z.number().int(), roundTime: z.number().int() }).nullable(),
   /** How the retail draw went, once drawn: a lottery of one lot each, or everyone one lot plus a proportionate remainder. */
   drawMode: z.enum(['lottery', 'proportionate']).nullable(),
   /** The offline payment window after the draw, in hours. */
@@ -215,7 +225,9 @@ export type AutoApplyView = z.infer<typeof autoApplyView>;
 
 // --- the public draw record --------------------------------------------------------------------------
 
-export const IPO_DRAW_ALGORITHM = 'bourse-ipo-draw-v1' as const;
+/** v1: the draw ran on the committed seed alone; v2: on SHA-256(seed ‖ beacon round randomness). */
+export const IPO_DRAW_ALGORITHMS = ['bourse-ipo-draw-v1', 'bourse-ipo-draw-v2'] as const;
+export const IPO_DRAW_ALGORITHM = 'bourse-ipo-draw-v2' as const;
 
 /** An application as the draw sees it: its anonymised reference and the lots of its valid highest bid. */
 export const ipoDrawEntry = z.object({ ref: z.string(), lots: z.number().int() });
@@ -229,12 +241,26 @@ export type IpoDrawAllotment = z.infer<typeof ipoDrawAllotment>;
  * drawIpoRetail (ipo-draw.ts) on these must give `allotments`.
  */
 export const ipoDrawRecordView = z.object({
-  algorithm: z.literal(IPO_DRAW_ALGORITHM),
+  algorithm: z.enum(IPO_DRAW_ALGORITHMS),
   ipoId: z.number().int(),
   symbol: z.string(),
   name: z.string(),
   seedHash: z.string(),
   seed: z.string(),
+  /** When applications stopped: the beacon round must be published after it. */
+  closesAt: z.number().int(),
+  /**
+   * v2: the beacon round mixed into the seed. `signature` lets anyone check a drand round offline
+   * (verifyDrandQuicknetRound); a sandbox round (paper mode) has none and proves nothing to an outsider.
+   */
+  beacon: z
+    .object({
+      source: z.enum(BEACON_SOURCES),
+      round: z.number().int(),
+      randomness: z.string(),
+      signature: z.string().nullable(),
+    })
+    .nullable(),
   retailShares: z.string(),
   lotSize: z.number().int(),
   mode: z.enum(['lottery', 'proportionate']),

@@ -1148,6 +1148,24 @@ export const MIGRATIONS: Migration[] = [
       ALTER TABLE coin_commitments ADD COLUMN alloc_refund TEXT;
     `,
   },
+  {
+    version: 35,
+    // The IPO draw mixes a public beacon round into its committed seed (decision 0036): the round is
+    // fixed at the opening (beacon_source, beacon_round) and its value stored at the draw. The sandbox
+    // beacon (paper mode) keeps each round it produced, so asking again gives the same value.
+    name: 'IPO draw beacon rounds',
+    sql: () => `
+      ALTER TABLE ipos ADD COLUMN beacon_source TEXT;
+      ALTER TABLE ipos ADD COLUMN beacon_round BIGINT;
+      ALTER TABLE ipos ADD COLUMN beacon_randomness TEXT;
+      ALTER TABLE ipos ADD COLUMN beacon_signature TEXT;
+      CREATE TABLE sandbox_beacon_rounds (
+        round BIGINT PRIMARY KEY,
+        randomness TEXT NOT NULL,
+        produced_at BIGINT NOT NULL
+      );
+    `,
+  },
 ];
 
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {

@@ -64,7 +64,13 @@ export const ipoEnUS = {
       'Your funds are held, not debited, until the draw. The allotted amount is then paid and the rest released at once.',
     fairness: 'Draw fairness',
     fairnessHint:
-      'The fingerprint (SHA-256) of the draw’s secret seed is published when the issue opens, so the seed cannot be chosen after the applications are in. After the draw the seed is revealed and anyone can re-run it.',
+      'The fingerprint (SHA-256) of the draw’s secret seed is published when the issue opens, so the seed cannot be chosen after the applications are in. The draw also mixes in a public beacon round, fixed at the opening and published only after the close, so nobody (we included) can know the outcome while applications are open. After the draw the seed is revealed and anyone can re-run it.',
+    beaconRound: 'Beacon round',
+    beaconRoundValue: '{{source}} round {{round}}, published {{time}}',
+    beaconSources: {
+      'drand-quicknet': 'drand quicknet (League of Entropy)',
+      sandbox: 'Sandbox beacon (paper mode)',
+    },
     seedHash: 'Seed fingerprint (SHA-256)',
     seedPending: 'Published when the issue opens',
     seed: 'Revealed seed',
@@ -178,6 +184,16 @@ export const ipoEnUS = {
       running: 'Re-running the draw…',
       hashOk: 'The revealed seed matches the fingerprint published at the opening.',
       hashBad: 'The revealed seed does NOT match the published fingerprint.',
+      beaconRandomness: 'Beacon randomness',
+      beaconChecks: {
+        verified:
+          'The beacon round is genuine (its drand signature checks out here) and was published after the close.',
+        sandbox:
+          'Paper mode: this beacon round was produced by this server, so it proves nothing to an outsider. A live deployment uses drand’s public beacon, which anyone can check.',
+        none: 'This draw predates the beacon: it ran on the committed seed alone.',
+        'bad-signature': 'The beacon round is NOT signed by the beacon.',
+        'before-close': 'The beacon round was published BEFORE the close: it could have been known while applying.',
+      },
       modeBad: 'The re-run was a {{got}}, the record says {{expected}}.',
       reproduced: 'Reproduced: {{count}} allottees match',
       mismatch: 'Mismatch: {{count}} allottees differ from the re-run',

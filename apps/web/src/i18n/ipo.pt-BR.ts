@@ -64,7 +64,13 @@ export const ipoPtBR = {
       'Seu dinheiro fica bloqueado, não debitado, até o sorteio. O valor alocado é então pago e o resto liberado na hora.',
     fairness: 'Transparência do sorteio',
     fairnessHint:
-      'A impressão digital (SHA-256) da semente secreta do sorteio é publicada quando a oferta abre, então a semente não pode ser escolhida depois dos pedidos. Após o sorteio a semente é revelada e qualquer pessoa pode refazê-lo.',
+      'A impressão digital (SHA-256) da semente secreta do sorteio é publicada quando a oferta abre, então a semente não pode ser escolhida depois dos pedidos. O sorteio também usa uma rodada de um farol público de aleatoriedade, fixada na abertura e publicada só depois do encerramento, então ninguém (nem nós) pode saber o resultado enquanto os pedidos estão abertos. Após o sorteio a semente é revelada e qualquer pessoa pode refazê-lo.',
+    beaconRound: 'Rodada do farol',
+    beaconRoundValue: '{{source}}, rodada {{round}}, publicada {{time}}',
+    beaconSources: {
+      'drand-quicknet': 'drand quicknet (League of Entropy)',
+      sandbox: 'Farol de teste (modo simulado)',
+    },
     seedHash: 'Impressão da semente (SHA-256)',
     seedPending: 'Publicada quando a oferta abre',
     seed: 'Semente revelada',
@@ -174,6 +180,17 @@ export const ipoPtBR = {
       running: 'Refazendo o sorteio…',
       hashOk: 'A semente revelada confere com a impressão publicada na abertura.',
       hashBad: 'A semente revelada NÃO confere com a impressão publicada.',
+      beaconRandomness: 'Aleatoriedade do farol',
+      beaconChecks: {
+        verified:
+          'A rodada do farol é autêntica (a assinatura drand confere aqui) e foi publicada depois do encerramento.',
+        sandbox:
+          'Modo simulado: esta rodada do farol foi produzida por este servidor, então não prova nada a quem está de fora. Uma instalação real usa o farol público drand, que qualquer pessoa pode conferir.',
+        none: 'Este sorteio é anterior ao farol: usou só a semente comprometida.',
+        'bad-signature': 'A rodada do farol NÃO foi assinada pelo farol.',
+        'before-close':
+          'A rodada do farol foi publicada ANTES do encerramento: podia ser conhecida durante os pedidos.',
+      },
       modeBad: 'O sorteio refeito foi {{got}}, o registro diz {{expected}}.',
       reproduced: 'Reproduzido: {{count}} alocados conferem',
       mismatch: 'Divergência: {{count}} alocados diferem do sorteio refeito',

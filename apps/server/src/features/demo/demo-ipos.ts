@@ -4,6 +4,7 @@
 // set back in time for the steps that happened before now; the listings are published by the system
 // (audited as paper-mode demo data) rather than by two staff members.
 
+import { beaconRoundTime } from '@bourse/contract/beacon';
 import type { Db } from '@bourse/db';
 import { addTradingDays, sessionOn, tradingDayOf } from '@bourse/market';
 import type { Clock } from '../../platform/clock.ts';
@@ -121,6 +122,10 @@ export async function seedDemoIpos(deps: { db: Db; clock: Clock; ipos: Ipos; dem
         // The system applies on the demo customer's behalf: no transaction password to check.
       });
   await ipos.withClock(at(drawn.closes_at)).tick();
+  // The draw waits for the beacon round fixed at the opening (published just after the close).
+  const closed = (await ipoRepo.findIpo(db, drawnId)) as ipoRepo.IpoRow;
+  if (closed.beacon_source !== null && closed.beacon_round !== null)
+    await ipos.withClock(at(beaconRoundTime(closed.beacon_source, closed.beacon_round))).tick();
 
   await publish(OPEN);
   await publish(UPCOMING);

@@ -220,6 +220,19 @@ describe.each(dbs)('IPO subscription on $dialect', ({ dialect, open }) => {
     const info = (await t.call('GET', `/stock/index/new/info?id=${id}`)).body.data;
     expect(info).toMatchObject({ status: 'open', seed: null, maxRetailLots: 20, issuePrice: null });
     expect(info.seedHash).toMatch(/^[0-9a-f]{64}$/);
+    // The beacon round the draw will mix in is fixed now: the first published 30 s or more after the close.
+    const closesAt = Date.parse('2026-01-08T15:30:00+05:30');
+    expect(info.beacon.source).toBe('sandbox');
+    expect(info.beacon.roundTime).toBeGreaterThanOrEqual(closesAt + 30_000);
+    expect(info.beacon.roundTime).toBeLessThan(closesAt + 33_000);
+    // The commitment is in the append-only audit log too (a replaced seed or round would contradict it).
+    const committed = (await t.call('GET', '/admin/audit?limit=50', { token: await adminNow() })).body.data.items.find(
+      (a: { action: string; targetId: string }) => a.action === 'ipo.draw_committed' && a.targetId === String(id),
+    );
+    expect(committed.detail).toEqual({
+      seedHash: info.seedHash,
+      beacon: { source: 'sandbox', round: info.beacon.round },
+    });
     expect((await t.call('GET', '/stock/index/new/today')).body.data.items).toHaveLength(1);
 
     // Every rule's refusal, in both languages, changing nothing.
@@ -345,22 +358,35 @@ describe.each(dbs)('IPO subscription on $dialect', ({ dialect, open }) => {
     expect(subscription[0]).toMatchObject({ category: 'retail', offered: '300', applied: '600', applications: 6 });
     expect(subscription[1]).toMatchObject({ category: 'nii', offered: '200', applied: '5500', times: '27.50' });
 
-    // The close: the draw runs with the committed seed; retail is a lottery of 3 one-lot winners among 5.
+    // The close: applications stop, and the draw waits for the beacon round (published after the close).
     await at('2026-01-08T15:30:00+05:30');
+    expect((await t.call('GET', `/stock/index/new/info?id=${id}`)).body.data).toMatchObject({
+      status: 'closed',
+      seed: null,
+    });
+    expect((await t.call('GET', `/stock/index/new/draw?ipoId=${id}`)).body.error).toBe('ipo_draw_not_ready');
+    // The round is out: the draw runs on SHA-256(committed seed ‖ round); retail is a lottery of 3 one-lot winners among 5.
+    t.clock.set(info.beacon.roundTime);
+    await t.app.ipos.tick();
     const drawn = (await t.call('GET', `/stock/index/new/info?id=${id}`)).body.data;
     expect(drawn).toMatchObject({ status: 'allotted', drawMode: 'lottery', issuePrice: '100.00' });
     expect(createHash('sha256').update(Buffer.from(drawn.seed, 'hex')).digest('hex')).toBe(info.seedHash);
     const record = (await t.call('GET', `/stock/index/new/draw?ipoId=${id}`)).body.data;
     expect(record.applications).toHaveLength(5);
     expect(record.allotments).toHaveLength(3);
-    expect(verifyIpoDrawRecord(record)).toEqual({ ok: true, problems: [] });
+    expect(record).toMatchObject({
+      algorithm: 'bourse-ipo-draw-v2',
+      closesAt,
+      beacon: { source: 'sandbox', round: info.beacon.round, signature: null },
+    });
+    expect(verifyIpoDrawRecord(record)).toEqual({ ok: true, problems: [], beacon: 'sandbox' });
     // The command-line verifier agrees from the file, and catches a forged record.
     const dir = mkdtempSync(join(tmpdir(), 'ipo-draw-'));
     writeFileSync(join(dir, 'record.json'), JSON.stringify({ code: 0, msg: '', data: record }));
     const out = execFileSync(process.execPath, ['scripts/verify-ipo-draw.ts', join(dir, 'record.json')], {
       cwd: root,
     }).toString();
-    expect(JSON.parse(out)).toMatchObject({ ok: true, allottees: 3, mode: 'lottery' });
+    expect(JSON.parse(out)).toMatchObject({ ok: true, allottees: 3, mode: 'lottery', beacon: 'sandbox' });
     const loser = record.applications.find(
       (x: { ref: string }) => !record.allotments.some((w: { ref: string }) => w.ref === x.ref),
     );
@@ -398,7 +424,7 @@ describe.each(dbs)('IPO subscription on $dialect', ({ dialect, open }) => {
     const hApp = (await t.call('GET', '/stock/order/offline/list', { token: h.token })).body.data.items[0];
     const iApp = (await t.call('GET', '/stock/order/offline/list', { token: i.token })).body.data.items[0];
     expect(hApp).toMatchObject({ status: 'wait_for_payment', allottedShares: '100', allottedAmount: '10000.00' });
-    expect(iApp.paymentDueAt).toBe(Date.parse('2026-01-09T15:30:00+05:30'));
+    expect(iApp.paymentDueAt).toBe(info.beacon.roundTime + 24 * 3_600_000); // 24 h from the draw
     // h pays: held and settled in one step, shares locked until listing.
     const pay = (token: string, appId: number, lang = 'en-US') =>
       t.call('POST', '/stock/order/offline/pay', { token, lang, body: { id: String(appId), password: PIN } });
@@ -421,7 +447,7 @@ describe.each(dbs)('IPO subscription on $dialect', ({ dialect, open }) => {
     );
     expect((await pay(h.token, hApp.id, 'pt-BR')).body.error).toBe('ipo_not_payable');
     // i lets the window pass: forfeited with the reason; nothing moved.
-    await at('2026-01-09T15:30:00+05:30');
+    await at('2026-01-09T15:31:00+05:30');
     const iAfter = (await t.call('GET', '/stock/order/offline/list', { token: i.token })).body.data.items[0];
     expect(iAfter).toMatchObject({ status: 'forfeited', reason: 'payment window passed' });
     expect(inr(i.id)).toMatchObject({ balance: 10_000_000n, held: 0n });
@@ -517,6 +543,7 @@ describe.each(dbs)('IPO subscription on $dialect', ({ dialect, open }) => {
     }
     expect((await engineHold(c.id, cId)).ok).toBe(true);
     await at('2026-01-08T15:30:00+05:30');
+    await at('2026-01-08T15:30:33+05:30'); // the beacon round is out: the draw runs
     expect(await rowOf(cId)).toMatchObject({ status: 'unsubscribed', reason: 'received after the close' });
     expect(inr(c.id).held).toBe(0n);
     const record = (await t.call('GET', `/stock/index/new/draw?ipoId=${id}`)).body.data;
@@ -545,8 +572,8 @@ describe.each(dbs)('IPO subscription on $dialect', ({ dialect, open }) => {
     });
     expect(settled.ok).toBe(true);
     expect((await engineHold(e.id, eApp.id)).ok).toBe(true);
-    // The window passes: d's settled payment is recorded as paid (not forfeited); e's hold is released.
-    await at('2026-01-09T15:30:00+05:30');
+    // The window passes (24 h after the draw): d's settled payment is recorded as paid (not forfeited); e's hold is released.
+    await at('2026-01-09T15:31:00+05:30');
     expect(await offlineApp(d.token)).toMatchObject({ status: 'paid', allottedShares: '100' });
     expect(inr(d.id)).toMatchObject({ balance: 9_000_000n, held: 0n });
     expect(await offlineApp(e.token)).toMatchObject({ status: 'forfeited', reason: 'payment window passed' });

@@ -2,7 +2,7 @@
 // of every application's move, and the auto-subscribe consents and their log. Plain rows, one dialect for
 // both databases; the rules live in service.ts and draw.ts.
 
-import type { IpoApplicationStatus, IpoChannel, IpoExchange, IpoStatus } from '@bourse/contract';
+import type { BeaconSource, IpoApplicationStatus, IpoChannel, IpoExchange, IpoStatus } from '@bourse/contract';
 import type { Param, Sql } from '@bourse/db';
 
 export type IpoRow = {
@@ -25,6 +25,12 @@ export type IpoRow = {
   status: IpoStatus;
   seed: string | null;
   seed_hash: string | null;
+  /** The beacon round fixed at the opening (decision 0036); null for an IPO opened before it was used. */
+  beacon_source: BeaconSource | null;
+  beacon_round: number | null;
+  /** The round's value, stored at the draw. */
+  beacon_randomness: string | null;
+  beacon_signature: string | null;
   draw_mode: 'lottery' | 'proportionate' | null;
   drawn_at: number | null;
   listed_at: number | null;
@@ -77,6 +83,7 @@ function toIpo(r: Record<string, unknown>): IpoRow {
     opens_at: Number(r.opens_at),
     closes_at: Number(r.closes_at),
     listing_at: Number(r.listing_at),
+    beacon_round: num(r.beacon_round),
     drawn_at: num(r.drawn_at),
     listed_at: num(r.listed_at),
     created_by: Number(r.created_by),
@@ -213,7 +220,20 @@ export async function moveIpo(
   to: IpoStatus,
   at: number,
   set: Partial<
-    Pick<IpoRow, 'seed' | 'seed_hash' | 'draw_mode' | 'drawn_at' | 'listed_at' | 'approved_by' | 'review_reason'>
+    Pick<
+      IpoRow,
+      | 'seed'
+      | 'seed_hash'
+      | 'beacon_source'
+      | 'beacon_round'
+      | 'beacon_randomness'
+      | 'beacon_signature'
+      | 'draw_mode'
+      | 'drawn_at'
+      | 'listed_at'
+      | 'approved_by'
+      | 'review_reason'
+    >
   > = {},
 ): Promise<boolean> {
   if (!(await ipoTransitionAllowed(db, from, to))) throw new Error(`ipo ${id}: ${from} → ${to} is not a transition`);

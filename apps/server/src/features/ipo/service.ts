@@ -19,11 +19,13 @@ import type {
   StaffIpoView,
 } from '@bourse/contract';
 import { IPO_DRAW_ALGORITHM } from '@bourse/contract';
+import { beaconRoundAt, beaconRoundTime, drawSeedOf } from '@bourse/contract/beacon';
 import { drawIpoRetail, ipoSeedHash } from '@bourse/contract/ipo-draw';
 import type { Db, Sql } from '@bourse/db';
 import { ALLOTMENT_BATCH_MAX, type AllotmentEntry, allotmentLockId } from '@bourse/engine';
 import { addTradingDays, isTradingDay, sessionOn, tradingDayOf } from '@bourse/market';
 import { formatDecimal, tryParseDecimal } from '@bourse/money';
+import type { BeaconRound, RandomnessBeacon } from '../../adapters/beacon/beacon-port.ts';
 import type { TradingEngine } from '../../engine-host/trading-engine.ts';
 import { AppError, fieldError } from '../../http/app-error.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -39,6 +41,8 @@ const SCALE = 2;
 /** SEBI's retail ceiling per application (₹2,00,000); offline (NII) applications must be above it. */
 const RETAIL_MAX_MINOR = 200_000_00n;
 const HOUR = 3_600_000;
+/** The beacon round is the first published this long after the close (clock differences, a late close). */
+const BEACON_MARGIN_MS = 30_000;
 
 export type IpoSettings = {
   kycRequired: boolean;
@@ -57,6 +61,8 @@ export type IpoDeps = {
   settings: IpoSettings;
   /** 32 random bytes for a draw seed (injected: tests and demos may fix it). */
   randomSeed: () => Uint8Array;
+  /** The public beacon whose round, fixed at the opening and published after the close, is mixed into the seed. */
+  beacon: RandomnessBeacon;
   /** Whether `exchange:symbol` is already a stock on the market (a new IPO may not reuse it). */
   isListedStock: (exchange: string, symbol: string) => boolean;
   /** Lists the new stock on the market on listing day (runtime listing); null lists nothing. */
@@ -180,6 +186,14 @@ export class Ipos {
       ],
       seedHash: row.seed_hash,
       seed: row.drawn_at === null ? null : row.seed,
+      beacon:
+        row.beacon_source === null || row.beacon_round === null
+          ? null
+          : {
+              source: row.beacon_source,
+              round: row.beacon_round,
+              roundTime: beaconRoundTime(row.beacon_source, row.beacon_round),
+            },
       drawMode: row.draw_mode,
       paymentWindowHours: this.#d.settings.paymentWindowHours,
     };
@@ -635,12 +649,36 @@ export class Ipos {
     for (const row of await repo.heldNothing(this.#d.db, all)) await this.#release(applicationHoldId(row.id));
   }
 
-  /** The open: the draw's seed is generated now and only its hash published. */
+  /**
+   * The open: the draw's seed is generated now and only its hash published, with the beacon round the
+   * draw will mix in (the first one published at least BEACON_MARGIN_MS after the close). Both go into
+   * the append-only audit log too, so a seed or round replaced later would contradict it (decision 0036).
+   */
   async #open(ipo: repo.IpoRow): Promise<void> {
     const seed = Buffer.from(this.#d.randomSeed()).toString('hex');
-    const moved = await this.#d.db.transaction((tx) =>
-      repo.moveIpo(tx, ipo.id, 'upcoming', 'open', this.#d.clock.now(), { seed, seed_hash: ipoSeedHash(seed) }),
-    );
+    const seedHash = ipoSeedHash(seed);
+    const source = this.#d.beacon.source;
+    const round = beaconRoundAt(source, ipo.closes_at + BEACON_MARGIN_MS);
+    const at = this.#d.clock.now();
+    const moved = await this.#d.db.transaction(async (tx) => {
+      const done = await repo.moveIpo(tx, ipo.id, 'upcoming', 'open', at, {
+        seed,
+        seed_hash: seedHash,
+        beacon_source: source,
+        beacon_round: round,
+      });
+      if (done)
+        await audit(
+          tx,
+          0,
+          'ipo.draw_committed',
+          ipo.id,
+          'the draw is committed at the opening',
+          { seedHash, beacon: { source, round } },
+          at,
+        );
+      return done;
+    });
     if (moved) await this.#autoSubscribe({ ...ipo, status: 'open' });
   }
 
@@ -663,6 +701,18 @@ export class Ipos {
    */
   async #draw(ipo: repo.IpoRow): Promise<void> {
     if (ipo.seed === null) throw new Error(`ipo ${ipo.id} has no seed`);
+    // v2 (decision 0036): wait for the beacon round fixed at the opening; the next tick tries again.
+    let drawSeed = ipo.seed;
+    let beacon: BeaconRound | null = null;
+    if (ipo.beacon_source !== null && ipo.beacon_round !== null) {
+      if (ipo.beacon_source !== this.#d.beacon.source)
+        throw new Error(
+          `ipo ${ipo.id} waits for a ${ipo.beacon_source} round; this server uses ${this.#d.beacon.source}`,
+        );
+      beacon = await this.#d.beacon.round(ipo.beacon_round);
+      if (beacon === null) return;
+      drawSeed = drawSeedOf(ipo.seed, beacon.randomness);
+    }
     const at = this.#d.clock.now();
     const shares = categoryShares(ipo.total_shares, ipo.lot_size, {
       retailPct: ipo.retail_pct,
@@ -673,7 +723,7 @@ export class Ipos {
     const online = waiting.filter((r) => r.channel === 'online');
     const offline = waiting.filter((r) => r.channel === 'offline' && r.demand_lots > 0);
     const draw = drawIpoRetail({
-      seed: ipo.seed,
+      seed: drawSeed,
       applications: online
         .filter((r) => r.demand_lots > 0)
         .map((r) => ({ ref: applicationRef(r.id), lots: r.demand_lots })),
@@ -690,7 +740,12 @@ export class Ipos {
     const lot = BigInt(ipo.lot_size);
     const dueAt = at + this.#d.settings.paymentWindowHours * HOUR;
     await this.#d.db.transaction(async (tx) => {
-      if (!(await repo.moveIpo(tx, ipo.id, 'closed', 'allotted', at, { draw_mode: draw.mode, drawn_at: at }))) return;
+      const drawn = { draw_mode: draw.mode, drawn_at: at };
+      const withBeacon =
+        beacon === null
+          ? drawn
+          : { ...drawn, beacon_randomness: beacon.randomness, beacon_signature: beacon.signature };
+      if (!(await repo.moveIpo(tx, ipo.id, 'closed', 'allotted', at, withBeacon))) return;
       for (const row of waiting) {
         const qty =
           row.channel === 'online' ? BigInt(won.get(applicationRef(row.id)) ?? 0) * lot : (niiOf.get(row.id) ?? 0n);
@@ -774,13 +829,24 @@ export class Ipos {
     const drawn = await repo.applicationsOf(this.#d.db, ipo.id, ['allocated', 'not_allotted']);
     const online = drawn.filter((r) => r.channel === 'online' && r.demand_lots > 0);
     const lot = BigInt(ipo.lot_size);
+    const beacon =
+      ipo.beacon_source === null || ipo.beacon_round === null || ipo.beacon_randomness === null
+        ? null
+        : {
+            source: ipo.beacon_source,
+            round: ipo.beacon_round,
+            randomness: ipo.beacon_randomness,
+            signature: ipo.beacon_signature,
+          };
     return {
-      algorithm: IPO_DRAW_ALGORITHM,
+      algorithm: beacon === null ? 'bourse-ipo-draw-v1' : IPO_DRAW_ALGORITHM,
       ipoId: ipo.id,
       symbol: ipo.symbol,
       name: ipo.name,
       seedHash: ipo.seed_hash,
       seed: ipo.seed,
+      closesAt: ipo.closes_at,
+      beacon,
       retailShares: categoryShares(ipo.total_shares, ipo.lot_size, {
         retailPct: ipo.retail_pct,
         niiPct: ipo.nii_pct,

@@ -1,4 +1,5 @@
 import { IPO_DRAW_ALGORITHM, type IpoDrawRecordView } from '@bourse/contract';
+import { beaconRoundAt, drawSeedOf } from '@bourse/contract/beacon';
 import { drawIpoRetail, ipoSeedHash } from '@bourse/contract/ipo-draw';
 import { describe, expect, it } from 'vitest';
 import { checkDraw } from './draw-check.ts';
@@ -9,9 +10,22 @@ const applications = Array.from({ length: 12 }, (_, i) => ({
   lots: 1 + (i % 3),
 }));
 
-/** An honest record: 12 applicants for 5 lots of retail shares, drawn with SEED. */
+const CLOSES_AT = 1_800_000_000_000;
+const ROUND = {
+  source: 'sandbox' as const,
+  round: beaconRoundAt('sandbox', CLOSES_AT + 30_000),
+  randomness: '3d'.repeat(32),
+  signature: null,
+};
+
+/** An honest record: 12 applicants for 5 lots of retail shares, drawn with SEED and a sandbox beacon round. */
 function honestRecord(): IpoDrawRecordView {
-  const result = drawIpoRetail({ seed: SEED, applications, retailShares: 250n, lotSize: 50 });
+  const result = drawIpoRetail({
+    seed: drawSeedOf(SEED, ROUND.randomness),
+    applications,
+    retailShares: 250n,
+    lotSize: 50,
+  });
   return {
     algorithm: IPO_DRAW_ALGORITHM,
     ipoId: 1,
@@ -19,6 +33,8 @@ function honestRecord(): IpoDrawRecordView {
     name: 'Demo Ltd',
     seedHash: ipoSeedHash(SEED),
     seed: SEED,
+    closesAt: CLOSES_AT,
+    beacon: ROUND,
     retailShares: '250',
     lotSize: 50,
     mode: result.mode,
@@ -33,6 +49,7 @@ describe('checkDraw', () => {
     const check = checkDraw(honestRecord());
     expect(check.isReproduced).toBe(true);
     expect(check.isHashOk).toBe(true);
+    expect(check.beacon).toBe('sandbox');
     expect(check.mode).toBe('lottery');
     expect(check.matched).toBe(5);
     expect(check.missingInRecord).toEqual([]);
@@ -59,6 +76,12 @@ describe('checkDraw', () => {
   it('notices a record that claims the wrong mode', () => {
     const check = checkDraw({ ...honestRecord(), mode: 'proportionate' });
     expect(check.isModeOk).toBe(false);
+    expect(check.isReproduced).toBe(false);
+  });
+
+  it('refuses a beacon round published before the close (it could have been known while applying)', () => {
+    const check = checkDraw({ ...honestRecord(), closesAt: CLOSES_AT + 3_600_000 });
+    expect(check.beacon).toBe('before-close');
     expect(check.isReproduced).toBe(false);
   });
 });

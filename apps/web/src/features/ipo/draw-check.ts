@@ -1,13 +1,26 @@
 // Re-runs an IPO's retail draw from its public record, in the browser, with the very function the
 // server ran (drawIpoRetail from @bourse/contract/ipo-draw), and compares: does the revealed seed match
-// the hash published at the opening, is the mode the same, and which allottees agree. The page shows
-// the counts; nothing here trusts the record's own `allotments` beyond comparing against them.
+// the hash published at the opening, is the beacon round genuine and published after the close (the
+// draw ran on SHA-256(seed ‖ round randomness), decision 0036), is the mode the same, and which
+// allottees agree. The page shows// the counts; nothing here trusts the record's own `allotments` beyond comparing against them.
 
 import type { IpoDrawAllotment, IpoDrawRecordView } from '@bourse/contract';
-import { drawIpoRetail, ipoSeedHash } from '@bourse/contract/ipo-draw';
+import {
+  type BeaconCheck,
+  checkRecordBeacon,
+  drawIpoRetail,
+  ipoSeedHash,
+  recordDrawSeed,
+} from '@bourse/contract/ipo-draw';
 
 export interface DrawCheck {
   isHashOk: boolean;
+  /**
+   * The public beacon round mixed into the seed: `verified` (drand, signed, published after the
+   * close), `sandbox` (paper mode: produced by this server, proves nothing to an outsider), `none`
+   * (a v1 draw on the seed alone), or what is wrong with it.
+   */
+  beacon: BeaconCheck;
   mode: 'lottery' | 'proportionate';
   isModeOk: boolean;
   /** Allottees with the same lots in the record and in the re-run. */
@@ -23,8 +36,9 @@ export interface DrawCheck {
 
 export function checkDraw(record: IpoDrawRecordView): DrawCheck {
   const isHashOk = /^[0-9a-f]{64}$/.test(record.seed) && ipoSeedHash(record.seed) === record.seedHash;
+  const beacon = checkRecordBeacon(record);
   const rerun = drawIpoRetail({
-    seed: record.seed,
+    seed: recordDrawSeed(record),
     applications: record.applications,
     retailShares: BigInt(record.retailShares),
     lotSize: record.lotSize,
@@ -39,14 +53,16 @@ export function checkDraw(record: IpoDrawRecordView): DrawCheck {
   }
   const extraInRecord = record.allotments.filter((a) => byRef.get(a.ref) !== a.lots);
   const isModeOk = rerun.mode === record.mode;
+  const isBeaconOk = beacon !== 'before-close' && beacon !== 'bad-signature';
   return {
     isHashOk,
+    beacon,
     mode: rerun.mode,
     isModeOk,
     matched,
     missingInRecord,
     extraInRecord,
     byRef,
-    isReproduced: isHashOk && isModeOk && missingInRecord.length === 0 && extraInRecord.length === 0,
+    isReproduced: isHashOk && isBeaconOk && isModeOk && missingInRecord.length === 0 && extraInRecord.length === 0,
   };
 }

@@ -5,6 +5,7 @@
 // Without an id it lists the drawn IPOs to choose from.
 
 import type { IpoDrawRecordView } from '@bourse/contract';
+import { beaconRoundTime } from '@bourse/contract/beacon';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
@@ -122,6 +123,22 @@ function DrawReport({ record }: { record: IpoDrawRecordView }) {
           <dd>
             <code>{record.seed}</code>
           </dd>
+          {record.beacon && (
+            <>
+              <dt>{t('ipo.beaconRound')}</dt>
+              <dd>
+                {t('ipo.beaconRoundValue', {
+                  source: t(`ipo.beaconSources.${record.beacon.source}`),
+                  round: record.beacon.round,
+                  time: f.dateTime(beaconRoundTime(record.beacon.source, record.beacon.round)),
+                })}
+              </dd>
+              <dt>{t('ipo.verify.beaconRandomness')}</dt>
+              <dd>
+                <code>{record.beacon.randomness}</code>
+              </dd>
+            </>
+          )}
         </dl>
       </section>
       {outcome === null ? (
@@ -148,6 +165,9 @@ function DrawReport({ record }: { record: IpoDrawRecordView }) {
                   })}
             </p>
             <p>{t(outcome.check.isHashOk ? 'ipo.verify.hashOk' : 'ipo.verify.hashBad')}</p>
+            <p data-testid="draw-beacon" data-beacon={outcome.check.beacon}>
+              {t(`ipo.verify.beaconChecks.${outcome.check.beacon}`)}
+            </p>
             <p>
               {outcome.check.isModeOk
                 ? t(`ipo.drawModes.${outcome.check.mode}`)

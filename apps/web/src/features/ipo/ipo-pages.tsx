@@ -135,6 +135,7 @@ function SeedValue({ value, testId }: { value: string; testId: string }) {
 
 function Fairness({ ipo }: { ipo: IpoView }) {
   const { t } = useTranslation();
+  const f = useIpoFormat(ipo.currency);
   return (
     <section className="ipo-section" data-testid="ipo-fairness">
       <h2 className="ipo-section__title">{t('ipo.fairness')}</h2>
@@ -142,6 +143,18 @@ function Fairness({ ipo }: { ipo: IpoView }) {
       <dl className="ipo-seeds">
         <dt>{t('ipo.seedHash')}</dt>
         <dd>{ipo.seedHash ? <SeedValue value={ipo.seedHash} testId="seed-hash" /> : t('ipo.seedPending')}</dd>
+        {ipo.beacon && (
+          <>
+            <dt>{t('ipo.beaconRound')}</dt>
+            <dd data-testid="beacon-round">
+              {t('ipo.beaconRoundValue', {
+                source: t(`ipo.beaconSources.${ipo.beacon.source}`),
+                round: ipo.beacon.round,
+                time: f.dateTime(ipo.beacon.roundTime),
+              })}
+            </dd>
+          </>
+        )}
         <dt>{t('ipo.seed')}</dt>
         <dd>{ipo.seed ? <SeedValue value={ipo.seed} testId="seed" /> : t('ipo.seedHidden')}</dd>
         {ipo.drawMode && (
