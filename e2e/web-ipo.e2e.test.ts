@@ -35,6 +35,8 @@ const TEXT = {
     cancel: 'Cancel application',
     offline: 'NII (offline)',
     reproduced: 'Reproduced:',
+    lockedUntilListing: 'allotted, locked until the stock lists',
+    sandbox: 'Paper mode: this beacon round was produced by this server',
     on: 'On',
     off: 'Off',
     noApplications: 'No applications yet',
@@ -47,6 +49,8 @@ const TEXT = {
     cancel: 'Cancelar pedido',
     offline: 'NII (offline)',
     reproduced: 'Reproduzido:',
+    lockedUntilListing: 'alocadas, bloqueadas até a ação ser listada',
+    sandbox: 'Modo simulado: esta rodada do farol foi produzida por este servidor',
     on: 'Ligada',
     off: 'Desligada',
     noApplications: 'Nenhum pedido ainda',
@@ -55,6 +59,8 @@ const TEXT = {
 
 let server: Server;
 let browser: Browser;
+/** The five customers who applied for DRAWN (two of them win a lot each). */
+const drawnApplicants: { token: string; user: unknown }[] = [];
 
 // The server's clock starts on Monday 5 January 2026, 09:30 in Mumbai, and runs on from there.
 const START = '2026-01-05T04:00:00Z';
@@ -184,7 +190,9 @@ async function publishIpos() {
   }
   await advance(25 * HOUR); // Tuesday 10:30: both open
   for (let i = 0; i < 5; i++) {
-    const { token } = await customer(`90000027${i}1`);
+    const applicant = await customer(`90000027${i}1`);
+    drawnApplicants.push(applicant);
+    const { token } = applicant;
     const applied = await api(
       '/stock/order/new/apply',
       { ipoId: String(ids[0]), bid1Lots: '1', bid1Price: 'cutoff', password: PIN },
@@ -408,10 +416,49 @@ describe('IPO subscription against the real server', () => {
         await page.getByTestId('draw-ref').scrollIntoViewIfNeeded();
         await shot(page, `web-ipo-verify-lookup-${lang}`);
 
+        // The beacon round: a sandbox round in paper mode, and the page says what that does not prove.
+        await expect(page.getByTestId('draw-beacon').getAttribute('data-beacon')).resolves.toBe('sandbox');
+        await expect(page.getByTestId('draw-beacon').textContent()).resolves.toContain(text.sandbox);
+
         // Without an id, the page offers the drawn IPOs.
         await page.goto(`${server.baseUrl}/pages/stockIPO/drawVerify`);
         await page.getByTestId('drawn-ipos').waitFor();
         await look(page, `web-ipo-verify-choose-${lang}`);
+        expect(errors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }, 120_000);
+
+    it(`a winner of the draw sees the allotted shares as a holding, locked until listing day (${lang})`, async () => {
+      // DRAWN had 2 retail lots for 5 applicants: a lottery, two winners (one per language here).
+      const winners: { token: string; user: unknown }[] = [];
+      for (const applicant of drawnApplicants) {
+        const application = (await api('/stock/order/new/list', null, applicant.token)).data.items[0];
+        if (application.status === 'allocated') winners.push(applicant);
+      }
+      expect(winners).toHaveLength(2);
+      const winner = winners[n] as { token: string; user: unknown };
+      const { context, page } = await phonePage(browser, lang);
+      await context.addInitScript(
+        ([t, u]) => {
+          localStorage.setItem('userToken', t as string);
+          localStorage.setItem('userInfo', u as string);
+        },
+        [winner.token, JSON.stringify(winner.user)],
+      );
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      try {
+        await page.goto(`${server.baseUrl}/pages/tabbar/trade?type=stock`);
+        const holding = page.locator('[data-testid=holding][data-listed=false]');
+        await holding.waitFor();
+        await expect(holding.textContent()).resolves.toContain(DRAWN.symbol);
+        await expect(holding.getByTestId('lock-badge').textContent()).resolves.toContain(text.lockedUntilListing);
+        // Not listed yet: no market page to open (the card is not a link).
+        await expect(holding.getByRole('link').count()).resolves.toBe(0);
+        await holding.scrollIntoViewIfNeeded();
+        await look(page, `web-ipo-allotted-holding-${lang}`);
         expect(errors).toEqual([]);
       } finally {
         await context.close();

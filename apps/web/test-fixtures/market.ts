@@ -97,6 +97,7 @@ export function holding(overrides: Partial<HoldingView> = {}): HoldingView {
     todayPnl: '312.25',
     realizedPnl: '845.00',
     unlocksAt: NOW + 20 * hour,
+    listed: true,
     ...overrides,
   };
 }

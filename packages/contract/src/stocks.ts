@@ -88,8 +88,10 @@ export const holdingView = z.object({
   floatingPnlPct: z.string(),
   todayPnl: z.string(),
   realizedPnl: z.string(),
-  /** When locked shares become sellable (epoch ms), or null when nothing is locked. */
+  /** When locked shares become sellable (epoch ms), or null when nothing is locked (or the stock is not listed yet). */
   unlocksAt: z.number().int().nullable(),
+  /** False for shares allotted before their stock lists (an IPO before listing day): no market page yet. */
+  listed: z.boolean(),
 });
 export type HoldingView = z.infer<typeof holdingView>;
 

@@ -142,6 +142,7 @@ export const marketsEnUS = {
     marketValue: 'Value',
     sellable: 'Sellable',
     lockedUntil: '{{locked}} locked until {{time}} (T+1)',
+    lockedUntilListing: '{{locked}} allotted, locked until the stock lists',
     openOrders: 'Open orders',
     noOpenOrders: 'No open orders',
     noOpenOrdersHint: 'Limit orders that are waiting to fill appear here.',

@@ -147,6 +147,7 @@ export const marketsPtBR: DeepStrings<typeof marketsEnUS> = {
     marketValue: 'Valor',
     sellable: 'Vendáveis',
     lockedUntil: '{{locked}} bloqueadas até {{time}} (D+1)',
+    lockedUntilListing: '{{locked}} alocadas, bloqueadas até a ação ser listada',
     openOrders: 'Ordens abertas',
     noOpenOrders: 'Nenhuma ordem aberta',
     noOpenOrdersHint: 'Ordens limitadas aguardando execução aparecem aqui.',

@@ -139,6 +139,7 @@ export class Holdings {
       todayPnl: zero,
       realizedPnl: zero,
       unlocksAt: null,
+      listed: false,
     };
   }
 
@@ -199,6 +200,7 @@ export class Holdings {
       todayPnl: formatDecimal(lots > 0n || b.todayLots !== 0n ? todayPnl : 0n, scale),
       realizedPnl: formatDecimal(b.realized, scale),
       unlocksAt: first ? unlockAtMs(instrument.exchange, first.timeMs) : null,
+      listed: true,
     };
   }
 }

@@ -68,55 +68,67 @@ export function HoldingCard({ holding }: { holding: HoldingView }) {
     );
   };
   const hasLocked = compareDecimal(holding.locked, '0') > 0;
-  return (
-    <li className="holding" data-testid="holding">
-      <Link className="holding__link" to={klinePath({ id: holding.symbol, symbol: holding.symbol, kind: 'stock' })}>
-        <div className="holding__head">
-          <span className="holding__names">
-            <span className="holding__symbol">{holding.symbol}</span>
-            <span className="holding__name">{holding.name}</span>
-          </span>
-          <span className={`holding__pnl tabular ${pnlClass(holding.floatingPnl)}`}>
-            {money(holding.floatingPnl, true)}
-            <small>{formatPercentChange(holding.floatingPnlPct, locale)}</small>
-          </span>
+  const content = (
+    <>
+      <div className="holding__head">
+        <span className="holding__names">
+          <span className="holding__symbol">{holding.symbol}</span>
+          <span className="holding__name">{holding.name}</span>
+        </span>
+        <span className={`holding__pnl tabular ${pnlClass(holding.floatingPnl)}`}>
+          {money(holding.floatingPnl, true)}
+          <small>{formatPercentChange(holding.floatingPnlPct, locale)}</small>
+        </span>
+      </div>
+      <dl className="holding__grid">
+        <div>
+          <dt>{t('trading.qty')}</dt>
+          <dd className="tabular">{formatNumber(holding.quantity, { locale, digits: 0 })}</dd>
         </div>
-        <dl className="holding__grid">
-          <div>
-            <dt>{t('trading.qty')}</dt>
-            <dd className="tabular">{formatNumber(holding.quantity, { locale, digits: 0 })}</dd>
-          </div>
-          <div>
-            <dt>{t('trading.avgPrice')}</dt>
-            <dd className="tabular">{money(holding.avgPrice)}</dd>
-          </div>
-          <div>
-            <dt>{t('trading.lastPrice')}</dt>
-            <dd className="tabular">{money(holding.lastPrice)}</dd>
-          </div>
-          <div>
-            <dt>{t('trading.marketValue')}</dt>
-            <dd className="tabular">{money(holding.marketValue)}</dd>
-          </div>
-          <div>
-            <dt>{t('trading.todayPnl')}</dt>
-            <dd className={`tabular ${pnlClass(holding.todayPnl)}`}>{money(holding.todayPnl, true)}</dd>
-          </div>
-          <div>
-            <dt>{t('trading.sellable')}</dt>
-            <dd className="tabular">{formatNumber(holding.sellable, { locale, digits: 0 })}</dd>
-          </div>
-        </dl>
-        {hasLocked && (
-          <p className="lock-badge" data-testid="lock-badge">
-            <LockIcon size={14} />
-            {t('trading.lockedUntil', {
-              locked: formatNumber(holding.locked, { locale, digits: 0 }),
-              time: formatDateTime(holding.unlocksAt, timeZoneOfCurrency(holding.currency)),
-            })}
-          </p>
-        )}
-      </Link>
+        <div>
+          <dt>{t('trading.avgPrice')}</dt>
+          <dd className="tabular">{money(holding.avgPrice)}</dd>
+        </div>
+        <div>
+          <dt>{t('trading.lastPrice')}</dt>
+          <dd className="tabular">{money(holding.lastPrice)}</dd>
+        </div>
+        <div>
+          <dt>{t('trading.marketValue')}</dt>
+          <dd className="tabular">{money(holding.marketValue)}</dd>
+        </div>
+        <div>
+          <dt>{t('trading.todayPnl')}</dt>
+          <dd className={`tabular ${pnlClass(holding.todayPnl)}`}>{money(holding.todayPnl, true)}</dd>
+        </div>
+        <div>
+          <dt>{t('trading.sellable')}</dt>
+          <dd className="tabular">{formatNumber(holding.sellable, { locale, digits: 0 })}</dd>
+        </div>
+      </dl>
+      {hasLocked && (
+        <p className="lock-badge" data-testid="lock-badge">
+          <LockIcon size={14} />
+          {holding.listed && holding.unlocksAt !== null
+            ? t('trading.lockedUntil', {
+                locked: formatNumber(holding.locked, { locale, digits: 0 }),
+                time: formatDateTime(holding.unlocksAt, timeZoneOfCurrency(holding.currency)),
+              })
+            : t('trading.lockedUntilListing', { locked: formatNumber(holding.locked, { locale, digits: 0 }) })}
+        </p>
+      )}
+    </>
+  );
+  // Shares allotted before listing day have no market page yet: the card is not a link then.
+  return (
+    <li className="holding" data-testid="holding" data-listed={holding.listed}>
+      {holding.listed ? (
+        <Link className="holding__link" to={klinePath({ id: holding.symbol, symbol: holding.symbol, kind: 'stock' })}>
+          {content}
+        </Link>
+      ) : (
+        <div className="holding__link">{content}</div>
+      )}
     </li>
   );
 }
