@@ -705,10 +705,11 @@ export class Ipos {
     let drawSeed = ipo.seed;
     let beacon: BeaconRound | null = null;
     if (ipo.beacon_source !== null && ipo.beacon_round !== null) {
-      if (ipo.beacon_source !== this.#d.beacon.source)
-        throw new Error(
-          `ipo ${ipo.id} waits for a ${ipo.beacon_source} round; this server uses ${this.#d.beacon.source}`,
-        );
+      if (ipo.beacon_source !== this.#d.beacon.source) {
+        // The round was fixed on another beacon at the opening: only that one may decide this draw.
+        this.#d.log(`ipo ${ipo.id} waits for a ${ipo.beacon_source} round; this server uses ${this.#d.beacon.source}`);
+        return;
+      }
       beacon = await this.#d.beacon.round(ipo.beacon_round);
       if (beacon === null) return;
       drawSeed = drawSeedOf(ipo.seed, beacon.randomness);

@@ -32,6 +32,8 @@ describe('DrandQuicknetBeacon', () => {
       throw new Error('ECONNREFUSED');
     };
     expect(await new DrandQuicknetBeacon('https://r', down).round(9)).toBeNull();
+    const silent: Fetch = () => new Promise(() => undefined);
+    expect(await new DrandQuicknetBeacon('https://r', silent, 20).round(9)).toBeNull();
   });
 
   it('refuses a forged round: another round number, or randomness the signature does not give', async () => {

@@ -13,17 +13,26 @@ export class DrandQuicknetBeacon implements RandomnessBeacon {
   readonly source = 'drand-quicknet' as const;
   readonly #url: string;
   readonly #fetch: Fetch;
-  constructor(relayUrl: string, fetchImpl: Fetch) {
+  readonly #timeoutMs: number;
+  constructor(relayUrl: string, fetchImpl: Fetch, timeoutMs = 10_000) {
     this.#url = `${relayUrl.replace(/\/$/, '')}/${DRAND_QUICKNET.chainHash}/public/`;
     this.#fetch = fetchImpl;
+    this.#timeoutMs = timeoutMs;
   }
 
   async round(round: number): Promise<BeaconRound | null> {
     let response: Awaited<ReturnType<Fetch>>;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      response = await this.#fetch(`${this.#url}${round}`);
+      // A relay that never answers must not hold up the IPO job (it waits for this call).
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('drand relay timed out')), this.#timeoutMs);
+      });
+      response = await Promise.race([this.#fetch(`${this.#url}${round}`), timeout]);
     } catch {
-      return null; // unreachable: try again on the next tick
+      return null; // unreachable or too slow: try again on the next tick
+    } finally {
+      clearTimeout(timer);
     }
     if (response.status === 404 || response.status === 425) return null;
     if (!response.ok) return null;
