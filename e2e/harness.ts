@@ -8,8 +8,7 @@
 // Staff sign-in: `await staffTotp()` gives a code of the seeded admin that has not signed in yet.
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -183,6 +182,7 @@ export async function customerPage(
 }
 
 import { solveCaptcha } from '../apps/server/src/features/common/captcha-solver.ts';
+import { axeViolations, blocking } from './axe.ts';
 
 export { solveCaptcha };
 
@@ -280,21 +280,9 @@ export async function shot(page: Page, name: string): Promise<string> {
   return path;
 }
 
-// axe-core (WCAG 2.0/2.1 A and AA) through the DevTools protocol (the app's CSP would block a script tag).
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
 /** The page's contrast violations and those axe rates serious or critical, one line each ([] when none). */
 export async function blockingAxeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate("'axe' in window"))) await page.evaluate(AXE);
-  const found = (await page.evaluate(`window.axe.run(document, {
-    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    resultTypes: ['violations'],
-  }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`)) as {
-    id: string;
-    impact: string | null;
-    nodes: string[];
-  }[];
-  return found
-    .filter((v) => v.id === 'color-contrast' || v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.join(', ')}`);
+  return blocking(await axeViolations(page)).map(
+    (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
 }

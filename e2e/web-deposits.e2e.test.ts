@@ -5,14 +5,13 @@
 // console's deposits desk with a written reason, and the app shows it credited with its history.
 // Screenshots: test-results/screens/web-deposits-<lang>-*.png and admin-deposits-<lang>-*.png.
 
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Lang } from '@bourse/contract';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiCall,
+  blockingAxeViolations,
   customerPage,
   launchBrowser,
   consolePage as openConsolePage,
@@ -25,27 +24,6 @@ import {
 
 let server: Server;
 let browser: Browser;
-
-// axe-core through the DevTools protocol (the app's CSP blocks a script tag), as web-a11y does.
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const RUN_AXE = `async () => {
-  const result = await window.axe.run(document, {
-    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    resultTypes: ['violations'],
-  });
-  return result.violations.map((v) => ({
-    id: v.id,
-    impact: v.impact,
-    nodes: v.nodes.map((n) => n.target.join(' ') + ': ' + (n.failureSummary ?? '')),
-  }));
-}`;
-
-/** Contrast failures and anything axe rates serious or critical on the page as it is now. */
-async function blockingViolations(page: Page): Promise<{ id: string; impact: string | null; nodes: string[] }[]> {
-  if (!(await page.evaluate("'axe' in window"))) await page.evaluate(AXE);
-  const found = (await page.evaluate(`(${RUN_AXE})()`)) as { id: string; impact: string | null; nodes: string[] }[];
-  return found.filter((v) => v.id === 'color-contrast' || v.impact === 'serious' || v.impact === 'critical');
-}
 
 beforeAll(async () => {
   server = await startServer();
@@ -101,7 +79,7 @@ describe.each(['en-US', 'pt-BR'] as const)('deposits (%s)', (lang: Lang) => {
       await page.getByTestId('deposit-currency-BRL').click();
       await page.getByTestId('deposit-rail-pix').waitFor();
       await shot(page, `web-deposits-${lang}-02-channels`);
-      expect(await blockingViolations(page)).toEqual([]);
+      expect(await blockingAxeViolations(page)).toEqual([]);
       await page.getByTestId('deposit-rail-pix').click();
       await page.getByTestId('pix-amount').locator('input').fill(text.pixAmount);
       await shot(page, `web-deposits-${lang}-02b-pix-form`);
@@ -109,7 +87,7 @@ describe.each(['en-US', 'pt-BR'] as const)('deposits (%s)', (lang: Lang) => {
       await page.getByTestId('pix-panel').waitFor();
       await page.getByTestId('pix-countdown').waitFor();
       await shot(page, `web-deposits-${lang}-03-pix-code`);
-      expect(await blockingViolations(page)).toEqual([]);
+      expect(await blockingAxeViolations(page)).toEqual([]);
       expect(await stockBalance(session.token, 'BRL')).toBe('50000.00');
       await page.getByTestId('pix-simulate').click();
       await page.locator('[data-testid=deposit-detail] [data-status=confirmed]').first().waitFor();
@@ -135,7 +113,7 @@ describe.each(['en-US', 'pt-BR'] as const)('deposits (%s)', (lang: Lang) => {
         .setInputFiles({ name: 'receipt.jpg', mimeType: 'image/jpeg', buffer: await receipt() });
       await page.locator('.adm-image-uploader-cell img').first().waitFor();
       await shot(page, `web-deposits-${lang}-07-offline-filled`);
-      expect(await blockingViolations(page)).toEqual([]);
+      expect(await blockingAxeViolations(page)).toEqual([]);
       await page.getByTestId('deposit-form').locator('button[type=submit]').click();
       await page.locator('[data-testid=deposit-detail] [data-status=pending]').first().waitFor();
       await page.getByTestId('deposit-proof-image').waitFor();
@@ -164,14 +142,14 @@ describe.each(['en-US', 'pt-BR'] as const)('deposits (%s)', (lang: Lang) => {
       const history = await page.getByTestId('deposit-history').textContent();
       expect(history).toContain('Found on the bank statement with this reference');
       await shot(page, `web-deposits-${lang}-09-offline-credited`);
-      expect(await blockingViolations(page)).toEqual([]);
+      expect(await blockingAxeViolations(page)).toEqual([]);
       expect(await stockBalance(session.token, 'INR')).toBe('1005000.00');
 
       await page.goto(`${server.baseUrl}/pages/recharge/rechargeRecord`);
       await page.getByTestId('deposit-list').waitFor();
       expect(await page.getByTestId('deposit-row').count()).toBe(2);
       await shot(page, `web-deposits-${lang}-10-records`);
-      expect(await blockingViolations(page)).toEqual([]);
+      expect(await blockingAxeViolations(page)).toEqual([]);
       await page.goto(`${server.baseUrl}/pages/recharge/bankRecord`);
       await page.getByTestId('deposit-list').waitFor();
       await shot(page, `web-deposits-${lang}-11-bank-records`);

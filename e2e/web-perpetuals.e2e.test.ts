@@ -5,13 +5,20 @@
 // mark, margin, margin ratio, P&L, liquidation price, TP/SL), moves its TP, adds margin, rests and cancels
 // a limit order, closes an ETH short from its card, closes all, and
 // is told there are no closable orders when nothing is left. Screenshots: test-results/screens/web-perp-*.png.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { errorMessage } from '@bourse/contract';
 import { compareDecimal } from '@bourse/money';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall, customerPage, launchBrowser, registerCustomer, type Server, shot, startServer } from './harness.ts';
+import {
+  apiCall,
+  blockingAxeViolations,
+  customerPage,
+  launchBrowser,
+  registerCustomer,
+  type Server,
+  shot,
+  startServer,
+} from './harness.ts';
 
 const PIN = '135790';
 
@@ -57,23 +64,6 @@ const TEXT = {
     closedEnd: 'Encerrada',
   },
 } as const;
-
-// axe-core as web-spot.e2e.test.ts runs it: a contrast violation or a serious or critical one fails.
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-async function blockingAxeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate("'axe' in window"))) await page.evaluate(AXE);
-  const found = (await page.evaluate(`window.axe.run(document, {
-    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    resultTypes: ['violations'],
-  }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`)) as {
-    id: string;
-    impact: string | null;
-    nodes: string[];
-  }[];
-  return found
-    .filter((v) => v.id === 'color-contrast' || v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.join(', ')}`);
-}
 
 let server: Server;
 let browser: Browser;

@@ -6,13 +6,12 @@
 // history with its taker fee. Also: the pair sheet, the Markets tab's crypto list opening the trading
 // screen, the favourites star and filter, and the crypto sign-in landing on the trading screen.
 // Screenshots: test-results/screens/web-spot-*.png.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { compareDecimal } from '@bourse/money';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiCall,
+  blockingAxeViolations,
   customerPage,
   launchBrowser,
   phonePage,
@@ -58,24 +57,6 @@ const TEXT = {
     signIn: 'Entrar',
   },
 } as const;
-
-// axe-core (WCAG 2.0/2.1 A and AA), run as web-a11y.e2e.test.ts runs it (through the DevTools protocol:
-// the CSP blocks a script tag). What fails the test: a contrast violation or a serious or critical one.
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-async function blockingAxeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate("'axe' in window"))) await page.evaluate(AXE);
-  const found = (await page.evaluate(`window.axe.run(document, {
-    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    resultTypes: ['violations'],
-  }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))`)) as {
-    id: string;
-    impact: string | null;
-    nodes: string[];
-  }[];
-  return found
-    .filter((v) => v.id === 'color-contrast' || v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.join(', ')}`);
-}
 
 let server: Server;
 let browser: Browser;
