@@ -3,7 +3,7 @@
 // rejects, with a reason. The customer sees an approved adjustment in their funds records and statement.
 // Every action is audited by the server.
 
-import { CheckOutlined, CloseOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { AdjustmentView, ProposeAdjustmentInput } from '@bourse/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import {
@@ -19,7 +19,6 @@ import {
   Table,
   type TableColumnsType,
   Tag,
-  Tooltip,
   Typography,
 } from 'antd';
 import { useState } from 'react';
@@ -30,6 +29,7 @@ import { formatDateTime, formatDecimalText } from '../../app/format.ts';
 import { isApiError } from '../../app/request.ts';
 import { PageTitle } from '../../shared/page-title.tsx';
 import { ReasonField, ReasonModal } from '../../shared/reason-modal.tsx';
+import { SecondApprovalButtons } from '../../shared/second-approval.tsx';
 
 // The contract's proposeAdjustmentBody rules, mirrored for typing-time hints (the server decides).
 const WALLETS = ['stock', 'spot'] as const;
@@ -225,38 +225,22 @@ export default function AdjustmentsPage() {
       width: 210,
       render: (_, a) => {
         if (a.status !== 'pending') return a.transferId ? <Typography.Text code>{a.transferId}</Typography.Text> : '—';
-        const isMine = a.proposedBy === me.staff.id;
-        const buttons = (
-          <Flex gap={8}>
-            <Button
-              size="small"
-              danger
-              icon={<CloseOutlined />}
-              disabled={isMine}
-              data-testid={`adjustment-reject-${a.id}`}
-              onClick={() => {
-                setDeciding({ item: a, decision: 'reject' });
-                setDialogOpen(true);
-              }}
-            >
-              {t('adjustments.reject')}
-            </Button>
-            <Button
-              size="small"
-              type="primary"
-              icon={<CheckOutlined />}
-              disabled={isMine}
-              data-testid={`adjustment-approve-${a.id}`}
-              onClick={() => {
-                setDeciding({ item: a, decision: 'approve' });
-                setDialogOpen(true);
-              }}
-            >
-              {t('adjustments.approve')}
-            </Button>
-          </Flex>
+        const decide = (decision: 'approve' | 'reject') => {
+          setDeciding({ item: a, decision });
+          setDialogOpen(true);
+        };
+        return (
+          <SecondApprovalButtons
+            isMine={a.proposedBy === me.staff.id}
+            notYourOwn={t('adjustments.notYourOwn')}
+            approveText={t('adjustments.approve')}
+            rejectText={t('adjustments.reject')}
+            onApprove={() => decide('approve')}
+            onReject={() => decide('reject')}
+            testIdPrefix="adjustment"
+            testIdSuffix={a.id}
+          />
         );
-        return isMine ? <Tooltip title={t('adjustments.notYourOwn')}>{buttons}</Tooltip> : buttons;
       },
     },
   ];

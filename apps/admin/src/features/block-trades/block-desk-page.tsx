@@ -4,7 +4,7 @@
 // allotment (read only: the server allots by rule at the window's close), and mark a customer HNI.
 // Every action is audited by the server with the reason given here.
 
-import { CheckOutlined, CloseOutlined, PlusOutlined, ReloadOutlined, UserAddOutlined } from '@ant-design/icons';
+import { PlusOutlined, ReloadOutlined, UserAddOutlined } from '@ant-design/icons';
 import type { StaffBlockBidView, StaffBlockOfferView } from '@bourse/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import {
@@ -19,7 +19,6 @@ import {
   Table,
   type TableColumnsType,
   Tag,
-  Tooltip,
   Typography,
 } from 'antd';
 import { useState } from 'react';
@@ -30,6 +29,7 @@ import { formatDateTime, formatDecimalText } from '../../app/format.ts';
 import { isApiError } from '../../app/request.ts';
 import { PageTitle } from '../../shared/page-title.tsx';
 import { ReasonField, ReasonModal } from '../../shared/reason-modal.tsx';
+import { SecondApprovalButtons } from '../../shared/second-approval.tsx';
 
 const STATUS_COLOURS = { pending_approval: 'gold', published: 'blue', rejected: 'red', settled: 'green' } as const;
 const BID_COLOURS = {
@@ -378,38 +378,22 @@ export default function BlockDeskPage() {
           </Button>
         );
         if (o.status !== 'pending_approval') return bids;
-        const isMine = o.createdBy === me.staff.id;
-        const buttons = (
-          <Flex gap={8}>
-            <Button
-              size="small"
-              danger
-              icon={<CloseOutlined />}
-              disabled={isMine}
-              data-testid={`block-reject-${o.id}`}
-              onClick={() => {
-                setDeciding({ item: o, decision: 'reject' });
-                setDialogOpen(true);
-              }}
-            >
-              {t('blockTrades.reject')}
-            </Button>
-            <Button
-              size="small"
-              type="primary"
-              icon={<CheckOutlined />}
-              disabled={isMine}
-              data-testid={`block-approve-${o.id}`}
-              onClick={() => {
-                setDeciding({ item: o, decision: 'approve' });
-                setDialogOpen(true);
-              }}
-            >
-              {t('blockTrades.approve')}
-            </Button>
-          </Flex>
+        const decide = (decision: 'approve' | 'reject') => {
+          setDeciding({ item: o, decision });
+          setDialogOpen(true);
+        };
+        return (
+          <SecondApprovalButtons
+            isMine={o.createdBy === me.staff.id}
+            notYourOwn={t('blockTrades.notYourOwn')}
+            approveText={t('blockTrades.approve')}
+            rejectText={t('blockTrades.reject')}
+            onApprove={() => decide('approve')}
+            onReject={() => decide('reject')}
+            testIdPrefix="block"
+            testIdSuffix={o.id}
+          />
         );
-        return isMine ? <Tooltip title={t('blockTrades.notYourOwn')}>{buttons}</Tooltip> : buttons;
       },
     },
   ];

@@ -4,7 +4,7 @@
 // Nothing here can choose or change allottees: the server draws them from the committed seed. Every
 // action is audited by the server.
 
-import { CheckOutlined, CloseOutlined, PlusOutlined, ReloadOutlined, RocketOutlined } from '@ant-design/icons';
+import { PlusOutlined, ReloadOutlined, RocketOutlined } from '@ant-design/icons';
 import type { CreateIpoInput, StaffIpoView } from '@bourse/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import {
@@ -22,7 +22,6 @@ import {
   Table,
   type TableColumnsType,
   Tag,
-  Tooltip,
   Typography,
 } from 'antd';
 import { useState } from 'react';
@@ -33,6 +32,7 @@ import { formatDateTime, formatDecimalText } from '../../app/format.ts';
 import { isApiError } from '../../app/request.ts';
 import { PageTitle } from '../../shared/page-title.tsx';
 import { ReasonModal } from '../../shared/reason-modal.tsx';
+import { SecondApprovalButtons } from '../../shared/second-approval.tsx';
 
 const STATUS_COLOURS = {
   draft: 'gold',
@@ -341,25 +341,18 @@ export default function IpoDeskPage() {
       width: 220,
       render: (_, i) => {
         if (i.status === 'draft') {
-          const isMine = i.createdBy === me.staff.id;
-          const buttons = (
-            <Flex gap={8}>
-              <Button size="small" danger icon={<CloseOutlined />} disabled={isMine} onClick={() => open(i, 'reject')}>
-                {t('ipo.reject')}
-              </Button>
-              <Button
-                size="small"
-                type="primary"
-                icon={<CheckOutlined />}
-                disabled={isMine}
-                data-testid={`ipo-approve-${i.id}`}
-                onClick={() => open(i, 'approve')}
-              >
-                {t('ipo.approve')}
-              </Button>
-            </Flex>
+          return (
+            <SecondApprovalButtons
+              isMine={i.createdBy === me.staff.id}
+              notYourOwn={t('ipo.notYourOwn')}
+              approveText={t('ipo.approve')}
+              rejectText={t('ipo.reject')}
+              onApprove={() => open(i, 'approve')}
+              onReject={() => open(i, 'reject')}
+              testIdPrefix="ipo"
+              testIdSuffix={i.id}
+            />
           );
-          return isMine ? <Tooltip title={t('ipo.notYourOwn')}>{buttons}</Tooltip> : buttons;
         }
         if (i.status === 'allotted')
           return (

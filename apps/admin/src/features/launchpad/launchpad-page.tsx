@@ -4,7 +4,7 @@
 // after the close, its allocation. Nothing here sets who gets what: the server allots pro rata at the close.
 // Every action is audited by the server.
 
-import { CheckOutlined, CloseOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { CreateCoinOfferingInput, StaffCoinOfferingView } from '@bourse/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import {
@@ -19,7 +19,6 @@ import {
   Table,
   type TableColumnsType,
   Tag,
-  Tooltip,
   Typography,
 } from 'antd';
 import { useState } from 'react';
@@ -30,6 +29,7 @@ import { formatDateTime, formatDecimalText } from '../../app/format.ts';
 import { isApiError } from '../../app/request.ts';
 import { PageTitle } from '../../shared/page-title.tsx';
 import { ReasonField, ReasonModal } from '../../shared/reason-modal.tsx';
+import { SecondApprovalButtons } from '../../shared/second-approval.tsx';
 
 const STATUS_COLOURS = {
   pending_approval: 'gold',
@@ -326,31 +326,18 @@ export default function LaunchpadPage() {
       width: 210,
       render: (_, o) => {
         if (o.status !== 'pending_approval') return o.pair ?? '—';
-        const isMine = o.createdBy === me.staff.id;
-        const buttons = (
-          <Flex gap={8}>
-            <Button
-              size="small"
-              danger
-              icon={<CloseOutlined />}
-              disabled={isMine}
-              onClick={() => setDeciding({ item: o, decision: 'reject' })}
-            >
-              {t('launchpad.reject')}
-            </Button>
-            <Button
-              size="small"
-              type="primary"
-              icon={<CheckOutlined />}
-              disabled={isMine}
-              data-testid={`launchpad-approve-${o.id}`}
-              onClick={() => setDeciding({ item: o, decision: 'approve' })}
-            >
-              {t('launchpad.approve')}
-            </Button>
-          </Flex>
+        return (
+          <SecondApprovalButtons
+            isMine={o.createdBy === me.staff.id}
+            notYourOwn={t('launchpad.notYourOwn')}
+            approveText={t('launchpad.approve')}
+            rejectText={t('launchpad.reject')}
+            onApprove={() => setDeciding({ item: o, decision: 'approve' })}
+            onReject={() => setDeciding({ item: o, decision: 'reject' })}
+            testIdPrefix="launchpad"
+            testIdSuffix={o.id}
+          />
         );
-        return isMine ? <Tooltip title={t('launchpad.notYourOwn')}>{buttons}</Tooltip> : buttons;
       },
     },
   ];
