@@ -4,6 +4,7 @@
 import type { Db } from '@bourse/db';
 import { buildApp } from './app.ts';
 import { type Config, DEFAULT_RATE_LIMITS, loadConfig } from './config.ts';
+import type { CommandInput, TradingEngine } from './engine-host/trading-engine.ts';
 import { solveCaptcha } from './features/common/captcha-solver.ts';
 import { PAPER_GRANTS } from './features/wallet/paper-grants.ts';
 import { manualClock } from './platform/clock.ts';
@@ -89,3 +90,34 @@ export async function testApp(db: Db, overrides: Partial<Config> = {}, clockStar
  * `paperGrants`.
  */
 export const STOCK_GRANTS_ONLY = PAPER_GRANTS.filter((g) => g.wallet === 'stock');
+
+/** A settle_allotment an allotmentSpy saw: its id, its holds in order, whether the engine took it. */
+export type SentBatch = { id: string; holds: string[]; ok: boolean };
+
+/**
+ * The engine seen through a spy that records every settle_allotment sent (with the engine's answer). With
+ * `crash`, the process "dies" around the n-th one: 'after' lets it through then throws (the engine
+ * committed it, the host never heard), 'before' throws without sending it.
+ */
+export function allotmentSpy(engine: TradingEngine, crash?: { at: number; when: 'before' | 'after' }) {
+  const sent: SentBatch[] = [];
+  let seen = 0;
+  const spied = new Proxy(engine, {
+    get(target, prop) {
+      if (prop === 'submit') {
+        return async (command: CommandInput) => {
+          if (command.type !== 'settle_allotment') return target.submit(command);
+          seen++;
+          if (crash?.at === seen && crash.when === 'before') throw new Error('simulated crash');
+          const answer = await target.submit(command);
+          sent.push({ id: command.id, holds: command.entries.map(([hold]) => hold), ok: answer.ok });
+          if (crash?.at === seen && crash.when === 'after') throw new Error('simulated crash');
+          return answer;
+        };
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { engine: spied as TradingEngine, sent };
+}

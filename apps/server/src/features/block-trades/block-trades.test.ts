@@ -6,15 +6,20 @@
 // answer not found; the paper-mode demo offers are there. Crashes: a bid whose hold was released without its
 // cancel recorded, and a cancel recorded without its release, are left out of the allotment (the rest
 // settles); a bid landing after the allotment is refused at the insert or released by the job.
+// In batches of 2 (batchMax) the settlement is one command per batch, each id its own, and a fresh job
+// resumes after a crash between batches. A cancel landing while the allotment is being recorded wins (the
+// run records nothing; the next allots without it); one landing after it was recorded is refused.
 
-import { testDatabases } from '@bourse/db';
-import { decodeCommand } from '@bourse/engine';
+import { type Db, testDatabases } from '@bourse/db';
+import { ALLOTMENT_BATCH_MAX, decodeCommand } from '@bourse/engine';
 import { formatDecimal } from '@bourse/money';
 import { describe, expect, it } from 'vitest';
 import { loadStockSettings } from '../../config.ts';
+import type { TradingEngine } from '../../engine-host/trading-engine.ts';
 import { totpNow } from '../../platform/totp.ts';
-import { testApp } from '../../testing.ts';
+import { allotmentSpy, testApp } from '../../testing.ts';
 import { DEMO_STAFF } from '../demo/seed.ts';
+import { BlockTrades } from './service.ts';
 
 const dbs = await testDatabases();
 const PIN = '246810';
@@ -55,6 +60,76 @@ async function customer(t: T, phone: string) {
   });
   expect(set.body.code, JSON.stringify(set.body)).toBe(0);
   return { token, id, uid: String(id) };
+}
+
+/**
+ * A published offer of 200 TCS in lots of 10 in the first coming block window, and one marked-HNI
+ * customer with verified identity per phone; the clock is moved into the window.
+ */
+async function openOffer(t: T, db: Db, phones: string[]) {
+  const { admin, second } = await setup(t);
+  const windows = (await t.call('GET', `/admin/block-trades/windows?symbol=${SYMBOL}`, { token: admin })).body.data
+    .items;
+  const reference = t.app.market.quote(t.app.market.instrument(SYMBOL)!).price;
+  const offer = (
+    await t.call('POST', '/admin/block-trades', {
+      token: admin,
+      json: {
+        symbol: SYMBOL,
+        quantity: '200',
+        lot: '10',
+        price: reference,
+        opensAt: windows[0].opensAt,
+        seller: 'Promoter Group Trust',
+        reason: 'Promoter stake sale, ticket B-19',
+      },
+    })
+  ).body.data;
+  const approved = await t.call('POST', `/admin/block-trades/${offer.id}/decide`, {
+    token: second,
+    json: { decision: 'approve', reason: 'Band and seller checked' },
+  });
+  expect(approved.body.data.status).toBe('published');
+  const people = [];
+  for (const phone of phones) {
+    const who = await customer(t, phone);
+    await db.run(`UPDATE users SET id_status = 'succ' WHERE id = ${who.id}`);
+    await t.call('POST', '/admin/block-trades/hni', { token: admin, json: { userId: who.id, reason: 'HNI' } });
+    people.push(who);
+  }
+  t.clock.set(windows[0].opensAt + MINUTE);
+  await t.advance(0);
+  const bid = async (who: { token: string }, quantity: string) => {
+    const answer = await t.call('POST', '/stock/order/bulk/apply', {
+      token: who.token,
+      body: { offerId: String(offer.id), quantity, password: PIN },
+    });
+    expect(answer.body.code, JSON.stringify(answer.body)).toBe(0);
+    return answer.body.data as { id: number; amount: string };
+  };
+  const lotAmount = BigInt(
+    (
+      await t.call('GET', `/stock/index/bulk/info?id=${offer.id}`, { token: people[0]!.token })
+    ).body.data.offer.lotAmount.replace('.', ''),
+  );
+  return {
+    second,
+    offer: offer as { id: number },
+    people,
+    bid,
+    lotAmount,
+    closesAt: windows[0].closesAt as number,
+    // The job's own service, with another engine and database when a test swaps them.
+    service: (opts: { engine?: TradingEngine; db?: Db; batchMax?: number } = {}) =>
+      new BlockTrades({
+        db: opts.db ?? db,
+        engine: opts.engine ?? t.app.engine,
+        market: t.app.market,
+        clock: t.clock,
+        settings: loadStockSettings({}),
+        ...(opts.batchMax !== undefined ? { batchMax: opts.batchMax } : {}),
+      }),
+  };
 }
 
 describe.each(dbs)('block trades on $dialect', ({ open }) => {
@@ -476,6 +551,206 @@ describe.each(dbs)('block trades on $dialect', ({ open }) => {
         .map((r) => decodeCommand(r.command))
         .filter((x) => x.type === 'settle_allotment' && x.to === `issuer:block-${offer.id}`);
       expect(settles).toHaveLength(1);
+    } finally {
+      await t.close();
+      await db.close();
+    }
+  }, 60_000);
+
+  it('settles in batches of 2 with distinct ids, and a fresh job resumes after a crash between batches', async () => {
+    const db = await open();
+    const t = await testApp(db);
+    try {
+      const phones = ['9000000231', '9000000232', '9000000233', '9000000234', '9000000235'];
+      const { offer, people, bid, lotAmount, closesAt, service } = await openOffer(t, db, phones);
+      const balance = (uid: string, asset = 'INR') => t.app.engine.state.balance(uid, 'stock', asset);
+      // 40 lots asked for 20: pro-rata is exactly half of each bid.
+      const asked = ['40', '80', '120', '80', '80'];
+      const bids = [];
+      for (const [k, quantity] of asked.entries()) bids.push(await bid(people[k]!, quantity));
+      const holds = bids.map((b) => `block-bid:${b.id}`);
+      const start = 100_000_000n;
+      for (const wrong of [0, 2.5, ALLOTMENT_BATCH_MAX + 1])
+        expect(() => service({ batchMax: wrong })).toThrow(RangeError);
+
+      // The close: a job with batches of 2 (three batches) dies just after the engine took the first.
+      t.clock.set(closesAt + MINUTE);
+      const crashed = allotmentSpy(t.app.engine, { at: 1, when: 'after' });
+      await expect(service({ engine: crashed.engine, batchMax: 2 }).run()).rejects.toThrow('simulated crash');
+      expect(crashed.sent).toEqual([
+        { id: expect.stringMatching(/^block-settle:/), holds: holds.slice(0, 2), ok: true },
+      ]);
+      // The allotment is recorded on every bid; the first batch's holds are settled, the rest still held.
+      for (const [k, who] of people.entries())
+        expect(balance(who.uid).held, `bidder ${k}`).toBe(k < 2 ? 0n : (lotAmount * BigInt(asked[k]!)) / 10n);
+      expect((await db.query(`SELECT status FROM block_offers WHERE id = ${offer.id}`))[0]).toEqual({
+        status: 'published',
+      });
+
+      // A fresh job (same batch size) sends only the two batches left, under ids of their own.
+      const resumed = allotmentSpy(t.app.engine);
+      await service({ engine: resumed.engine, batchMax: 2 }).run();
+      expect(resumed.sent.map((b) => [b.holds, b.ok])).toEqual([
+        [holds.slice(2, 4), true],
+        [holds.slice(4), true],
+      ]);
+      const ids = [...crashed.sent, ...resumed.sent].map((b) => b.id);
+      expect(new Set(ids).size).toBe(3);
+      // Another run sends nothing.
+      const idle = allotmentSpy(t.app.engine);
+      await service({ engine: idle.engine, batchMax: 2 }).run();
+      expect(idle.sent).toEqual([]);
+
+      // Exactly what one batch would have left: each paid half its bid, got half its shares (locked), no funds held.
+      for (const [k, who] of people.entries()) {
+        const lots = BigInt(asked[k]!) / 20n;
+        expect(balance(who.uid), `bidder ${k}`).toEqual({
+          balance: start - lotAmount * lots,
+          held: 0n,
+          available: start - lotAmount * lots,
+        });
+        expect(balance(who.uid, SHARE)).toEqual({ balance: lots * 10n, held: lots * 10n, available: 0n });
+      }
+      expect(t.app.engine.state.balance(`platform:issuer:block-${offer.id}`, 'platform', 'INR').balance).toBe(
+        lotAmount * 20n,
+      );
+      expect(t.app.engine.state.balance(`platform:issuer:block-${offer.id}`, 'platform', SHARE).balance).toBe(-200n);
+      const rows = await db.query<{ status: string; allotted: unknown }>(
+        `SELECT status, allotted FROM block_bids WHERE offer_id = ${offer.id} ORDER BY id`,
+      );
+      expect(rows.map((r) => [r.status, String(r.allotted)])).toEqual(
+        asked.map((q) => ['partly_allotted', String(Number(q) / 2)]),
+      );
+      // The journal holds the three batches once each, every hold in exactly one of them.
+      const settles = (await db.query<{ command: string }>('SELECT command FROM engine_journal ORDER BY seq'))
+        .map((r) => decodeCommand(r.command))
+        .filter((x) => x.type === 'settle_allotment' && x.to === `issuer:block-${offer.id}`);
+      expect(settles.map((x) => x.id)).toEqual(ids);
+      expect(settles.flatMap((x) => (x.type === 'settle_allotment' ? x.entries.map((e) => e[0]) : []))).toEqual(holds);
+      expect(t.app.engine.state.findBrokenInvariant()).toBeUndefined();
+    } finally {
+      await t.close();
+      await db.close();
+    }
+  }, 60_000);
+
+  it('a cancel landing while the allotment is recorded wins; one after it is recorded is refused', async () => {
+    const db = await open();
+    const t = await testApp(db);
+    try {
+      const phones = ['9000000241', '9000000242', '9000000243'];
+      const { offer, people, bid, lotAmount, closesAt, service, second } = await openOffer(t, db, phones);
+      const [asha, bala, chen] = people as [(typeof people)[0], (typeof people)[0], (typeof people)[0]];
+      const balance = (uid: string, asset = 'INR') => t.app.engine.state.balance(uid, 'stock', asset);
+      const a = await bid(asha, '150');
+      const b = await bid(bala, '100');
+      const c = await bid(chen, '50');
+      const start = 100_000_000n;
+      const statuses = async () =>
+        (
+          await db.query<{ status: string }>(`SELECT status FROM block_bids WHERE offer_id = ${offer.id} ORDER BY id`)
+        ).map((r) => r.status);
+
+      // Chen's cancel passed its checks just before the close; its writes land after the job read this
+      // offer's applied bids, before the job's transaction moved them (the demo offer of the same window
+      // closes too: its transaction is let through).
+      t.clock.set(closesAt + MINUTE);
+      let cancelAnswer: Awaited<ReturnType<T['call']>> | undefined;
+      let stage: 'reading' | 'read' | 'raced' = 'reading';
+      const racingDb = new Proxy(db, {
+        get(target, prop) {
+          if (prop === 'query' && stage === 'reading') {
+            return async (...args: Parameters<Db['query']>) => {
+              const [, params] = args;
+              if (params?.[0] === offer.id && params[1] === 'applied') stage = 'read';
+              return target.query(...args);
+            };
+          }
+          if (prop === 'transaction' && stage === 'read') {
+            return async (...args: Parameters<Db['transaction']>) => {
+              stage = 'raced';
+              const now = t.clock.now();
+              t.clock.set(closesAt - 1);
+              cancelAnswer = await t.call('POST', '/stock/order/bulk/cancel', {
+                token: chen.token,
+                body: { id: String(c.id) },
+              });
+              t.clock.set(now);
+              return target.transaction(...args);
+            };
+          }
+          const value = Reflect.get(target, prop, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      const raced = allotmentSpy(t.app.engine);
+      await service({ db: racingDb, engine: raced.engine }).run();
+      expect(stage).toBe('raced');
+      // The customer was told the cancel succeeded, with everything released.
+      expect(cancelAnswer?.body.code, JSON.stringify(cancelAnswer?.body)).toBe(0);
+      expect(cancelAnswer?.body.data).toMatchObject({ id: c.id, status: 'cancelled', released: c.amount });
+      // Nothing was recorded or sent this run (the transaction rolled back whole).
+      expect(raced.sent).toEqual([]);
+      expect(await statuses()).toEqual(['applied', 'applied', 'cancelled']);
+      expect(balance(chen.uid)).toEqual({ balance: start, held: 0n, available: start });
+      expect(balance(asha.uid).held).toBe(lotAmount * 15n);
+      expect(balance(bala.uid).held).toBe(lotAmount * 10n);
+
+      // The next run allots without Chen: 150 : 100 of 200 → 120 and 80. It dies before sending, so the
+      // allotment is recorded and the holds are still there.
+      const dying = allotmentSpy(t.app.engine, { at: 1, when: 'before' });
+      await expect(service({ engine: dying.engine }).run()).rejects.toThrow('simulated crash');
+      expect(await statuses()).toEqual(['partly_allotted', 'partly_allotted', 'cancelled']);
+
+      // Asha's cancel, its checks passed just before the close, arrives now: refused in both languages,
+      // nothing changes (her hold stays for the settlement).
+      const footprint = async () => ({
+        statuses: await statuses(),
+        asha: balance(asha.uid),
+        bala: balance(bala.uid),
+        chen: balance(chen.uid),
+        shares: balance(asha.uid, SHARE),
+      });
+      const before = await footprint();
+      const now = t.clock.now();
+      t.clock.set(closesAt - 1);
+      for (const [lang, msg] of [
+        ['en-US', 'This bid can no longer be cancelled'],
+        ['pt-BR', 'Este lance não pode mais ser cancelado'],
+      ] as const) {
+        const refused = await t.call('POST', '/stock/order/bulk/cancel', {
+          token: asha.token,
+          lang,
+          body: { id: String(a.id) },
+        });
+        expect(refused.body, lang).toMatchObject({ error: 'block_bid_not_cancellable', msg });
+      }
+      t.clock.set(now);
+      expect(await footprint()).toEqual(before);
+
+      // Restarted: the job settles the recorded allotment; Chen is out of it.
+      const settled = allotmentSpy(t.app.engine);
+      await service({ engine: settled.engine }).run();
+      expect(settled.sent).toEqual([
+        { id: expect.any(String), holds: [`block-bid:${a.id}`, `block-bid:${b.id}`], ok: true },
+      ]);
+      const desk = (await t.call('GET', `/admin/block-trades/${offer.id}`, { token: second })).body.data;
+      expect(desk.offer).toMatchObject({ status: 'settled', bidQuantity: '250', allottedQuantity: '200' });
+      expect(balance(asha.uid)).toEqual({
+        balance: start - lotAmount * 12n,
+        held: 0n,
+        available: start - lotAmount * 12n,
+      });
+      expect(balance(bala.uid)).toEqual({
+        balance: start - lotAmount * 8n,
+        held: 0n,
+        available: start - lotAmount * 8n,
+      });
+      expect(balance(asha.uid, SHARE)).toEqual({ balance: 120n, held: 120n, available: 0n });
+      expect(balance(bala.uid, SHARE)).toEqual({ balance: 80n, held: 80n, available: 0n });
+      expect(balance(chen.uid)).toEqual({ balance: start, held: 0n, available: start });
+      expect(balance(chen.uid, SHARE).balance).toBe(0n);
+      expect(t.app.engine.state.findBrokenInvariant()).toBeUndefined();
     } finally {
       await t.close();
       await db.close();

@@ -60,6 +60,13 @@ type Offer = { row: repo.OfferRow; instrument: Instrument; spec: EngineInstrumen
 /** A bid's allotment is recorded (the engine may still have to settle it). */
 const SETTLED_BID = new Set<repo.BidStatus>(['allotted', 'partly_allotted', 'not_allotted']);
 
+/** A settlement batch size: 1 to ALLOTMENT_BATCH_MAX (the engine refuses a bigger batch whole). */
+function checkedBatchMax(value = ALLOTMENT_BATCH_MAX): number {
+  if (!Number.isInteger(value) || value < 1 || value > ALLOTMENT_BATCH_MAX)
+    throw new RangeError(`batchMax must be an integer from 1 to ${ALLOTMENT_BATCH_MAX}, not ${value}`);
+  return value;
+}
+
 /** A bid left 'applied' changed while the allotment was being recorded (rolls the transaction back). */
 class BidMoved extends Error {}
 
@@ -69,14 +76,24 @@ export class BlockTrades {
   readonly #market: MarketData;
   readonly #clock: Clock;
   readonly #settings: StockSettings;
+  readonly #batchMax: number;
   #running: Promise<void> | null = null;
 
-  constructor(deps: { db: Db; engine: TradingEngine; market: MarketData; clock: Clock; settings: StockSettings }) {
+  constructor(deps: {
+    db: Db;
+    engine: TradingEngine;
+    market: MarketData;
+    clock: Clock;
+    settings: StockSettings;
+    /** Bids per settle_allotment; tests set it small to exercise the multi-batch path without 5,000 customers. */
+    batchMax?: number;
+  }) {
     this.#db = deps.db;
     this.#engine = deps.engine;
     this.#market = deps.market;
     this.#clock = deps.clock;
     this.#settings = deps.settings;
+    this.#batchMax = checkedBatchMax(deps.batchMax);
   }
 
   // --- customers --------------------------------------------------------------------------------------
@@ -564,8 +581,8 @@ export class BlockTrades {
     const pending = (await repo.listOfferBids(this.#db, row.id)).filter(
       (b) => SETTLED_BID.has(b.status) && this.#engine.state.fundsHold(blockHoldId(b.id)) !== undefined,
     );
-    for (let start = 0; start < pending.length; start += ALLOTMENT_BATCH_MAX) {
-      const part = pending.slice(start, start + ALLOTMENT_BATCH_MAX);
+    for (let start = 0; start < pending.length; start += this.#batchMax) {
+      const part = pending.slice(start, start + this.#batchMax);
       const entries: AllotmentEntry[] = part.map((b) => [
         blockHoldId(b.id),
         formatDecimal(b.paid_minor, spec.quote.scale),

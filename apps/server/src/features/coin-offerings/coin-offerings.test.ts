@@ -3,15 +3,17 @@
 // (held, not paid), cancel before the close (released), and at the close the allotment is pro rata with the
 // excess refunded in the same engine step; the coin is then listed with its USDT pair, which trades. Every
 // rejection is checked in both languages with nothing changed, and another customer's id answers not found.
+// Crashes around the settlement, and in batches of 2 (batchMax) a fresh job resuming between batches.
 
 import { ERRORS, type ErrorCode } from '@bourse/contract';
 import { type Db, testDatabases } from '@bourse/db';
+import { ALLOTMENT_BATCH_MAX, decodeCommand } from '@bourse/engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TradingEngine } from '../../engine-host/trading-engine.ts';
 import { totpNow } from '../../platform/totp.ts';
-import { STOCK_GRANTS_ONLY, testApp } from '../../testing.ts';
+import { allotmentSpy, STOCK_GRANTS_ONLY, testApp } from '../../testing.ts';
 import { DEMO_STAFF } from '../demo/seed.ts';
-import { CoinOfferings, commitmentHoldId } from './service.ts';
+import { CoinOfferings, commitmentHoldId, LAUNCHPAD_ISSUER } from './service.ts';
 
 const dbs = await testDatabases();
 type T = Awaited<ReturnType<typeof testApp>>;
@@ -477,6 +479,85 @@ describe.each(dbs)('coin offerings on $dialect', ({ open, dialect }) => {
     expect(stray).toMatchObject({ status: 'not_allotted', alloc_coins: null });
     const mine = (await t.call('POST', '/coin/order/new/list', { token: late.token, json: {} })).body.data.items;
     expect(mine[0]).toMatchObject({ status: 'not_allotted', refunded: '50.000000', paid: '0.000000' });
+  }, 60_000);
+
+  it('settles in batches of 2 with distinct ids, and a fresh job resumes after a crash between batches', async () => {
+    await start();
+    const id = await openOffering();
+    // 20 lots asked for 10: pro-rata is exactly half of each commitment.
+    const amounts = ['40', '40', '20', '60', '40'];
+    const people = [];
+    for (const [k, amount] of amounts.entries()) {
+      const who = await customer(`93000000${21 + k}`, '100');
+      const answer = await apply(who.token, { id, amount });
+      expect(answer.body.code, JSON.stringify(answer.body)).toBe(0);
+      people.push(who);
+    }
+    const holds = (await stored(id)).map((r) => commitmentHoldId(Number(r.id)));
+    const service = (engine: TradingEngine) =>
+      new CoinOfferings({
+        db,
+        engine,
+        clock: t.clock,
+        accounts: t.app.accounts,
+        listings: t.app.listings,
+        batchMax: 2,
+      });
+    const made = (batchMax: number) => () =>
+      new CoinOfferings({
+        db,
+        engine: t.app.engine,
+        clock: t.clock,
+        accounts: t.app.accounts,
+        listings: t.app.listings,
+        batchMax,
+      });
+    for (const wrong of [0, 2.5, ALLOTMENT_BATCH_MAX + 1]) expect(made(wrong)).toThrow(RangeError);
+    t.clock.advance(2 * HOUR);
+
+    // The close: a job with batches of 2 (three batches) dies just after the engine took the first.
+    const crashed = allotmentSpy(t.app.engine, { at: 1, when: 'after' });
+    await expect(service(crashed.engine).settleDue()).rejects.toThrow('simulated crash');
+    expect(crashed.sent).toEqual([
+      { id: `coin-offering:${id}:allot:${holds[0]?.split(':')[1]}`, holds: holds.slice(0, 2), ok: true },
+    ]);
+    for (const [k, who] of people.entries())
+      expect(spot(who.id, 'USDT').held, `customer ${k}`).toBe(k < 2 ? 0n : USDT(amounts[k]!));
+    expect((await stored(id)).map((r) => r.status)).toEqual(amounts.map(() => 'subscribed'));
+
+    // A fresh job (same batch size) sends only the two batches left, under ids of their own.
+    const resumed = allotmentSpy(t.app.engine);
+    await service(resumed.engine).settleDue();
+    expect(resumed.sent.map((b) => [b.holds, b.ok])).toEqual([
+      [holds.slice(2, 4), true],
+      [holds.slice(4), true],
+    ]);
+    const ids = [...crashed.sent, ...resumed.sent].map((b) => b.id);
+    expect(new Set(ids).size).toBe(3);
+    const idle = allotmentSpy(t.app.engine);
+    await service(idle.engine).settleDue();
+    expect(idle.sent).toEqual([]);
+
+    // Exactly what one batch would have left: half of each commitment paid for half its coins, the rest
+    // refunded, nothing held; 1,000 coins sold for 100 USDT.
+    for (const [k, who] of people.entries()) {
+      const paid = USDT(amounts[k]!) / 2n;
+      expect(spot(who.id, 'USDT'), `customer ${k}`).toMatchObject({ balance: USDT('100') - paid, held: 0n });
+      expect(spot(who.id, symbol).balance).toBe(BigInt(amounts[k]!) * 5n * COIN);
+    }
+    expect((await stored(id)).map((r) => [r.status, r.alloc_pay])).toEqual(
+      amounts.map((a) => ['allotted', `${Number(a) / 2}.000000`]),
+    );
+    expect(t.app.engine.state.balance(`platform:${LAUNCHPAD_ISSUER}`, 'platform', 'USDT').balance).toBe(USDT('100'));
+    const info = (await t.call('POST', '/coin/new/info', { json: { id } })).body.data;
+    expect(info).toMatchObject({ phase: 'listed', sold: '1000.00000000' });
+    // The journal holds the three batches once each, every hold in exactly one of them.
+    const settles = (await db.query<{ command: string }>('SELECT command FROM engine_journal ORDER BY seq'))
+      .map((r) => decodeCommand(r.command))
+      .filter((x) => x.type === 'settle_allotment' && x.to === LAUNCHPAD_ISSUER);
+    expect(settles.map((x) => x.id)).toEqual(ids);
+    expect(settles.flatMap((x) => (x.type === 'settle_allotment' ? x.entries.map((e) => e[0]) : []))).toEqual(holds);
+    expect(t.app.engine.state.findBrokenInvariant()).toBeUndefined();
   }, 60_000);
 
   it('releases at once a hold that lands after the allotment was stored without it', async () => {

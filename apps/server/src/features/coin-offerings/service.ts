@@ -50,14 +50,27 @@ export class CoinOfferings {
   readonly #clock: Clock;
   readonly #accounts: Accounts;
   readonly #listings: Listings;
+  readonly #batchMax: number;
   #settling = false;
 
-  constructor(deps: { db: Db; engine: TradingEngine; clock: Clock; accounts: Accounts; listings: Listings }) {
+  constructor(deps: {
+    db: Db;
+    engine: TradingEngine;
+    clock: Clock;
+    accounts: Accounts;
+    listings: Listings;
+    /** Commitments per settle_allotment; tests set it small to exercise the multi-batch path without 5,000 customers. */
+    batchMax?: number;
+  }) {
     this.#db = deps.db;
     this.#engine = deps.engine;
     this.#clock = deps.clock;
     this.#accounts = deps.accounts;
     this.#listings = deps.listings;
+    const batchMax = deps.batchMax ?? ALLOTMENT_BATCH_MAX;
+    if (!Number.isInteger(batchMax) || batchMax < 1 || batchMax > ALLOTMENT_BATCH_MAX)
+      throw new RangeError(`batchMax must be an integer from 1 to ${ALLOTMENT_BATCH_MAX}, not ${batchMax}`);
+    this.#batchMax = batchMax;
   }
 
   // --- what customers read -------------------------------------------------------------------------
@@ -487,8 +500,8 @@ export class CoinOfferings {
       (c) => c.status === 'subscribed' && c.alloc_coins !== null,
     );
     const pending = counted.filter((c) => this.#engine.state.fundsHold(commitmentHoldId(c.id)));
-    for (let start = 0; start < pending.length; start += ALLOTMENT_BATCH_MAX) {
-      const batch = pending.slice(start, start + ALLOTMENT_BATCH_MAX);
+    for (let start = 0; start < pending.length; start += this.#batchMax) {
+      const batch = pending.slice(start, start + this.#batchMax);
       const entries: AllotmentEntry[] = batch.map((c) => [
         commitmentHoldId(c.id),
         c.alloc_pay as string,

@@ -4,6 +4,8 @@
 // draw and settles the holds through the engine (checked on balances); the public record re-runs
 // (in-process and through scripts/verify-ipo-draw.ts); an offline allottee pays or forfeits; listing day
 // releases the locked shares; auto-subscribe applies or skips with a record.
+// In batches of 2 (batchMax) a draw settles in one command per batch, and a fresh job resumes after a
+// crash between batches without re-sending the one that went through.
 
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -12,12 +14,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyIpoDrawRecord } from '@bourse/contract/ipo-draw';
 import { testDatabases } from '@bourse/db';
+import { ALLOTMENT_BATCH_MAX, decodeCommand } from '@bourse/engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadStockSettings } from '../../config.ts';
 import { totpNow } from '../../platform/totp.ts';
-import { testApp } from '../../testing.ts';
+import { allotmentSpy, testApp } from '../../testing.ts';
 import { DEMO_STAFF } from '../demo/seed.ts';
 import * as ipoRepo from './repo.ts';
+import { applicationHoldId } from './service.ts';
 
 const dbs = await testDatabases();
 const PIN = '246810';
@@ -584,6 +588,74 @@ describe.each(dbs)('IPO subscription on $dialect', ({ dialect, open }) => {
     await at('2026-01-13T09:15:00+05:30');
     expect(dShares()).toMatchObject({ balance: 100n, held: 0n });
   }, 90_000);
+
+  it('settles a draw in batches of 2 with distinct ids, and a fresh job resumes after a crash between batches', async () => {
+    await start();
+    const symbol = `BTCH${dialect === 'sqlite' ? 'SQ' : 'PG'}`;
+    const { id } = await published(symbol);
+    const people = [];
+    for (const n of ['21', '22', '23', '24', '25']) people.push(await customer(`93000005${n}`));
+    await at('2026-01-06T09:15:00+05:30');
+    const apps: { id: number; ref: string }[] = [];
+    for (const who of people) {
+      const r = await apply(who.token, { ipoId: String(id), bid1Lots: '1', bid1Price: 'cutoff' });
+      expect(r.body.code, JSON.stringify(r.body)).toBe(0);
+      apps.push(r.body.data.application);
+    }
+    const holds = apps.map((a) => applicationHoldId(a.id));
+    await at('2026-01-08T15:30:00+05:30');
+    // A batch size the engine would refuse (or none at all) is refused when the service is made.
+    for (const wrong of [0, 2.5, ALLOTMENT_BATCH_MAX + 1])
+      expect(() => t.app.ipos.withBatches(wrong)).toThrow(RangeError);
+
+    // The beacon round is out: a job settling in batches of 2 (three batches) draws, then dies just after
+    // the engine took the first batch.
+    t.clock.set(Date.parse('2026-01-08T15:30:33+05:30'));
+    const crashed = allotmentSpy(t.app.engine, { at: 1, when: 'after' });
+    await expect(t.app.ipos.withBatches(2, crashed.engine).tick()).rejects.toThrow('simulated crash');
+    expect(crashed.sent).toEqual([{ id: `ipo:${id}:draw:${apps[0]?.id}`, holds: holds.slice(0, 2), ok: true }]);
+    for (const [k, who] of people.entries()) expect(inr(who.id).held, `applicant ${k}`).toBe(k < 2 ? 0n : 1_000_000n);
+
+    // A fresh job (same batch size) sends only the two batches left, under ids of their own.
+    const resumed = allotmentSpy(t.app.engine);
+    await t.app.ipos.withBatches(2, resumed.engine).tick();
+    expect(resumed.sent.map((b) => [b.holds, b.ok])).toEqual([
+      [holds.slice(2, 4), true],
+      [holds.slice(4), true],
+    ]);
+    const ids = [...crashed.sent, ...resumed.sent].map((b) => b.id);
+    expect(new Set(ids).size).toBe(3);
+    const idle = allotmentSpy(t.app.engine);
+    await t.app.ipos.withBatches(2, idle.engine).tick();
+    expect(idle.sent).toEqual([]);
+
+    // Exactly what one batch would have left: the draw's 3 winners (of 5, one lot each) paid ₹10,000 and
+    // hold 100 locked shares, every other hold released; each application recorded settled once.
+    const record = (await t.call('GET', `/stock/index/new/draw?ipoId=${id}`)).body.data;
+    expect(verifyIpoDrawRecord(record).ok).toBe(true);
+    const winners = new Set(record.allotments.map((w: { ref: string }) => w.ref));
+    expect(winners.size).toBe(3);
+    const held = (userId: number) => t.app.engine.state.balance(String(userId), 'stock', `SHARE:NSE:${symbol}`);
+    for (const [k, who] of people.entries()) {
+      const won = winners.has(apps[k]?.ref);
+      expect(inr(who.id), `applicant ${k}`).toEqual({
+        balance: won ? 9_000_000n : 10_000_000n,
+        held: 0n,
+        available: won ? 9_000_000n : 10_000_000n,
+      });
+      expect(held(who.id)).toEqual({ balance: won ? 100n : 0n, held: won ? 100n : 0n, available: 0n });
+      const row = (await ipoRepo.findApplication(db, apps[k]?.id as number)) as ipoRepo.ApplicationRow;
+      expect(row).toMatchObject({ status: won ? 'allocated' : 'not_allotted', settled_at: expect.any(Number) });
+    }
+    expect(t.app.engine.state.balance(`platform:issuer:ipo-${id}`, 'platform', 'INR').balance).toBe(3_000_000n);
+    // The journal holds the three batches once each, every hold in exactly one of them.
+    const settles = (await db.query<{ command: string }>('SELECT command FROM engine_journal ORDER BY seq'))
+      .map((r) => decodeCommand(r.command))
+      .filter((x) => x.type === 'settle_allotment' && x.to === `issuer:ipo-${id}`);
+    expect(settles.map((x) => x.id)).toEqual(ids);
+    expect(settles.flatMap((x) => (x.type === 'settle_allotment' ? x.entries.map((e) => e[0]) : []))).toEqual(holds);
+    expect(t.app.engine.state.findBrokenInvariant()).toBeUndefined();
+  }, 60_000);
 
   it('auto-subscribes consenting customers with the funds at the open, skipping the rest with a record', async () => {
     await start({ openAutoApply: 1 });

@@ -73,6 +73,8 @@ export type IpoDeps = {
       ) => Promise<unknown>)
     | null;
   log: (message: string) => void;
+  /** Holds per settle_allotment; tests set it small to exercise the multi-batch path without 5,000 customers. */
+  batchMax?: number;
 };
 
 /** What the console sends to create an IPO, parsed by the contract. */
@@ -120,8 +122,18 @@ export class Ipos {
   readonly #d: IpoDeps;
   /** One timed run at a time (the scheduler's ticks and a console's "run listing" may meet). */
   #running: Promise<void> = Promise.resolve();
+  readonly #batchMax: number;
   constructor(deps: IpoDeps) {
     this.#d = deps;
+    const batchMax = deps.batchMax ?? ALLOTMENT_BATCH_MAX;
+    if (!Number.isInteger(batchMax) || batchMax < 1 || batchMax > ALLOTMENT_BATCH_MAX)
+      throw new RangeError(`batchMax must be an integer from 1 to ${ALLOTMENT_BATCH_MAX}, not ${batchMax}`);
+    this.#batchMax = batchMax;
+  }
+
+  /** The same service settling in batches of `batchMax` through `engine` (tests: several batches, a crash). */
+  withBatches(batchMax: number, engine: TradingEngine = this.#d.engine): Ipos {
+    return new Ipos({ ...this.#d, batchMax, engine });
   }
 
   /** The same service on another clock: paper mode's demo data replays past steps with it. */
@@ -773,20 +785,25 @@ export class Ipos {
   }
 
   /**
-   * The retail holds of a drawn IPO, settled in batches of ALLOTMENT_BATCH_MAX in id order: each
+   * The retail holds of a drawn IPO, settled in batches (ALLOTMENT_BATCH_MAX unless set) in id order: each
    * allottee's part posted to the issuer with its shares delivered (locked), every other hold released,
-   * in the same command. The batch id is fixed by the IPO and the batch's first application.
+   * in the same command. The batch id is fixed by the IPO and the batch's first application. A batch is
+   * recorded settled after the engine took it; a crash between the two leaves it to the next run, which
+   * records it without re-sending it.
    */
   async #settleDrawn(ipo: repo.IpoRow): Promise<void> {
     const pending = await repo.unsettledDrawn(this.#d.db, ipo.id);
-    for (let i = 0; i < pending.length; i += ALLOTMENT_BATCH_MAX) {
-      const batch = pending.slice(i, i + ALLOTMENT_BATCH_MAX);
+    for (let i = 0; i < pending.length; i += this.#batchMax) {
+      const batch = pending.slice(i, i + this.#batchMax);
       const entries: AllotmentEntry[] = batch.map((r) => [
         r.hold_id as string,
         fmt(r.allotted_minor),
         r.allotted_shares.toString(),
       ]);
-      await this.#settle(ipo, `ipo:${ipo.id}:draw:${batch[0]?.id}`, entries);
+      // Each hold is gone once settled: a batch with none left went through before a crash cut the run short
+      // of recording it, and is recorded now rather than sent again.
+      if (entries.some(([holdId]) => this.#d.engine.state.fundsHold(holdId) !== undefined))
+        await this.#settle(ipo, `ipo:${ipo.id}:draw:${batch[0]?.id}`, entries);
       await repo.markSettled(
         this.#d.db,
         batch.map((r) => r.id),
