@@ -32,7 +32,9 @@ const input = (over: Partial<StrategyInput>): StrategyInput => ({
 
 describe('grid', () => {
   it('draws levels + 1 lines from low to high', () => {
-    expect(gridLines({ kind: 'grid', lowTicks: 900, highTicks: 1100, levels: 4 })).toEqual([900, 950, 1000, 1050, 1100]);
+    expect(gridLines({ kind: 'grid', lowTicks: 900, highTicks: 1100, levels: 4 })).toEqual([
+      900, 950, 1000, 1050, 1100,
+    ]);
   });
 
   it('buys the parts above the price at the start, then keeps one buy below and one sell above', () => {
@@ -81,7 +83,9 @@ describe('DCA', () => {
     const next = first.memo.next as number;
     expect(next).toBeGreaterThanOrEqual(61_000);
     expect(next).toBeLessThan(61_000 + 6_000);
-    expect(decide(input({ params, memo: first.memo, market: { nowMs: next - 1, lastTicks: 1_000, closes: [] } })).place).toEqual([]);
+    expect(
+      decide(input({ params, memo: first.memo, market: { nowMs: next - 1, lastTicks: 1_000, closes: [] } })).place,
+    ).toEqual([]);
     expect(
       decide(input({ params, memo: first.memo, market: { nowMs: next, lastTicks: 1_000, closes: [] } })).place[0]?.tag,
     ).toBe('d:1');
@@ -146,6 +150,14 @@ describe('back-test', () => {
     expect(a?.toMs).toBe(47 * 3_600_000);
   });
   it('needs at least two candles', () => {
-    expect(backtest({ params: { kind: 'trend', fastPeriod: 2, slowPeriod: 4 }, candles: [], capitalMinor: 1n, sizing, seed: 0 })).toBeNull();
+    expect(
+      backtest({
+        params: { kind: 'trend', fastPeriod: 2, slowPeriod: 4 },
+        candles: [],
+        capitalMinor: 1n,
+        sizing,
+        seed: 0,
+      }),
+    ).toBeNull();
   });
 });

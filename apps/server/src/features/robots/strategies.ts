@@ -166,12 +166,17 @@ function dca(input: StrategyInput, p: DcaParams): Decision {
   const next = input.memo.next ?? market.nowMs;
   if (market.nowMs < next) return { cancel: [], place: [], memo: input.memo };
   const price = marketLimitTicks('buy', market.lastTicks);
+  // biome-ignore lint/complexity/useMathMinMax: bigints (Math.min takes numbers)
   const budget = p.buyMinor < wallet.quoteMinor ? p.buyMinor : wallet.quoteMinor;
   const lots = lotsFor(budget, price, sizing);
   const jitter = Math.floor(seeded(input.seed, n) * (p.everyMs / 10));
   const memo: Memo = { ...input.memo, n: n + 1, next: next + p.everyMs + jitter };
   if (lots === 0) return { cancel: [], place: [], memo };
-  return { cancel: [], place: [{ tag: `d:${n}`, side: 'buy', type: 'market', priceTicks: price, qtyLots: lots }], memo };
+  return {
+    cancel: [],
+    place: [{ tag: `d:${n}`, side: 'buy', type: 'market', priceTicks: price, qtyLots: lots }],
+    memo,
+  };
 }
 
 const average = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
