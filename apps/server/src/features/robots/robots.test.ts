@@ -330,3 +330,20 @@ describe.each(dbs)('robots on $dialect', ({ open }) => {
     expect(fees() - feesBefore).toBeGreaterThanOrEqual(fee);
   });
 });
+
+describe.each(dbs.slice(0, 1))('demo robots on $dialect', ({ open }) => {
+  it('paper mode seeds one approved template per strategy, once', async () => {
+    const db = await open();
+    const t = await testApp(db, { paperGrants: STOCK_GRANTS_ONLY, robots: { demo: true, tickEveryMs: 0 } });
+    try {
+      const items = (await t.call('POST', '/stock/ai/list')).body.data.items as { strategy: string; kind: string }[];
+      expect(items.map((i) => i.strategy)).toEqual(['grid', 'dca', 'trend']);
+      expect(items.every((i) => i.kind === 'robot')).toBe(true);
+      await t.app.robots.seedDemo();
+      expect((await t.call('POST', '/stock/ai/list')).body.data.items).toHaveLength(3);
+    } finally {
+      await t.close();
+      await db.close();
+    }
+  });
+});
