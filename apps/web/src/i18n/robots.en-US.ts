@@ -22,6 +22,7 @@ export const robotsEnUS = {
     maxAmount: 'Single limit',
     profitRatio: 'Performance fee',
     profitRatioValue: '{{ratio}}% of profit above the high-water mark',
+    feeTerms: 'Fee terms',
     pastDaily: 'Past daily rate',
     pastSource: {
       backtest: 'Back-test, past simulated prices, not a promise',

@@ -23,6 +23,7 @@ export const robotsPtBR = {
     maxAmount: 'Limite único',
     profitRatio: 'Taxa de performance',
     profitRatioValue: '{{ratio}}% do lucro acima da marca d’água',
+    feeTerms: 'Condição da taxa',
     pastDaily: 'Taxa diária passada',
     pastSource: {
       backtest: 'Backtest, preços simulados passados, não é promessa',

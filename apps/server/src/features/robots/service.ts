@@ -294,7 +294,7 @@ export class Robots {
         note: 'paper mode demo',
       },
       {
-        name: 'BTC weekly DCA',
+        name: 'BTC daily DCA',
         symbol: pair.id,
         params: { kind: 'dca', everyMinutes: 1_440, buyAmount: '50' },
         level: 2,

@@ -459,7 +459,7 @@ function RunFigures({ run }: { run: RobotRunView }) {
           {money(run.quoteBalance, run.currency)}
         </Row>
       )}
-      <Row label={t('robots.profitRatio')}>{t('robots.profitRatioValue', { ratio: run.profitRatio })}</Row>
+      <Row label={t('robots.feeTerms')}>{t('robots.profitRatioValue', { ratio: run.profitRatio })}</Row>
       <Row label={t('robots.startedAt')}>{moment(run.startedAt)}</Row>
       {run.endedAt !== null ? (
         <Row label={t('robots.endedAt')}>
