@@ -255,6 +255,9 @@ describe.each(dbs)('robots on $dialect', ({ open }) => {
     expect(end.performanceFee).toBe('0.000000');
     expect(spot(String(alice.userId)).balance).toBe(before - usdt('1500') + returned);
     expect(returned).toBeLessThan(usdt('1500'));
+    // The ledger and the read tables agree after the run's orders, fills and transfers.
+    const report = await t.app.reconciliation.run('staff');
+    expect(report.status, JSON.stringify(report)).toBe('ok');
     // Stopping again is refused.
     for (const [lang, text] of [
       ['en-US', 'This robot is not running'],
@@ -328,6 +331,33 @@ describe.each(dbs)('robots on $dialect', ({ open }) => {
     expect(spot(String(alice.userId)).balance - before).toBe(final - fee);
     // The fee reached platform:fees (with the sell's taker fee from the close).
     expect(fees() - feesBefore).toBeGreaterThanOrEqual(fee);
+  });
+
+  it('survives a restart: a stop a crash interrupted is finished at start-up, nothing moved twice', async () => {
+    const db = await open();
+    closeDb = () => db.close();
+    t = await testApp(db, { paperGrants: STOCK_GRANTS_ONLY });
+    const { id } = await approved();
+    const alice = await customer('9000000321');
+    const before = spot(String(alice.userId)).balance;
+    const run = (await buy(alice.token, { id, amount: '500' })).body.data.run;
+    t.clock.advance(10_000);
+    await t.app.robots.tick();
+    expect(t.app.engine.state.openOrders(robotAccount(run.id)).length).toBeGreaterThan(0);
+    // The process stops right after the run moved to stopping, before any of its commands were sent.
+    await db.run(`UPDATE robot_runs SET status = 'stopping', end_reason = 'customer' WHERE id = $1`, [run.id]);
+    await t.close();
+    t = await testApp(db, { paperGrants: STOCK_GRANTS_ONLY });
+    const end = (await t.call('POST', '/stock/ai/order/details', { token: alice.token, json: { id: run.id } })).body
+      .data.run;
+    expect(end.status).toBe('stopped');
+    expect(t.app.engine.state.openOrders(robotAccount(run.id))).toHaveLength(0);
+    expect(spot(robotAccount(run.id)).balance).toBe(0n);
+    expect(spot(String(alice.userId)).balance).toBe(before - usdt('500') + usdt(end.returned));
+    // A second start-up finds nothing to do.
+    await t.close();
+    t = await testApp(db, { paperGrants: STOCK_GRANTS_ONLY });
+    expect(spot(String(alice.userId)).balance).toBe(before - usdt('500') + usdt(end.returned));
   });
 });
 
