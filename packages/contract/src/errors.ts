@@ -945,6 +945,11 @@ export const ERRORS = {
     en: 'This robot is not waiting for approval',
     pt: 'Este robô não está aguardando aprovação',
   },
+  robot_template_not_changeable: {
+    status: 400,
+    en: 'Only an offered robot can be changed',
+    pt: 'Só um robô oferecido pode ser alterado',
+  },
   robot_template_not_retirable: {
     status: 400,
     en: 'Only an approved robot can be retired',

@@ -224,6 +224,8 @@ export const createRobotTemplateBody = z.object({
   /** Percent of profit above the high-water mark, 0 to 50. */
   profitRatio: wholeNumber(0, 50),
   note: z.string().max(500).refine(isPlainText, { error: 'field_invalid' }).optional(),
+  /** A change: the offered template this one replaces (retired when this one is approved). */
+  replaces: recordId().optional(),
 });
 export type CreateRobotTemplateInput = z.input<typeof createRobotTemplateBody>;
 
@@ -243,6 +245,8 @@ export const staffRobotTemplateView = aiProductItem.extend({
   approvedBy: z.number().int().nullable(),
   reviewReason: z.string(),
   note: z.string(),
+  /** The template this one replaces (a change), if any. */
+  replaces: z.number().int().nullable(),
   createdAt: z.number().int(),
   /** Runs started from it (all states) and running now. */
   runs: z.number().int(),

@@ -1151,7 +1151,8 @@ export const MIGRATIONS: Migration[] = [
   {
     version: 34,
     // Robots (features/robots, decision 0035). Templates staff create and a second staff member approves
-    // (robot_template_transitions); a run copies its template's terms, so a change reaches new runs only.
+    // (robot_template_transitions); a run copies its template's terms, so a change reaches new runs only:
+    // a change is a new template naming the one it replaces (replaces_id), retired when it is approved.
     // A run trades through its own engine account `robot:<id>` and moves along robot_run_transitions,
     // each move kept in robot_run_history. robot_capital lists the money put in (the start and each
     // addition): its row id names the engine commands that move it, so a restart re-sends them as no-ops.
@@ -1180,6 +1181,7 @@ export const MIGRATIONS: Migration[] = [
         status TEXT NOT NULL,
         note TEXT NOT NULL DEFAULT '',
         demo INTEGER NOT NULL DEFAULT 0,
+        replaces_id BIGINT,
         created_by BIGINT NOT NULL,
         approved_by BIGINT,
         review_reason TEXT NOT NULL DEFAULT '',

@@ -424,6 +424,10 @@ export const enUS = {
     title: 'Robots',
     intro:
       'Robot templates: a rule-based strategy (grid, regular buys, trend following) on a crypto pair, with its risk level, period, start-up capital, single limit and performance fee. A different staff member approves a template before customers can see it; a change means a new template (runs keep the terms they started with); retiring stops new runs only. Nothing here sets a run’s results: they are its own trades on the spot books.',
+    change: 'Change',
+    changeTitle: 'Change {{name}}',
+    changeHint:
+      'A change is a new template: once another staff member approves it, it replaces this one, which then takes no new runs. Runs already started keep the terms they started with.',
     new: 'New template',
     createTitle: 'New robot template',
     create: 'Create',

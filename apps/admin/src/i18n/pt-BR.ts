@@ -426,6 +426,10 @@ export const ptBR: Messages = {
     title: 'Robôs',
     intro:
       'Modelos de robô: uma estratégia baseada em regras (grade, compras regulares, seguidor de tendência) em um par de cripto, com nível de risco, período, capital inicial, limite único e taxa de performance. Outro membro da equipe aprova um modelo antes que os clientes o vejam; uma mudança é um novo modelo (as execuções mantêm as condições com que começaram); retirar impede apenas novas execuções. Nada aqui define o resultado de uma execução: ele vem das próprias operações nos livros à vista.',
+    change: 'Alterar',
+    changeTitle: 'Alterar {{name}}',
+    changeHint:
+      'Uma alteração é um novo modelo: quando outro membro da equipe o aprova, ele substitui este, que deixa de aceitar novas execuções. As execuções já iniciadas mantêm as condições com que começaram.',
     new: 'Novo modelo',
     createTitle: 'Novo modelo de robô',
     create: 'Criar',

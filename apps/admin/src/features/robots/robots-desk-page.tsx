@@ -4,7 +4,14 @@
 // started runs keep their terms). Below, the runs: each customer's sub-account with its figures, which
 // come from its own trades: nothing here can set them. Every action is audited by the server.
 
-import { CheckOutlined, CloseOutlined, PlusOutlined, ReloadOutlined, StopOutlined } from '@ant-design/icons';
+import {
+  CheckOutlined,
+  CloseOutlined,
+  EditOutlined,
+  PlusOutlined,
+  ReloadOutlined,
+  StopOutlined,
+} from '@ant-design/icons';
 import type { CreateRobotTemplateInput, StaffRobotRunView, StaffRobotTemplateView } from '@bourse/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import {
@@ -65,7 +72,35 @@ function paramsOf(v: CreateValues): CreateRobotTemplateInput['params'] {
   return { kind: 'trend', fastPeriod: v.fastPeriod ?? 0, slowPeriod: v.slowPeriod ?? 0 };
 }
 
-function CreateModal({ open, onClose }: { open: boolean; onClose: () => void }) {
+/** A template's values as the form holds them (a change starts from the template it replaces). */
+function valuesOf(o: StaffRobotTemplateView): Partial<CreateValues> {
+  const trim = (v: string) => (v.includes('.') ? v.replace(/\.?0+$/, '') : v);
+  return {
+    name: o.name,
+    symbol: o.symbol,
+    strategy: o.params.kind,
+    ...(o.params.kind === 'grid'
+      ? { lowPrice: o.params.lowPrice, highPrice: o.params.highPrice, levels: o.params.levels }
+      : o.params.kind === 'dca'
+        ? { everyMinutes: o.params.everyMinutes, buyAmount: o.params.buyAmount }
+        : { fastPeriod: o.params.fastPeriod, slowPeriod: o.params.slowPeriod }),
+    level: o.level,
+    periodDays: o.periodDays,
+    minAmount: trim(o.minAmount),
+    maxAmount: trim(o.maxAmount),
+    profitRatio: Number(o.profitRatio),
+  };
+}
+
+function CreateModal({
+  open,
+  onClose,
+  replacing,
+}: {
+  open: boolean;
+  onClose: () => void;
+  replacing: StaffRobotTemplateView | null;
+}) {
   const { t } = useTranslation();
   const { message } = AntApp.useApp();
   const [form] = Form.useForm<CreateValues>();
@@ -82,6 +117,7 @@ function CreateModal({ open, onClose }: { open: boolean; onClose: () => void }) 
         maxAmount: v.maxAmount,
         profitRatio: v.profitRatio,
         ...(v.note ? { note: v.note } : {}),
+        ...(replacing ? { replaces: replacing.id } : {}),
       }),
     onSuccess: () => {
       void message.success(t('robots.created'));
@@ -108,7 +144,7 @@ function CreateModal({ open, onClose }: { open: boolean; onClose: () => void }) 
   return (
     <Modal
       open={open}
-      title={t('robots.createTitle')}
+      title={replacing ? t('robots.changeTitle', { name: replacing.name }) : t('robots.createTitle')}
       okText={t('robots.create')}
       cancelText={t('common.cancel')}
       okButtonProps={{ loading: create.isPending, 'data-testid': 'robots-create-submit' }}
@@ -139,8 +175,10 @@ function CreateModal({ open, onClose }: { open: boolean; onClose: () => void }) 
           level: 3,
           periodDays: 7,
           profitRatio: 20,
+          ...(replacing ? valuesOf(replacing) : {}),
         }}
       >
+        {replacing && <Typography.Paragraph type="secondary">{t('robots.changeHint')}</Typography.Paragraph>}
         <Flex gap={12}>
           <Form.Item name="name" label={t('robots.name')} style={{ flex: 2 }} rules={[{ required: true }]}>
             <Input maxLength={80} data-testid="robots-name" />
@@ -326,7 +364,7 @@ export default function RobotsDeskPage() {
   const { t, i18n } = useTranslation();
   const { message } = AntApp.useApp();
   const me = useCurrentStaff();
-  const [isCreating, setCreating] = useState(false);
+  const [creating, setCreating] = useState<{ replacing: StaffRobotTemplateView | null } | null>(null);
   const [deciding, setDeciding] = useState<Deciding | null>(null);
   const list = useQuery({ queryKey: queryKeys.robotTemplates, queryFn: () => adminApi.robotTemplates() });
   const lang = i18n.language;
@@ -393,9 +431,14 @@ export default function RobotsDeskPage() {
       render: (_, o) => {
         if (o.status === 'approved')
           return (
-            <Button size="small" icon={<StopOutlined />} onClick={() => setDeciding({ item: o, action: 'retire' })}>
-              {t('robots.retire')}
-            </Button>
+            <Flex gap={8}>
+              <Button size="small" icon={<EditOutlined />} onClick={() => setCreating({ replacing: o })}>
+                {t('robots.change')}
+              </Button>
+              <Button size="small" icon={<StopOutlined />} onClick={() => setDeciding({ item: o, action: 'retire' })}>
+                {t('robots.retire')}
+              </Button>
+            </Flex>
           );
         if (o.status !== 'pending_approval') return '—';
         const isMine = o.createdBy === me.staff.id;
@@ -436,7 +479,12 @@ export default function RobotsDeskPage() {
             <Button icon={<ReloadOutlined />} onClick={() => void list.refetch()} loading={list.isFetching}>
               {t('common.refresh')}
             </Button>
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)} data-testid="robots-new">
+            <Button
+              type="primary"
+              icon={<PlusOutlined />}
+              onClick={() => setCreating({ replacing: null })}
+              data-testid="robots-new"
+            >
               {t('robots.new')}
             </Button>
           </Flex>
@@ -456,7 +504,7 @@ export default function RobotsDeskPage() {
         data-testid="robots-table"
       />
       <Runs />
-      <CreateModal open={isCreating} onClose={() => setCreating(false)} />
+      <CreateModal open={creating !== null} replacing={creating?.replacing ?? null} onClose={() => setCreating(null)} />
       <ReasonModal
         open={deciding !== null}
         isDanger={deciding?.action !== 'approve'}

@@ -18,6 +18,7 @@ export type TemplateRow = {
   status: RobotTemplateStatus;
   note: string;
   demo: boolean;
+  replaces_id: number | null;
   created_by: number;
   approved_by: number | null;
   review_reason: string;
@@ -67,6 +68,7 @@ function template(r: Record<string, unknown>): TemplateRow {
     max_minor: big(r.max_minor),
     profit_ratio_pct: num(r.profit_ratio_pct),
     demo: num(r.demo) === 1,
+    replaces_id: r.replaces_id === null || r.replaces_id === undefined ? null : num(r.replaces_id),
     created_by: num(r.created_by),
     approved_by: r.approved_by === null ? null : num(r.approved_by),
     created_at: num(r.created_at),
@@ -108,8 +110,8 @@ export type NewTemplate = Omit<
 export async function insertTemplate(db: Sql, t: NewTemplate, at: number): Promise<number> {
   const rows = await db.query<{ id: number }>(
     `INSERT INTO robot_templates (name, instrument_id, strategy, params, level, period_days, min_minor, max_minor,
-       profit_ratio_pct, status, note, demo, created_by, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending_approval', $10, $11, $12, $13, $13) RETURNING id`,
+       profit_ratio_pct, status, note, demo, replaces_id, created_by, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending_approval', $10, $11, $12, $13, $14, $14) RETURNING id`,
     [
       t.name,
       t.instrument_id,
@@ -122,6 +124,7 @@ export async function insertTemplate(db: Sql, t: NewTemplate, at: number): Promi
       t.profit_ratio_pct,
       t.note,
       t.demo ? 1 : 0,
+      t.replaces_id,
       t.created_by,
       at,
     ],

@@ -154,9 +154,42 @@ describe.each(dbs)('robots on $dialect', ({ open }) => {
     expect(info.backtest).toMatchObject({ start: '100.000000', trades: expect.any(Number) });
     expect(info.backtest.toMs - info.backtest.fromMs).toBeGreaterThan(6 * 86_400_000);
     expect(info.available).toBeNull();
+    // A change is a new template naming the one it replaces: the old stays offered until the change is
+    // approved, then it is retired (runs already started keep their own copy of the terms).
+    const change = await t.call('POST', '/admin/robots/templates', {
+      token: admin,
+      json: gridTemplate({
+        name: 'BTC grid test v2',
+        params: { kind: 'grid', lowPrice: price(9_800), highPrice: price(10_200), levels: 5 },
+        replaces: id,
+      }),
+    });
+    expect(change.body.data).toMatchObject({ status: 'pending_approval', replaces: id });
+    const v2 = change.body.data.id as number;
+    for (const [lang, text] of [
+      ['en-US', 'Only an offered robot can be changed'],
+      ['pt-BR', 'Só um robô oferecido pode ser alterado'],
+    ] as const) {
+      const pending = await t.call('POST', '/admin/robots/templates', {
+        token: admin,
+        lang,
+        json: gridTemplate({ replaces: v2 }),
+      });
+      expect(JSON.stringify(pending.body)).toContain(text);
+    }
+    expect((await t.call('POST', '/stock/ai/list')).body.data.items.map((i: { id: number }) => i.id)).toEqual([id]);
+    await t.call('POST', '/admin/robots/templates/review', {
+      token: fiona,
+      json: { id: v2, approve: true, reason: 'new levels checked' },
+    });
+    expect((await t.call('POST', '/stock/ai/list')).body.data.items.map((i: { id: number }) => i.id)).toEqual([v2]);
+    const templates = (await t.call('GET', '/admin/robots/templates', { token: admin })).body.data.items;
+    expect(templates.find((x: { id: number }) => x.id === id).status).toBe('retired');
     // Every action is in the audit log.
     const audit = (await t.call('GET', '/admin/audit?action=robot.approve', { token: admin })).body.data;
     expect(JSON.stringify(audit)).toContain('robot.approve');
+    const retiredLog = (await t.call('GET', '/admin/audit?action=robot.retire', { token: admin })).body.data;
+    expect(JSON.stringify(retiredLog)).toContain(`replaced by template ${v2}`);
   });
 
   it('starts a run, trades on the books, adds capital and stops, with every rejection in both languages', async () => {

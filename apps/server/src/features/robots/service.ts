@@ -171,6 +171,9 @@ export class Robots {
       if (perLevel < tradeNotional(pair.spec, params.highTicks, 1) * 2n)
         throw fieldError('params', 'robot_params_invalid');
     }
+    const replaces = body.replaces === undefined ? null : Number(body.replaces);
+    if (replaces !== null && (await repo.findTemplate(this.#d.db, replaces))?.status !== 'approved')
+      throw fieldError('replaces', 'robot_template_not_changeable');
     const now = this.#d.clock.now();
     const id = await this.#d.db.transaction(async (tx) => {
       const id = await repo.insertTemplate(
@@ -187,6 +190,7 @@ export class Robots {
           profit_ratio_pct: Number(body.profitRatio),
           note: body.note ?? '',
           demo,
+          replaces_id: replaces,
           created_by: staffId,
         },
         now,
@@ -197,7 +201,7 @@ export class Robots {
         'robot.create',
         id,
         body.note || 'created',
-        { name: body.name, symbol: pair.symbol },
+        { name: body.name, symbol: pair.symbol, replaces },
         now,
       );
       return id;
@@ -218,6 +222,10 @@ export class Robots {
       )
         throw new AppError('robot_template_not_reviewable');
       await audit(tx, staffId, approve ? 'robot.approve' : 'robot.reject', id, reason, { name: row.name }, at);
+      // A change approved: the template it replaces takes no new runs (its runs keep their terms).
+      const old = row.replaces_id;
+      if (approve && old !== null && (await repo.moveTemplate(tx, old, 'approved', 'retired', at)))
+        await audit(tx, staffId, 'robot.retire', old, `replaced by template ${id}`, { name: row.name }, at);
     });
     return this.staffTemplate(id);
   }
@@ -256,6 +264,7 @@ export class Robots {
       approvedBy: row.approved_by,
       reviewReason: row.review_reason,
       note: row.note,
+      replaces: row.replaces_id,
       createdAt: row.created_at,
       runs: counts?.runs ?? 0,
       running: counts?.running ?? 0,
