@@ -54,6 +54,12 @@ describe('robots desk', () => {
       await expect(row.getByRole('button').last().isDisabled()).resolves.toBe(true);
       await page.waitForTimeout(300);
       await shot(page, `admin-robots-${lang}-created`);
+      // A change of an offered template opens the form filled with its terms.
+      const offered = table.locator('tbody tr.ant-table-row', { hasText: 'BTC grid' });
+      await offered.getByRole('button').first().click();
+      await page.getByTestId('robots-name').waitFor();
+      await expect(page.getByTestId('robots-name').inputValue()).resolves.toBe('BTC grid');
+      await shot(page, `admin-robots-${lang}-change`);
       await page.context().close();
     }, 60_000);
   }

@@ -5,6 +5,7 @@
 // what came back; the money is checked against the server. Screenshots: test-results/screens/web-robots-*.png.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations, blocking, describeViolations } from './axe.ts';
 import { apiCall, customerPage, launchBrowser, registerCustomer, type Server, shot, startServer } from './harness.ts';
 
 const PIN = '135790';
@@ -37,6 +38,11 @@ afterAll(async () => {
   await server?.stop();
 });
 
+/** No contrast failure and nothing serious or critical by axe (WCAG 2.0/2.1 A and AA) on the page as it is. */
+async function expectAccessible(page: Page) {
+  expect(describeViolations(blocking(await axeViolations(page)))).toBe('');
+}
+
 async function typePin(page: Page) {
   await page.getByTestId('confirm-sheet').waitFor();
   await page.locator('.adm-number-keyboard-key').first().waitFor();
@@ -62,12 +68,14 @@ describe('robots in the customer app', () => {
         expect(past.includes(text.label) || past.includes(text.realized), past).toBe(true);
         await page.waitForTimeout(300);
         await shot(page, `web-robots-list-${lang}`);
+        await expectAccessible(page);
 
         await card.click();
         await page.getByTestId('robot-backtest').waitFor();
         await expect(page.getByTestId('robot-backtest').textContent()).resolves.toContain(text.label);
         await page.waitForTimeout(300);
         await shot(page, `web-robots-detail-${lang}`);
+        await expectAccessible(page);
         await page.getByTestId('robot-amount').fill('500');
         await page.getByTestId('robot-start').scrollIntoViewIfNeeded();
         await shot(page, `web-robots-start-${lang}`);
@@ -80,6 +88,7 @@ describe('robots in the customer app', () => {
         await expect(page.getByTestId('robot-status').textContent()).resolves.toBe(text.running);
         await page.locator('.adm-toast-mask').waitFor({ state: 'detached' });
         await shot(page, `web-robots-run-${lang}`);
+        await expectAccessible(page);
         const runs = (await apiCall(server, '/stock/ai/order/list', {}, { token: who.token })).data.items;
         expect(runs).toHaveLength(1);
         expect(runs[0]).toMatchObject({ status: 'running', capital: '500.000000' });
@@ -91,6 +100,7 @@ describe('robots in the customer app', () => {
         await expect(page.getByTestId('robot-status').textContent()).resolves.toBe(text.stopped);
         await page.locator('.adm-toast-mask').waitFor({ state: 'detached' });
         await shot(page, `web-robots-stopped-${lang}`);
+        await expectAccessible(page);
         const end = (await apiCall(server, '/stock/ai/order/details', { id: String(runs[0].id) }, { token: who.token }))
           .data.run;
         expect(end.status).toBe('stopped');

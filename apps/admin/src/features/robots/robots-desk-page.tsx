@@ -504,7 +504,13 @@ export default function RobotsDeskPage() {
         data-testid="robots-table"
       />
       <Runs />
-      <CreateModal open={creating !== null} replacing={creating?.replacing ?? null} onClose={() => setCreating(null)} />
+      <CreateModal
+        // A form of its own for each opening: its initial values are the template being changed, if any.
+        key={creating === null ? 'closed' : `open:${creating.replacing?.id ?? 'new'}`}
+        open={creating !== null}
+        replacing={creating?.replacing ?? null}
+        onClose={() => setCreating(null)}
+      />
       <ReasonModal
         open={deciding !== null}
         isDanger={deciding?.action !== 'approve'}
