@@ -59,6 +59,7 @@ describe('robots desk', () => {
       await offered.getByRole('button').first().click();
       await page.getByTestId('robots-name').waitFor();
       await expect(page.getByTestId('robots-name').inputValue()).resolves.toBe('BTC grid');
+      await page.waitForTimeout(400); // the modal's opening animation
       await shot(page, `admin-robots-${lang}-change`);
       await page.context().close();
     }, 60_000);

@@ -186,10 +186,11 @@ export async function templateRunCounts(db: Sql): Promise<Map<number, { runs: nu
 export async function realizedOf(
   db: Sql,
   templateId: number,
-): Promise<{ runs: number; capital: bigint; returned: bigint; from: number; to: number }> {
+): Promise<{ runs: number; capital: bigint; returned: bigint; from: number; to: number; runMs: number }> {
   const rows = await db.query<Record<string, unknown>>(
     `SELECT COUNT(*) AS runs, COALESCE(SUM(capital_minor), 0) AS capital, COALESCE(SUM(returned_minor), 0) AS returned,
-       COALESCE(MIN(started_at), 0) AS first, COALESCE(MAX(ended_at), 0) AS last
+       COALESCE(MIN(started_at), 0) AS first, COALESCE(MAX(ended_at), 0) AS last,
+       COALESCE(SUM(ended_at - started_at), 0) AS run_ms
      FROM robot_runs WHERE template_id = $1 AND status IN ('stopped', 'finished')`,
     [templateId],
   );
@@ -200,6 +201,7 @@ export async function realizedOf(
     returned: big(r.returned ?? 0),
     from: Number(r.first ?? 0),
     to: Number(r.last ?? 0),
+    runMs: Number(r.run_ms ?? 0),
   };
 }
 

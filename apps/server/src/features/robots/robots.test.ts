@@ -306,8 +306,14 @@ describe.each(dbs)('robots on $dialect', ({ open }) => {
     const mine = (await t.call('POST', '/stock/ai/order/list', { token: alice.token, json: { status: 'ended' } })).body
       .data;
     expect(mine.items.map((r: { id: number }) => r.id)).toEqual([run.id]);
-    // The finished run is now the template's realized history.
-    expect((await t.call('POST', '/stock/ai/list')).body.data.items[0].past.source).toBe('realized');
+    // The finished run is now the template's realized history; the list keeps the back-test's figure
+    // until finished runs have lasted a day on average (a daily rate over seconds would mean nothing).
+    expect((await t.call('POST', '/stock/ai/info', { json: { id } })).body.data.realized).toMatchObject({
+      runs: 1,
+      capital: '1500.000000',
+      returned: end.returned,
+    });
+    expect((await t.call('POST', '/stock/ai/list')).body.data.items[0].past.source).toBe('backtest');
 
     // --- retired: no new runs, in both languages ---
     const retired = await t.call('POST', '/admin/robots/templates/retire', {
@@ -364,6 +370,11 @@ describe.each(dbs)('robots on $dialect', ({ open }) => {
     expect(spot(String(alice.userId)).balance - before).toBe(final - fee);
     // The fee reached platform:fees (with the sell's taker fee from the close).
     expect(fees() - feesBefore).toBeGreaterThanOrEqual(fee);
+    // A run of a day: the list's past figure is now the realized one, measured over its day.
+    const past = (await t.call('POST', '/stock/ai/list')).body.data.items[0].past;
+    expect(past).toMatchObject({ source: 'realized', fromMs: end.startedAt, toMs: end.endedAt });
+    const total = (Number(final - fee) / 1_000_000_000 - 1) * 100;
+    expect(Number(past.totalPercent)).toBeCloseTo(total, 1);
   });
 
   it('survives a restart: a stop a crash interrupted is finished at start-up, nothing moved twice', async () => {

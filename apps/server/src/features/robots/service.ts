@@ -76,9 +76,20 @@ export type RobotsDeps = {
 
 const pct2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '0.00');
 
-function measured(source: 'backtest' | 'realized', start: bigint, end: bigint, fromMs: number, toMs: number) {
+/**
+ * A measured figure: the change from `start` to `end` in all, and as the average daily rate (geometric)
+ * over `days` (by default the days from `fromMs` to `toMs`).
+ */
+function measured(
+  source: 'backtest' | 'realized',
+  start: bigint,
+  end: bigint,
+  fromMs: number,
+  toMs: number,
+  overDays?: number,
+) {
   const ratio = start > 0n ? Number(end) / Number(start) : 1;
-  const days = Math.max(1, (toMs - fromMs) / DAY_MS);
+  const days = Math.max(1, overDays ?? (toMs - fromMs) / DAY_MS);
   return {
     source,
     totalPercent: pct2((ratio - 1) * 100),
@@ -348,7 +359,11 @@ export class Robots {
   async #item(row: repo.TemplateRow): Promise<AiProductItem> {
     const pair = this.#pairOf(row.instrument_id);
     const realized = await repo.realizedOf(this.#d.db, row.id);
-    const test = realized.runs > 0 ? null : await this.#backtest(row, pair);
+    // Finished runs speak for the template once they have run a day on average (a daily rate over
+    // minutes would say nothing); until then the back-test does, labelled as such.
+    const averageDays = realized.runs > 0 ? realized.runMs / realized.runs / DAY_MS : 0;
+    const useRealized = averageDays >= 1;
+    const test = useRealized ? null : await this.#backtest(row, pair);
     return {
       kind: 'robot',
       id: row.id,
@@ -361,18 +376,17 @@ export class Robots {
       maxAmount: this.#fmt(pair, row.max_minor),
       currency: pair.spec.quote.code,
       profitRatio: String(row.profit_ratio_pct),
-      past:
-        realized.runs > 0
-          ? measured('realized', realized.capital, realized.returned, realized.from, realized.to)
-          : test
-            ? {
-                source: 'backtest',
-                dailyPercent: test.dailyPercent,
-                totalPercent: test.totalPercent,
-                fromMs: test.fromMs,
-                toMs: test.toMs,
-              }
-            : null,
+      past: useRealized
+        ? measured('realized', realized.capital, realized.returned, realized.from, realized.to, averageDays)
+        : test
+          ? {
+              source: 'backtest',
+              dailyPercent: test.dailyPercent,
+              totalPercent: test.totalPercent,
+              fromMs: test.fromMs,
+              toMs: test.toMs,
+            }
+          : null,
     };
   }
 
