@@ -76,6 +76,8 @@ import { perpetualConsoleRoutes, perpetualRoutes } from './features/perpetuals/r
 import { Perpetuals } from './features/perpetuals/service.ts';
 import { reconciliationRoutes } from './features/reconciliation/routes.ts';
 import { Reconciliation } from './features/reconciliation/service.ts';
+import { robotRoutes } from './features/robots/routes.ts';
+import { Robots } from './features/robots/service.ts';
 import { LiquidityBot } from './features/spot/liquidity-bot.ts';
 import { spotConsoleRoutes, spotRoutes } from './features/spot/routes.ts';
 import { SpotExchange } from './features/spot/service.ts';
@@ -148,6 +150,8 @@ export type App = {
   ipos: Ipos;
   /** Block trades: run() allots closed offers and unlocks settled allotments (with the market pump). */
   blockTrades: BlockTrades;
+  /** Robots: tests run the strategies' job by hand (tick()) with robots.tickEveryMs 0. */
+  robots: Robots;
 };
 
 export async function buildApp(deps: AppDeps): Promise<App> {
@@ -282,6 +286,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     accounts,
     watchlist,
   });
+  // Robots (features/robots): runs trade the spot books through their own sub-accounts.
+  const robots = new Robots({
+    db,
+    engine,
+    market,
+    bot: spotBot,
+    clock,
+    minNotional: config.spot.minNotional,
+    randomSeed: () => randomBytes(4).readUInt32BE(0),
+    log: (m) => http.log.error(m),
+  });
   const perpDesk = await PerpDesk.open(db, engine, market, clock, config.perpetuals, (m) => http.log.warn(m));
   const perpetuals = new Perpetuals({ db, engine, desk: perpDesk, clock, settings: config.perpetuals, accounts });
   // Someone looks at a book: the stock venue, the crypto bot or the perpetuals' desk (each ignores the
@@ -304,6 +319,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         .then(() => perpDesk.sync())
         .then(() => blockTrades.run())
         .then(() => coinOfferings.settleDue())
+        .then(() => robots.tick())
         .catch((error) => http.log.error({ err: error }, 'market pump failed'))
         .finally(() => {
           pumping = false;
@@ -448,11 +464,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           await coinOfferings.settleDue();
           await cryptoWatcher.scan();
           await ipos.tick();
+          await robots.tick();
         });
       }
       contentRoutes(api, { content, accounts, staff });
       kycRoutes(api, { kyc: new Kyc({ db, clock, sessions }), accounts, staff });
       ipoRoutes(api, { ipos, accounts, staff });
+      robotRoutes(api, { robots, accounts, staff });
       depositRoutes(api, { deposits, accounts, staff, pixProvider: sandboxPix?.name ?? null });
       cryptoDepositRoutes(api, accounts, cryptoDeposits);
       withdrawalRoutes(api, {
@@ -526,6 +544,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     });
   }
   await blockTrades.run();
+  if (config.robots.demo) await robots.seedDemo();
+  await robots.resume();
+  if (config.robots.tickEveryMs > 0) {
+    // A failed run is logged by the service and asked again at the next tick.
+    const robotTimer = setInterval(() => void robots.tick().catch(() => undefined), config.robots.tickEveryMs);
+    http.addHook('onClose', () => clearInterval(robotTimer));
+  }
   return {
     http,
     accounts,
@@ -546,6 +571,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     payouts,
     ipos,
     blockTrades,
+    robots,
   };
 }
 

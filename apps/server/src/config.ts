@@ -93,6 +93,12 @@ export type Config = {
    */
   demoLaunchpad: boolean;
   /**
+   * Robots (features/robots): ROBOTS_DEMO=0 leaves paper mode without its demo templates (one per
+   * strategy, approved by the system); ROBOTS_TICK_EVERY_MS how often the strategies are asked (0: only
+   * with the market pump and the test clock).
+   */
+  robots: { demo: boolean; tickEveryMs: number };
+  /**
    * API_KEY_ENCRYPTION_KEY (64 hex characters): seals API key secrets at rest. Paper mode falls back to
    * a fixed derived key; live mode without it offers no API keys (api_keys_unavailable).
    */
@@ -365,6 +371,10 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: Pa
     withdrawals: defaults.withdrawals ?? loadWithdrawSettings(env, testHooks),
     paperGrants: defaults.paperGrants ?? PAPER_GRANTS,
     demoLaunchpad: flag(env.DEMO_LAUNCHPAD, true),
+    robots: {
+      demo: mode === 'paper' && flag(env.ROBOTS_DEMO, true),
+      tickEveryMs: positiveInteger('ROBOTS_TICK_EVERY_MS', env.ROBOTS_TICK_EVERY_MS, 5_000),
+    },
     apiKeySealingKey: env.API_KEY_ENCRYPTION_KEY
       ? sealingKeyFromHex(env.API_KEY_ENCRYPTION_KEY)
       : mode === 'paper'

@@ -32,6 +32,8 @@ export async function testApp(db: Db, overrides: Partial<Config> = {}, clockStar
     ipo: { ...base.ipo, jobEveryMs: 0, demo: false },
     // No demo coin offerings: a test of the launchpad creates its own (one asks for the demo ones).
     demoLaunchpad: false,
+    // No robot timer (tests tick with app.robots.tick()) and no demo robots.
+    robots: { demo: false, tickEveryMs: 0 },
     ...overrides,
   };
   const clock = manualClock(clockStartMs);

@@ -902,6 +902,59 @@ export const ERRORS = {
     en: 'This IPO can be listed only after its draw, on or after its listing day',
     pt: 'Este IPO só pode ser listado após o sorteio, a partir do dia da listagem',
   },
+  // --- robots ---
+  robot_not_found: { status: 404, en: 'Robot not found', pt: 'Robô não encontrado' },
+  robot_run_not_found: { status: 404, en: 'Robot order not found', pt: 'Ordem de robô não encontrada' },
+  robot_retired: {
+    status: 400,
+    en: 'This robot is no longer offered',
+    pt: 'Este robô não está mais disponível',
+  },
+  robot_amount_below_minimum: {
+    status: 400,
+    en: "The amount is below this robot's start-up capital of {min}",
+    pt: 'O valor está abaixo do capital inicial deste robô, de {min}',
+  },
+  robot_amount_above_limit: {
+    status: 400,
+    en: "The amount would take this run above the robot's single limit of {max}",
+    pt: 'O valor levaria esta execução acima do limite único do robô, de {max}',
+  },
+  robot_not_running: {
+    status: 400,
+    en: 'This robot is not running',
+    pt: 'Este robô não está em execução',
+  },
+  robot_params_invalid: {
+    status: 400,
+    en: 'These strategy parameters do not fit the pair (check the price range, amounts and periods)',
+    pt: 'Estes parâmetros da estratégia não servem para o par (verifique a faixa de preço, os valores e os períodos)',
+  },
+  robot_limits_invalid: {
+    status: 400,
+    en: 'The start-up capital must be positive and no more than the single limit',
+    pt: 'O capital inicial deve ser positivo e não maior que o limite único',
+  },
+  robot_template_second_approver: {
+    status: 403,
+    en: 'A different staff member must approve or reject this robot',
+    pt: 'Outro membro da equipe deve aprovar ou rejeitar este robô',
+  },
+  robot_template_not_reviewable: {
+    status: 400,
+    en: 'This robot is not waiting for approval',
+    pt: 'Este robô não está aguardando aprovação',
+  },
+  robot_template_not_changeable: {
+    status: 400,
+    en: 'Only an offered robot can be changed',
+    pt: 'Só um robô oferecido pode ser alterado',
+  },
+  robot_template_not_retirable: {
+    status: 400,
+    en: 'Only an approved robot can be retired',
+    pt: 'Só um robô aprovado pode ser retirado',
+  },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERRORS;

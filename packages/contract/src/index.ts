@@ -18,6 +18,7 @@ export * from './market.ts';
 export * from './perpetuals.ts';
 export * from './phone.ts';
 export * from './reconciliation.ts';
+export * from './robots.ts';
 export * from './spot.ts';
 export * from './staff.ts';
 export * from './staff-perpetuals.ts';

@@ -81,6 +81,8 @@ export const STAFF_PERMISSIONS = {
   'listings.manage': ['admin'],
   /** Creating coin offerings (launchpad) and approving another staff member's (never one's own). */
   'launchpad.manage': ['finance', 'admin'],
+  /** Robot templates: create, approve another staff member's (never one's own), retire; see runs. */
+  'robots.manage': ['finance', 'admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffPermission = keyof typeof STAFF_PERMISSIONS;
 

@@ -1149,6 +1149,104 @@ export const MIGRATIONS: Migration[] = [
     `,
   },
   {
+    version: 34,
+    // Robots (features/robots, decision 0035). Templates staff create and a second staff member approves
+    // (robot_template_transitions); a run copies its template's terms, so a change reaches new runs only:
+    // a change is a new template naming the one it replaces (replaces_id), retired when it is approved.
+    // A run trades through its own engine account `robot:<id>` and moves along robot_run_transitions,
+    // each move kept in robot_run_history. robot_capital lists the money put in (the start and each
+    // addition): its row id names the engine commands that move it, so a restart re-sends them as no-ops.
+    // A run's orders need no table: they are the engine account's orders, each command id carrying the
+    // strategy's tag for it.
+    name: 'robot templates and runs, their transitions and history, capital put in',
+    sql: () => `
+      CREATE TABLE robot_template_transitions (
+        from_status TEXT NOT NULL,
+        to_status TEXT NOT NULL,
+        PRIMARY KEY (from_status, to_status)
+      );
+      INSERT INTO robot_template_transitions (from_status, to_status) VALUES
+        ('pending_approval', 'approved'), ('pending_approval', 'rejected'), ('approved', 'retired');
+      CREATE TABLE robot_templates (
+        id {{id}},
+        name TEXT NOT NULL,
+        instrument_id TEXT NOT NULL,
+        strategy TEXT NOT NULL,
+        params TEXT NOT NULL,
+        level INTEGER NOT NULL,
+        period_days INTEGER NOT NULL,
+        min_minor BIGINT NOT NULL,
+        max_minor BIGINT NOT NULL,
+        profit_ratio_pct INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        note TEXT NOT NULL DEFAULT '',
+        demo INTEGER NOT NULL DEFAULT 0,
+        replaces_id BIGINT,
+        created_by BIGINT NOT NULL,
+        approved_by BIGINT,
+        review_reason TEXT NOT NULL DEFAULT '',
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE INDEX robot_templates_status ON robot_templates(status, id);
+      CREATE TABLE robot_run_transitions (
+        from_status TEXT NOT NULL,
+        to_status TEXT NOT NULL,
+        PRIMARY KEY (from_status, to_status)
+      );
+      INSERT INTO robot_run_transitions (from_status, to_status) VALUES
+        ('starting', 'running'), ('starting', 'failed'), ('running', 'stopping'),
+        ('stopping', 'stopped'), ('stopping', 'finished');
+      CREATE TABLE robot_runs (
+        id {{id}},
+        user_id BIGINT NOT NULL,
+        template_id BIGINT NOT NULL,
+        name TEXT NOT NULL,
+        instrument_id TEXT NOT NULL,
+        strategy TEXT NOT NULL,
+        params TEXT NOT NULL,
+        level INTEGER NOT NULL,
+        period_days INTEGER NOT NULL,
+        min_minor BIGINT NOT NULL,
+        max_minor BIGINT NOT NULL,
+        profit_ratio_pct INTEGER NOT NULL,
+        capital_minor BIGINT NOT NULL,
+        seed BIGINT NOT NULL,
+        memo TEXT NOT NULL DEFAULT '{}',
+        last_tick BIGINT NOT NULL DEFAULT 0,
+        status TEXT NOT NULL,
+        end_reason TEXT NOT NULL DEFAULT '',
+        final_minor BIGINT,
+        fee_minor BIGINT,
+        returned_minor BIGINT,
+        started_at BIGINT NOT NULL,
+        ends_at BIGINT NOT NULL,
+        ended_at BIGINT,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE INDEX robot_runs_user ON robot_runs(user_id, id);
+      CREATE INDEX robot_runs_status ON robot_runs(status, id);
+      CREATE INDEX robot_runs_template ON robot_runs(template_id, status);
+      CREATE TABLE robot_run_history (
+        id {{id}},
+        run_id BIGINT NOT NULL,
+        from_status TEXT NOT NULL,
+        to_status TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        actor TEXT NOT NULL,
+        reason TEXT NOT NULL DEFAULT ''
+      );
+      CREATE INDEX robot_run_history_run ON robot_run_history(run_id, id);
+      CREATE TABLE robot_capital (
+        id {{id}},
+        run_id BIGINT NOT NULL,
+        amount_minor BIGINT NOT NULL,
+        at BIGINT NOT NULL
+      );
+      CREATE INDEX robot_capital_run ON robot_capital(run_id, id);
+    `,
+  },
+  {
     version: 35,
     // The IPO draw mixes a public beacon round into its committed seed (decision 0036): the round is
     // fixed at the opening (beacon_source, beacon_round) and its value stored at the draw. The sandbox

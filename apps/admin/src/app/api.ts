@@ -17,6 +17,7 @@ import type {
   CreateCoinOfferingInput,
   CreatedStaffView,
   CreateIpoInput,
+  CreateRobotTemplateInput,
   CustomerUserView,
   DecideAdjustmentInput,
   DecideBlockOfferInput,
@@ -35,7 +36,9 @@ import type {
   ProposeAdjustmentInput,
   ReconciliationReport,
   ReconciliationState,
+  RetireRobotTemplateInput,
   ReviewIpoInput,
+  ReviewRobotTemplateInput,
   RunIpoListingInput,
   SentMessagesQueryInput,
   SpotLiquidityView,
@@ -53,6 +56,9 @@ import type {
   StaffMeView,
   StaffPasswordInput,
   StaffPerpetualsDesk,
+  StaffRobotRunListView,
+  StaffRobotTemplateListView,
+  StaffRobotTemplateView,
   UserStatusInput,
   UsersQueryInput,
   WithdrawalDecisionBody,
@@ -149,6 +155,15 @@ export const adminApi = {
     client.post<StaffCoinOfferingView>(`/admin/coin-offerings/${id}/decide`, body),
   coinOfferingCommitments: (id: number) =>
     client.get<Items<StaffCoinCommitmentView>>(`/admin/coin-offerings/${id}/commitments`),
+  robotTemplates: () => client.get<StaffRobotTemplateListView>('/admin/robots/templates'),
+  createRobotTemplate: (body: CreateRobotTemplateInput) =>
+    client.post<StaffRobotTemplateView>('/admin/robots/templates', body),
+  reviewRobotTemplate: (body: ReviewRobotTemplateInput) =>
+    client.post<StaffRobotTemplateView>('/admin/robots/templates/review', body),
+  retireRobotTemplate: (body: RetireRobotTemplateInput) =>
+    client.post<StaffRobotTemplateView>('/admin/robots/templates/retire', body),
+  robotRuns: (status: 'running' | 'ended' | 'all') =>
+    client.get<StaffRobotRunListView>('/admin/robots/runs', { status, limit: 100 }),
 };
 
 export const queryKeys = {
@@ -171,6 +186,8 @@ export const queryKeys = {
   blockOffer: (id: number) => ['block-offers', id] as const,
   blockWindows: (symbol: string) => ['block-windows', symbol] as const,
   coinOfferings: ['coin-offerings'] as const,
+  robotTemplates: ['robot-templates'] as const,
+  robotRuns: (status: string) => ['robot-runs', status] as const,
 };
 
 export type WithdrawalDeskView = 'review' | 'paying' | 'failed' | 'done';

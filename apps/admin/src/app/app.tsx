@@ -32,6 +32,7 @@ const AdjustmentsPage = lazy(() => import('../features/adjustments/adjustments-p
 const IpoDeskPage = lazy(() => import('../features/ipo/ipo-desk-page.tsx'));
 const BlockTradesPage = lazy(() => import('../features/block-trades/block-desk-page.tsx'));
 const LaunchpadPage = lazy(() => import('../features/launchpad/launchpad-page.tsx'));
+const RobotsDeskPage = lazy(() => import('../features/robots/robots-desk-page.tsx'));
 const ComingSoonPage = lazy(() => import('../features/coming-soon/coming-soon-page.tsx'));
 const NotFoundPage = lazy(() => import('../features/coming-soon/not-found-page.tsx'));
 
@@ -70,6 +71,7 @@ export function App() {
                     <Route path="ipo" element={<IpoDeskPage />} />
                     <Route path="block-trades" element={<BlockTradesPage />} />
                     <Route path="launchpad" element={<LaunchpadPage />} />
+                    <Route path="robots" element={<RobotsDeskPage />} />
                     <Route path="password" element={<ChangePasswordPage />} />
                     {SECTIONS.filter((section) => !section.ready).map((section) => (
                       <Route

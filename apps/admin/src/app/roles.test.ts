@@ -44,6 +44,7 @@ describe('role matrix', () => {
       'adjustments',
       'ipo',
       'launchpad',
+      'robots',
     ]);
     expect(hasPermission('finance', 'users.status')).toBe(false);
   });
@@ -90,6 +91,7 @@ describe('role matrix', () => {
       'ipo',
       'blockTrades',
       'launchpad',
+      'robots',
       'content',
       'audit',
       'staff',

@@ -31,6 +31,7 @@ export const PERMISSIONS = [
   'adjustments.manage', // propose manual adjustments; approve or reject another staff member's
   'ipo.manage', // create IPO listings; approve another staff member's; run listing day
   'launchpad.manage', // create coin offerings; approve or reject another staff member's
+  'robots.manage', // robot templates: create, approve or reject another staff member's, retire; see runs
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -46,6 +47,7 @@ const ROLE_PERMISSIONS: Readonly<Record<Exclude<StaffRole, 'admin'>, readonly Pe
     'adjustments.manage',
     'ipo.manage',
     'launchpad.manage',
+    'robots.manage',
   ],
 };
 
@@ -78,6 +80,7 @@ export const SECTIONS: readonly ConsoleSection[] = [
   { key: 'ipo', path: '/ipo', permission: 'ipo.manage', ready: true },
   { key: 'blockTrades', path: '/block-trades', permission: 'listings.manage', ready: true },
   { key: 'launchpad', path: '/launchpad', permission: 'launchpad.manage', ready: true },
+  { key: 'robots', path: '/robots', permission: 'robots.manage', ready: true },
   { key: 'listings', path: '/listings', permission: 'listings.manage', ready: false },
   { key: 'content', path: '/content', permission: 'content.manage', ready: true },
   { key: 'audit', path: '/audit', permission: 'audit.read', ready: true },

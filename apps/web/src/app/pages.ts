@@ -85,7 +85,6 @@ const named =
 
 const commonPages = () => import('../features/common/common-pages.tsx');
 const accountPages = () => import('../features/accounts/auth-pages.tsx');
-const placeholderPages = () => import('../features/markets/placeholder-pages.tsx');
 const minePages = () => import('../features/accounts/mine-page.tsx');
 const securityPages = () => import('../features/accounts/security-page.tsx');
 const homePage = () => import('../features/markets/home-page.tsx');
@@ -112,6 +111,7 @@ const icoPages = () => import('../features/coin-offerings/ico-pages.tsx');
 const ipoPages = () => import('../features/ipo/ipo-pages.tsx');
 const ipoOrderPage = () => import('../features/ipo/ipo-order-page.tsx');
 const drawVerifyPage = () => import('../features/ipo/draw-verify-page.tsx');
+const robotPages = () => import('../features/robots/robot-pages.tsx');
 
 /**
  * Screens whose data is requested at start-up, before React renders them (preloadScreen in
@@ -147,7 +147,10 @@ export const builtPages: Record<string, Loader> = {
   'news/detail': named(newsPages, 'NewsDetailPage'),
   'notice/list': named(noticePages, 'NoticeListPage'),
   'notice/detail': named(noticePages, 'NoticeDetailPage'),
-  'robot/list': named(placeholderPages, 'RobotListPage'),
+  'robot/list': named(robotPages, 'RobotListPage'),
+  'robot/detail': named(robotPages, 'RobotDetailPage'),
+  'robot/record': named(robotPages, 'RobotRecordPage'),
+  'robot/orderDetail': named(robotPages, 'RobotOrderDetailPage'),
   'tabbar/mine': named(minePages, 'MinePage'),
   'user/about': named(minePages, 'AboutPage'),
   'user/kyc': named(kycPage, 'KycPage'),

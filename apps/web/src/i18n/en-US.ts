@@ -13,6 +13,7 @@ import { icoEnUS } from './ico.en-US.ts';
 import { ipoEnUS } from './ipo.en-US.ts';
 import { marketsEnUS } from './markets.en-US.ts';
 import { perpetualsEnUS } from './perpetuals.en-US.ts';
+import { robotsEnUS } from './robots.en-US.ts';
 import { spotEnUS } from './spot.en-US.ts';
 import { withdrawalsEnUS } from './withdrawals.en-US.ts';
 
@@ -371,6 +372,7 @@ export const enUS = {
   ...spotEnUS,
   ...perpetualsEnUS,
   ...blockEnUS,
+  ...robotsEnUS,
   ...ipoEnUS,
 };
 

@@ -14,6 +14,7 @@ import { icoPtBR } from './ico.pt-BR.ts';
 import { ipoPtBR } from './ipo.pt-BR.ts';
 import { marketsPtBR } from './markets.pt-BR.ts';
 import { perpetualsPtBR } from './perpetuals.pt-BR.ts';
+import { robotsPtBR } from './robots.pt-BR.ts';
 import { spotPtBR } from './spot.pt-BR.ts';
 import { withdrawalsPtBR } from './withdrawals.pt-BR.ts';
 
@@ -368,5 +369,6 @@ export const ptBR: Messages = {
   ...spotPtBR,
   ...perpetualsPtBR,
   ...blockPtBR,
+  ...robotsPtBR,
   ...ipoPtBR,
 };

@@ -1,0 +1,539 @@
+// The robots desk (robots.manage: finance, admin): create a robot template (a strategy and its parameters
+// on a crypto pair, risk level, period, start-up capital, single limit, performance fee); a DIFFERENT
+// staff member approves it (customers then see it) or rejects it; retire an offered one (no new runs;
+// started runs keep their terms). Below, the runs: each customer's sub-account with its figures, which
+// come from its own trades: nothing here can set them. Every action is audited by the server.
+
+import {
+  CheckOutlined,
+  CloseOutlined,
+  EditOutlined,
+  PlusOutlined,
+  ReloadOutlined,
+  StopOutlined,
+} from '@ant-design/icons';
+import type { CreateRobotTemplateInput, StaffRobotRunView, StaffRobotTemplateView } from '@bourse/contract';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import {
+  Alert,
+  App as AntApp,
+  Button,
+  Flex,
+  Form,
+  Input,
+  InputNumber,
+  Modal,
+  Segmented,
+  Select,
+  Table,
+  type TableColumnsType,
+  Tag,
+  Tooltip,
+  Typography,
+} from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { adminApi, queryClient, queryKeys } from '../../app/api.ts';
+import { useCurrentStaff } from '../../app/current-staff.tsx';
+import { formatDateTime, formatDecimalText } from '../../app/format.ts';
+import { isApiError } from '../../app/request.ts';
+import { PageTitle } from '../../shared/page-title.tsx';
+import { ReasonModal } from '../../shared/reason-modal.tsx';
+
+const STATUS_COLOURS = { pending_approval: 'gold', approved: 'green', rejected: 'red', retired: 'default' } as const;
+const DECIMAL = /^\d{1,15}(\.\d{1,8})?$/;
+const trimZeros = (v: string) => (v.includes('.') ? v.replace(/\.?0+$/, '') : v);
+type Strategy = 'grid' | 'dca' | 'trend';
+const STRATEGIES: readonly Strategy[] = ['grid', 'dca', 'trend'];
+
+interface CreateValues {
+  name: string;
+  symbol: string;
+  strategy: Strategy;
+  lowPrice?: string;
+  highPrice?: string;
+  levels?: number;
+  everyMinutes?: number;
+  buyAmount?: string;
+  fastPeriod?: number;
+  slowPeriod?: number;
+  level: number;
+  periodDays: number;
+  minAmount: string;
+  maxAmount: string;
+  profitRatio: number;
+  note?: string;
+}
+
+function paramsOf(v: CreateValues): CreateRobotTemplateInput['params'] {
+  if (v.strategy === 'grid')
+    return { kind: 'grid', lowPrice: v.lowPrice ?? '', highPrice: v.highPrice ?? '', levels: v.levels ?? 0 };
+  if (v.strategy === 'dca') return { kind: 'dca', everyMinutes: v.everyMinutes ?? 0, buyAmount: v.buyAmount ?? '' };
+  return { kind: 'trend', fastPeriod: v.fastPeriod ?? 0, slowPeriod: v.slowPeriod ?? 0 };
+}
+
+/** A template's values as the form holds them (a change starts from the template it replaces). */
+function valuesOf(o: StaffRobotTemplateView): Partial<CreateValues> {
+  const trim = (v: string) => (v.includes('.') ? v.replace(/\.?0+$/, '') : v);
+  return {
+    name: o.name,
+    symbol: o.symbol,
+    strategy: o.params.kind,
+    ...(o.params.kind === 'grid'
+      ? { lowPrice: o.params.lowPrice, highPrice: o.params.highPrice, levels: o.params.levels }
+      : o.params.kind === 'dca'
+        ? { everyMinutes: o.params.everyMinutes, buyAmount: o.params.buyAmount }
+        : { fastPeriod: o.params.fastPeriod, slowPeriod: o.params.slowPeriod }),
+    level: o.level,
+    periodDays: o.periodDays,
+    minAmount: trim(o.minAmount),
+    maxAmount: trim(o.maxAmount),
+    profitRatio: Number(o.profitRatio),
+  };
+}
+
+function CreateModal({
+  open,
+  onClose,
+  replacing,
+}: {
+  open: boolean;
+  onClose: () => void;
+  replacing: StaffRobotTemplateView | null;
+}) {
+  const { t } = useTranslation();
+  const { message } = AntApp.useApp();
+  const [form] = Form.useForm<CreateValues>();
+  const strategy = Form.useWatch('strategy', form) ?? 'grid';
+  const create = useMutation({
+    mutationFn: (v: CreateValues) =>
+      adminApi.createRobotTemplate({
+        name: v.name,
+        symbol: v.symbol,
+        params: paramsOf(v),
+        level: v.level,
+        periodDays: v.periodDays,
+        minAmount: v.minAmount,
+        maxAmount: v.maxAmount,
+        profitRatio: v.profitRatio,
+        ...(v.note ? { note: v.note } : {}),
+        ...(replacing ? { replaces: replacing.id } : {}),
+      }),
+    onSuccess: () => {
+      void message.success(t('robots.created'));
+      void queryClient.invalidateQueries({ queryKey: queryKeys.robotTemplates });
+      void queryClient.invalidateQueries({ queryKey: ['audit'] });
+      onClose();
+    },
+    onError: (error) => {
+      if (!isApiError(error)) return;
+      const names: Record<string, keyof CreateValues> = { params: 'strategy' };
+      form.setFields(
+        Object.entries(error.fields).map(([name, text]) => ({
+          name: names[name] ?? (name as keyof CreateValues),
+          errors: [text],
+        })),
+      );
+    },
+  });
+  const decimal = (label: string) => ({
+    required: true,
+    pattern: DECIMAL,
+    message: t('robots.decimalRule', { label }),
+  });
+  return (
+    <Modal
+      open={open}
+      title={replacing ? t('robots.changeTitle', { name: replacing.name }) : t('robots.createTitle')}
+      okText={t('robots.create')}
+      cancelText={t('common.cancel')}
+      okButtonProps={{ loading: create.isPending, 'data-testid': 'robots-create-submit' }}
+      onOk={() =>
+        void form.validateFields().then(
+          (values) => create.mutate(values),
+          () => undefined,
+        )
+      }
+      onCancel={onClose}
+      afterClose={() => create.reset()}
+      destroyOnHidden
+      maskClosable={false}
+      width={640}
+    >
+      <Form<CreateValues>
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        preserve={false}
+        initialValues={{
+          symbol: 'BTCUSDT',
+          strategy: 'grid',
+          levels: 6,
+          everyMinutes: 60,
+          fastPeriod: 10,
+          slowPeriod: 30,
+          level: 3,
+          periodDays: 7,
+          profitRatio: 20,
+          ...(replacing ? valuesOf(replacing) : {}),
+        }}
+      >
+        {replacing && <Typography.Paragraph type="secondary">{t('robots.changeHint')}</Typography.Paragraph>}
+        <Flex gap={12}>
+          <Form.Item name="name" label={t('robots.name')} style={{ flex: 2 }} rules={[{ required: true }]}>
+            <Input maxLength={80} data-testid="robots-name" />
+          </Form.Item>
+          <Form.Item name="symbol" label={t('robots.symbol')} style={{ flex: 1 }} rules={[{ required: true }]}>
+            <Input maxLength={20} />
+          </Form.Item>
+          <Form.Item name="strategy" label={t('robots.strategy')} style={{ flex: 1 }}>
+            <Select options={STRATEGIES.map((s) => ({ value: s, label: t(`robots.strategies.${s}`) }))} />
+          </Form.Item>
+        </Flex>
+        {strategy === 'grid' && (
+          <Flex gap={12}>
+            <Form.Item
+              name="lowPrice"
+              label={t('robots.lowPrice')}
+              style={{ flex: 1 }}
+              rules={[decimal(t('robots.lowPrice'))]}
+            >
+              <Input inputMode="decimal" suffix="USDT" data-testid="robots-low" />
+            </Form.Item>
+            <Form.Item
+              name="highPrice"
+              label={t('robots.highPrice')}
+              style={{ flex: 1 }}
+              rules={[decimal(t('robots.highPrice'))]}
+            >
+              <Input inputMode="decimal" suffix="USDT" data-testid="robots-high" />
+            </Form.Item>
+            <Form.Item name="levels" label={t('robots.levels')} style={{ width: 110 }}>
+              <InputNumber min={2} max={50} precision={0} style={{ width: '100%' }} />
+            </Form.Item>
+          </Flex>
+        )}
+        {strategy === 'dca' && (
+          <Flex gap={12}>
+            <Form.Item name="everyMinutes" label={t('robots.everyMinutes')} style={{ flex: 1 }}>
+              <InputNumber min={1} max={10_080} precision={0} style={{ width: '100%' }} />
+            </Form.Item>
+            <Form.Item
+              name="buyAmount"
+              label={t('robots.buyAmount')}
+              style={{ flex: 1 }}
+              rules={[decimal(t('robots.buyAmount'))]}
+            >
+              <Input inputMode="decimal" suffix="USDT" />
+            </Form.Item>
+          </Flex>
+        )}
+        {strategy === 'trend' && (
+          <Flex gap={12}>
+            <Form.Item name="fastPeriod" label={t('robots.fastPeriod')} style={{ flex: 1 }}>
+              <InputNumber min={2} max={50} precision={0} style={{ width: '100%' }} />
+            </Form.Item>
+            <Form.Item name="slowPeriod" label={t('robots.slowPeriod')} style={{ flex: 1 }}>
+              <InputNumber min={3} max={200} precision={0} style={{ width: '100%' }} />
+            </Form.Item>
+          </Flex>
+        )}
+        <Flex gap={12}>
+          <Form.Item name="level" label={t('robots.level')} style={{ flex: 1 }}>
+            <InputNumber min={1} max={5} precision={0} style={{ width: '100%' }} />
+          </Form.Item>
+          <Form.Item name="periodDays" label={t('robots.periodDays')} style={{ flex: 1 }}>
+            <InputNumber min={1} max={365} precision={0} style={{ width: '100%' }} />
+          </Form.Item>
+          <Form.Item name="profitRatio" label={t('robots.profitRatio')} style={{ flex: 2 }}>
+            <InputNumber min={0} max={50} precision={0} style={{ width: '100%' }} suffix="%" />
+          </Form.Item>
+        </Flex>
+        <Flex gap={12}>
+          <Form.Item
+            name="minAmount"
+            label={t('robots.minAmount')}
+            style={{ flex: 1 }}
+            rules={[decimal(t('robots.minAmount'))]}
+          >
+            <Input inputMode="decimal" suffix="USDT" data-testid="robots-min" />
+          </Form.Item>
+          <Form.Item
+            name="maxAmount"
+            label={t('robots.maxAmount')}
+            style={{ flex: 1 }}
+            rules={[decimal(t('robots.maxAmount'))]}
+          >
+            <Input inputMode="decimal" suffix="USDT" data-testid="robots-max" />
+          </Form.Item>
+        </Flex>
+        <Form.Item name="note" label={t('robots.note')}>
+          <Input.TextArea rows={2} maxLength={500} />
+        </Form.Item>
+      </Form>
+      {create.isError && <Alert type="error" showIcon title={create.error.message} />}
+    </Modal>
+  );
+}
+
+function paramsText(t: (k: string) => string, p: StaffRobotTemplateView['params'], lang: string): string {
+  const n = (v: string) => formatDecimalText(trimZeros(v), lang);
+  if (p.kind === 'grid')
+    return `${n(p.lowPrice)} – ${n(p.highPrice)} USDT · ${p.levels} ${t('robots.levels').toLowerCase()}`;
+  if (p.kind === 'dca') return `${n(p.buyAmount)} USDT / ${p.everyMinutes} min`;
+  return `SMA ${p.fastPeriod} / ${p.slowPeriod}`;
+}
+
+function Runs() {
+  const { t, i18n } = useTranslation();
+  const [status, setStatus] = useState<'running' | 'ended' | 'all'>('running');
+  const runs = useQuery({ queryKey: queryKeys.robotRuns(status), queryFn: () => adminApi.robotRuns(status) });
+  const num = (v: string) => formatDecimalText(trimZeros(v), i18n.language);
+  const columns: TableColumnsType<StaffRobotRunView> = [
+    { title: t('robots.run'), dataIndex: 'id', width: 70 },
+    {
+      title: t('robots.name'),
+      key: 'name',
+      render: (_, r) => (
+        <Flex vertical>
+          <strong>{r.name}</strong>
+          <Typography.Text type="secondary">
+            {r.symbol} · {formatDateTime(new Date(r.startedAt).toISOString(), i18n.language)}
+          </Typography.Text>
+        </Flex>
+      ),
+    },
+    {
+      title: t('robots.customer'),
+      key: 'customer',
+      render: (_, r) => (
+        <Flex vertical>
+          <span>{r.userId}</span>
+          <Typography.Text type="secondary" copyable>
+            {r.account}
+          </Typography.Text>
+        </Flex>
+      ),
+    },
+    { title: t('robots.capital'), key: 'capital', align: 'right', render: (_, r) => num(r.capital) },
+    { title: t('robots.value'), key: 'value', align: 'right', render: (_, r) => num(r.currentValue) },
+    {
+      title: t('robots.pnl'),
+      key: 'pnl',
+      align: 'right',
+      render: (_, r) => `${num(r.realizedPnl)} / ${num(r.unrealizedPnl)}`,
+    },
+    { title: t('robots.fees'), key: 'fees', align: 'right', render: (_, r) => num(r.fees) },
+    { title: t('robots.perfFee'), key: 'perf', align: 'right', render: (_, r) => num(r.performanceFee) },
+    {
+      title: t('robots.status'),
+      key: 'status',
+      render: (_, r) => <Tag>{t(`robots.runStatuses.${r.status}`)}</Tag>,
+    },
+  ];
+  return (
+    <>
+      <Flex justify="space-between" align="center" style={{ margin: '24px 0 12px' }}>
+        <Typography.Title level={4} style={{ margin: 0 }}>
+          {t('robots.runsTitle')}
+        </Typography.Title>
+        <Segmented
+          value={status}
+          onChange={(v) => setStatus(v as typeof status)}
+          options={(['running', 'ended', 'all'] as const).map((s) => ({ value: s, label: t(`robots.runFilter.${s}`) }))}
+        />
+      </Flex>
+      <Table<StaffRobotRunView>
+        rowKey="id"
+        size="middle"
+        columns={columns}
+        dataSource={runs.data?.items ?? []}
+        loading={runs.isLoading}
+        pagination={false}
+        scroll={{ x: 1000 }}
+        locale={{ emptyText: t('robots.runsEmpty') }}
+        data-testid="robots-runs"
+      />
+    </>
+  );
+}
+
+type Deciding = { item: StaffRobotTemplateView; action: 'approve' | 'reject' | 'retire' };
+
+export default function RobotsDeskPage() {
+  const { t, i18n } = useTranslation();
+  const { message } = AntApp.useApp();
+  const me = useCurrentStaff();
+  const [creating, setCreating] = useState<{ replacing: StaffRobotTemplateView | null } | null>(null);
+  const [deciding, setDeciding] = useState<Deciding | null>(null);
+  const list = useQuery({ queryKey: queryKeys.robotTemplates, queryFn: () => adminApi.robotTemplates() });
+  const lang = i18n.language;
+  const num = (v: string) => formatDecimalText(trimZeros(v), lang);
+
+  const columns: TableColumnsType<StaffRobotTemplateView> = [
+    { title: t('robots.id'), dataIndex: 'id', width: 60 },
+    {
+      title: t('robots.name'),
+      key: 'name',
+      render: (_, o) => (
+        <Flex vertical>
+          <strong>{o.name}</strong>
+          <Typography.Text type="secondary">
+            {o.symbol} · {t(`robots.strategies.${o.strategy}`)}
+          </Typography.Text>
+        </Flex>
+      ),
+    },
+    {
+      title: t('robots.terms'),
+      key: 'terms',
+      render: (_, o) => (
+        <Flex vertical>
+          <span>{t('robots.termsLine', { level: o.level, days: o.periodDays, ratio: o.profitRatio })}</span>
+          <Typography.Text type="secondary">
+            {t('robots.limitsLine', { min: num(o.minAmount), max: num(o.maxAmount) })}
+          </Typography.Text>
+        </Flex>
+      ),
+    },
+    { title: t('robots.params'), key: 'params', render: (_, o) => paramsText(t, o.params, lang) },
+    {
+      title: t('robots.past'),
+      key: 'past',
+      render: (_, o) =>
+        o.past
+          ? t('robots.pastLine', {
+              source: t(`robots.sources.${o.past.source}`),
+              daily: o.past.dailyPercent,
+              days: Math.max(1, Math.round((o.past.toMs - o.past.fromMs) / 86_400_000)),
+            })
+          : '—',
+    },
+    {
+      title: t('robots.status'),
+      key: 'status',
+      render: (_, o) => (
+        <Flex vertical align="flex-start" gap={2}>
+          <Tag color={STATUS_COLOURS[o.status]} data-testid={`robots-status-${o.id}`}>
+            {t(`robots.statuses.${o.status}`)}
+          </Tag>
+          <Typography.Text type="secondary">
+            {t('robots.runsLine', { running: o.running, runs: o.runs })}
+          </Typography.Text>
+        </Flex>
+      ),
+    },
+    {
+      title: t('robots.actions'),
+      key: 'actions',
+      fixed: 'right',
+      width: 210,
+      render: (_, o) => {
+        if (o.status === 'approved')
+          return (
+            <Flex gap={8}>
+              <Button size="small" icon={<EditOutlined />} onClick={() => setCreating({ replacing: o })}>
+                {t('robots.change')}
+              </Button>
+              <Button size="small" icon={<StopOutlined />} onClick={() => setDeciding({ item: o, action: 'retire' })}>
+                {t('robots.retire')}
+              </Button>
+            </Flex>
+          );
+        if (o.status !== 'pending_approval') return '—';
+        const isMine = o.createdBy === me.staff.id;
+        const buttons = (
+          <Flex gap={8}>
+            <Button
+              size="small"
+              danger
+              icon={<CloseOutlined />}
+              disabled={isMine}
+              onClick={() => setDeciding({ item: o, action: 'reject' })}
+            >
+              {t('robots.reject')}
+            </Button>
+            <Button
+              size="small"
+              type="primary"
+              icon={<CheckOutlined />}
+              disabled={isMine}
+              data-testid={`robots-approve-${o.id}`}
+              onClick={() => setDeciding({ item: o, action: 'approve' })}
+            >
+              {t('robots.approve')}
+            </Button>
+          </Flex>
+        );
+        return isMine ? <Tooltip title={t('robots.notYourOwn')}>{buttons}</Tooltip> : buttons;
+      },
+    },
+  ];
+
+  return (
+    <>
+      <PageTitle
+        title={t('robots.title')}
+        extra={
+          <Flex gap={8}>
+            <Button icon={<ReloadOutlined />} onClick={() => void list.refetch()} loading={list.isFetching}>
+              {t('common.refresh')}
+            </Button>
+            <Button
+              type="primary"
+              icon={<PlusOutlined />}
+              onClick={() => setCreating({ replacing: null })}
+              data-testid="robots-new"
+            >
+              {t('robots.new')}
+            </Button>
+          </Flex>
+        }
+      />
+      <Typography.Paragraph type="secondary">{t('robots.intro')}</Typography.Paragraph>
+      {list.isError && <Alert type="error" showIcon title={list.error.message} style={{ marginBottom: 16 }} />}
+      <Table<StaffRobotTemplateView>
+        rowKey="id"
+        size="middle"
+        columns={columns}
+        dataSource={list.data?.items ?? []}
+        loading={list.isLoading}
+        pagination={false}
+        scroll={{ x: 1100 }}
+        locale={{ emptyText: t('robots.empty') }}
+        data-testid="robots-table"
+      />
+      <Runs />
+      <CreateModal
+        // A form of its own for each opening: its initial values are the template being changed, if any.
+        key={creating === null ? 'closed' : `open:${creating.replacing?.id ?? 'new'}`}
+        open={creating !== null}
+        replacing={creating?.replacing ?? null}
+        onClose={() => setCreating(null)}
+      />
+      <ReasonModal
+        open={deciding !== null}
+        isDanger={deciding?.action !== 'approve'}
+        title={t(`robots.${deciding?.action ?? 'approve'}Title`, { name: deciding?.item.name ?? '' })}
+        body={deciding && <Typography.Paragraph>{paramsText(t, deciding.item.params, lang)}</Typography.Paragraph>}
+        okText={t(`robots.${deciding?.action ?? 'approve'}`)}
+        onCancel={() => setDeciding(null)}
+        onConfirm={async (reason) => {
+          if (deciding === null) return;
+          const { item, action } = deciding;
+          if (action === 'retire') await adminApi.retireRobotTemplate({ id: item.id, reason });
+          else await adminApi.reviewRobotTemplate({ id: item.id, approve: action === 'approve', reason });
+          void message.success(
+            t(
+              action === 'retire' ? 'robots.retiredDone' : action === 'approve' ? 'robots.approved' : 'robots.rejected',
+            ),
+          );
+          setDeciding(null);
+          void queryClient.invalidateQueries({ queryKey: queryKeys.robotTemplates });
+          void queryClient.invalidateQueries({ queryKey: ['robot-runs'] });
+          void queryClient.invalidateQueries({ queryKey: ['audit'] });
+        }}
+      />
+    </>
+  );
+}
