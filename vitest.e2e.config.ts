@@ -1,14 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
-// Browser tests: the real server and Debian's Chromium, two files at a time. A browser test spends most
+// Browser tests: the real server and Debian's Chromium, three files at a time. A browser test spends most
 // of its time waiting (for the server, the page, a timer): one file at a time used ~0.3 of one core
-// (35 s of CPU in 110 s for four files, decision 0026), so a second worker fits on the 2 cores. Each
+// (35 s of CPU in 110 s for four files, decision 0026), and two at a time ~0.7 of a core (314 s of CPU
+// in 456 s wall for the 27 files, session 21), so a third worker still fits on the 2 cores. Each
 // file starts its own server on a free port with its own data directory; nothing else is shared.
 export default defineConfig({
   test: {
     include: ['e2e/**/*.e2e.test.ts'],
     pool: 'forks',
-    maxWorkers: 2,
+    maxWorkers: 3,
     fileParallelism: true,
     testTimeout: 120_000,
     hookTimeout: 120_000,
