@@ -86,6 +86,8 @@ import { Holdings } from './features/stocks/holdings.ts';
 import { stockRoutes } from './features/stocks/routes.ts';
 import { StockOrders } from './features/stocks/service.ts';
 import { Watchlist } from './features/stocks/watchlist.ts';
+import { vipRoutes } from './features/vip/routes.ts';
+import { Vip } from './features/vip/service.ts';
 import { CoinWallets } from './features/wallet/coin-wallets.ts';
 import { grantPaperFunds } from './features/wallet/paper-grants.ts';
 import { coinWalletRoutes, statementRoutes, walletRoutes } from './features/wallet/routes.ts';
@@ -148,6 +150,8 @@ export type App = {
   ipos: Ipos;
   /** Block trades: run() allots closed offers and unlocks settled allotments (with the market pump). */
   blockTrades: BlockTrades;
+  /** VIP membership and the one entitlement check other lines ask (features/vip). */
+  vip: Vip;
 };
 
 export async function buildApp(deps: AppDeps): Promise<App> {
@@ -259,7 +263,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const venue = await PaperVenue.open(db, engine, market, clock, config.stocks, (m) => http.log.warn(m));
   const stockOrders = new StockOrders({ db, engine, market, venue, clock, settings: config.stocks });
   const holdings = new Holdings(db, engine, market, venue.stocks);
-  const blockTrades = new BlockTrades({ db, engine, market, clock, settings: config.stocks });
+  const vip = new Vip({ db, engine, clock, settings: config.vip, stockCountry: config.stockCountry });
+  const blockTrades = new BlockTrades({ db, engine, market, clock, settings: config.stocks, vip });
   const spotBot = await LiquidityBot.open(db, engine, market, clock, config.spot, (m) => http.log.warn(m));
   const listings = new Listings({
     db,
@@ -433,6 +438,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       marketDataRoutes(api, market, engine, watchBook);
       stockRoutes(api, { accounts, orders: stockOrders, holdings, watchlist, market, clock });
       blockTradeRoutes(api, { accounts, blocks: blockTrades, staff });
+      vipRoutes(api, { accounts, vip, staff });
       spotRoutes(api, { accounts, spot, market });
       spotConsoleRoutes(api, { spot, staff });
       perpetualRoutes(api, { accounts, perps: perpetuals });
@@ -526,6 +532,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     });
   }
   await blockTrades.run();
+  await vip.recover();
   return {
     http,
     accounts,
@@ -546,6 +553,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     payouts,
     ipos,
     blockTrades,
+    vip,
   };
 }
 

@@ -81,6 +81,8 @@ export const STAFF_PERMISSIONS = {
   'listings.manage': ['admin'],
   /** Creating coin offerings (launchpad) and approving another staff member's (never one's own). */
   'launchpad.manage': ['finance', 'admin'],
+  /** VIP: the members list, a customer's stock-strategy switch, and the trading-advice posts. */
+  'vip.manage': ['support', 'admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffPermission = keyof typeof STAFF_PERMISSIONS;
 
