@@ -14,6 +14,7 @@ import { ipoEnUS } from './ipo.en-US.ts';
 import { marketsEnUS } from './markets.en-US.ts';
 import { perpetualsEnUS } from './perpetuals.en-US.ts';
 import { spotEnUS } from './spot.en-US.ts';
+import { vipEnUS } from './vip.en-US.ts';
 import { withdrawalsEnUS } from './withdrawals.en-US.ts';
 
 export const enUS = {
@@ -371,6 +372,7 @@ export const enUS = {
   ...spotEnUS,
   ...perpetualsEnUS,
   ...blockEnUS,
+  ...vipEnUS,
   ...ipoEnUS,
 };
 

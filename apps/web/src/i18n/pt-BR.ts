@@ -15,6 +15,7 @@ import { ipoPtBR } from './ipo.pt-BR.ts';
 import { marketsPtBR } from './markets.pt-BR.ts';
 import { perpetualsPtBR } from './perpetuals.pt-BR.ts';
 import { spotPtBR } from './spot.pt-BR.ts';
+import { vipPtBR } from './vip.pt-BR.ts';
 import { withdrawalsPtBR } from './withdrawals.pt-BR.ts';
 
 export const ptBR: Messages = {
@@ -368,5 +369,6 @@ export const ptBR: Messages = {
   ...spotPtBR,
   ...perpetualsPtBR,
   ...blockPtBR,
+  ...vipPtBR,
   ...ipoPtBR,
 };
