@@ -7,6 +7,7 @@ import {
   BlockOutlined,
   CalculatorOutlined,
   CreditCardOutlined,
+  CrownOutlined,
   DashboardOutlined,
   DiffOutlined,
   DownOutlined,
@@ -64,6 +65,7 @@ const SECTION_ICONS: Record<string, ReactNode> = {
   launchpad: <FundOutlined />,
   listings: <RocketOutlined />,
   content: <NotificationOutlined />,
+  vip: <CrownOutlined />,
   audit: <AuditOutlined />,
   staff: <TeamOutlined />,
 };
