@@ -136,16 +136,30 @@ describe('VIP membership against the real server', () => {
   }
 
   it('shows the console VIP desk with the members and the advice posts, in both languages', async () => {
+    // A member of its own, so the list has a row however the tests are picked.
+    const { token } = await registerCustomer(server, '9000002899');
+    expect((await apiCall(server, '/user/vip/get', null, { token })).code).toBe(0);
     const page = await consolePage(browser, 'en-US');
     try {
       await staffSignIn(page, server);
+      await page.goto(`${server.baseUrl}/admin/vip`);
       for (const lang of ['en-US', 'pt-BR'] as const) {
-        await page.evaluate(`localStorage.setItem('adminLanguage', '${lang}')`);
-        await page.goto(`${server.baseUrl}/admin/vip`);
-        await page.getByTestId('vip-members').locator('tr.ant-table-row').first().waitFor();
+        if (lang === 'pt-BR') {
+          // The console's own language switch (the stored choice is reset at each navigation here).
+          await page.getByTestId('language-switch').click();
+          await page.locator('.ant-select-item-option').nth(1).click();
+          await page.getByRole('tab').first().click();
+        }
+        const members = page.getByTestId('vip-members');
+        await members.locator('tr.ant-table-row').first().waitFor();
+        await members.locator('.ant-spin-spinning').waitFor({ state: 'detached' });
+        await page.waitForTimeout(300); // the table's fade-in
         await shot(page, `admin-vip-members-${lang}`);
         await page.getByRole('tab').nth(1).click();
-        await page.getByTestId('vip-advice').locator('tr.ant-table-row').first().waitFor();
+        const advice = page.getByTestId('vip-advice');
+        await advice.locator('tr.ant-table-row').first().waitFor();
+        await advice.locator('.ant-spin-spinning').waitFor({ state: 'detached' });
+        await page.waitForTimeout(300);
         await shot(page, `admin-vip-advice-${lang}`);
       }
     } finally {
