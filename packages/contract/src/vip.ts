@@ -95,6 +95,21 @@ export type VipBuyInput = z.input<typeof vipBuyBody>;
 
 export const vipBuyResult = z.object({ period: vipPeriodView, status: vipStatusView });
 
+/** GET /user/vip/buy: what buying `plan` now would cost and cover (the purchase itself is the POST). */
+export const vipQuoteQuery = vipBuyBody.pick({ plan: true, currency: true });
+export const vipQuoteView = z.object({
+  plan: z.enum(VIP_PLANS),
+  days: z.number().int(),
+  currency: z.string(),
+  amount: z.string(),
+  /** The stock wallet's available cash in that currency. */
+  available: z.string(),
+  /** A renewal starts when the membership ends; otherwise now. */
+  startsAt: z.number().int(),
+  endsAt: z.number().int(),
+});
+export type VipQuoteView = z.infer<typeof vipQuoteView>;
+
 /** A trading-advice post: educational content by staff, shown to members, never a promise. */
 export const vipAdviceView = z.object({
   id: z.number().int(),

@@ -1,6 +1,6 @@
 // VIP calls: the customer's /user/vip/info (status), /user/vip/get (claim the free trial: SPEC's "received
-// VIP"; a GET as SPEC lists it, like /stock/order/cancel), /user/vip/buy (POST: it carries the transaction
-// password, which must not travel in a URL) and /user/vip/advice (members' trading-advice posts); the
+// VIP"; a GET as SPEC lists it, like /stock/order/cancel), /user/vip/buy (GET: the quote; POST: the
+// purchase, which carries the transaction password, and that must not travel in a URL) and /user/vip/advice (members' trading-advice posts); the
 // console's desk under /admin/vip (vip.manage): members and periods, the stock-strategy switch, the posts.
 
 import {
@@ -11,6 +11,8 @@ import {
   vipAdviceWithdrawBody,
   vipBuyBody,
   vipBuyResult,
+  vipQuoteQuery,
+  vipQuoteView,
   vipStatusView,
   vipStrategyBody,
 } from '@bourse/contract';
@@ -46,6 +48,20 @@ export function vipRoutes(app: FastifyInstance, d: { accounts: Accounts; vip: Vi
       },
     },
     async (req) => done(req, 'vip_received', await d.vip.claimTrial((await signedIn(req)).user.id)),
+  );
+  r.get(
+    '/user/vip/buy',
+    {
+      onRequest: signedIn.first,
+      schema: {
+        tags,
+        description:
+          'What buying a VIP plan now would cost and cover (price, available cash, start and end); nothing is bought. The purchase is the POST of the same path: it carries the transaction password, which must not travel in a URL.',
+        querystring: vipQuoteQuery,
+        response: { 200: okEnvelope(vipQuoteView) },
+      },
+    },
+    async (req) => ok(await d.vip.quote((await signedIn(req)).user.id, req.query)),
   );
   r.post(
     '/user/vip/buy',

@@ -19,6 +19,7 @@ import type {
   VipFeature,
   VipPeriodView,
   VipPlan,
+  VipQuoteView,
   VipState,
   VipStatusView,
 } from '@bourse/contract';
@@ -175,6 +176,26 @@ export class Vip {
       }
     });
     return this.status(userId);
+  }
+
+  /** What buying `plan` now would cost and cover; nothing is written. */
+  async quote(userId: number, input: { plan: VipPlan; currency?: string | undefined }): Promise<VipQuoteView> {
+    const currency = input.currency ?? this.#currency;
+    const minor = this.#priceMinor(input.plan, currency);
+    if (minor === undefined) throw fieldError('currency', 'vip_currency_not_sold');
+    const now = this.#clock.now();
+    const ends = (await repo.periodsOf(this.#db, userId)).filter((p) => p.status !== 'void').map((p) => p.ends_at);
+    const startsAt = Math.max(now, ...ends);
+    const days = Number(input.plan);
+    return {
+      plan: input.plan,
+      days,
+      currency,
+      amount: this.#format(minor, currency),
+      available: this.#format(this.#engine.state.balance(String(userId), 'stock', currency).available, currency),
+      startsAt,
+      endsAt: startsAt + days * DAY_MS,
+    };
   }
 
   /**

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { totpNow } from '../../platform/totp.ts';
 import { testApp } from '../../testing.ts';
 import { DEMO_STAFF } from '../demo/seed.ts';
+import * as repo from './repo.ts';
 import { loadVipSettings } from './settings.ts';
 
 const dbs = await testDatabases();
@@ -87,6 +88,22 @@ describe.each(dbs)('VIP membership on $dialect', ({ open }) => {
     const bala = await customer('9000000002');
     expect((await t.call('GET', '/user/vip/get', { token: bala.token, lang: 'pt-BR' })).body.msg).toBe('VIP recebido');
 
+    // The quote (GET) says what the purchase (POST) will do, and writes nothing.
+    const quote = await t.call('GET', '/user/vip/buy?plan=30', { token: asha.token });
+    expect(quote.body.data).toEqual({
+      plan: '30',
+      days: 30,
+      currency: 'INR',
+      amount: '499.00',
+      available: '1500.00',
+      startsAt: t0 + 7 * DAY,
+      endsAt: t0 + 37 * DAY,
+    });
+    const badQuote = await t.call('GET', '/user/vip/buy?plan=30&currency=EUR', { token: asha.token, lang: 'pt-BR' });
+    expect([badQuote.body.error, badQuote.body.msg]).toEqual([
+      'vip_currency_not_sold',
+      'O VIP não é vendido nesta moeda',
+    ]);
     // Bought during the trial: the paid period starts when the trial ends (nothing is lost).
     const bought = await buy(asha.token, {});
     expect(bought.body.msg, JSON.stringify(bought.body)).toBe('Membership purchased');
@@ -128,6 +145,56 @@ describe.each(dbs)('VIP membership on $dialect', ({ open }) => {
     const back = await buy(asha.token, {});
     expect(back.body.data.period).toMatchObject({ startsAt: t0 + 67 * DAY + 1 });
     expect(back.body.data.status.state).toBe('member');
+  });
+
+  it('answers a retried purchase with the first one, and settles purchases a crash cut short', async () => {
+    await start();
+    const asha = await customer('9000000011');
+    const first = await buy(asha.token, { clientOrderId: 'vip-order-0001' });
+    const retry = await buy(asha.token, { clientOrderId: 'vip-order-0001' });
+    expect(retry.body.data.period.id).toBe(first.body.data.period.id);
+    expect(inr(asha.id).balance).toBe(100_100n);
+    const reused = await buy(asha.token, { clientOrderId: 'vip-order-0001', plan: '90' });
+    expect(reused.body.error).toBe('idempotency_key_reused');
+
+    // A crash after the hold, before the post: the start-up settles it (posted, period active).
+    const now = t.clock.now();
+    const pending = (id: number) => ({
+      user_id: id,
+      kind: 'paid' as const,
+      status: 'pending' as const,
+      days: 30,
+      starts_at: now,
+      ends_at: now + 30 * DAY,
+      amount: '499.00',
+      currency: 'INR',
+      client_key: null,
+      created_at: now,
+    });
+    const bala = await customer('9000000012');
+    const held = await repo.insertPeriod(db, pending(bala.id));
+    const hold = await t.app.engine.submit({
+      type: 'hold_funds',
+      id: `vip-period:${held}:hold`,
+      userId: String(bala.id),
+      wallet: 'stock',
+      asset: 'INR',
+      amount: '499.00',
+      cause: 'fee',
+      link: `vip-period:${held}`,
+    });
+    expect(hold.ok).toBe(true);
+    // A crash before the hold: nothing moved, the period is void.
+    const dev = await customer('9000000013');
+    const lost = await repo.insertPeriod(db, pending(dev.id));
+    await t.app.vip.recover();
+    expect(await repo.period(db, held)).toMatchObject({ status: 'active', transfer_id: `vip-period:${held}` });
+    expect(inr(bala.id)).toMatchObject({ balance: 100_100n, available: 100_100n });
+    expect((await status(bala.token)).state).toBe('member');
+    expect(await repo.period(db, lost)).toMatchObject({ status: 'void', transfer_id: null });
+    expect(inr(dev.id).balance).toBe(150_000n);
+    expect(await status(dev.token)).toMatchObject({ state: 'none', periods: [] });
+    expect(fees()).toBe(2n * 49_900n);
   });
 
   it('refuses with a reason in both languages and changes nothing', async () => {
