@@ -254,7 +254,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ...(onUserCreated ? { onUserCreated } : {}),
   });
   const adjustments = new Adjustments({ db, engine, clock });
-  const lineNotes = (userId: number, links: readonly string[]) => adjustments.notes(userId, links);
+  const vip = new Vip({ db, engine, clock, settings: config.vip, stockCountry: config.stockCountry });
+  // What a line's source says about it: an adjustment's reason, a VIP payment's period.
+  const lineNotes = async (userId: number, links: readonly string[]) =>
+    new Map([...(await adjustments.notes(userId, links)), ...(await vip.notes(userId, links))]);
   const wallets = new Wallets(db, engine, lineNotes);
   // Instruments listed at run time (a stock after its IPO, a coin after its offering) rejoin the catalogue
   // before the market opens, so the simulator, the venue and the liquidity bot pick them up.
@@ -263,7 +266,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const venue = await PaperVenue.open(db, engine, market, clock, config.stocks, (m) => http.log.warn(m));
   const stockOrders = new StockOrders({ db, engine, market, venue, clock, settings: config.stocks });
   const holdings = new Holdings(db, engine, market, venue.stocks);
-  const vip = new Vip({ db, engine, clock, settings: config.vip, stockCountry: config.stockCountry });
   const blockTrades = new BlockTrades({ db, engine, market, clock, settings: config.stocks, vip });
   const spotBot = await LiquidityBot.open(db, engine, market, clock, config.spot, (m) => http.log.warn(m));
   const listings = new Listings({

@@ -273,6 +273,19 @@ export class Vip {
     return { period: this.#periodView(period), status: await this.status(userId) };
   }
 
+  /**
+   * What the funds records show beside a membership payment (its cause is `fee`): "VIP (30d)" for each of
+   * this customer's periods among `links` (vip-period:<id>); language-neutral, as the other notes are.
+   */
+  async notes(userId: number, links: readonly string[]): Promise<ReadonlyMap<string, string>> {
+    const wanted = new Set(links.filter((l) => /^vip-period:\d{1,15}$/.test(l)));
+    if (wanted.size === 0) return new Map();
+    const periods = await repo.periodsOf(this.#db, userId);
+    return new Map(
+      periods.filter((p) => wanted.has(vipPeriodLink(p.id))).map((p) => [vipPeriodLink(p.id), `VIP (${p.days}d)`]),
+    );
+  }
+
   /** Trading-advice posts, for those the entitlement check lets read them (members, by default). */
   async advice(userId: number, lang: Lang): Promise<VipAdviceView[]> {
     await this.require(userId, 'advice');

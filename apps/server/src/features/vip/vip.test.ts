@@ -124,6 +124,11 @@ describe.each(dbs)('VIP membership on $dialect', ({ open }) => {
       [bought.body.data.period.transferId],
     );
     expect(transfer).toEqual([{ cause: 'fee', link: bought.body.data.period.transferId }]);
+    // The customer's funds records show the payment as a fee, noted with its period.
+    const records = (await t.call('GET', '/user/tx/record', { token: asha.token })).body.data.items;
+    expect(records.find((r: { link?: string; id?: string }) => JSON.stringify(r).includes('vip-period'))).toMatchObject(
+      { cause: 'fee', note: 'VIP (30d)' },
+    );
 
     // Renewal: a second plan starts at the first one's end.
     const renewed = await buy(bala.token, {}, 'pt-BR');
