@@ -88,6 +88,8 @@ import { Holdings } from './features/stocks/holdings.ts';
 import { stockRoutes } from './features/stocks/routes.ts';
 import { StockOrders } from './features/stocks/service.ts';
 import { Watchlist } from './features/stocks/watchlist.ts';
+import { vipRoutes } from './features/vip/routes.ts';
+import { Vip } from './features/vip/service.ts';
 import { CoinWallets } from './features/wallet/coin-wallets.ts';
 import { grantPaperFunds } from './features/wallet/paper-grants.ts';
 import { coinWalletRoutes, statementRoutes, walletRoutes } from './features/wallet/routes.ts';
@@ -152,6 +154,8 @@ export type App = {
   blockTrades: BlockTrades;
   /** Robots: tests run the strategies' job by hand (tick()) with robots.tickEveryMs 0. */
   robots: Robots;
+  /** VIP membership and the one entitlement check other lines ask (features/vip). */
+  vip: Vip;
 };
 
 export async function buildApp(deps: AppDeps): Promise<App> {
@@ -254,7 +258,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ...(onUserCreated ? { onUserCreated } : {}),
   });
   const adjustments = new Adjustments({ db, engine, clock });
-  const lineNotes = (userId: number, links: readonly string[]) => adjustments.notes(userId, links);
+  const vip = new Vip({ db, engine, clock, settings: config.vip, stockCountry: config.stockCountry });
+  // What a line's source says about it: an adjustment's reason, a VIP payment's period.
+  const lineNotes = async (userId: number, links: readonly string[]) =>
+    new Map([...(await adjustments.notes(userId, links)), ...(await vip.notes(userId, links))]);
   const wallets = new Wallets(db, engine, lineNotes);
   // Instruments listed at run time (a stock after its IPO, a coin after its offering) rejoin the catalogue
   // before the market opens, so the simulator, the venue and the liquidity bot pick them up.
@@ -263,7 +270,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const venue = await PaperVenue.open(db, engine, market, clock, config.stocks, (m) => http.log.warn(m));
   const stockOrders = new StockOrders({ db, engine, market, venue, clock, settings: config.stocks });
   const holdings = new Holdings(db, engine, market, venue.stocks);
-  const blockTrades = new BlockTrades({ db, engine, market, clock, settings: config.stocks });
+  const blockTrades = new BlockTrades({ db, engine, market, clock, settings: config.stocks, vip });
   const spotBot = await LiquidityBot.open(db, engine, market, clock, config.spot, (m) => http.log.warn(m));
   const listings = new Listings({
     db,
@@ -449,6 +456,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       marketDataRoutes(api, market, engine, watchBook);
       stockRoutes(api, { accounts, orders: stockOrders, holdings, watchlist, market, clock });
       blockTradeRoutes(api, { accounts, blocks: blockTrades, staff });
+      vipRoutes(api, { accounts, vip, staff });
       spotRoutes(api, { accounts, spot, market });
       spotConsoleRoutes(api, { spot, staff });
       perpetualRoutes(api, { accounts, perps: perpetuals });
@@ -551,6 +559,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     const robotTimer = setInterval(() => void robots.tick().catch(() => undefined), config.robots.tickEveryMs);
     http.addHook('onClose', () => clearInterval(robotTimer));
   }
+  await vip.recover();
   return {
     http,
     accounts,
@@ -572,6 +581,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ipos,
     blockTrades,
     robots,
+    vip,
   };
 }
 

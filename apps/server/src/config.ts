@@ -5,6 +5,7 @@
 import { isIP } from 'node:net';
 import { type CryptoDepositSettings, loadCryptoDepositSettings } from './features/crypto-deposits/settings.ts';
 import { type DepositSettings, loadDepositSettings } from './features/deposits/settings.ts';
+import { loadVipSettings, type VipSettings } from './features/vip/settings.ts';
 import { PAPER_GRANTS, type PaperGrant } from './features/wallet/paper-grants.ts';
 import { DEFAULT_REVIEW_ABOVE, type WithdrawSettings } from './features/withdrawals/terms.ts';
 import { paperSealingKey, type SealingKey, sealingKeyFromHex } from './platform/sealed-box.ts';
@@ -48,6 +49,8 @@ export type Config = {
    */
   engineJournalRetentionHours: number | null;
   stocks: StockSettings;
+  /** VIP membership: the trial, the prices per 30 days, and which features only members may use (features/vip). */
+  vip: VipSettings;
   /**
    * IPO subscription (features/ipo): the offline payment window, how often its timed job runs (0: only
    * on request), whether paper mode seeds its demo IPOs (features/demo/demo-ipos.ts), and the range one
@@ -347,6 +350,7 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: Pa
         ? null
         : positiveInteger('ENGINE_JOURNAL_RETENTION_HOURS', env.ENGINE_JOURNAL_RETENTION_HOURS, 168),
     stocks: defaults.stocks ?? loadStockSettings(env),
+    vip: defaults.vip ?? loadVipSettings(env),
     ipo: {
       paymentWindowHours: positiveInteger('IPO_PAYMENT_WINDOW_HOURS', env.IPO_PAYMENT_WINDOW_HOURS, 24),
       jobEveryMs: positiveInteger('IPO_JOB_EVERY_MS', env.IPO_JOB_EVERY_MS, 10_000),

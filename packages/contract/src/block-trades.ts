@@ -20,7 +20,8 @@ export const BLOCK_BID_STATUSES = ['applied', 'allotted', 'partly_allotted', 'no
 export type BlockBidStatus = (typeof BLOCK_BID_STATUSES)[number];
 
 /** Why a customer may not bid (null: eligible). */
-export const BLOCK_INELIGIBLE_REASONS = ['kyc', 'not_hni'] as const;
+/** not_vip: the deployment lists block trades in VIP_REQUIRED_FOR and the customer is not a member. */
+export const BLOCK_INELIGIBLE_REASONS = ['kyc', 'not_hni', 'not_vip'] as const;
 
 export const blockEligibilityView = z.object({
   eligible: z.boolean(),

@@ -955,6 +955,34 @@ export const ERRORS = {
     en: 'Only an approved robot can be retired',
     pt: 'Só um robô aprovado pode ser retirado',
   },
+  // --- VIP membership (features/vip) ---
+  vip_trial_used: {
+    status: 409,
+    en: 'The free VIP trial can be claimed once, and yours has been claimed',
+    pt: 'A avaliação gratuita do VIP pode ser resgatada uma vez, e a sua já foi resgatada',
+  },
+  vip_trial_not_offered: {
+    status: 400,
+    en: 'There is no free VIP trial on offer',
+    pt: 'Não há avaliação gratuita do VIP disponível',
+  },
+  vip_plan_unknown: {
+    status: 400,
+    en: 'Choose one of the VIP plans on offer',
+    pt: 'Escolha um dos planos VIP oferecidos',
+  },
+  vip_currency_not_sold: {
+    status: 400,
+    en: 'VIP is not sold in this currency',
+    pt: 'O VIP não é vendido nesta moeda',
+  },
+  vip_required: {
+    status: 403,
+    en: 'This is for VIP members',
+    pt: 'Isto é para membros VIP',
+  },
+  vip_customer_not_found: { status: 404, en: 'Customer not found', pt: 'Cliente não encontrado' },
+  vip_advice_not_found: { status: 404, en: 'Post not found', pt: 'Publicação não encontrada' },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERRORS;

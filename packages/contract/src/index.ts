@@ -25,4 +25,5 @@ export * from './staff-perpetuals.ts';
 export * from './stocks.ts';
 export * from './stream.ts';
 export * from './success.ts';
+export * from './vip.ts';
 export * from './withdrawals.ts';

@@ -83,6 +83,8 @@ export const STAFF_PERMISSIONS = {
   'launchpad.manage': ['finance', 'admin'],
   /** Robot templates: create, approve another staff member's (never one's own), retire; see runs. */
   'robots.manage': ['finance', 'admin'],
+  /** VIP: the members list, a customer's stock-strategy switch, and the trading-advice posts. */
+  'vip.manage': ['support', 'admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffPermission = keyof typeof STAFF_PERMISSIONS;
 

@@ -1264,6 +1264,67 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 37,
+    // VIP membership (decision 0038). Membership is not a row of its own: it is derived from the customer's
+    // periods (append-only; only a paid period's status moves, pending → active once its transfer posted,
+    // or → void when it never did). vip_membership_transitions says which period kind may follow which
+    // derived state (the trial only from 'none': once per customer, backed by the unique index);
+    // vip_period_transitions is a period's own life cycle. The strategy switch and the advice posts are
+    // staff-written, each write audited.
+    name: 'VIP periods, the stock-strategy switch and trading-advice posts',
+    sql: () => `
+      CREATE TABLE vip_membership_transitions (
+        from_state TEXT NOT NULL,
+        period_kind TEXT NOT NULL,
+        PRIMARY KEY (from_state, period_kind)
+      );
+      INSERT INTO vip_membership_transitions (from_state, period_kind) VALUES
+        ('none', 'trial'), ('none', 'paid'), ('trial', 'paid'), ('member', 'paid'), ('lapsed', 'paid');
+      CREATE TABLE vip_period_transitions (
+        from_status TEXT NOT NULL,
+        to_status TEXT NOT NULL,
+        PRIMARY KEY (from_status, to_status)
+      );
+      INSERT INTO vip_period_transitions (from_status, to_status) VALUES
+        ('pending', 'active'), ('pending', 'void');
+      CREATE TABLE vip_periods (
+        id {{id}},
+        user_id BIGINT NOT NULL REFERENCES users(id),
+        kind TEXT NOT NULL CHECK (kind IN ('trial', 'paid')),
+        status TEXT NOT NULL CHECK (status IN ('pending', 'active', 'void')),
+        days INTEGER NOT NULL,
+        starts_at BIGINT NOT NULL,
+        ends_at BIGINT NOT NULL,
+        amount TEXT,
+        currency TEXT,
+        transfer_id TEXT,
+        client_key TEXT,
+        created_at BIGINT NOT NULL,
+        settled_at BIGINT
+      );
+      CREATE INDEX vip_periods_user ON vip_periods(user_id, id);
+      CREATE UNIQUE INDEX vip_periods_one_trial ON vip_periods(user_id) WHERE kind = 'trial';
+      CREATE UNIQUE INDEX vip_periods_client_key ON vip_periods(user_id, client_key);
+      CREATE TABLE vip_strategy (
+        user_id BIGINT PRIMARY KEY REFERENCES users(id),
+        enabled INTEGER NOT NULL,
+        staff_id BIGINT NOT NULL,
+        reason TEXT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE TABLE vip_advice (
+        id {{id}},
+        title_en TEXT NOT NULL,
+        title_pt TEXT NOT NULL,
+        body_en TEXT NOT NULL,
+        body_pt TEXT NOT NULL,
+        created_by BIGINT NOT NULL REFERENCES staff(id),
+        created_at BIGINT NOT NULL,
+        withdrawn_at BIGINT
+      );
+    `,
+  },
 ];
 
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {

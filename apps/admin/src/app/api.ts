@@ -59,8 +59,11 @@ import type {
   StaffRobotRunListView,
   StaffRobotTemplateListView,
   StaffRobotTemplateView,
+  StaffVipAdviceView,
+  StaffVipMemberView,
   UserStatusInput,
   UsersQueryInput,
+  VipAdviceInput,
   WithdrawalDecisionBody,
   WithdrawalDeskItem,
 } from '@bourse/contract';
@@ -148,6 +151,13 @@ export const adminApi = {
   decideBlockOffer: (id: number, body: DecideBlockOfferInput) =>
     client.post<StaffBlockOfferView>(`/admin/block-trades/${id}/decide`, body),
   markHni: (body: { userId: number; reason: string }) => client.post<object>('/admin/block-trades/hni', body),
+  // --- VIP (features/vip) ---
+  vipMembers: () => client.get<Items<StaffVipMemberView>>('/admin/vip/members'),
+  setVipStrategy: (body: { userId: number; enabled: boolean; reason: string }) =>
+    client.post<null>('/admin/vip/strategy', body),
+  vipAdvice: () => client.get<Items<StaffVipAdviceView>>('/admin/vip/advice'),
+  publishVipAdvice: (body: VipAdviceInput) => client.post<{ id: number }>('/admin/vip/advice', body),
+  withdrawVipAdvice: (body: { id: number; reason: string }) => client.post<null>('/admin/vip/advice/withdraw', body),
   coinOfferings: () => client.get<Items<StaffCoinOfferingView>>('/admin/coin-offerings'),
   createCoinOffering: (body: CreateCoinOfferingInput) =>
     client.post<StaffCoinOfferingView>('/admin/coin-offerings', body),

@@ -31,6 +31,7 @@ const WithdrawalsPage = lazy(() => import('../features/withdrawals/withdrawals-p
 const AdjustmentsPage = lazy(() => import('../features/adjustments/adjustments-page.tsx'));
 const IpoDeskPage = lazy(() => import('../features/ipo/ipo-desk-page.tsx'));
 const BlockTradesPage = lazy(() => import('../features/block-trades/block-desk-page.tsx'));
+const VipDeskPage = lazy(() => import('../features/vip/vip-desk-page.tsx'));
 const LaunchpadPage = lazy(() => import('../features/launchpad/launchpad-page.tsx'));
 const RobotsDeskPage = lazy(() => import('../features/robots/robots-desk-page.tsx'));
 const ComingSoonPage = lazy(() => import('../features/coming-soon/coming-soon-page.tsx'));
@@ -70,6 +71,7 @@ export function App() {
                     <Route path="adjustments" element={<AdjustmentsPage />} />
                     <Route path="ipo" element={<IpoDeskPage />} />
                     <Route path="block-trades" element={<BlockTradesPage />} />
+                    <Route path="vip" element={<VipDeskPage />} />
                     <Route path="launchpad" element={<LaunchpadPage />} />
                     <Route path="robots" element={<RobotsDeskPage />} />
                     <Route path="password" element={<ChangePasswordPage />} />

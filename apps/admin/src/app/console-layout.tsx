@@ -7,6 +7,7 @@ import {
   BlockOutlined,
   CalculatorOutlined,
   CreditCardOutlined,
+  CrownOutlined,
   DashboardOutlined,
   DiffOutlined,
   DownOutlined,
@@ -66,6 +67,7 @@ const SECTION_ICONS: Record<string, ReactNode> = {
   robots: <RobotOutlined />,
   listings: <RocketOutlined />,
   content: <NotificationOutlined />,
+  vip: <CrownOutlined />,
   audit: <AuditOutlined />,
   staff: <TeamOutlined />,
 };

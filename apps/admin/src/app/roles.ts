@@ -32,11 +32,12 @@ export const PERMISSIONS = [
   'ipo.manage', // create IPO listings; approve another staff member's; run listing day
   'launchpad.manage', // create coin offerings; approve or reject another staff member's
   'robots.manage', // robot templates: create, approve or reject another staff member's, retire; see runs
+  'vip.manage', // VIP members and periods, the stock-strategy switch, trading-advice posts
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 const ROLE_PERMISSIONS: Readonly<Record<Exclude<StaffRole, 'admin'>, readonly Permission[]>> = {
-  support: ['users.read', 'chat.reply', 'content.manage'],
+  support: ['users.read', 'chat.reply', 'content.manage', 'vip.manage'],
   compliance: ['users.read', 'users.status', 'kyc.review', 'audit.read'],
   finance: [
     'users.read',
@@ -83,6 +84,7 @@ export const SECTIONS: readonly ConsoleSection[] = [
   { key: 'robots', path: '/robots', permission: 'robots.manage', ready: true },
   { key: 'listings', path: '/listings', permission: 'listings.manage', ready: false },
   { key: 'content', path: '/content', permission: 'content.manage', ready: true },
+  { key: 'vip', path: '/vip', permission: 'vip.manage', ready: true },
   { key: 'audit', path: '/audit', permission: 'audit.read', ready: true },
   { key: 'staff', path: '/staff', permission: 'staff.manage', ready: true },
 ];

@@ -112,6 +112,7 @@ const ipoPages = () => import('../features/ipo/ipo-pages.tsx');
 const ipoOrderPage = () => import('../features/ipo/ipo-order-page.tsx');
 const drawVerifyPage = () => import('../features/ipo/draw-verify-page.tsx');
 const robotPages = () => import('../features/robots/robot-pages.tsx');
+const vipPage = () => import('../features/vip/vip-page.tsx');
 
 /**
  * Screens whose data is requested at start-up, before React renders them (preloadScreen in
@@ -204,4 +205,6 @@ export const builtPages: Record<string, Loader> = {
   'stockIPO/ipoOrder': named(ipoOrderPage, 'IpoOrderPage'),
   'user/ipoSwitch': named(ipoPages, 'IpoSwitchPage'),
   'stockIPO/drawVerify': named(drawVerifyPage, 'DrawVerifyPage'),
+  // VIP membership (issue 28 item 3)
+  'stock/vip': named(vipPage, 'VipPage'),
 };

@@ -15,6 +15,7 @@ import { marketsEnUS } from './markets.en-US.ts';
 import { perpetualsEnUS } from './perpetuals.en-US.ts';
 import { robotsEnUS } from './robots.en-US.ts';
 import { spotEnUS } from './spot.en-US.ts';
+import { vipEnUS } from './vip.en-US.ts';
 import { withdrawalsEnUS } from './withdrawals.en-US.ts';
 
 export const enUS = {
@@ -373,6 +374,7 @@ export const enUS = {
   ...perpetualsEnUS,
   ...blockEnUS,
   ...robotsEnUS,
+  ...vipEnUS,
   ...ipoEnUS,
 };
 

@@ -16,6 +16,7 @@ import { marketsPtBR } from './markets.pt-BR.ts';
 import { perpetualsPtBR } from './perpetuals.pt-BR.ts';
 import { robotsPtBR } from './robots.pt-BR.ts';
 import { spotPtBR } from './spot.pt-BR.ts';
+import { vipPtBR } from './vip.pt-BR.ts';
 import { withdrawalsPtBR } from './withdrawals.pt-BR.ts';
 
 export const ptBR: Messages = {
@@ -370,5 +371,6 @@ export const ptBR: Messages = {
   ...perpetualsPtBR,
   ...blockPtBR,
   ...robotsPtBR,
+  ...vipPtBR,
   ...ipoPtBR,
 };

@@ -41,6 +41,7 @@ import type { MarketData } from '../markets/service.ts';
 import { appendAudit } from '../staff/audit.ts';
 import { unlockAtMs } from '../stocks/settlement-calendar.ts';
 import { isStock } from '../stocks/stock-instruments.ts';
+import type { Entitlement } from '../vip/service.ts';
 import { allotBlock } from './allocation.ts';
 import { blockIneligibility } from './eligibility.ts';
 import * as repo from './repo.ts';
@@ -77,6 +78,8 @@ export class BlockTrades {
   readonly #clock: Clock;
   readonly #settings: StockSettings;
   readonly #batchMax: number;
+  /** VIP's entitlement check (features/vip): members qualify without the HNI threshold. */
+  readonly #vip: { entitlement(userId: number, feature: 'block_trades'): Promise<Entitlement> } | undefined;
   #running: Promise<void> | null = null;
 
   constructor(deps: {
@@ -87,7 +90,9 @@ export class BlockTrades {
     settings: StockSettings;
     /** Bids per settle_allotment; tests set it small to exercise the multi-batch path without 5,000 customers. */
     batchMax?: number;
+    vip?: { entitlement(userId: number, feature: 'block_trades'): Promise<Entitlement> };
   }) {
+    this.#vip = deps.vip;
     this.#db = deps.db;
     this.#engine = deps.engine;
     this.#market = deps.market;
@@ -609,18 +614,21 @@ export class BlockTrades {
   async #ineligibility(user: UserRow, currency: string) {
     const scale = this.#engine.state.asset(currency)?.scale ?? 2;
     const threshold = this.#settings.blockHniMinAssets[currency];
+    const vip = await this.#vip?.entitlement(user.id, 'block_trades');
     return blockIneligibility({
       kycVerified: user.id_status === 'succ',
       markedHni: await repo.isMarkedHni(this.#db, user.id),
       stockBalanceMinor: this.#engine.state.balance(String(user.id), 'stock', currency).balance,
       // No threshold for a currency: only staff-marked HNI customers qualify.
       thresholdMinor: threshold === undefined ? 2n ** 127n : parseDecimal(threshold, scale),
-      isVip: false,
+      isVip: vip?.granted ?? false,
+      vipRequired: vip?.required ?? false,
     });
   }
 
-  #ineligibleError(reason: 'kyc' | 'not_hni', currency: string): AppError {
+  #ineligibleError(reason: 'kyc' | 'not_hni' | 'not_vip', currency: string): AppError {
     if (reason === 'kyc') return new AppError('block_not_eligible_kyc');
+    if (reason === 'not_vip') return new AppError('vip_required');
     const min = this.#settings.blockHniMinAssets[currency];
     return new AppError('block_not_eligible', undefined, (lang) => ({
       min: min === undefined ? '—' : `${new Intl.NumberFormat(lang).format(Number(min))} ${currency}`,

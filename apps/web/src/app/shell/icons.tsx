@@ -134,6 +134,12 @@ export const ChartIcon = (p: IconProps) => (
   </Icon>
 );
 
+export const StarIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M12 3l2.8 5.7 6.2.9-4.5 4.4 1.1 6.2L12 17.3 6.4 20.2l1.1-6.2L3 9.6l6.2-.9z" />
+  </Icon>
+);
+
 /** The Bourse mark: a rising candle pair in a rounded square. */
 export function Logo({ size = 40 }: { size?: number }) {
   return (

@@ -23,7 +23,6 @@ export function useDebounced<T>(value: T, ms: number): T {
   return debounced;
 }
 
-
 export function Stepper({
   id,
   label,

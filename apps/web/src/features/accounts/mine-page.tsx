@@ -16,6 +16,7 @@ import {
   Logo,
   LogoutIcon,
   ShieldIcon,
+  StarIcon,
   UserIcon,
   WalletIcon,
 } from '../../app/shell/icons.tsx';
@@ -81,6 +82,7 @@ export function MinePage() {
       )}
       <div className="list">
         {isSignedIn && <LinkRow to="/pages/user/assets" icon={<WalletIcon />} label={t('funds.profile.assets')} />}
+        {isSignedIn && <LinkRow to="/pages/stock/vip" icon={<StarIcon />} label={t('vip.entry')} />}
         {isSignedIn && (
           <LinkRow to="/pages/stockBulk/bulkList" icon={<ChartIcon />} label={t('titles.stockBulk.bulkList')} />
         )}

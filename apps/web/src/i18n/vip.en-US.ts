@@ -1,0 +1,57 @@
+// English texts of the VIP screen (stock/vip; merged into en-US.ts).
+export const vipEnUS = {
+  vip: {
+    intro:
+      'VIP is a membership: a free trial, then a price per period paid from your stock wallet. It unlocks features of this app; it does not change prices or promise any return.',
+    state: {
+      none: 'Not a member',
+      trial: 'Free trial',
+      member: 'Member',
+      lapsed: 'Expired',
+      noneHint: 'Try VIP free, or choose a plan below.',
+      activeHint: 'VIP until {{date}}',
+      lapsedHint: 'Your membership ended on {{date}}.',
+    },
+    claim_one: 'Claim {{count}} free day',
+    claim_other: 'Claim {{count}} free days',
+    received: 'VIP received',
+    purchased: 'Membership purchased',
+    strategyOn: 'The VIP stock strategy has been enabled for you by customer service.',
+    plans: 'Plans',
+    days_one: '{{count}} day',
+    days_other: '{{count}} days',
+    buy: 'Buy',
+    renew: 'Renew',
+    priceNote: 'Paid from your stock wallet. Buying while you are a member adds the days after your current end date.',
+    plan: 'Plan',
+    price: 'Price',
+    period: 'Period',
+    buyNotice:
+      'The price is moved from your stock wallet to the platform as a membership fee and shows in your funds records. Membership unlocks features; it promises no return.',
+    unlocks: 'What VIP unlocks',
+    feature: {
+      advice: 'Trading advice (education)',
+      block_trades: 'Block trades',
+      us_stocks: 'US stock trades',
+      short_term: 'Short-term trades',
+      options: 'Options',
+      strategy: 'VIP stock strategy',
+    },
+    featureHint: {
+      membersOnly: 'For members',
+      open: 'Open to every customer on this platform',
+      blockTrades: 'Verified members may bid without the HNI balance',
+      strategy: 'For members, once customer service enables it for you',
+    },
+    advice: 'Trading advice',
+    education: 'Education',
+    educationNote:
+      'Educational posts written by our staff. They are not advice to buy or sell anything and promise no return.',
+    adviceLocked: 'The posts are for VIP members.',
+    noAdvice: 'No posts yet',
+    history: 'Your periods',
+    kind: { trial: 'Free trial', paid: 'Paid' },
+    free: 'Free',
+    entry: 'VIP membership',
+  },
+};
