@@ -902,6 +902,16 @@ export const ERRORS = {
     en: 'This IPO can be listed only after its draw, on or after its listing day',
     pt: 'Este IPO só pode ser listado após o sorteio, a partir do dia da listagem',
   },
+  vote_already_cast: {
+    status: 409,
+    en: 'You have already voted on this stock today; you can vote again on the next trading day',
+    pt: 'Você já votou nesta ação hoje; poderá votar de novo no próximo pregão',
+  },
+  vote_url_invalid: {
+    status: 400,
+    en: 'Enter an https:// address of at most 500 characters',
+    pt: 'Informe um endereço https:// de no máximo 500 caracteres',
+  },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERRORS;

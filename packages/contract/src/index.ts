@@ -24,4 +24,5 @@ export * from './staff-perpetuals.ts';
 export * from './stocks.ts';
 export * from './stream.ts';
 export * from './success.ts';
+export * from './votes.ts';
 export * from './withdrawals.ts';
