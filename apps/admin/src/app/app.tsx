@@ -32,6 +32,7 @@ const AdjustmentsPage = lazy(() => import('../features/adjustments/adjustments-p
 const IpoDeskPage = lazy(() => import('../features/ipo/ipo-desk-page.tsx'));
 const BlockTradesPage = lazy(() => import('../features/block-trades/block-desk-page.tsx'));
 const LaunchpadPage = lazy(() => import('../features/launchpad/launchpad-page.tsx'));
+const VotesPage = lazy(() => import('../features/votes/votes-page.tsx'));
 const ComingSoonPage = lazy(() => import('../features/coming-soon/coming-soon-page.tsx'));
 const NotFoundPage = lazy(() => import('../features/coming-soon/not-found-page.tsx'));
 
@@ -60,6 +61,7 @@ export function App() {
                     <Route path="audit" element={<AuditLogPage />} />
                     <Route path="staff" element={<StaffPage />} />
                     <Route path="content" element={<ContentPage />} />
+                    <Route path="votes" element={<VotesPage />} />
                     <Route path="reconciliation" element={<ReconciliationPage />} />
                     <Route path="liquidity" element={<LiquidityPage />} />
                     <Route path="perpetuals" element={<PerpetualsDeskPage />} />

@@ -13,6 +13,7 @@ import {
   FundOutlined,
   IdcardOutlined,
   KeyOutlined,
+  LikeOutlined,
   LogoutOutlined,
   MessageOutlined,
   NotificationOutlined,
@@ -64,6 +65,7 @@ const SECTION_ICONS: Record<string, ReactNode> = {
   launchpad: <FundOutlined />,
   listings: <RocketOutlined />,
   content: <NotificationOutlined />,
+  votes: <LikeOutlined />,
   audit: <AuditOutlined />,
   staff: <TeamOutlined />,
 };

@@ -18,8 +18,8 @@ describe('role matrix', () => {
     expect(keys('admin')).toEqual(SECTIONS.map((section) => section.key));
   });
 
-  it('lets support read users, manage content and (later) chat, nothing else', () => {
-    expect(keys('support')).toEqual(['dashboard', 'users', 'chat', 'content']);
+  it('lets support read users, manage content (and the sentiment vote desk) and (later) chat, nothing else', () => {
+    expect(keys('support')).toEqual(['dashboard', 'users', 'chat', 'content', 'votes']);
     expect(hasPermission('support', 'content.manage')).toBe(true);
     expect(hasPermission('support', 'users.read')).toBe(true);
     expect(hasPermission('support', 'users.status')).toBe(false);
@@ -91,6 +91,7 @@ describe('role matrix', () => {
       'blockTrades',
       'launchpad',
       'content',
+      'votes',
       'audit',
       'staff',
     ]);

@@ -112,6 +112,9 @@ const icoPages = () => import('../features/coin-offerings/ico-pages.tsx');
 const ipoPages = () => import('../features/ipo/ipo-pages.tsx');
 const ipoOrderPage = () => import('../features/ipo/ipo-order-page.tsx');
 const drawVerifyPage = () => import('../features/ipo/draw-verify-page.tsx');
+const votePages = () => import('../features/votes/vote-pages.tsx');
+const installPages = () => import('../features/common/install-pages.tsx');
+const infoPages = () => import('../features/common/info-pages.tsx');
 
 /**
  * Screens whose data is requested at start-up, before React renders them (preloadScreen in
@@ -201,4 +204,12 @@ export const builtPages: Record<string, Loader> = {
   'stockIPO/ipoOrder': named(ipoOrderPage, 'IpoOrderPage'),
   'user/ipoSwitch': named(ipoPages, 'IpoSwitchPage'),
   'stockIPO/drawVerify': named(drawVerifyPage, 'DrawVerifyPage'),
+  // The sentiment vote and the remaining common pages (issue 28)
+  'stock/vote': named(votePages, 'VotePage'),
+  'stock/voteUrl': named(votePages, 'VoteUrlPage'),
+  'common/download': named(installPages, 'DownloadPage'),
+  'common/androidAPP': named(installPages, 'AndroidAppPage'),
+  'common/iosAPP': named(installPages, 'IosAppPage'),
+  'common/companyIntroduction': named(infoPages, 'CompanyIntroductionPage'),
+  'common/loanService': named(infoPages, 'LoanServicePage'),
 };
