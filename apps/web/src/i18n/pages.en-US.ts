@@ -14,6 +14,8 @@ export const pagesEnUS = {
     cancel: 'Cancel',
     voted: 'Vote recorded',
     mine: 'Your vote for this session: {{side}}',
+    votes_zero: 'no votes',
+    noVotesDay: 'No votes',
     votes_one: '{{count}} vote',
     votes_other: '{{count}} votes',
     noVotes: 'No votes yet for this session.',

@@ -14,6 +14,8 @@ export const pagesPtBR = {
     cancel: 'Cancelar',
     voted: 'Voto registrado',
     mine: 'Seu voto neste pregão: {{side}}',
+    votes_zero: 'nenhum voto',
+    noVotesDay: 'Nenhum voto',
     votes_one: '{{count}} voto',
     votes_other: '{{count}} votos',
     noVotes: 'Ainda não há votos neste pregão.',

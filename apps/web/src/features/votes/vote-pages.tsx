@@ -103,7 +103,7 @@ function VoteBody({ symbol }: { symbol: string }) {
         <div className="vote-card__stock">
           <strong>{v.symbol}</strong> <span>{v.name}</span>
         </div>
-        <p className="section-hint">{t('vote.session', { date: dayText(v.day) })}</p>
+        <p className="vote-card__session">{t('vote.session', { date: dayText(v.day) })}</p>
         <h2 className="vote-card__question">{t('vote.question', { symbol: v.symbol })}</h2>
         {v.mine ? (
           <p className={`vote-mine vote-mine--${v.mine}`} data-testid="vote-mine">
@@ -133,7 +133,7 @@ function VoteBody({ symbol }: { symbol: string }) {
         )}
         <div data-testid="vote-today">
           {v.today.bullish + v.today.bearish === 0 ? (
-            <p className="section-hint">{t('vote.noVotes')}</p>
+            <p className="vote-card__session">{t('vote.noVotes')}</p>
           ) : (
             <TallyBar tally={v.today} large />
           )}
@@ -145,7 +145,11 @@ function VoteBody({ symbol }: { symbol: string }) {
           {v.recent.slice(1).map((day) => (
             <li key={day.day} className="vote-recent__row">
               <span className="vote-recent__day tabular">{dayText(day.day, 'short')}</span>
-              <TallyBar tally={day} />
+              {day.bullish + day.bearish === 0 ? (
+                <span className="vote-recent__none">{t('vote.noVotesDay')}</span>
+              ) : (
+                <TallyBar tally={day} />
+              )}
             </li>
           ))}
         </ul>
