@@ -54,7 +54,7 @@ beforeAll(async () => {
   for (const [symbol, url] of [
     ['', 'https://evoting.example.com/agm'],
     ['NSE:TCS', 'https://registrar.example.org/tcs'],
-  ])
+  ] as const)
     expect((await apiCall(server, '/admin/votes/url', { symbol, url, reason: 'AGM e-voting' }, { token })).code).toBe(
       0,
     );
