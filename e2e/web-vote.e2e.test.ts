@@ -72,6 +72,8 @@ describe.each(['en-US', 'pt-BR'] as const)('sentiment vote and install page in %
     const { context, page } = await customerPage(browser, lang, session);
     try {
       await page.goto(`${server.baseUrl}/pages/stock/stockKline?symbol=${encodeURIComponent(text.stock)}`);
+      await page.getByTestId('vote-entry').scrollIntoViewIfNeeded();
+      await shot(page, `web-vote-entry-${lang}`);
       await page.getByTestId('vote-entry').click();
       await page.getByTestId('vote-bullish').waitFor();
       await shot(page, `web-vote-before-${lang}`);
