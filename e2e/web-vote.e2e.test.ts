@@ -117,14 +117,18 @@ describe.each(['en-US', 'pt-BR'] as const)('sentiment vote and install page in %
   }, 60_000);
 });
 
-describe('console vote desk', () => {
-  it('shows the addresses and the tallies', async () => {
+describe('console vote desk and content pages', () => {
+  it('shows the addresses, the tallies and the editable pages', async () => {
     const page = await consolePage(browser, 'en-US');
     try {
       await staffSignIn(page, server);
       await page.goto(`${server.baseUrl}/admin/votes`);
       await page.getByTestId('vote-tallies').getByText('NSE:TCS').first().waitFor();
       await shot(page, 'admin-votes-en-US');
+      // The staff-edited pages: Content → Pages, showing the default text until first saved.
+      await page.goto(`${server.baseUrl}/admin/content?tab=pages`);
+      await page.getByTestId('content-page-companyIntroduction').waitFor();
+      await shot(page, 'admin-content-pages-en-US');
     } finally {
       await page.context().close();
     }
