@@ -69,6 +69,17 @@ const forbidden = [
     from: { path: '^apps/server/src/(engine-host|http)/', pathNot: TEST },
     to: { path: '^apps/server/src/adapters/' },
   },
+  {
+    name: 'votes-read-by-nothing-that-prices',
+    comment:
+      'the stock sentiment vote is opinion shown to customers: only the app wiring imports it, so nothing that sets prices (market simulator, venue, engine) can read it (decision 0037)',
+    severity: 'error',
+    from: {
+      path: '^(apps|packages)/',
+      pathNot: [TEST, '^apps/server/src/app\\.ts$', '^apps/server/src/features/votes/'],
+    },
+    to: { path: '^apps/server/src/features/votes/' },
+  },
 ];
 
 module.exports = {

@@ -90,6 +90,8 @@ import { StockOrders } from './features/stocks/service.ts';
 import { Watchlist } from './features/stocks/watchlist.ts';
 import { vipRoutes } from './features/vip/routes.ts';
 import { Vip } from './features/vip/service.ts';
+import { voteRoutes } from './features/votes/routes.ts';
+import { Votes } from './features/votes/service.ts';
 import { CoinWallets } from './features/wallet/coin-wallets.ts';
 import { grantPaperFunds } from './features/wallet/paper-grants.ts';
 import { coinWalletRoutes, statementRoutes, walletRoutes } from './features/wallet/routes.ts';
@@ -201,6 +203,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         styleSrc: ["'self'", "'unsafe-inline'"],
         scriptSrc: ["'self'", ...(config.serviceChatUrl ? [new URL(config.serviceChatUrl).origin] : [])],
         connectSrc: ["'self'", 'ws:', 'wss:'],
+        // Only the e-voting hosts the deployment allows (VOTE_FRAME_HOSTS) may be framed; none by default.
+        frameSrc: config.voteFrameHosts.length ? config.voteFrameHosts.map((h) => `https://${h}`) : ["'none'"],
         workerSrc: ["'self'"],
         manifestSrc: ["'self'"],
         upgradeInsecureRequests: null,
@@ -476,6 +480,23 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         });
       }
       contentRoutes(api, { content, accounts, staff });
+      // The sentiment vote gets a stock lookup, not the market: nothing that sets prices reads votes.
+      voteRoutes(api, {
+        accounts,
+        staff,
+        votes: new Votes({
+          db,
+          clock,
+          frameHosts: config.voteFrameHosts,
+          defaultExchange: ({ IN: 'NSE', US: 'NYSE', BR: 'B3' } as const)[config.stockCountry],
+          findStock: (symbol) => {
+            const i = market.instrument(symbol);
+            return i && i.kind === 'stock' && i.listed
+              ? { id: i.id, symbol: i.symbol, name: i.name, exchange: i.exchange }
+              : undefined;
+          },
+        }),
+      });
       kycRoutes(api, { kyc: new Kyc({ db, clock, sessions }), accounts, staff });
       ipoRoutes(api, { ipos, accounts, staff });
       robotRoutes(api, { robots, accounts, staff });

@@ -24,6 +24,12 @@ export type Config = {
   openAutoApply: 0 | 1;
   stockCountry: 'IN' | 'US' | 'BR';
   serviceChatUrl: string;
+  /**
+   * VOTE_FRAME_HOSTS: hosts (with an optional port) whose pages the app may show in a frame on the
+   * stock vote page (an e-voting site staff link to); the CSP's frame-src names these and nothing else.
+   * An address on another host is shown as a link that opens outside. Empty: nothing is framed.
+   */
+  voteFrameHosts: string[];
   /** Seed of the market simulator (paper mode): the same seed gives the same market. */
   simulatorSeed: string;
   /** Paper-mode only: exposes sandbox SMS codes and the clock at /ipor-api/test/* for browser tests. */
@@ -293,6 +299,18 @@ export function loadRateLimits(raw: string | undefined): RateLimits {
   return out;
 }
 
+/** VOTE_FRAME_HOSTS: comma-separated host names (lower case, an optional :port); anything else stops start-up. */
+export function loadFrameHosts(raw: string | undefined): string[] {
+  const hosts = (raw ?? '')
+    .split(',')
+    .map((p) => p.trim().toLowerCase())
+    .filter(Boolean);
+  for (const host of hosts)
+    if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/.test(host))
+      throw new Error(`VOTE_FRAME_HOSTS takes host names like evoting.example.com, not "${host}"`);
+  return [...new Set(hosts)];
+}
+
 /** TRUST_PROXY: comma-separated addresses, CIDR ranges or proxy-addr's names; unset or empty: none. */
 export function loadTrustProxy(raw: string | undefined): string[] | false {
   const entries = (raw ?? '')
@@ -336,6 +354,7 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: Pa
     openAutoApply: env.OPEN_AUTO_APPLY === '1' ? 1 : 0,
     stockCountry: country === 'US' || country === 'BR' ? country : 'IN',
     serviceChatUrl: env.SERVICE_CHAT_URL ?? '',
+    voteFrameHosts: loadFrameHosts(env.VOTE_FRAME_HOSTS),
     simulatorSeed: env.SIMULATOR_SEED ?? 'bourse',
     testHooks,
     testClockStartMs: testHooks && env.BOURSE_TEST_CLOCK ? Date.parse(env.BOURSE_TEST_CLOCK) : null,

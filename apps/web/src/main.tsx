@@ -6,6 +6,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
+// Catches the browser's install offer before any screen is shown (common/download offers it).
+import './app/install-prompt.ts';
 import { Providers } from './app/providers.tsx';
 import { AppRoutes, preloadScreen } from './app/router.tsx';
 import { loadingDelayMs } from './app/shell/lazy-page.tsx';

@@ -275,3 +275,46 @@ export function checkContent(
   if (kind === 'ad' && !f.imageEn && !f.imagePt) issues.imageEn = 'field_required';
   return issues;
 }
+
+// --- pages of fixed text that staff edit (SPEC common/companyIntroduction, common/loanService) ------
+
+/** The app's pages whose text staff write in the console; each always exists (a default until edited). */
+export const CONTENT_PAGES = ['companyIntroduction', 'loanService'] as const;
+export type ContentPageSlug = (typeof CONTENT_PAGES)[number];
+
+const pageSlug = z.enum(CONTENT_PAGES, {
+  error: (issue) => (issue.input === undefined || issue.input === '' ? 'field_required' : 'not_found'),
+});
+export const contentPageQuery = z.object({ slug: pageSlug });
+
+/** A page as customers read it, in the request's language (the other one when it has no text). */
+export const contentPageView = z.object({
+  slug: z.enum(CONTENT_PAGES),
+  title: z.string(),
+  body: z.string(),
+  /** ISO time of the last edit by staff, or null while the page shows its default text. */
+  updatedAt: z.string().nullable(),
+});
+export type ContentPageView = z.infer<typeof contentPageView>;
+
+export const adminContentPageView = z.object({
+  slug: z.enum(CONTENT_PAGES),
+  titleEn: z.string(),
+  titlePt: z.string(),
+  bodyEn: z.string(),
+  bodyPt: z.string(),
+  updatedBy: z.string().nullable(),
+  updatedAt: z.string().nullable(),
+});
+export type AdminContentPageView = z.infer<typeof adminContentPageView>;
+
+const required = (max: number) => optional(max).refine((v) => v !== '', { error: 'field_required' });
+/** Both languages are required: a page is reached from the app's menus in either. */
+export const contentPageSetBody = z.object({
+  slug: pageSlug,
+  titleEn: required(CONTENT_LIMITS.titleChars),
+  titlePt: required(CONTENT_LIMITS.titleChars),
+  bodyEn: required(CONTENT_LIMITS.bodyChars),
+  bodyPt: required(CONTENT_LIMITS.bodyChars),
+});
+export type ContentPageSetInput = z.input<typeof contentPageSetBody>;

@@ -983,6 +983,16 @@ export const ERRORS = {
   },
   vip_customer_not_found: { status: 404, en: 'Customer not found', pt: 'Cliente não encontrado' },
   vip_advice_not_found: { status: 404, en: 'Post not found', pt: 'Publicação não encontrada' },
+  vote_already_cast: {
+    status: 409,
+    en: 'You have already voted on this stock today; you can vote again on the next trading day',
+    pt: 'Você já votou nesta ação hoje; poderá votar de novo no próximo pregão',
+  },
+  vote_url_invalid: {
+    status: 400,
+    en: 'Enter an https:// address of at most 500 characters',
+    pt: 'Informe um endereço https:// de no máximo 500 caracteres',
+  },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERRORS;

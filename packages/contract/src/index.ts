@@ -26,4 +26,5 @@ export * from './stocks.ts';
 export * from './stream.ts';
 export * from './success.ts';
 export * from './vip.ts';
+export * from './votes.ts';
 export * from './withdrawals.ts';

@@ -1265,6 +1265,42 @@ export const MIGRATIONS: Migration[] = [
     `,
   },
   {
+    version: 36,
+    // The stock sentiment vote (decision 0037): one vote per customer, stock and trading day, kept by
+    // the unique rule (a second vote the same day is refused, never an update); nothing that sets prices
+    // reads this table. The vote page's address per stock ('' = every stock without its own). The
+    // staff-edited pages of fixed text (company introduction, loan service), in both languages.
+    name: 'stock sentiment votes, vote page addresses, content pages',
+    sql: () => `
+      CREATE TABLE stock_votes (
+        id {{id}},
+        user_id BIGINT NOT NULL REFERENCES users(id),
+        instrument_id TEXT NOT NULL,
+        trading_day TEXT NOT NULL,
+        side TEXT NOT NULL CHECK (side IN ('bullish', 'bearish')),
+        created_at BIGINT NOT NULL,
+        UNIQUE (user_id, instrument_id, trading_day)
+      );
+      CREATE INDEX stock_votes_tally ON stock_votes(instrument_id, trading_day);
+      CREATE INDEX stock_votes_day ON stock_votes(trading_day);
+      CREATE TABLE vote_urls (
+        instrument_id TEXT PRIMARY KEY,
+        url TEXT NOT NULL,
+        updated_by BIGINT NOT NULL REFERENCES staff(id),
+        updated_at BIGINT NOT NULL
+      );
+      CREATE TABLE content_pages (
+        slug TEXT PRIMARY KEY CHECK (slug IN ('companyIntroduction', 'loanService')),
+        title_en TEXT NOT NULL,
+        title_pt TEXT NOT NULL,
+        body_en TEXT NOT NULL,
+        body_pt TEXT NOT NULL,
+        updated_by BIGINT NOT NULL REFERENCES staff(id),
+        updated_at BIGINT NOT NULL
+      );
+    `,
+  },
+  {
     version: 37,
     // VIP membership (decision 0038). Membership is not a row of its own: it is derived from the customer's
     // periods (append-only; only a paid period's status moves, pending → active once its transfer posted,

@@ -3,6 +3,7 @@
 // Types only from the contract (erased from the bundle, so zod stays out of it).
 import type {
   AdjustmentView,
+  AdminContentPageView,
   AdminContentView,
   AdminMessageView,
   AuditEntryView,
@@ -11,6 +12,7 @@ import type {
   ContentCreateInput,
   ContentIdInput,
   ContentListInput,
+  ContentPageSetInput,
   ContentUnpublishInput,
   ContentUpdateInput,
   CreateBlockOfferInput,
@@ -61,9 +63,11 @@ import type {
   StaffRobotTemplateView,
   StaffVipAdviceView,
   StaffVipMemberView,
+  StaffVoteOverview,
   UserStatusInput,
   UsersQueryInput,
   VipAdviceInput,
+  VoteUrlSetBody,
   WithdrawalDecisionBody,
   WithdrawalDeskItem,
 } from '@bourse/contract';
@@ -163,6 +167,11 @@ export const adminApi = {
     client.post<StaffCoinOfferingView>('/admin/coin-offerings', body),
   decideCoinOffering: (id: number, body: DecideCoinOfferingInput) =>
     client.post<StaffCoinOfferingView>(`/admin/coin-offerings/${id}/decide`, body),
+  // --- sentiment vote (features/votes) and the pages of fixed text (features/content) ---
+  votes: () => client.get<StaffVoteOverview>('/admin/votes'),
+  setVoteUrl: (body: VoteUrlSetBody) => client.post<StaffVoteOverview>('/admin/votes/url', body),
+  contentPages: () => client.get<Items<AdminContentPageView>>('/admin/content/pages'),
+  saveContentPage: (body: ContentPageSetInput) => client.post<AdminContentPageView>('/admin/content/pages/save', body),
   coinOfferingCommitments: (id: number) =>
     client.get<Items<StaffCoinCommitmentView>>(`/admin/coin-offerings/${id}/commitments`),
   robotTemplates: () => client.get<StaffRobotTemplateListView>('/admin/robots/templates'),
@@ -198,6 +207,8 @@ export const queryKeys = {
   coinOfferings: ['coin-offerings'] as const,
   robotTemplates: ['robot-templates'] as const,
   robotRuns: (status: string) => ['robot-runs', status] as const,
+  votes: ['votes'] as const,
+  contentPages: ['content', 'pages'] as const,
 };
 
 export type WithdrawalDeskView = 'review' | 'paying' | 'failed' | 'done';

@@ -34,6 +34,7 @@ const BlockTradesPage = lazy(() => import('../features/block-trades/block-desk-p
 const VipDeskPage = lazy(() => import('../features/vip/vip-desk-page.tsx'));
 const LaunchpadPage = lazy(() => import('../features/launchpad/launchpad-page.tsx'));
 const RobotsDeskPage = lazy(() => import('../features/robots/robots-desk-page.tsx'));
+const VotesPage = lazy(() => import('../features/votes/votes-page.tsx'));
 const ComingSoonPage = lazy(() => import('../features/coming-soon/coming-soon-page.tsx'));
 const NotFoundPage = lazy(() => import('../features/coming-soon/not-found-page.tsx'));
 
@@ -62,6 +63,7 @@ export function App() {
                     <Route path="audit" element={<AuditLogPage />} />
                     <Route path="staff" element={<StaffPage />} />
                     <Route path="content" element={<ContentPage />} />
+                    <Route path="votes" element={<VotesPage />} />
                     <Route path="reconciliation" element={<ReconciliationPage />} />
                     <Route path="liquidity" element={<LiquidityPage />} />
                     <Route path="perpetuals" element={<PerpetualsDeskPage />} />

@@ -14,6 +14,7 @@ import {
   FundOutlined,
   IdcardOutlined,
   KeyOutlined,
+  LikeOutlined,
   LogoutOutlined,
   MessageOutlined,
   NotificationOutlined,
@@ -68,6 +69,7 @@ const SECTION_ICONS: Record<string, ReactNode> = {
   listings: <RocketOutlined />,
   content: <NotificationOutlined />,
   vip: <CrownOutlined />,
+  votes: <LikeOutlined />,
   audit: <AuditOutlined />,
   staff: <TeamOutlined />,
 };

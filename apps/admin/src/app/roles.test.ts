@@ -18,8 +18,8 @@ describe('role matrix', () => {
     expect(keys('admin')).toEqual(SECTIONS.map((section) => section.key));
   });
 
-  it('lets support read users, manage content and VIP, and (later) chat, nothing else', () => {
-    expect(keys('support')).toEqual(['dashboard', 'users', 'chat', 'content', 'vip']);
+  it('lets support read users, manage content (and the sentiment vote desk) and VIP, and (later) chat, nothing else', () => {
+    expect(keys('support')).toEqual(['dashboard', 'users', 'chat', 'content', 'vip', 'votes']);
     expect(hasPermission('support', 'content.manage')).toBe(true);
     expect(hasPermission('support', 'users.read')).toBe(true);
     expect(hasPermission('support', 'users.status')).toBe(false);
@@ -94,6 +94,7 @@ describe('role matrix', () => {
       'robots',
       'content',
       'vip',
+      'votes',
       'audit',
       'staff',
     ]);

@@ -85,6 +85,7 @@ export const SECTIONS: readonly ConsoleSection[] = [
   { key: 'listings', path: '/listings', permission: 'listings.manage', ready: false },
   { key: 'content', path: '/content', permission: 'content.manage', ready: true },
   { key: 'vip', path: '/vip', permission: 'vip.manage', ready: true },
+  { key: 'votes', path: '/votes', permission: 'content.manage', ready: true },
   { key: 'audit', path: '/audit', permission: 'audit.read', ready: true },
   { key: 'staff', path: '/staff', permission: 'staff.manage', ready: true },
 ];

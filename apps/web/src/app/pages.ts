@@ -113,6 +113,9 @@ const ipoOrderPage = () => import('../features/ipo/ipo-order-page.tsx');
 const drawVerifyPage = () => import('../features/ipo/draw-verify-page.tsx');
 const robotPages = () => import('../features/robots/robot-pages.tsx');
 const vipPage = () => import('../features/vip/vip-page.tsx');
+const votePages = () => import('../features/votes/vote-pages.tsx');
+const installPages = () => import('../features/common/install-pages.tsx');
+const infoPages = () => import('../features/common/info-pages.tsx');
 
 /**
  * Screens whose data is requested at start-up, before React renders them (preloadScreen in
@@ -207,4 +210,12 @@ export const builtPages: Record<string, Loader> = {
   'stockIPO/drawVerify': named(drawVerifyPage, 'DrawVerifyPage'),
   // VIP membership (issue 28 item 3)
   'stock/vip': named(vipPage, 'VipPage'),
+  // The sentiment vote and the remaining common pages (issue 28)
+  'stock/vote': named(votePages, 'VotePage'),
+  'stock/voteUrl': named(votePages, 'VoteUrlPage'),
+  'common/download': named(installPages, 'DownloadPage'),
+  'common/androidAPP': named(installPages, 'AndroidAppPage'),
+  'common/iosAPP': named(installPages, 'IosAppPage'),
+  'common/companyIntroduction': named(infoPages, 'CompanyIntroductionPage'),
+  'common/loanService': named(infoPages, 'LoanServicePage'),
 };

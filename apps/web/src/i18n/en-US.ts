@@ -12,6 +12,7 @@ import { fundsEnUS } from './funds.en-US.ts';
 import { icoEnUS } from './ico.en-US.ts';
 import { ipoEnUS } from './ipo.en-US.ts';
 import { marketsEnUS } from './markets.en-US.ts';
+import { pagesEnUS } from './pages.en-US.ts';
 import { perpetualsEnUS } from './perpetuals.en-US.ts';
 import { robotsEnUS } from './robots.en-US.ts';
 import { spotEnUS } from './spot.en-US.ts';
@@ -269,8 +270,8 @@ export const enUS = {
       search: 'Search',
       income: 'Income',
       vip: 'VIP',
-      vote: 'Vote',
-      voteUrl: 'Vote',
+      vote: 'Sentiment vote',
+      voteUrl: 'Shareholder voting',
       stockKline: 'Chart',
     },
     stockIPO: {
@@ -348,9 +349,9 @@ export const enUS = {
     common: {
       start: 'Bourse',
       lang: 'Language',
-      download: 'Download',
-      androidAPP: 'Android app',
-      iosAPP: 'iOS app',
+      download: 'Install the app',
+      androidAPP: 'Install on Android',
+      iosAPP: 'Install on iPhone',
       service: 'Support',
       serviceJs: 'Support chat',
       companyIntroduction: 'About the company',
@@ -376,6 +377,7 @@ export const enUS = {
   ...robotsEnUS,
   ...vipEnUS,
   ...ipoEnUS,
+  ...pagesEnUS,
 };
 
 type DeepStrings<T> = { [K in keyof T]: T[K] extends string ? string : DeepStrings<T[K]> };

@@ -13,6 +13,7 @@ import { fundsPtBR } from './funds.pt-BR.ts';
 import { icoPtBR } from './ico.pt-BR.ts';
 import { ipoPtBR } from './ipo.pt-BR.ts';
 import { marketsPtBR } from './markets.pt-BR.ts';
+import { pagesPtBR } from './pages.pt-BR.ts';
 import { perpetualsPtBR } from './perpetuals.pt-BR.ts';
 import { robotsPtBR } from './robots.pt-BR.ts';
 import { spotPtBR } from './spot.pt-BR.ts';
@@ -270,8 +271,8 @@ export const ptBR: Messages = {
       search: 'Buscar',
       income: 'Rendimentos',
       vip: 'VIP',
-      vote: 'Votação',
-      voteUrl: 'Votação',
+      vote: 'Votação de sentimento',
+      voteUrl: 'Votação de acionistas',
       stockKline: 'Gráfico',
     },
     stockIPO: {
@@ -345,9 +346,9 @@ export const ptBR: Messages = {
     common: {
       start: 'Bourse',
       lang: 'Idioma',
-      download: 'Baixar',
-      androidAPP: 'App Android',
-      iosAPP: 'App iOS',
+      download: 'Instalar o app',
+      androidAPP: 'Instalar no Android',
+      iosAPP: 'Instalar no iPhone',
       service: 'Atendimento',
       serviceJs: 'Chat de atendimento',
       companyIntroduction: 'Sobre a empresa',
@@ -373,4 +374,5 @@ export const ptBR: Messages = {
   ...robotsPtBR,
   ...vipPtBR,
   ...ipoPtBR,
+  ...pagesPtBR,
 };

@@ -28,9 +28,10 @@ import { PageTitle } from '../../shared/page-title.tsx';
 import { ReasonModal } from '../../shared/reason-modal.tsx';
 import { positiveInt, withParams } from '../../shared/url-params.ts';
 import { ContentEditor, titleOf } from './content-editor.tsx';
+import { PagesTab } from './pages-tab.tsx';
 import { SendMessageModal } from './send-message-modal.tsx';
 
-const TABS = ['news', 'notice', 'ad', 'messages'] as const;
+const TABS = ['news', 'notice', 'ad', 'messages', 'pages'] as const;
 type Tab = (typeof TABS)[number];
 const STATUSES: readonly ContentStatus[] = ['draft', 'published', 'unpublished'];
 const STATUS_COLORS: Record<ContentStatus, string> = { draft: 'default', published: 'green', unpublished: 'volcano' };
@@ -336,7 +337,7 @@ export default function ContentPage() {
           items={TABS.map((key) => ({
             key,
             label: <span data-testid={`content-tab-${key}`}>{t(`content.tabs.${key}`)}</span>,
-            children: key === 'messages' ? <MessagesTab /> : <ItemsTab kind={key} />,
+            children: key === 'messages' ? <MessagesTab /> : key === 'pages' ? <PagesTab /> : <ItemsTab kind={key} />,
           }))}
           destroyOnHidden
         />

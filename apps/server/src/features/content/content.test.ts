@@ -1,6 +1,7 @@
 // API tests of news, notices, ads and the message centre on SQLite and PostgreSQL: the seeded demo
 // content in both languages (seeded once), the staff life cycle draft → published → unpublished with its
-// audit entries and role checks, translated refusals that change nothing, and per-user read state.
+// audit entries and role checks, translated refusals that change nothing, and per-user read state; the
+// pages of fixed text (company introduction, loan service): defaults, edited by staff in both languages.
 
 import { testDatabases } from '@bourse/db';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -482,5 +483,59 @@ describe.each(dbs)('content on $dialect', ({ open }) => {
     const missing = await t.call('POST', '/user/notice/read', { token: demo, json: {}, lang: 'pt-BR' });
     expect(missing.body).toMatchObject({ error: 'validation_failed' });
     expect(Object.keys(missing.body.fields ?? {}).sort()).toEqual(['id', 'kind']);
+  });
+
+  it('serves the pages of fixed text: the default until staff save, then their text in each language', async () => {
+    await start();
+    const admin = await staffToken();
+    const intro = (await t.call('GET', '/index/page?slug=companyIntroduction', { lang: 'pt-BR' })).body.data;
+    expect(intro).toMatchObject({ slug: 'companyIntroduction', title: 'Sobre esta plataforma', updatedAt: null });
+    expect((await t.call('GET', '/index/page?slug=nope')).body.error).toBe('not_found');
+    const saved = await t.call('POST', '/admin/content/pages/save', {
+      token: admin,
+      json: {
+        slug: 'loanService',
+        titleEn: 'Loans',
+        titlePt: 'Empréstimos',
+        bodyEn: 'Terms are shown before you apply.',
+        bodyPt: 'As condições aparecem antes do pedido.',
+      },
+    });
+    expect(saved.body.code, JSON.stringify(saved.body)).toBe(0);
+    expect((await t.call('GET', '/index/page?slug=loanService', { lang: 'pt-BR' })).body.data).toMatchObject({
+      title: 'Empréstimos',
+      body: 'As condições aparecem antes do pedido.',
+    });
+    const missing = await t.call('POST', '/admin/content/pages/save', {
+      token: admin,
+      json: { slug: 'loanService', titleEn: 'Loans', titlePt: '', bodyEn: 'x', bodyPt: 'y' },
+    });
+    expect(missing.body).toMatchObject({ error: 'validation_failed', fields: { titlePt: expect.any(String) } });
+    expect(Object.keys(missing.body.fields ?? {})).toEqual(['titlePt']);
+    const pages = (await t.call('GET', '/admin/content/pages', { token: admin })).body.data.items;
+    expect(pages.map((p: { slug: string; updatedBy: string | null }) => [p.slug, p.updatedBy])).toEqual([
+      ['companyIntroduction', null],
+      ['loanService', DEMO_STAFF.username],
+    ]);
+    expect((await t.call('GET', '/index/page?slug=loanService', { lang: 'en-US' })).body.data.title).toBe('Loans');
+    // A customer's token is not a staff session; saving the same text again changes (and audits) nothing.
+    const customer = await demoToken();
+    const refused = await t.call('POST', '/admin/content/pages/save', {
+      token: customer,
+      json: { slug: 'loanService', titleEn: 'X', titlePt: 'X', bodyEn: 'X', bodyPt: 'X' },
+    });
+    expect(refused.body.code).not.toBe(0);
+    await t.call('POST', '/admin/content/pages/save', {
+      token: admin,
+      json: {
+        slug: 'loanService',
+        titleEn: 'Loans',
+        titlePt: 'Empréstimos',
+        bodyEn: 'Terms are shown before you apply.',
+        bodyPt: 'As condições aparecem antes do pedido.',
+      },
+    });
+    const pageAudit = await db.query("SELECT target_id FROM audit_log WHERE action = 'content.page_updated'");
+    expect(pageAudit).toEqual([{ target_id: 'loanService' }]);
   });
 });

@@ -306,3 +306,35 @@ export const seedMessage = (
        VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (seed_key) DO NOTHING`,
     [userId, f.titleEn, f.titlePt, f.bodyEn, f.bodyPt, seedKey, at],
   );
+
+// --- pages of fixed text ---
+
+export async function findPage(db: Sql, slug: string) {
+  const rows = await db.query<{
+    title_en: string;
+    title_pt: string;
+    body_en: string;
+    body_pt: string;
+    updated_at: number;
+    author: string | null;
+  }>(
+    `SELECT p.title_en, p.title_pt, p.body_en, p.body_pt, p.updated_at, s.username AS author
+     FROM content_pages p LEFT JOIN staff s ON s.id = p.updated_by WHERE p.slug = $1`,
+    [slug],
+  );
+  return rows[0];
+}
+
+export async function savePage(
+  db: Sql,
+  p: { slug: string; titleEn: string; titlePt: string; bodyEn: string; bodyPt: string },
+  staffId: number,
+  now: number,
+) {
+  await db.run('DELETE FROM content_pages WHERE slug = $1', [p.slug]);
+  await db.run(
+    `INSERT INTO content_pages (slug, title_en, title_pt, body_en, body_pt, updated_by, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [p.slug, p.titleEn, p.titlePt, p.bodyEn, p.bodyPt, staffId, now],
+  );
+}

@@ -1,14 +1,19 @@
 // HTTP routes of news, notices, ads and the message centre. Public: /index/ads, /index/notice(/info),
 // /index/news(/info), answered in the request's language. Signed-in customers: /user/notice(/info) and
-// /user/notice/read. Staff with content.manage: /admin/content/* and /admin/messages/*.
+// /user/notice/read; /index/page (the pages of fixed text staff edit). Staff with content.manage:
+// /admin/content/* (with /admin/content/pages) and /admin/messages/*.
 
 import {
+  adminContentPageView,
   adminContentView,
   adminMessageView,
   adView,
   contentCreateBody,
   contentIdBody,
   contentListQuery,
+  contentPageQuery,
+  contentPageSetBody,
+  contentPageView,
   contentUnpublishBody,
   contentUpdateBody,
   idQuery,
@@ -78,6 +83,19 @@ export function contentRoutes(app: FastifyInstance, deps: { content: Content; ac
     async (req) => ok(await content.newsArticle(req.lang, req.query.id)),
   );
 
+  r.get(
+    '/index/page',
+    {
+      schema: {
+        tags,
+        description: 'A page of fixed text staff edit (companyIntroduction, loanService), in the request language.',
+        querystring: contentPageQuery,
+        response: { 200: okEnvelope(contentPageView) },
+      },
+    },
+    async (req) => ok(await content.page(req.query.slug, req.lang)),
+  );
+
   // --- the signed-in customer's message centre ---
   r.get(
     '/user/notice',
@@ -106,6 +124,25 @@ export function contentRoutes(app: FastifyInstance, deps: { content: Content; ac
 
   // --- staff ---
   const staffTags = ['staff'];
+  r.get(
+    '/admin/content/pages',
+    {
+      onRequest: asEditor.first,
+      schema: { tags: staffTags, response: { 200: okEnvelope(z.object({ items: z.array(adminContentPageView) })) } },
+    },
+    async (req) => {
+      await asEditor(req);
+      return ok({ items: await content.pages() });
+    },
+  );
+  r.post(
+    '/admin/content/pages/save',
+    {
+      onRequest: asEditor.first,
+      schema: { tags: staffTags, body: contentPageSetBody, response: { 200: okEnvelope(adminContentPageView) } },
+    },
+    async (req) => done(req, 'modified', await content.setPage(await asEditor(req), req.body)),
+  );
   r.get(
     '/admin/content',
     {

@@ -4,12 +4,16 @@
 // sees their own personal messages. Must not: touch balances or anything beyond its three tables.
 
 import {
+  type AdminContentPageView,
   type AdminContentView,
   type AdminMessageView,
   type AdView,
   CONTENT_LIMITS,
+  CONTENT_PAGES,
   type ContentFields,
   type ContentKind,
+  type ContentPageSlug,
+  type ContentPageView,
   type ContentStatus,
   checkContent,
   type ErrorCode,
@@ -29,6 +33,7 @@ import { AppError } from '../../http/app-error.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { appendAudit } from '../staff/audit.ts';
 import type { StaffAuth } from '../staff/service.ts';
+import { PAGE_DEFAULTS } from './page-defaults.ts';
 import * as repo from './repo.ts';
 import { type CentreRow, type ContentRow, FIELD_COLUMNS } from './repo.ts';
 
@@ -324,6 +329,61 @@ export class Content {
       readAt: iso(m.read_at),
     }));
     return { items, total };
+  }
+
+  // --- pages of fixed text (company introduction, loan service) ----------------------------------
+
+  /** A page in the request's language: the staff's text once saved, the default text before. */
+  async page(slug: ContentPageSlug, lang: Lang): Promise<ContentPageView> {
+    const p = await this.#page(slug);
+    const s: Suffix = lang === 'pt-BR' ? 'pt' : 'en';
+    const pick = (field: 'title' | 'body') => p[`${field}${s === 'pt' ? 'Pt' : 'En'}`];
+    return { slug, title: pick('title'), body: pick('body'), updatedAt: p.updatedAt };
+  }
+
+  async pages(): Promise<AdminContentPageView[]> {
+    return Promise.all(CONTENT_PAGES.map((slug) => this.#page(slug)));
+  }
+
+  /** Replaces a page's texts in both languages; audited with the fields that changed. */
+  async setPage(
+    auth: StaffAuth,
+    input: { slug: ContentPageSlug; titleEn: string; titlePt: string; bodyEn: string; bodyPt: string },
+  ): Promise<AdminContentPageView> {
+    const now = this.#clock.now();
+    await this.#db.transaction(async (tx) => {
+      const before = await this.#page(input.slug, tx);
+      const changed = (['titleEn', 'titlePt', 'bodyEn', 'bodyPt'] as const).filter((f) => before[f] !== input[f]);
+      if (changed.length === 0) return;
+      await repo.savePage(tx, input, auth.staff.id, now);
+      await appendAudit(
+        tx,
+        {
+          staffId: auth.staff.id,
+          action: 'content.page_updated',
+          targetType: 'content_page',
+          targetId: input.slug,
+          reason: '',
+          detail: { changed },
+        },
+        now,
+      );
+    });
+    return this.#page(input.slug);
+  }
+
+  async #page(slug: ContentPageSlug, db: Sql = this.#db): Promise<AdminContentPageView> {
+    const row = await repo.findPage(db, slug);
+    if (!row) return { slug, ...PAGE_DEFAULTS[slug], updatedBy: null, updatedAt: null };
+    return {
+      slug,
+      titleEn: row.title_en,
+      titlePt: row.title_pt,
+      bodyEn: row.body_en,
+      bodyPt: row.body_pt,
+      updatedBy: row.author,
+      updatedAt: iso(row.updated_at),
+    };
   }
 
   // --- seeding (paper mode) ---------------------------------------------------------------------

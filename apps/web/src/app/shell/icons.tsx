@@ -128,6 +128,12 @@ export const BuildIcon = (p: IconProps) => (
     <path d="M14 6l4 4M4 20l9-9M13 5l2-2 6 6-2 2zM11 7l6 6" />
   </Icon>
 );
+/** An arrow into a tray: installing the app (common/download). */
+export const InstallIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M12 4v11M7 10l5 5 5-5M4 17v3h16v-3" />
+  </Icon>
+);
 export const ChartIcon = (p: IconProps) => (
   <Icon {...p}>
     <path d="M4 20V10M10 20V4M16 20v-7M22 20H2" />

@@ -13,6 +13,7 @@ import {
   CopyIcon,
   GlobeIcon,
   InfoIcon,
+  InstallIcon,
   Logo,
   LogoutIcon,
   ShieldIcon,
@@ -90,6 +91,7 @@ export function MinePage() {
         {isSignedIn && <LinkRow to="/pages/user/security" icon={<ShieldIcon />} label={t('mine.security')} />}
         <LinkRow to="/pages/common/lang" icon={<GlobeIcon />} label={t('mine.language')} />
         <LinkRow to="/pages/user/about" icon={<InfoIcon />} label={t('mine.about')} />
+        <LinkRow to="/pages/common/download" icon={<InstallIcon />} label={t('titles.common.download')} />
         {isSignedIn && (
           <button
             type="button"
@@ -121,6 +123,10 @@ export function AboutPage() {
           </div>
         </div>
         <p>{t('about.body')}</p>
+        <p>
+          <Link to="/pages/common/companyIntroduction">{t('infoPage.about')}</Link> ·{' '}
+          <Link to="/pages/common/loanService">{t('infoPage.loans')}</Link>
+        </p>
         <p>
           <Link to="/pages/common/disclaimer">{t('disclaimer.title')}</Link> ·{' '}
           <Link to="/pages/common/privacyPolicy">{t('privacy.title')}</Link>

@@ -13,6 +13,7 @@ import { apiPost } from '../../app/api.ts';
 import { channels } from '../../app/live.ts';
 import { loginPath } from '../../app/navigation.ts';
 import { useSession } from '../../app/session.ts';
+import { ChevronRightIcon } from '../../app/shell/icons.tsx';
 import { Page } from '../../app/shell/page.tsx';
 import { useLiveChannels, usePollInterval } from '../../app/use-live.ts';
 import { currentLanguage } from '../../i18n/index.ts';
@@ -419,6 +420,19 @@ function KlinePage({ kind }: { kind: AssetKind }) {
         <>
           <QuoteHeader quote={data} />
           <Kline kind={kind} quote={data} />
+          {kind === 'stock' && data.listed && (
+            <Link
+              className="list-row kline-vote-entry"
+              to={`/pages/stock/vote?symbol=${encodeURIComponent(data.id)}`}
+              data-testid="vote-entry"
+            >
+              <span className="list-row__label">
+                {t('vote.entry')}
+                <small className="list-row__hint">{t('vote.entryHint')}</small>
+              </span>
+              <ChevronRightIcon size={18} />
+            </Link>
+          )}
           <section className="depth" aria-label={t('markets.depth')}>
             <Segmented
               value={panel}
