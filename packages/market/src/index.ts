@@ -96,3 +96,29 @@ export {
   timeZoneOf,
 } from './simulator.ts';
 export { addDays, localDateOf, offsetMs, zonedParts, zonedTimeToMs } from './time-zone.ts';
+export {
+  isExpiryDay,
+  isLastTradingDayOfMonth,
+  OPTION_UNDERLYINGS,
+  type OptionExpiry,
+  type OptionSeries,
+  type OptionUnderlying,
+  optionExpiries,
+  parseSeriesCode,
+  seriesCode,
+  strikeStepMinor,
+  strikesAround,
+} from './options-chain.ts';
+export {
+  type BlackScholesInput,
+  blackScholesPrice,
+  breakeven,
+  DAYS_PER_YEAR,
+  type Greeks,
+  greeks,
+  intrinsicValue,
+  normalCdf,
+  type OptionRight,
+  quoteMinor,
+  YEAR_MS,
+} from './options-pricing.ts';
