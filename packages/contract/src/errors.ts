@@ -387,6 +387,22 @@ export const ERRORS = {
     en: 'The amount is more than the reserved funds',
     pt: 'O valor é maior que os fundos reservados',
   },
+  option_exists: {
+    status: 409,
+    en: 'This option order was already placed',
+    pt: 'Esta ordem de opção já foi enviada',
+  },
+  option_not_found: { status: 404, en: 'Option position not found', pt: 'Posição de opção não encontrada' },
+  option_expired: {
+    status: 400,
+    en: 'This option has expired: it can no longer be bought or closed',
+    pt: 'Esta opção venceu: não pode mais ser comprada nem encerrada',
+  },
+  option_not_expired: {
+    status: 400,
+    en: 'This option has not expired yet',
+    pt: 'Esta opção ainda não venceu',
+  },
   allocation_invalid: {
     status: 400,
     en: 'The allocation does not match the subscriptions',

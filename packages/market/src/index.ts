@@ -79,24 +79,6 @@ export { lastSessionIfClosed, lastSessionQuotes } from './last-session.ts';
 export { magnitudeOf, type NewCoin, type NewStock, newCoinInstrument, newStockInstrument } from './listing.ts';
 export { MODEL } from './model.ts';
 export {
-  decimalToSteps,
-  decimalToTicks,
-  type PriceBand,
-  priceBand,
-  stepsToDecimal,
-  ticksToDecimal,
-} from './price.ts';
-export {
-  createSimulator,
-  type MarketSimulator,
-  type QuoteState,
-  restoreSimulator,
-  type SimulatorOptions,
-  type SimulatorSnapshot,
-  timeZoneOf,
-} from './simulator.ts';
-export { addDays, localDateOf, offsetMs, zonedParts, zonedTimeToMs } from './time-zone.ts';
-export {
   isExpiryDay,
   isLastTradingDayOfMonth,
   OPTION_UNDERLYINGS,
@@ -122,3 +104,21 @@ export {
   quoteMinor,
   YEAR_MS,
 } from './options-pricing.ts';
+export {
+  decimalToSteps,
+  decimalToTicks,
+  type PriceBand,
+  priceBand,
+  stepsToDecimal,
+  ticksToDecimal,
+} from './price.ts';
+export {
+  createSimulator,
+  type MarketSimulator,
+  type QuoteState,
+  restoreSimulator,
+  type SimulatorOptions,
+  type SimulatorSnapshot,
+  timeZoneOf,
+} from './simulator.ts';
+export { addDays, localDateOf, offsetMs, zonedParts, zonedTimeToMs } from './time-zone.ts';

@@ -83,7 +83,9 @@ describe('Black–Scholes', () => {
           blackScholesPrice({ ...i, right, ...over });
         for (const right of ['call', 'put'] as const) {
           const base = price({}, right);
-          expect(base).toBeGreaterThanOrEqual(intrinsicValue(right, i.spot, i.strike * Math.exp(-i.rate * i.years)) - tol(i));
+          expect(base).toBeGreaterThanOrEqual(
+            intrinsicValue(right, i.spot, i.strike * Math.exp(-i.rate * i.years)) - tol(i),
+          );
           expect(price({ vol: i.vol * up }, right)).toBeGreaterThanOrEqual(base - tol(i));
           const sign = right === 'call' ? 1 : -1;
           expect(sign * (price({ spot: i.spot * up }, right) - base)).toBeGreaterThanOrEqual(-tol(i));
@@ -126,13 +128,17 @@ describe('the quote', () => {
 
   it('never lets the bid reach the model or the ask fall below it', () => {
     fc.assert(
-      fc.property(fc.double({ min: 0, max: 1e6, noNaN: true }), fc.double({ min: 0, max: 0.2, noNaN: true }), (m, s) => {
-        const q = quoteMinor(m, 2, s);
-        expect(Number(q.ask)).toBeGreaterThanOrEqual(m * 100 - 1e-6);
-        expect(Number(q.bid)).toBeLessThanOrEqual(m * 100 + 1e-6);
-        expect(q.ask - q.bid).toBeGreaterThanOrEqual(1n);
-        expect(q.bid).toBeGreaterThanOrEqual(0n);
-      }),
+      fc.property(
+        fc.double({ min: 0, max: 1e6, noNaN: true }),
+        fc.double({ min: 0, max: 0.2, noNaN: true }),
+        (m, s) => {
+          const q = quoteMinor(m, 2, s);
+          expect(Number(q.ask)).toBeGreaterThanOrEqual(m * 100 - 1e-6);
+          expect(Number(q.bid)).toBeLessThanOrEqual(m * 100 + 1e-6);
+          expect(q.ask - q.bid).toBeGreaterThanOrEqual(1n);
+          expect(q.bid).toBeGreaterThanOrEqual(0n);
+        },
+      ),
     );
   });
 });
