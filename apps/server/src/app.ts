@@ -64,6 +64,8 @@ import { MarketData } from './features/markets/service.ts';
 import { marketStream } from './features/markets/stream.ts';
 import { openApiRoutes } from './features/open-api/routes.ts';
 import { spotPortOf } from './features/open-api/spot-port.ts';
+import { optionRoutes } from './features/options/routes.ts';
+import { Options } from './features/options/service.ts';
 import { PerpetualsDesk } from './features/perpetuals/console-desk.ts';
 import { perpetualsConsoleRoutes } from './features/perpetuals/console-routes.ts';
 import { perpContracts } from './features/perpetuals/contracts.ts';
@@ -146,6 +148,8 @@ export type App = {
   ipos: Ipos;
   /** Block trades: run() allots closed offers and unlocks settled allotments (with the market pump). */
   blockTrades: BlockTrades;
+  /** Options: tests run its expiry job by hand (tick()) with options.jobEveryMs 0. */
+  options: Options;
 };
 
 export async function buildApp(deps: AppDeps): Promise<App> {
@@ -408,6 +412,18 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     listStock: (stock, source) => listings.listStock(stock, source),
     log: (m) => http.log.error(m),
   });
+  // Options (features/options): quotes from the market, money through the engine, the expiry job.
+  const options = new Options({
+    db,
+    engine,
+    market,
+    clock,
+    country: config.stockCountry,
+    settings: config.options,
+    // The VIP line fills this in; until then nobody is a VIP (and options.vipOnly is off by default).
+    isVip: async () => false,
+    log: (m) => http.log.error(m),
+  });
 
   await http.register(
     async (api) => {
@@ -442,11 +458,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           await coinOfferings.settleDue();
           await cryptoWatcher.scan();
           await ipos.tick();
+          await options.tick();
         });
       }
       contentRoutes(api, { content, accounts, staff });
       kycRoutes(api, { kyc: new Kyc({ db, clock, sessions }), accounts, staff });
       ipoRoutes(api, { ipos, accounts, staff });
+      optionRoutes(api, { options, accounts, staff });
       depositRoutes(api, { deposits, accounts, staff, pixProvider: sandboxPix?.name ?? null });
       cryptoDepositRoutes(api, accounts, cryptoDeposits);
       withdrawalRoutes(api, {
@@ -519,6 +537,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await ipos.stop();
     });
   }
+  await options.resume();
+  if (config.options.jobEveryMs > 0) {
+    // A failed run is logged by the service and retried at the next tick.
+    const optionsTimer = setInterval(() => void options.tick().catch(() => undefined), config.options.jobEveryMs);
+    http.addHook('onClose', async () => {
+      clearInterval(optionsTimer);
+      await options.stop();
+    });
+  }
   await blockTrades.run();
   return {
     http,
@@ -540,6 +567,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     payouts,
     ipos,
     blockTrades,
+    options,
   };
 }
 

@@ -81,6 +81,8 @@ export const STAFF_PERMISSIONS = {
   'listings.manage': ['admin'],
   /** Creating coin offerings (launchpad) and approving another staff member's (never one's own). */
   'launchpad.manage': ['finance', 'admin'],
+  /** Reading the options desk: underlyings, the market maker's exposure, open positions, expiry settlements. */
+  'options.read': ['finance', 'admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffPermission = keyof typeof STAFF_PERMISSIONS;
 
