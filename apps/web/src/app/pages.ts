@@ -76,6 +76,8 @@ export const specPages: Record<string, readonly string[]> = {
 export const extraPages: Record<string, readonly string[]> = {
   // The public (no login) IPO draw verification (issue 26).
   stockIPO: ['drawVerify'],
+  // Options (issue 27): SPEC names their calls, not their pages.
+  stockOption: ['chain', 'order', 'positions', 'history', 'rule'],
 };
 
 const named =
@@ -112,6 +114,7 @@ const icoPages = () => import('../features/coin-offerings/ico-pages.tsx');
 const ipoPages = () => import('../features/ipo/ipo-pages.tsx');
 const ipoOrderPage = () => import('../features/ipo/ipo-order-page.tsx');
 const drawVerifyPage = () => import('../features/ipo/draw-verify-page.tsx');
+const optionPages = () => import('../features/options/options-pages.tsx');
 
 /**
  * Screens whose data is requested at start-up, before React renders them (preloadScreen in
@@ -201,4 +204,10 @@ export const builtPages: Record<string, Loader> = {
   'stockIPO/ipoOrder': named(ipoOrderPage, 'IpoOrderPage'),
   'user/ipoSwitch': named(ipoPages, 'IpoSwitchPage'),
   'stockIPO/drawVerify': named(drawVerifyPage, 'DrawVerifyPage'),
+  // Options (issue 27)
+  'stockOption/chain': named(optionPages, 'OptionChainPage'),
+  'stockOption/order': named(optionPages, 'OptionOrderPage'),
+  'stockOption/positions': named(optionPages, 'OptionPositionsPage'),
+  'stockOption/history': named(optionPages, 'OptionHistoryPage'),
+  'stockOption/rule': named(optionPages, 'OptionRulePage'),
 };

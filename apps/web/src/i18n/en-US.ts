@@ -12,6 +12,7 @@ import { fundsEnUS } from './funds.en-US.ts';
 import { icoEnUS } from './ico.en-US.ts';
 import { ipoEnUS } from './ipo.en-US.ts';
 import { marketsEnUS } from './markets.en-US.ts';
+import { optionsEnUS } from './options.en-US.ts';
 import { perpetualsEnUS } from './perpetuals.en-US.ts';
 import { spotEnUS } from './spot.en-US.ts';
 import { withdrawalsEnUS } from './withdrawals.en-US.ts';
@@ -271,6 +272,13 @@ export const enUS = {
       voteUrl: 'Vote',
       stockKline: 'Chart',
     },
+    stockOption: {
+      chain: 'Options',
+      order: 'Buy option',
+      positions: 'My options',
+      history: 'Options history',
+      rule: 'Options rules',
+    },
     stockIPO: {
       ipoList: 'IPOs',
       list: 'My subscriptions',
@@ -372,6 +380,7 @@ export const enUS = {
   ...perpetualsEnUS,
   ...blockEnUS,
   ...ipoEnUS,
+  ...optionsEnUS,
 };
 
 type DeepStrings<T> = { [K in keyof T]: T[K] extends string ? string : DeepStrings<T[K]> };

@@ -13,6 +13,7 @@ import { fundsPtBR } from './funds.pt-BR.ts';
 import { icoPtBR } from './ico.pt-BR.ts';
 import { ipoPtBR } from './ipo.pt-BR.ts';
 import { marketsPtBR } from './markets.pt-BR.ts';
+import { optionsPtBR } from './options.pt-BR.ts';
 import { perpetualsPtBR } from './perpetuals.pt-BR.ts';
 import { spotPtBR } from './spot.pt-BR.ts';
 import { withdrawalsPtBR } from './withdrawals.pt-BR.ts';
@@ -272,6 +273,13 @@ export const ptBR: Messages = {
       voteUrl: 'Votação',
       stockKline: 'Gráfico',
     },
+    stockOption: {
+      chain: 'Opções',
+      order: 'Comprar opção',
+      positions: 'Minhas opções',
+      history: 'Histórico de opções',
+      rule: 'Regras de opções',
+    },
     stockIPO: {
       ipoList: 'IPOs',
       list: 'Minhas subscrições',
@@ -369,4 +377,5 @@ export const ptBR: Messages = {
   ...perpetualsPtBR,
   ...blockPtBR,
   ...ipoPtBR,
+  ...optionsPtBR,
 };
