@@ -60,6 +60,7 @@ const SECTION_ICONS: Record<string, ReactNode> = {
   perpetuals: <SafetyOutlined />,
   adjustments: <DiffOutlined />,
   ipo: <FundOutlined />,
+  options: <SafetyOutlined />,
   blockTrades: <BlockOutlined />,
   launchpad: <FundOutlined />,
   listings: <RocketOutlined />,

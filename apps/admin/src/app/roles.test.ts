@@ -43,6 +43,7 @@ describe('role matrix', () => {
       'perpetuals',
       'adjustments',
       'ipo',
+      'options',
       'launchpad',
     ]);
     expect(hasPermission('finance', 'users.status')).toBe(false);
@@ -88,6 +89,7 @@ describe('role matrix', () => {
       'perpetuals',
       'adjustments',
       'ipo',
+      'options',
       'blockTrades',
       'launchpad',
       'content',

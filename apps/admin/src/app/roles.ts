@@ -31,6 +31,7 @@ export const PERMISSIONS = [
   'adjustments.manage', // propose manual adjustments; approve or reject another staff member's
   'ipo.manage', // create IPO listings; approve another staff member's; run listing day
   'launchpad.manage', // create coin offerings; approve or reject another staff member's
+  'options.read', // the options desk: underlyings, the market maker's exposure, positions, settlements
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -46,6 +47,7 @@ const ROLE_PERMISSIONS: Readonly<Record<Exclude<StaffRole, 'admin'>, readonly Pe
     'adjustments.manage',
     'ipo.manage',
     'launchpad.manage',
+    'options.read',
   ],
 };
 
@@ -76,6 +78,7 @@ export const SECTIONS: readonly ConsoleSection[] = [
   { key: 'perpetuals', path: '/perpetuals', permission: 'reconciliation.read', ready: true },
   { key: 'adjustments', path: '/adjustments', permission: 'adjustments.manage', ready: true },
   { key: 'ipo', path: '/ipo', permission: 'ipo.manage', ready: true },
+  { key: 'options', path: '/options', permission: 'options.read', ready: true },
   { key: 'blockTrades', path: '/block-trades', permission: 'listings.manage', ready: true },
   { key: 'launchpad', path: '/launchpad', permission: 'launchpad.manage', ready: true },
   { key: 'listings', path: '/listings', permission: 'listings.manage', ready: false },
