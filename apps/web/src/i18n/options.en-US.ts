@@ -40,6 +40,11 @@ export const optionsEnUS = {
     available: 'Available',
     insufficient: 'Not enough balance for this premium',
     belowMin: 'The minimum purchase is {{min}}',
+    limit: 'Price protection',
+    atMost: 'you pay at most {{amount}}',
+    atLeast: 'you receive at least {{amount}}',
+    protection:
+      'Quotes move while you confirm: the order fills at the quote when it reaches the server, and is refused if that is more than 5% worse than what is shown here.',
     review: 'Review order',
     confirmNotice:
       'You buy from the platform’s market maker at its ask. If the option expires out of the money you receive nothing.',

@@ -42,6 +42,11 @@ export const optionsPtBR: typeof optionsEnUS = {
     available: 'Disponível',
     insufficient: 'Saldo insuficiente para este prêmio',
     belowMin: 'A compra mínima é {{min}}',
+    limit: 'Proteção de preço',
+    atMost: 'você paga no máximo {{amount}}',
+    atLeast: 'você recebe no mínimo {{amount}}',
+    protection:
+      'As cotações mudam enquanto você confirma: a ordem é executada pela cotação de quando chega ao servidor e é recusada se ela for mais de 5% pior que a mostrada aqui.',
     review: 'Revisar ordem',
     confirmNotice:
       'Você compra do formador de mercado da plataforma pelo preço de venda dele. Se a opção vencer fora do dinheiro, você não recebe nada.',

@@ -45,3 +45,23 @@ export function isAtLeast(a: string, b: string): boolean {
   const y = minorOf(b);
   return x !== null && y !== null && x >= y;
 }
+
+/**
+ * How far a quote may move between the screen and the server before the order is refused (5%): an
+ * option's premium moves several times as much as its underlying, so a tighter band refused most orders.
+ */
+export const PRICE_PROTECTION_BPS = 500n;
+
+/** The most a buyer agrees to pay: the shown premium plus the protection, rounded up to the cent. */
+export function atMost(amount: string): string | null {
+  const minor = minorOf(amount);
+  if (minor === null) return null;
+  return formatDecimal((minor * (10_000n + PRICE_PROTECTION_BPS) + 9_999n) / 10_000n, SCALE);
+}
+
+/** The least a seller agrees to receive: the shown value less the protection, rounded down to the cent. */
+export function atLeast(amount: string): string | null {
+  const minor = minorOf(amount);
+  if (minor === null) return null;
+  return formatDecimal((minor * (10_000n - PRICE_PROTECTION_BPS)) / 10_000n, SCALE);
+}

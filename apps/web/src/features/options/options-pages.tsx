@@ -31,7 +31,7 @@ import {
   useOptionStatistics,
   useOptionsRefresh,
 } from './options-api.ts';
-import { isAtLeast, minorOf, parseContracts, premiumOf, seriesParts } from './options-math.ts';
+import { atLeast, atMost, isAtLeast, minorOf, parseContracts, premiumOf, seriesParts } from './options-math.ts';
 import './options.css';
 
 type Right = 'call' | 'put';
@@ -140,7 +140,6 @@ function ChainTable({ chain, right }: { chain: OptionChainView; right: Right }) 
                 to={optionPaths.order(q.series)}
                 className={`opt-row${itm ? ' opt-row--itm' : ''}${row.strike === atm ? ' opt-row--atm' : ''}`}
                 data-testid={`chain-row-${row.strike}`}
-                aria-label={`${chain.underlying.symbol} ${row.strike} ${t(`options.${right}`)}: ${t('options.bid')} ${q.bid}, ${t('options.ask')} ${q.ask}`}
               >
                 <span className="tabular opt-row__strike">
                   {f.number(row.strike)}
@@ -389,13 +388,26 @@ function OrderForm({
       <PasscodeConfirmSheet
         isOpen={confirm !== null}
         orderKey={confirm?.key ?? ''}
-        rows={[...rows, [t('options.total'), <b key="total">{f.money(confirm?.premium)}</b>]]}
-        notice={<p className="confirm__notice">{t('options.confirmNotice')}</p>}
+        rows={[
+          ...rows.filter(([label]) => label !== t('options.premium') && label !== t('options.breakeven')),
+          [t('options.total'), <b key="total">{f.money(confirm?.premium)}</b>],
+          [t('options.limit'), t('options.atMost', { amount: f.money(atMost(confirm?.premium ?? '')) })],
+        ]}
+        notice={
+          <p className="confirm__notice">
+            {t('options.confirmNotice')} {t('options.protection')}
+          </p>
+        }
         submit={(password, key) => {
           if (!confirm) throw new Error('no order');
           return apiPost<OptionResult>(
             optionCalls.apply,
-            { series: quote.series, contracts: confirm.contracts, maxPremium: confirm.premium, password },
+            {
+              series: quote.series,
+              contracts: confirm.contracts,
+              maxPremium: atMost(confirm.premium) ?? confirm.premium,
+              password,
+            },
             { isSilent: true, idempotencyKey: key },
           );
         }}
@@ -424,7 +436,7 @@ export function OptionOrderPage() {
     parts && chain.data
       ? t('options.orderTitle', {
           symbol: chain.data.underlying.symbol,
-          strike: parts.strike,
+          strike: parts.strike.endsWith('.00') ? parts.strike.slice(0, -3) : parts.strike,
           right: t(`options.${parts.right}`),
         })
       : t('titles.stockOption.order');
@@ -602,15 +614,20 @@ export function OptionPositionsPage() {
                 [t('options.value'), <b key="v">{f.money(shown.current.value)}</b>],
                 [t('options.paid'), f.money(shown.buyingAmount)],
                 [t('options.pnl'), f.signed(shown.current.pnl)],
+                [t('options.limit'), t('options.atLeast', { amount: f.money(atLeast(shown.current.value)) })],
               ]
             : []
         }
-        notice={<p className="confirm__notice">{t('options.closeNotice')}</p>}
+        notice={
+          <p className="confirm__notice">
+            {t('options.closeNotice')} {t('options.protection')}
+          </p>
+        }
         submit={(password, key) => {
           if (!shown) throw new Error('no position');
           return apiPost<OptionResult>(
             optionCalls.close,
-            { id: shown.id, ...(shown.current ? { minValue: shown.current.value } : {}), password },
+            { id: shown.id, ...(shown.current ? { minValue: atLeast(shown.current.value) ?? '0' } : {}), password },
             { isSilent: true, idempotencyKey: key },
           );
         }}
