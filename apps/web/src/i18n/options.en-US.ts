@@ -78,7 +78,7 @@ export const optionsEnUS = {
       pricing:
         'Premiums come from the Black–Scholes model with the simulator’s annualised volatility of the underlying and a risk-free rate of {{rate}}% a year.',
       maker:
-        'Every option is sold by the platform’s disclosed market-making account ({{account}}). It quotes a bid and an ask {{spread}}% apart around the model price (half each side): you buy at the ask, rounded up to the cent, and close early at the bid, rounded down.',
+        'Every option is sold by the platform’s disclosed market-making account ({{account}}). It quotes a bid and an ask {{spread}}% apart around the model price (half each side): you buy at the ask, rounded up to the currency’s smallest unit, and close early at the bid, rounded down.',
       expiry:
         'Expiries are the last trading day of each week and of each month on the underlying’s exchange, at the session close. About a minute after the close, every open position is settled at its intrinsic value against that day’s closing price; out of the money, it pays nothing.',
       early: 'You may close a position before expiry, while the underlying’s market is open, at the current bid.',

@@ -80,7 +80,7 @@ export const optionsPtBR: typeof optionsEnUS = {
       pricing:
         'Os prêmios vêm do modelo de Black–Scholes com a volatilidade anualizada do ativo-objeto no simulador e uma taxa livre de risco de {{rate}}% ao ano.',
       maker:
-        'Toda opção é vendida pela conta de formador de mercado divulgada da plataforma ({{account}}). Ela cota preços de compra e de venda com {{spread}}% de diferença em torno do preço do modelo (metade de cada lado): você compra pelo preço de venda, arredondado para cima ao centavo, e encerra antes pelo preço de compra, arredondado para baixo.',
+        'Toda opção é vendida pela conta de formador de mercado divulgada da plataforma ({{account}}). Ela cota preços de compra e de venda com {{spread}}% de diferença em torno do preço do modelo (metade de cada lado): você compra pelo preço de venda, arredondado para cima à menor unidade da moeda, e encerra antes pelo preço de compra, arredondado para baixo.',
       expiry:
         'Os vencimentos são o último pregão de cada semana e de cada mês na bolsa do ativo-objeto, no fechamento. Cerca de um minuto após o fechamento, toda posição aberta é liquidada pelo valor intrínseco contra o preço de fechamento do dia; fora do dinheiro, não paga nada.',
       early:

@@ -36,6 +36,9 @@ import './options.css';
 
 type Right = 'call' | 'put';
 
+/** Decimals each Greek is shown with (gamma is small: four). */
+const GREEK_DIGITS = { delta: 2, gamma: 4, theta: 2, vega: 2 } as const;
+
 function useFormat(currency: string) {
   const language = currentLanguage();
   const zone = timeZoneOfCurrency(currency);
@@ -312,7 +315,7 @@ function OrderForm({
           {(['delta', 'gamma', 'theta', 'vega'] as const).map((g) => (
             <div key={g}>
               <dt>{t(`options.${g}`)}</dt>
-              <dd className="tabular">{quote.greeks[g]}</dd>
+              <dd className="tabular">{f.number(quote.greeks[g], GREEK_DIGITS[g])}</dd>
             </div>
           ))}
         </dl>
@@ -518,7 +521,7 @@ function PositionCard({ option, onClose }: { option: OptionPositionView; onClose
           {(['delta', 'gamma', 'theta', 'vega'] as const).map((g) => (
             <div key={g}>
               <dt>{t(`options.${g}`)}</dt>
-              <dd className="tabular">{option.current?.greeks[g]}</dd>
+              <dd className="tabular">{f.number(option.current?.greeks[g] ?? '0', GREEK_DIGITS[g])}</dd>
             </div>
           ))}
         </dl>
@@ -690,8 +693,8 @@ export function OptionRulePage() {
           <>
             <section className="opt-card">
               <p>{t('options.rules.intro')}</p>
-              <p>{t('options.rules.pricing', { rate: r.ratePct })}</p>
-              <p>{t('options.rules.maker', { account: r.marketMaker, spread: r.spreadPct })}</p>
+              <p>{t('options.rules.pricing', { rate: f.number(r.ratePct) })}</p>
+              <p>{t('options.rules.maker', { account: r.marketMaker, spread: f.number(r.spreadPct) })}</p>
               <p>{t('options.rules.expiry')}</p>
               <p>{t('options.rules.early')}</p>
               <p>{t('options.rules.min', { min: f.money(r.minPurchaseAmount), fee: f.money(r.feePerOrder) })}</p>
