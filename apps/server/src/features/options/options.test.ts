@@ -370,4 +370,24 @@ describe.each(dbs)('options on $dialect', ({ open }) => {
     expect(t.app.engine.seq).toBe(before);
     expect(t.app.engine.state.findBrokenInvariant()).toBeUndefined();
   });
+
+  it('settles after a long downtime, when the market skipped ahead without candles', async () => {
+    await start({ paperGrants: [{ wallet: 'stock' as const, asset: 'INR', amount: '1000000.00' }] });
+    const asha = await customer('9876500008');
+    const { row } = await atm();
+    const bought = await buy(asha.token, { series: row.put.series, contracts: '2' });
+    expect(bought.body.code, JSON.stringify(bought.body)).toBe(0);
+    // Forty days later in one step (the server was down): the simulator skips ahead.
+    t.clock.advance(40 * 86_400_000);
+    await t.app.market.pump();
+    await t.app.options.resume();
+    expect(t.app.engine.state.optionPositions()).toEqual([]);
+    // (The session has ended by now: the service is read directly.)
+    const settled = (await t.app.options.list(asha.id, { status: 'closed', page: 1, limit: 10 })).items[0];
+    if (!settled) throw new Error('not settled');
+    expect(settled).toMatchObject({ status: 'closed', closeReason: 'expired' });
+    expect(settled.expiryPrice).not.toBeNull();
+    const unit = minor(row.strike) - minor(settled.expiryPrice as string);
+    expect(minor(settled.proceeds as string)).toBe((unit > 0n ? unit : 0n) * 150n);
+  });
 });

@@ -457,13 +457,16 @@ export class Options {
 
   // --- expiry settlement -------------------------------------------------------------------------------------
 
-  /** The underlying's closing price on its expiry day, in minor units (null: no price known yet). */
+  /**
+   * The underlying's closing price for an expiry, in minor units: the close of the last one-minute candle
+   * before the session's close. After a long downtime the simulator skips ahead without candles; the last
+   * candle before the close is then the last price the market had, which is what it stood at (decision
+   * 0034). Null only when the market has no price at all before the close (tried again at the next run).
+   */
   async #closingPrice(u: Underlying, expiresAt: number): Promise<bigint | null> {
     const candles = await this.#d.market.candles(u.instrument, '1m', 1, expiresAt);
     const last = candles.at(-1);
-    // A candle of that day's session (not one from an earlier day, when the simulator skipped a gap).
-    if (last && last.startMs >= expiresAt - 86_400_000)
-      return parseMinor(ticksToDecimal(last.close, u.instrument.tickSize));
+    if (last) return parseMinor(ticksToDecimal(last.close, u.instrument.tickSize));
     const ticks = this.#d.market.lastTicks(u.instrument.id);
     if (ticks && ticks.tradingDay === tradingDayOf(u.instrument.exchange, expiresAt - 1))
       return parseMinor(ticksToDecimal(ticks.lastTicks, u.instrument.tickSize));
