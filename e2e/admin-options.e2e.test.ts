@@ -1,8 +1,9 @@
 // The console's options desk against the real server, in both languages, at a laptop's size: two
-// customers buy options over the API on Monday 5 January 2026 (one closes early); the server's clock then
+// customers buy options over the API on a trading day two weeks ago (one closes early); the server's clock then
 // moves to real time, the expiry job settles what expired; a staff member opens the desk and sees the
 // market maker's balance and exposure, the underlyings with their contract sizes, and the settlements
 // done. There is no control on the desk. Screenshots: test-results/screens/admin-options-*.png.
+import { isTradingDay } from '@bourse/market';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -17,7 +18,18 @@ import {
 } from './harness.ts';
 
 const PIN = '246802';
-const START = '2026-01-05T04:00:00Z';
+/**
+ * 09:30 in Mumbai on an NSE trading day (Monday to Thursday) two to three weeks ago: its week's expiry has
+ * passed by now, and moving the clock to real time takes one step (a long jump took over a minute).
+ */
+function startDay(): string {
+  for (let back = 14; ; back++) {
+    const day = new Date(Date.now() - back * 86_400_000).toISOString().slice(0, 10);
+    const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
+    if (weekday >= 1 && weekday <= 4 && isTradingDay('NSE', day)) return `${day}T04:00:00Z`;
+  }
+}
+const START = startDay();
 
 let server: Server;
 let browser: Browser;

@@ -43,7 +43,12 @@ export default function OptionsDeskPage() {
       render: (v: string) => <span style={NUMBERS}>{number(v)}</span>,
     },
     { title: t('options.multiplier'), dataIndex: 'multiplier', align: 'right' },
-    { title: t('options.volatility'), dataIndex: 'volatilityPct', align: 'right', render: (v: string) => `${v}%` },
+    {
+      title: t('options.volatility'),
+      dataIndex: 'volatilityPct',
+      align: 'right',
+      render: (v: string) => `${number(v)}%`,
+    },
     { title: t('options.positions'), dataIndex: 'openPositions', align: 'right' },
     { title: t('options.contracts'), dataIndex: 'openContracts', align: 'right' },
     {
