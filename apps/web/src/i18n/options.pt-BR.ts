@@ -5,8 +5,8 @@ import type { optionsEnUS } from './options.en-US.ts';
 export const optionsPtBR: typeof optionsEnUS = {
   options: {
     tab: 'Opções',
-    call: 'Compra (call)',
-    put: 'Venda (put)',
+    call: 'Call',
+    put: 'Put',
     calls: 'Calls',
     puts: 'Puts',
     underlying: 'Ativo-objeto',
