@@ -1154,8 +1154,9 @@ export const MIGRATIONS: Migration[] = [
     // (rejected when the engine refused the premium); the money and the live position are the engine's
     // (buy_option, close_option, settle_options), the row keeps what the customer reads. A close's or a
     // settlement's figures are written before the engine command (pending_*), so a restart finishes it
-    // from the row. option_settlements records each (underlying, expiry) settled: its closing price,
-    // stored once before any payout.
+    // from the row. A purchase's Idempotency-Key is client_key (unique per customer), an early close's
+    // close_key: a retry after a lost answer gets the first answer. option_settlements records each
+    // (underlying, expiry) settled: its closing price, stored once before any payout.
     name: 'options: orders, their transitions and history, expiry settlements',
     sql: () => `
       CREATE TABLE option_order_transitions (
@@ -1189,10 +1190,13 @@ export const MIGRATIONS: Migration[] = [
         pending_unit TEXT,
         pending_minor BIGINT,
         closed_at BIGINT,
+        client_key TEXT,
+        close_key TEXT,
         created_at BIGINT NOT NULL,
         updated_at BIGINT NOT NULL
       );
       CREATE INDEX option_orders_user ON option_orders(user_id, id);
+      CREATE UNIQUE INDEX option_orders_client_key ON option_orders(user_id, client_key);
       CREATE INDEX option_orders_open ON option_orders(status, expires_at);
       CREATE TABLE option_order_history (
         id {{id}},

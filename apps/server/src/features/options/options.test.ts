@@ -123,11 +123,48 @@ describe.each(dbs)('options on $dialect', ({ open }) => {
     expect(lines.total).toBe(1);
     expect(JSON.stringify(lines.items[0])).toContain(`option:${option.id}`);
 
+    // A retry with the same Idempotency-Key (a lost answer) gets the first answer and buys nothing more;
+    // the key for another order is refused.
+    const key = 'option-buy-key-0001';
+    const first = await t.call('POST', '/stock/order/option/apply', {
+      token: asha.token,
+      headers: { 'idempotency-key': key },
+      body: { series: row.put.series, contracts: '1', password: PIN },
+    });
+    expect(first.body.code, JSON.stringify(first.body)).toBe(0);
+    const paidSoFar = inr(String(asha.id));
+    const again = await t.call('POST', '/stock/order/option/apply', {
+      token: asha.token,
+      headers: { 'idempotency-key': key },
+      body: { series: row.put.series, contracts: '1', password: PIN },
+    });
+    expect(again.body.data.option.id).toBe(first.body.data.option.id);
+    expect(inr(String(asha.id))).toBe(paidSoFar);
+    const reused = await t.call('POST', '/stock/order/option/apply', {
+      token: asha.token,
+      headers: { 'idempotency-key': key },
+      body: { series: row.put.series, contracts: '2', password: PIN },
+    });
+    expect(reused.body.error).toBe('idempotency_key_reused');
+    const closedPut = await t.call('POST', '/stock/order/option/close', {
+      token: asha.token,
+      headers: { 'idempotency-key': 'option-close-key-01' },
+      body: { id: String(first.body.data.option.id), password: PIN },
+    });
+    expect(closedPut.body.code, JSON.stringify(closedPut.body)).toBe(0);
+    const closedAgain = await t.call('POST', '/stock/order/option/close', {
+      token: asha.token,
+      headers: { 'idempotency-key': 'option-close-key-01' },
+      body: { id: String(first.body.data.option.id), password: PIN },
+    });
+    expect(closedAgain.body.data.option).toEqual(closedPut.body.data.option);
+    const afterPut = inr(String(asha.id));
+
     const list = (await t.call('GET', '/stock/order/option/list?status=open', { token: asha.token })).body.data;
     expect(list.total).toBe(1);
     expect(list.items[0].id).toBe(option.id);
     const stats = (await t.call('GET', '/stock/order/option/statistics', { token: asha.token })).body.data;
-    expect(stats).toMatchObject({ currency: 'INR', openCount: 1, closedCount: 0, openPremium: premium });
+    expect(stats).toMatchObject({ currency: 'INR', openCount: 1, closedCount: 1, openPremium: premium });
 
     // A foreign position answers not found, in both languages, and nothing moves.
     const bala = await customer('9876500002');
@@ -158,8 +195,8 @@ describe.each(dbs)('options on $dialect', ({ open }) => {
     expect(after).toMatchObject({ status: 'closed', closeReason: 'closed', current: null, expiryPrice: null });
     expect(minor(after.proceeds)).toBe(minor(after.closePrice) * 75n);
     expect(minor(after.realisedPnl)).toBe(minor(after.proceeds) - minor(premium));
-    expect(inr(String(asha.id))).toBe(100_000_00n - minor(premium) + minor(after.proceeds));
-    expect(inr(MAKER, 'platform')).toBe(minor(premium) - minor(after.proceeds));
+    expect(inr(String(asha.id))).toBe(afterPut + minor(after.proceeds));
+    expect(inr(MAKER, 'platform')).toBe(100_000_00n - afterPut - minor(after.proceeds));
     expect(t.app.engine.state.optionPositions()).toEqual([]);
     // Closing again: already closed, in both languages.
     for (const [lang, msg] of [
@@ -174,7 +211,7 @@ describe.each(dbs)('options on $dialect', ({ open }) => {
       expect(again.body).toMatchObject({ error: 'option_closed', msg });
     }
     const stats2 = (await t.call('GET', '/stock/order/option/statistics', { token: asha.token })).body.data;
-    expect(stats2).toMatchObject({ openCount: 0, closedCount: 1, realisedPnl: after.realisedPnl });
+    expect(stats2).toMatchObject({ openCount: 0, closedCount: 2 });
     expect(t.app.engine.state.findBrokenInvariant()).toBeUndefined();
   });
 

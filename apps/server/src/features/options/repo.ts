@@ -32,6 +32,8 @@ export type OptionOrderRow = {
   pending_unit: string | null;
   pending_minor: bigint | null;
   closed_at: number | null;
+  client_key: string | null;
+  close_key: string | null;
   created_at: number;
   updated_at: number;
 };
@@ -95,14 +97,16 @@ export type NewOptionOrder = Pick<
   | 'premium_minor'
   | 'fee_minor'
   | 'open_price'
+  | 'client_key'
 >;
 
 /** Records an order as `new` (before its engine command) and answers its id. */
 export async function insertOrder(db: Sql, o: NewOptionOrder, at: number): Promise<number> {
   const rows = await db.query<{ id: number }>(
     `INSERT INTO option_orders (user_id, series, underlying, expiry, expires_at, direction, strike, contracts,
-       multiplier, currency, premium_unit, premium_minor, fee_minor, open_price, status, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'new', $15, $15) RETURNING id`,
+       multiplier, currency, premium_unit, premium_minor, fee_minor, open_price, client_key, status, created_at,
+       updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 'new', $16, $16) RETURNING id`,
     [
       o.user_id,
       o.series,
@@ -118,10 +122,17 @@ export async function insertOrder(db: Sql, o: NewOptionOrder, at: number): Promi
       o.premium_minor.toString(),
       o.fee_minor.toString(),
       o.open_price,
+      o.client_key,
       at,
     ],
   );
   return Number(rows[0]?.id);
+}
+
+/** The customer's order placed with this Idempotency-Key, if any. */
+export async function findOrderByKey(db: Sql, userId: number, key: string): Promise<OptionOrderRow | undefined> {
+  const rows = await db.query('SELECT * FROM option_orders WHERE user_id = $1 AND client_key = $2', [userId, key]);
+  return rows[0] ? toOrder(rows[0]) : undefined;
 }
 
 export async function findOrder(db: Sql, id: number): Promise<OptionOrderRow | undefined> {
@@ -230,11 +241,18 @@ export async function moveOrder(
 }
 
 /** Writes an early close's figures before its engine command; false when the order is not open or already closing. */
-export async function setPending(db: Sql, id: number, unit: string, minor: bigint, at: number): Promise<boolean> {
+export async function setPending(
+  db: Sql,
+  id: number,
+  unit: string,
+  minor: bigint,
+  at: number,
+  closeKey: string | null,
+): Promise<boolean> {
   const changed = await db.run(
-    `UPDATE option_orders SET pending_unit = $1, pending_minor = $2, updated_at = $3
-     WHERE id = $4 AND status = 'open' AND pending_minor IS NULL`,
-    [unit, minor.toString(), at, id],
+    `UPDATE option_orders SET pending_unit = $1, pending_minor = $2, updated_at = $3, close_key = $4
+     WHERE id = $5 AND status = 'open' AND pending_minor IS NULL`,
+    [unit, minor.toString(), at, closeKey, id],
   );
   return changed > 0;
 }

@@ -21,6 +21,7 @@ import { bearerToken, guard } from '../../http/auth.ts';
 import { done, ok, okEnvelope } from '../../http/envelope.ts';
 import type { Accounts } from '../accounts/service.ts';
 import type { Staff } from '../staff/service.ts';
+import { idempotencyKey } from '../stocks/routes.ts';
 import type { Options } from './service.ts';
 
 export function optionRoutes(app: FastifyInstance, deps: { options: Options; accounts: Accounts; staff: Staff }) {
@@ -71,7 +72,8 @@ export function optionRoutes(app: FastifyInstance, deps: { options: Options; acc
     },
     async (req) => {
       const { user } = await signedIn(req);
-      return done(req, 'submitted', { option: await options.buy(user, req.body, pinOf(user)) });
+      const key = idempotencyKey(req, undefined);
+      return done(req, 'submitted', { option: await options.buy(user, req.body, pinOf(user), key) });
     },
   );
   r.post(
@@ -87,7 +89,8 @@ export function optionRoutes(app: FastifyInstance, deps: { options: Options; acc
     },
     async (req) => {
       const { user } = await signedIn(req);
-      return done(req, 'submitted', { option: await options.close(user, req.body, pinOf(user)) });
+      const key = idempotencyKey(req, undefined);
+      return done(req, 'submitted', { option: await options.close(user, req.body, pinOf(user), key) });
     },
   );
   r.get(

@@ -248,7 +248,19 @@ export class Options {
     user: UserRow,
     body: { series: string; contracts: number; maxPremium?: string | undefined; password?: string | undefined },
     checkPin: (pin: string | undefined) => Promise<void>,
+    key?: string,
   ): Promise<OptionPositionView> {
+    if (key !== undefined) {
+      // A retry after a lost answer gets the first answer; the same key for another order is refused.
+      const earlier = await repo.findOrderByKey(this.#d.db, user.id, key);
+      if (earlier) {
+        if (earlier.series !== body.series || earlier.contracts !== body.contracts)
+          throw new AppError('idempotency_key_reused');
+        if (earlier.status === 'new') throw new AppError('too_many_requests');
+        if (earlier.status === 'rejected') throw new AppError('insufficient_balance');
+        return this.#view(earlier);
+      }
+    }
     if (this.#d.settings.vipOnly && !(await this.#d.isVip(user.id))) throw new AppError('option_vip_only');
     const series = parseSeriesCode(body.series);
     const u = series ? this.#underlying(series.underlying) : undefined;
@@ -292,6 +304,7 @@ export class Options {
           premium_minor: premium,
           fee_minor: 0n,
           open_price: fmt(p.spotMinor),
+          client_key: key ?? null,
         },
         now,
       ),
@@ -321,11 +334,14 @@ export class Options {
     user: UserRow,
     body: { id: number; minValue?: string | undefined; password?: string | undefined },
     checkPin: (pin: string | undefined) => Promise<void>,
+    key?: string,
   ): Promise<OptionPositionView> {
     const row = await repo.findOrder(this.#d.db, body.id);
     // Someone else's order is as unknown as one that never was.
     if (!row || row.user_id !== user.id || row.status === 'new' || row.status === 'rejected')
       throw new AppError('option_not_found');
+    // A retry of this very close after a lost answer gets its answer.
+    if (row.status === 'closed' && key !== undefined && row.close_key === key) return this.#view(row);
     if (row.status === 'closed') throw new AppError('option_closed');
     const now = this.#d.clock.now();
     if (now >= row.expires_at) throw new AppError('option_expired');
@@ -336,7 +352,8 @@ export class Options {
     const value = p.bid * BigInt(row.multiplier) * BigInt(row.contracts);
     if (body.minValue !== undefined && value < parseMinor(body.minValue)) throw new AppError('option_price_changed');
     await checkPin(body.password);
-    if (!(await repo.setPending(this.#d.db, row.id, fmt(p.bid), value, now))) throw new AppError('option_closed');
+    if (!(await repo.setPending(this.#d.db, row.id, fmt(p.bid), value, now, key ?? null)))
+      throw new AppError('option_closed');
     const result = await this.#d.engine.submit({
       type: 'close_option',
       id: `option-close:${row.id}`,
