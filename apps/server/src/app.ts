@@ -66,6 +66,8 @@ import { MarketData } from './features/markets/service.ts';
 import { marketStream } from './features/markets/stream.ts';
 import { openApiRoutes } from './features/open-api/routes.ts';
 import { spotPortOf } from './features/open-api/spot-port.ts';
+import { optionRoutes } from './features/options/routes.ts';
+import { Options } from './features/options/service.ts';
 import { PerpetualsDesk } from './features/perpetuals/console-desk.ts';
 import { perpetualsConsoleRoutes } from './features/perpetuals/console-routes.ts';
 import { perpContracts } from './features/perpetuals/contracts.ts';
@@ -158,6 +160,8 @@ export type App = {
   robots: Robots;
   /** VIP membership and the one entitlement check other lines ask (features/vip). */
   vip: Vip;
+  /** Options: tests run its expiry job by hand (tick()) with options.jobEveryMs 0. */
+  options: Options;
 };
 
 export async function buildApp(deps: AppDeps): Promise<App> {
@@ -441,6 +445,19 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     listStock: (stock, source) => listings.listStock(stock, source),
     log: (m) => http.log.error(m),
   });
+  // Options (features/options): quotes from the market, money through the engine, the expiry job.
+  const options = new Options({
+    db,
+    engine,
+    market,
+    clock,
+    country: config.stockCountry,
+    // Members-only when OPTIONS_VIP_ONLY is on or VIP_REQUIRED_FOR lists options (SPEC §6); the one
+    // entitlement check (features/vip) says who is a member.
+    settings: { ...config.options, vipOnly: config.options.vipOnly || config.vip.requiredFor.has('options') },
+    isVip: async (userId) => (await vip.entitlement(userId, 'options')).member,
+    log: (m) => http.log.error(m),
+  });
 
   await http.register(
     async (api) => {
@@ -477,6 +494,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           await cryptoWatcher.scan();
           await ipos.tick();
           await robots.tick();
+          await options.tick();
         });
       }
       contentRoutes(api, { content, accounts, staff });
@@ -500,6 +518,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       kycRoutes(api, { kyc: new Kyc({ db, clock, sessions }), accounts, staff });
       ipoRoutes(api, { ipos, accounts, staff });
       robotRoutes(api, { robots, accounts, staff });
+      optionRoutes(api, { options, accounts, staff });
       depositRoutes(api, { deposits, accounts, staff, pixProvider: sandboxPix?.name ?? null });
       cryptoDepositRoutes(api, accounts, cryptoDeposits);
       withdrawalRoutes(api, {
@@ -572,6 +591,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await ipos.stop();
     });
   }
+  await options.resume();
+  if (config.options.jobEveryMs > 0) {
+    // A failed run is logged by the service and retried at the next tick.
+    const optionsTimer = setInterval(() => void options.tick().catch(() => undefined), config.options.jobEveryMs);
+    http.addHook('onClose', async () => {
+      clearInterval(optionsTimer);
+      await options.stop();
+    });
+  }
   await blockTrades.run();
   if (config.robots.demo) await robots.seedDemo();
   await robots.resume();
@@ -603,6 +631,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     blockTrades,
     robots,
     vip,
+    options,
   };
 }
 

@@ -5,6 +5,7 @@
 import { isIP } from 'node:net';
 import { type CryptoDepositSettings, loadCryptoDepositSettings } from './features/crypto-deposits/settings.ts';
 import { type DepositSettings, loadDepositSettings } from './features/deposits/settings.ts';
+import type { OptionsSettings } from './features/options/service.ts';
 import { loadVipSettings, type VipSettings } from './features/vip/settings.ts';
 import { PAPER_GRANTS, type PaperGrant } from './features/wallet/paper-grants.ts';
 import { DEFAULT_REVIEW_ABOVE, type WithdrawSettings } from './features/withdrawals/terms.ts';
@@ -74,6 +75,8 @@ export type Config = {
      */
     beacon: { kind: 'sandbox' | 'drand'; drandUrl: string };
   };
+  /** Options (features/options, decision 0034): minimum premium, spread, rate, VIP gate, the expiry job. */
+  options: OptionsSettings;
   /** The crypto exchange's fees and minimum order value (features/spot). */
   spot: SpotSettings;
   /** Perpetual contracts' fees and the new-account leverage cap (features/perpetuals). */
@@ -250,6 +253,35 @@ function oneOf<T extends string>(name: string, raw: string | undefined, allowed:
   return value as T;
 }
 
+/** The risk-free rate by market when OPTIONS_RATE_PCT is not set: about each central bank's late-2025 policy rate. */
+const OPTION_RATE_PCT = { IN: 5.5, US: 4, BR: 15 } as const;
+
+export function loadOptionsSettings(
+  env: Record<string, string | undefined>,
+  country: 'IN' | 'US' | 'BR',
+): OptionsSettings {
+  const pct = (name: string, fallback: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw.trim() === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < 0 || value > 100)
+      throw new Error(`${name} must be a percentage from 0 to 100`);
+    return value;
+  };
+  const min = env.OPTIONS_MIN_PURCHASE?.trim() || '100.00';
+  if (!/^\d{1,12}(\.\d{1,2})?$/.test(min)) throw new Error('OPTIONS_MIN_PURCHASE must be an amount like 100.00');
+  return {
+    minPurchaseAmount: min,
+    spreadPct: pct('OPTIONS_SPREAD_PCT', 4),
+    ratePct: pct('OPTIONS_RATE_PCT', OPTION_RATE_PCT[country]),
+    vipOnly: flag(env.OPTIONS_VIP_ONLY, false),
+    jobEveryMs: positiveInteger('OPTIONS_JOB_EVERY_MS', env.OPTIONS_JOB_EVERY_MS, 30_000),
+    weeks: 4,
+    months: 3,
+    strikesEachSide: 6,
+  };
+}
+
 function positiveInteger(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -384,6 +416,7 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: Pa
         drandUrl: env.IPO_DRAND_URL?.trim() || 'https://api.drand.sh',
       },
     },
+    options: defaults.options ?? loadOptionsSettings(env, country === 'US' || country === 'BR' ? country : 'IN'),
     spot: defaults.spot ?? loadSpotSettings(env),
     perpetuals: defaults.perpetuals ?? loadPerpetualSettings(env),
     rateLimits: loadRateLimits(env.RATE_LIMITS),

@@ -30,6 +30,8 @@ export async function testApp(db: Db, overrides: Partial<Config> = {}, clockStar
     engineSnapshots: 'writer' as const,
     // No IPO timer (tests run the job with app.ipos.tick()) and no demo IPOs holding the demo customer's funds.
     ipo: { ...base.ipo, jobEveryMs: 0, demo: false },
+    // No options timer: tests run the expiry job with app.options.tick().
+    options: { ...base.options, jobEveryMs: 0 },
     // No demo coin offerings: a test of the launchpad creates its own (one asks for the demo ones).
     demoLaunchpad: false,
     // No robot timer (tests tick with app.robots.tick()) and no demo robots.

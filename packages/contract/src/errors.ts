@@ -387,6 +387,52 @@ export const ERRORS = {
     en: 'The amount is more than the reserved funds',
     pt: 'O valor é maior que os fundos reservados',
   },
+  option_series_unknown: {
+    status: 404,
+    en: 'This option is not on the chain',
+    pt: 'Esta opção não está na grade',
+  },
+  option_min_amount: {
+    status: 400,
+    en: 'The premium is below the minimum option purchase of {min}',
+    pt: 'O prêmio está abaixo da compra mínima de opções de {min}',
+  },
+  option_market_closed: {
+    status: 400,
+    en: 'Options trade only while the underlying’s market is open',
+    pt: 'Opções são negociadas apenas com o mercado do ativo-objeto aberto',
+  },
+  option_price_changed: {
+    status: 409,
+    en: 'The price moved since it was shown. Check the new quote and try again.',
+    pt: 'O preço mudou desde que foi exibido. Confira a nova cotação e tente novamente.',
+  },
+  option_vip_only: {
+    status: 403,
+    en: 'Options are available to VIP members',
+    pt: 'Opções estão disponíveis para membros VIP',
+  },
+  option_closed: {
+    status: 400,
+    en: 'This option position is already closed',
+    pt: 'Esta posição de opção já está encerrada',
+  },
+  option_exists: {
+    status: 409,
+    en: 'This option order was already placed',
+    pt: 'Esta ordem de opção já foi enviada',
+  },
+  option_not_found: { status: 404, en: 'Option position not found', pt: 'Posição de opção não encontrada' },
+  option_expired: {
+    status: 400,
+    en: 'This option has expired: it can no longer be bought or closed',
+    pt: 'Esta opção venceu: não pode mais ser comprada nem encerrada',
+  },
+  option_not_expired: {
+    status: 400,
+    en: 'This option has not expired yet',
+    pt: 'Esta opção ainda não venceu',
+  },
   allocation_invalid: {
     status: 400,
     en: 'The allocation does not match the subscriptions',

@@ -15,6 +15,7 @@ export * from './ipo.ts';
 export * from './kyc.ts';
 export * from './lang.ts';
 export * from './market.ts';
+export * from './options.ts';
 export * from './perpetuals.ts';
 export * from './phone.ts';
 export * from './reconciliation.ts';

@@ -85,6 +85,8 @@ export const STAFF_PERMISSIONS = {
   'robots.manage': ['finance', 'admin'],
   /** VIP: the members list, a customer's stock-strategy switch, and the trading-advice posts. */
   'vip.manage': ['support', 'admin'],
+  /** Reading the options desk: underlyings, the market maker's exposure, open positions, expiry settlements. */
+  'options.read': ['finance', 'admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffPermission = keyof typeof STAFF_PERMISSIONS;
 

@@ -1149,6 +1149,79 @@ export const MIGRATIONS: Migration[] = [
     `,
   },
   {
+    version: 33,
+    // Options (decision 0034): a customer's option order is one row whose life is new → open → closed
+    // (rejected when the engine refused the premium); the money and the live position are the engine's
+    // (buy_option, close_option, settle_options), the row keeps what the customer reads. A close's or a
+    // settlement's figures are written before the engine command (pending_*), so a restart finishes it
+    // from the row. A purchase's Idempotency-Key is client_key (unique per customer), an early close's
+    // close_key: a retry after a lost answer gets the first answer. option_settlements records each
+    // (underlying, expiry) settled: its closing price, stored once before any payout.
+    name: 'options: orders, their transitions and history, expiry settlements',
+    sql: () => `
+      CREATE TABLE option_order_transitions (
+        from_status TEXT NOT NULL,
+        to_status TEXT NOT NULL,
+        PRIMARY KEY (from_status, to_status)
+      );
+      INSERT INTO option_order_transitions (from_status, to_status) VALUES
+        ('new', 'open'), ('new', 'rejected'), ('open', 'closed');
+      CREATE TABLE option_orders (
+        id {{id}},
+        user_id BIGINT NOT NULL,
+        series TEXT NOT NULL,
+        underlying TEXT NOT NULL,
+        expiry TEXT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        direction TEXT NOT NULL,
+        strike TEXT NOT NULL,
+        contracts INTEGER NOT NULL,
+        multiplier INTEGER NOT NULL,
+        currency TEXT NOT NULL,
+        premium_unit TEXT NOT NULL,
+        premium_minor BIGINT NOT NULL,
+        fee_minor BIGINT NOT NULL DEFAULT 0,
+        open_price TEXT NOT NULL,
+        status TEXT NOT NULL,
+        close_reason TEXT,
+        close_unit TEXT,
+        proceeds_minor BIGINT,
+        expiry_price TEXT,
+        pending_unit TEXT,
+        pending_minor BIGINT,
+        closed_at BIGINT,
+        client_key TEXT,
+        close_key TEXT,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE INDEX option_orders_user ON option_orders(user_id, id);
+      CREATE UNIQUE INDEX option_orders_client_key ON option_orders(user_id, client_key);
+      CREATE INDEX option_orders_open ON option_orders(status, expires_at);
+      CREATE TABLE option_order_history (
+        id {{id}},
+        order_id BIGINT NOT NULL,
+        from_status TEXT NOT NULL,
+        to_status TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        actor TEXT NOT NULL,
+        reason TEXT NOT NULL DEFAULT ''
+      );
+      CREATE INDEX option_order_history_order ON option_order_history(order_id, id);
+      CREATE TABLE option_settlements (
+        underlying TEXT NOT NULL,
+        expiry TEXT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        expiry_price TEXT NOT NULL,
+        positions INTEGER NOT NULL DEFAULT 0,
+        paid_minor BIGINT NOT NULL DEFAULT 0,
+        created_at BIGINT NOT NULL,
+        settled_at BIGINT,
+        PRIMARY KEY (underlying, expiry)
+      );
+    `,
+  },
+  {
     version: 34,
     // Robots (features/robots, decision 0035). Templates staff create and a second staff member approves
     // (robot_template_transitions); a run copies its template's terms, so a change reaches new runs only:

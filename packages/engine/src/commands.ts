@@ -181,6 +181,7 @@ const KEY_CODES: { readonly [K in CommandKey]: KeyCode } & { readonly [key: stri
       'liquidation',
       'adjustment',
       'convert',
+      'option',
     ],
   ],
   link: ['l', STR],

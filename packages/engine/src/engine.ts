@@ -26,6 +26,7 @@ import { FAMILY_HANDLERS, type FamilyCommand } from './families.ts';
 import type { Instrument } from './instrument.ts';
 import { type Account, Ledger, type Wallet } from './ledger.ts';
 import { dueLiquidationsByScan, LiquidationWatch } from './liquidation-watch.ts';
+import { type OptionPosition, optionPosition, optionPositions } from './options.ts';
 import { OrderMap } from './order-map.ts';
 import {
   findBrokenPosition,
@@ -408,6 +409,16 @@ export class Engine {
   /** One customer's open position on a perpetual (none: undefined), without viewing the others. */
   position(instrumentId: string, userId: string): PositionView | undefined {
     return positionFor(this.state, instrumentId, userId);
+  }
+
+  /** Open option positions in the order they were opened (options.ts). */
+  optionPositions(): OptionPosition[] {
+    return optionPositions(this.state);
+  }
+
+  /** One open option position (closed or unknown: undefined). */
+  optionPosition(positionId: string): OptionPosition | undefined {
+    return optionPosition(this.state, positionId);
   }
 
   /** How many open positions a perpetual has: cheap, for a host deciding whether to look at all. */

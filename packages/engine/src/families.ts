@@ -9,6 +9,7 @@ import type { CommandOf, RejectionOf } from './command-family.ts';
 import { CONVERT_FAMILY } from './convert.ts';
 import type { ApplyResult, EngineState } from './engine-state.ts';
 import { FUNDS_FAMILY } from './funds.ts';
+import { OPTIONS_FAMILY } from './options.ts';
 import { POSITIONS_FAMILY } from './positions.ts';
 import { REFERENCE_DATA_FAMILY } from './reference-data.ts';
 import { SETTLEMENT_FAMILY } from './settlement-locks.ts';
@@ -22,6 +23,7 @@ export const FAMILIES = [
   CONVERT_FAMILY,
   POSITIONS_FAMILY,
   ALLOTMENTS_FAMILY,
+  OPTIONS_FAMILY,
 ] as const;
 
 type Family = (typeof FAMILIES)[number];

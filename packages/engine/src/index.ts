@@ -92,6 +92,15 @@ export {
 } from './ledger.ts';
 export type { LiquidationWatch } from './liquidation-watch.ts';
 export {
+  type BuyOption,
+  type CloseOption,
+  OPTION_SETTLEMENT_BATCH_MAX,
+  OPTIONS_MAKER,
+  type OptionPosition,
+  type OptionSettlementEntry,
+  type SettleOptions,
+} from './options.ts';
+export {
   BUY,
   FILL_STP_CANCEL,
   FILL_TRADE,

@@ -24,6 +24,8 @@ export const TRANSFER_CAUSES = [
   'liquidation',
   'adjustment',
   'convert',
+  /** An option's premium, early close or expiry payout (options.ts). */
+  'option',
 ] as const;
 export type TransferCause = (typeof TRANSFER_CAUSES)[number];
 
@@ -39,6 +41,8 @@ export type PlatformAccountName =
   | 'clearing'
   /** Perpetuals' funding pool: each interval's payments in equal its receipts out (nets to zero). */
   | 'funding'
+  /** The options market maker: sells every option, pays every close and expiry (options.ts, decision 0034). */
+  | 'options_maker'
   | `exchange:${string}`
   | `rail:${string}`
   | `issuer:${string}`;

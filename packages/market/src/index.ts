@@ -79,6 +79,32 @@ export { lastSessionIfClosed, lastSessionQuotes } from './last-session.ts';
 export { magnitudeOf, type NewCoin, type NewStock, newCoinInstrument, newStockInstrument } from './listing.ts';
 export { MODEL } from './model.ts';
 export {
+  isExpiryDay,
+  isLastTradingDayOfMonth,
+  OPTION_UNDERLYINGS,
+  type OptionExpiry,
+  type OptionSeries,
+  type OptionUnderlying,
+  optionExpiries,
+  parseSeriesCode,
+  seriesCode,
+  strikeStepMinor,
+  strikesAround,
+} from './options-chain.ts';
+export {
+  type BlackScholesInput,
+  blackScholesPrice,
+  breakeven,
+  DAYS_PER_YEAR,
+  type Greeks,
+  greeks,
+  intrinsicValue,
+  normalCdf,
+  type OptionRight,
+  quoteMinor,
+  YEAR_MS,
+} from './options-pricing.ts';
+export {
   decimalToSteps,
   decimalToTicks,
   type PriceBand,

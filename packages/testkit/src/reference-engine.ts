@@ -102,6 +102,9 @@ export class ReferenceEngine {
   locks: NaiveLock[] = [];
   /** Funds holds (hold_funds) by id. */
   readonly fundsHolds = new Map<string, NaiveFundsHold>();
+  /** Open option positions by id (buy_option), and every position id ever opened. */
+  readonly options = new Map<string, { user: string; key: string; asset: string; expiresMs: number }>();
+  private readonly optionIds = new Set<string>();
   private trades: NaiveTrade[] = [];
   private events: NaiveEvent[] = [];
   readonly maxOpenOrdersPerUser: number;
@@ -325,6 +328,55 @@ export class ReferenceEngine {
         for (const [, , user, lots] of settled)
           this.acct(`${user}/${i.spec.wallet}/${i.spec.base}`).held -= BigInt(lots) * i.lot;
         this.locks = this.locks.filter((lock) => !settled.includes(lock));
+        return undefined;
+      }
+      case 'buy_option': {
+        // The premium goes to the market maker; the position is kept until a close or the expiry.
+        const wallets = ['spot', 'stock', 'contract', 'margin', 'fund', 'robot', 'loan'];
+        if (!wallets.includes(c.wallet) || !Number.isSafeInteger(c.contracts) || c.contracts < 1 || c.contracts > 1e6)
+          return 'invalid_command';
+        const asset = this.assets.has(c.asset) ? { scale: this.assets.get(c.asset) as number } : undefined;
+        if (!asset) return 'unknown_asset';
+        const amount = tryParseDecimal(c.amount, asset.scale);
+        if (!amount.ok || amount.minor <= 0n) return 'invalid_amount';
+        if (c.timeMs >= c.expiresMs) return 'option_expired';
+        if (this.optionIds.has(c.positionId)) return 'option_exists';
+        const key = `${c.userId}/${c.wallet}/${c.asset}`;
+        const from = this.balances.get(key);
+        if (!from || from.balance - from.held < amount.minor) return 'insufficient_balance';
+        this.move(key, `platform:options_maker/platform/${c.asset}`, amount.minor);
+        this.optionIds.add(c.positionId);
+        this.options.set(c.positionId, { user: c.userId, key, asset: c.asset, expiresMs: c.expiresMs });
+        return undefined;
+      }
+      case 'close_option': {
+        const p = this.options.get(c.positionId);
+        if (!p || p.user !== c.userId) return 'option_not_found';
+        if (c.timeMs >= p.expiresMs) return 'option_expired';
+        const amount = tryParseDecimal(c.amount, this.assets.get(p.asset) as number);
+        if (!amount.ok || amount.minor < 0n) return 'invalid_amount';
+        this.move(`platform:options_maker/platform/${p.asset}`, p.key, amount.minor);
+        this.options.delete(c.positionId);
+        return undefined;
+      }
+      case 'settle_options': {
+        // All checked first: the batch settles whole or not at all.
+        if (c.entries.length === 0) return 'invalid_command';
+        const paid: [string, string, bigint][] = [];
+        for (const [positionId, payoutText] of c.entries) {
+          if (paid.some(([id]) => id === positionId)) return 'invalid_command';
+          const p = this.options.get(positionId);
+          if (!p) return 'option_not_found';
+          if (c.timeMs < p.expiresMs) return 'option_not_expired';
+          const payout = tryParseDecimal(payoutText, this.assets.get(p.asset) as number);
+          if (!payout.ok || payout.minor < 0n) return 'invalid_amount';
+          paid.push([positionId, p.key, payout.minor]);
+        }
+        for (const [positionId, key, payout] of paid) {
+          const p = this.options.get(positionId) as { asset: string };
+          this.move(`platform:options_maker/platform/${p.asset}`, key, payout);
+          this.options.delete(positionId);
+        }
         return undefined;
       }
       case 'place_order':

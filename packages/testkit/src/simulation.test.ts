@@ -62,6 +62,15 @@ describe('seeded simulation', () => {
       // Primary-market settlement: batches settled, and batches refused whole.
       'settle_allotment',
       'settle_allotment:allocation_invalid',
+      // Options: bought, closed early, settled at expiry, and each refusal.
+      'buy_option',
+      'buy_option:insufficient_balance',
+      'buy_option:option_exists',
+      'close_option',
+      'close_option:option_expired',
+      'close_option:option_not_found',
+      'settle_options',
+      'settle_options:option_not_expired',
     ]) {
       expect(report.coverage[path], path).toBeGreaterThan(0);
     }

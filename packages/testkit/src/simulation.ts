@@ -627,6 +627,7 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     if (r >= 0.98 && r < 0.983) return feesCommand(spec.id);
     if (r >= 0.983 && r < 0.985) return assetCommand(user);
     if (r >= 0.985 && r < 0.99) return convertCommand(user);
+    if (r >= 0.99 && r < 0.996) return optionCommand(user);
     market.mid = Math.max(200, market.mid + random.int(-3, 3));
     return undefined;
   }
@@ -722,6 +723,44 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     const kind =
       t >= 0.1 && t < 0.13 ? random.pick(['share', 'meme'] as const) : random.pick(['crypto', 'collateral'] as const);
     return { ...nextBase(), type: 'register_asset', asset, scale, kind: kind as 'crypto' };
+  }
+
+  /**
+   * An option bought with the stock wallet's INR (sometimes more than the user has, at or after its
+   * expiry, or under a position id already used), closed early at a bid (sometimes someone else's, or
+   * after the expiry), or a batch of expired positions settled (sometimes one not yet expired: all refused).
+   */
+  function optionCommand(user: string): Command {
+    const base = nextBase();
+    const open = engine.optionPositions();
+    const t = random.next();
+    if (t < 0.45 || open.length === 0) {
+      const reuse = open.length > 0 && random.chance(0.05);
+      return {
+        ...base,
+        type: 'buy_option',
+        positionId: reuse ? random.pick(open).positionId : `option:${log.length}`,
+        userId: user,
+        wallet: 'stock',
+        asset: 'INR',
+        amount: `${random.int(1, random.chance(0.1) ? 90_000 : 3_000)}.${random.int(0, 99)}`,
+        series: random.pick(['NSE:NIFTY50/2026-12-04/C/25000', 'NSE:NIFTY50/2026-12-04/P/24500']),
+        contracts: random.int(1, 5),
+        expiresMs: base.timeMs + random.int(-3, 3_000),
+      };
+    }
+    const position = random.pick(open);
+    if (t < 0.75) {
+      const userId = random.chance(0.9) ? position.userId : user;
+      const amount = `${random.int(0, 4_000)}.${random.int(0, 99)}`;
+      return { ...base, type: 'close_option', positionId: position.positionId, userId, amount };
+    }
+    const expired = open.filter((p) => p.expiresMs <= base.timeMs);
+    const batch = expired.length > 0 && random.chance(0.85) ? expired.slice(0, random.int(1, 4)) : [position];
+    const entries = batch.map(
+      (p) => [p.positionId, random.chance(0.5) ? '0' : `${random.int(0, 9_000)}.${random.int(0, 99)}`] as const,
+    );
+    return { ...base, type: 'settle_options', entries };
   }
 
   /** New fees for orders placed from now on (0 to 30 bps); now and then out of range or unknown. */

@@ -30,6 +30,7 @@ const DepositDeskPage = lazy(() => import('../features/deposits/deposit-desk-pag
 const WithdrawalsPage = lazy(() => import('../features/withdrawals/withdrawals-page.tsx'));
 const AdjustmentsPage = lazy(() => import('../features/adjustments/adjustments-page.tsx'));
 const IpoDeskPage = lazy(() => import('../features/ipo/ipo-desk-page.tsx'));
+const OptionsDeskPage = lazy(() => import('../features/options/options-desk-page.tsx'));
 const BlockTradesPage = lazy(() => import('../features/block-trades/block-desk-page.tsx'));
 const VipDeskPage = lazy(() => import('../features/vip/vip-desk-page.tsx'));
 const LaunchpadPage = lazy(() => import('../features/launchpad/launchpad-page.tsx'));
@@ -72,6 +73,7 @@ export function App() {
                     <Route path="withdrawals" element={<WithdrawalsPage />} />
                     <Route path="adjustments" element={<AdjustmentsPage />} />
                     <Route path="ipo" element={<IpoDeskPage />} />
+                    <Route path="options" element={<OptionsDeskPage />} />
                     <Route path="block-trades" element={<BlockTradesPage />} />
                     <Route path="vip" element={<VipDeskPage />} />
                     <Route path="launchpad" element={<LaunchpadPage />} />

@@ -63,6 +63,7 @@ const SECTION_ICONS: Record<string, ReactNode> = {
   perpetuals: <SafetyOutlined />,
   adjustments: <DiffOutlined />,
   ipo: <FundOutlined />,
+  options: <SafetyOutlined />,
   blockTrades: <BlockOutlined />,
   launchpad: <FundOutlined />,
   robots: <RobotOutlined />,

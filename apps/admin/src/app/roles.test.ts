@@ -43,6 +43,7 @@ describe('role matrix', () => {
       'perpetuals',
       'adjustments',
       'ipo',
+      'options',
       'launchpad',
       'robots',
     ]);
@@ -89,6 +90,7 @@ describe('role matrix', () => {
       'perpetuals',
       'adjustments',
       'ipo',
+      'options',
       'blockTrades',
       'launchpad',
       'robots',

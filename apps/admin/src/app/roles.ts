@@ -33,6 +33,7 @@ export const PERMISSIONS = [
   'launchpad.manage', // create coin offerings; approve or reject another staff member's
   'robots.manage', // robot templates: create, approve or reject another staff member's, retire; see runs
   'vip.manage', // VIP members and periods, the stock-strategy switch, trading-advice posts
+  'options.read', // the options desk: underlyings, the market maker's exposure, positions, settlements
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -49,6 +50,7 @@ const ROLE_PERMISSIONS: Readonly<Record<Exclude<StaffRole, 'admin'>, readonly Pe
     'ipo.manage',
     'launchpad.manage',
     'robots.manage',
+    'options.read',
   ],
 };
 
@@ -79,6 +81,7 @@ export const SECTIONS: readonly ConsoleSection[] = [
   { key: 'perpetuals', path: '/perpetuals', permission: 'reconciliation.read', ready: true },
   { key: 'adjustments', path: '/adjustments', permission: 'adjustments.manage', ready: true },
   { key: 'ipo', path: '/ipo', permission: 'ipo.manage', ready: true },
+  { key: 'options', path: '/options', permission: 'options.read', ready: true },
   { key: 'blockTrades', path: '/block-trades', permission: 'listings.manage', ready: true },
   { key: 'launchpad', path: '/launchpad', permission: 'launchpad.manage', ready: true },
   { key: 'robots', path: '/robots', permission: 'robots.manage', ready: true },

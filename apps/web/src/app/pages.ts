@@ -76,6 +76,8 @@ export const specPages: Record<string, readonly string[]> = {
 export const extraPages: Record<string, readonly string[]> = {
   // The public (no login) IPO draw verification (issue 26).
   stockIPO: ['drawVerify'],
+  // Options (issue 27): SPEC names their calls, not their pages.
+  stockOption: ['chain', 'order', 'positions', 'history', 'rule'],
 };
 
 const named =
@@ -116,6 +118,7 @@ const vipPage = () => import('../features/vip/vip-page.tsx');
 const votePages = () => import('../features/votes/vote-pages.tsx');
 const installPages = () => import('../features/common/install-pages.tsx');
 const infoPages = () => import('../features/common/info-pages.tsx');
+const optionPages = () => import('../features/options/options-pages.tsx');
 
 /**
  * Screens whose data is requested at start-up, before React renders them (preloadScreen in
@@ -218,4 +221,10 @@ export const builtPages: Record<string, Loader> = {
   'common/iosAPP': named(installPages, 'IosAppPage'),
   'common/companyIntroduction': named(infoPages, 'CompanyIntroductionPage'),
   'common/loanService': named(infoPages, 'LoanServicePage'),
+  // Options (issue 27)
+  'stockOption/chain': named(optionPages, 'OptionChainPage'),
+  'stockOption/order': named(optionPages, 'OptionOrderPage'),
+  'stockOption/positions': named(optionPages, 'OptionPositionsPage'),
+  'stockOption/history': named(optionPages, 'OptionHistoryPage'),
+  'stockOption/rule': named(optionPages, 'OptionRulePage'),
 };

@@ -12,6 +12,7 @@ import { fundsEnUS } from './funds.en-US.ts';
 import { icoEnUS } from './ico.en-US.ts';
 import { ipoEnUS } from './ipo.en-US.ts';
 import { marketsEnUS } from './markets.en-US.ts';
+import { optionsEnUS } from './options.en-US.ts';
 import { pagesEnUS } from './pages.en-US.ts';
 import { perpetualsEnUS } from './perpetuals.en-US.ts';
 import { robotsEnUS } from './robots.en-US.ts';
@@ -274,6 +275,13 @@ export const enUS = {
       voteUrl: 'Shareholder voting',
       stockKline: 'Chart',
     },
+    stockOption: {
+      chain: 'Options',
+      order: 'Buy option',
+      positions: 'My options',
+      history: 'Options history',
+      rule: 'Options rules',
+    },
     stockIPO: {
       ipoList: 'IPOs',
       list: 'My subscriptions',
@@ -378,6 +386,7 @@ export const enUS = {
   ...vipEnUS,
   ...ipoEnUS,
   ...pagesEnUS,
+  ...optionsEnUS,
 };
 
 type DeepStrings<T> = { [K in keyof T]: T[K] extends string ? string : DeepStrings<T[K]> };

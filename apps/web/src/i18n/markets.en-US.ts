@@ -198,6 +198,7 @@ export const marketsEnUS = {
       transfer: 'Transfer',
       dividend: 'Dividend',
       convert: 'Currency exchange',
+      option: 'Option',
       wallet_transfer: 'Transfer between accounts',
       allotment: 'Allotment',
     },

@@ -204,6 +204,7 @@ export const marketsPtBR: DeepStrings<typeof marketsEnUS> = {
       transfer: 'Transferência',
       dividend: 'Dividendo',
       convert: 'Câmbio',
+      option: 'Opção',
       wallet_transfer: 'Transferência entre contas',
       allotment: 'Alocação',
     },

@@ -13,6 +13,7 @@ import { fundsPtBR } from './funds.pt-BR.ts';
 import { icoPtBR } from './ico.pt-BR.ts';
 import { ipoPtBR } from './ipo.pt-BR.ts';
 import { marketsPtBR } from './markets.pt-BR.ts';
+import { optionsPtBR } from './options.pt-BR.ts';
 import { pagesPtBR } from './pages.pt-BR.ts';
 import { perpetualsPtBR } from './perpetuals.pt-BR.ts';
 import { robotsPtBR } from './robots.pt-BR.ts';
@@ -275,6 +276,13 @@ export const ptBR: Messages = {
       voteUrl: 'Votação de acionistas',
       stockKline: 'Gráfico',
     },
+    stockOption: {
+      chain: 'Opções',
+      order: 'Comprar opção',
+      positions: 'Minhas opções',
+      history: 'Histórico de opções',
+      rule: 'Regras de opções',
+    },
     stockIPO: {
       ipoList: 'IPOs',
       list: 'Minhas subscrições',
@@ -375,4 +383,5 @@ export const ptBR: Messages = {
   ...vipPtBR,
   ...ipoPtBR,
   ...pagesPtBR,
+  ...optionsPtBR,
 };

@@ -258,6 +258,7 @@ const CAUSES: Record<Lang, Record<string, string>> = {
     refund: 'Refund',
     adjustment: 'Manual adjustment',
     convert: 'Currency exchange',
+    option: 'Option',
   },
   'pt-BR': {
     trade: 'Negociação',
@@ -269,6 +270,7 @@ const CAUSES: Record<Lang, Record<string, string>> = {
     refund: 'Reembolso',
     adjustment: 'Ajuste manual',
     convert: 'Câmbio',
+    option: 'Opção',
   },
 };
 

@@ -353,7 +353,12 @@ const PerpTradingScreen = lazy(() =>
   import('../perpetuals/perpetuals-page.tsx').then((module) => ({ default: module.PerpTradingScreen })),
 );
 
-type TradeType = 'crypto' | 'contract' | 'stock';
+// The options chain, loaded when the Trade tab shows options.
+const OptionsTradeScreen = lazy(() =>
+  import('../options/options-pages.tsx').then((module) => ({ default: module.OptionsTradeScreen })),
+);
+
+type TradeType = 'crypto' | 'contract' | 'stock' | 'option';
 const tradeTypeKey = 'tradeType';
 
 /**
@@ -370,7 +375,7 @@ function useTradeType(): [TradeType, (type: TradeType) => void] {
     // storage unavailable
   }
   const chosen = fromUrl ?? stored;
-  const type: TradeType = chosen === 'stock' || chosen === 'contract' ? chosen : 'crypto';
+  const type: TradeType = chosen === 'stock' || chosen === 'contract' || chosen === 'option' ? chosen : 'crypto';
   const choose = (next: TradeType) => {
     try {
       localStorage.setItem(tradeTypeKey, next);
@@ -400,6 +405,7 @@ export function TradePage() {
           { value: 'crypto', label: t('spot.crypto') },
           { value: 'contract', label: t('perp.contracts') },
           { value: 'stock', label: t('spot.stocks') },
+          { value: 'option', label: t('options.tab') },
         ]}
       />
     </div>
@@ -415,7 +421,13 @@ export function TradePage() {
           </>
         }
       >
-        {type === 'contract' ? <PerpTradingScreen top={switcher} /> : <SpotTradingScreen top={switcher} />}
+        {type === 'contract' ? (
+          <PerpTradingScreen top={switcher} />
+        ) : type === 'option' ? (
+          <OptionsTradeScreen top={switcher} />
+        ) : (
+          <SpotTradingScreen top={switcher} />
+        )}
       </Suspense>
     </Page>
   );
@@ -538,6 +550,7 @@ const knownCauses = [
   'transfer',
   'dividend',
   'allotment',
+  'option',
 ];
 
 export function StockFundsDetailPage() {

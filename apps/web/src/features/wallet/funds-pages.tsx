@@ -55,6 +55,7 @@ const knownCauses = [
   'convert',
   'wallet_transfer',
   'allotment',
+  'option',
 ];
 /** The causes the records can be filtered by, in the order the chips show them. */
 const filterCauses = [

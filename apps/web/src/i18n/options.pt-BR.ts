@@ -1,0 +1,96 @@
+// Textos em português das telas de opções (mesclados em pt-BR.ts). Nenhum texto promete retorno: uma
+// opção pode vencer sem valor, e o prêmio é o máximo que o comprador pode perder.
+import type { optionsEnUS } from './options.en-US.ts';
+
+export const optionsPtBR: typeof optionsEnUS = {
+  options: {
+    tab: 'Opções',
+    call: 'Call',
+    put: 'Put',
+    calls: 'Calls',
+    puts: 'Puts',
+    underlying: 'Ativo-objeto',
+    expiry: 'Vencimento',
+    weekly: 'Semanal',
+    monthly: 'Mensal',
+    strike: 'Strike',
+    bid: 'Compra',
+    ask: 'Venda',
+    spot: 'Preço à vista',
+    atm: 'No dinheiro',
+    perContract: 'por contrato',
+    contracts: 'Contratos',
+    multiplier: '1 contrato = {{count}} unidades',
+    volatility: 'Volatilidade de {{pct}}% ao ano',
+    closesAt: 'Vence em {{date}} no fechamento',
+    marketClosed: 'O mercado está fechado: as cotações são indicativas e as ordens abrem no próximo pregão.',
+    chainHint:
+      'Toque em uma linha para comprar. Você compra pelo preço de venda e encerra antes pelo preço de compra; a diferença é o spread do formador de mercado.',
+    positions: 'Minhas posições',
+    history: 'Histórico',
+    rule: 'Regras',
+    noPositions: 'Nenhuma opção em aberto',
+    noHistory: 'Nenhuma opção encerrada ainda',
+    orderTitle: 'Comprar {{symbol}} {{strike}} {{right}}',
+    premiumPerUnit: 'Preço de venda por unidade',
+    premium: 'Prêmio',
+    fee: 'Tarifa',
+    total: 'Você paga',
+    breakeven: 'Ponto de equilíbrio no vencimento',
+    maxLoss: 'O máximo que você pode perder',
+    maxLossHint: 'o prêmio: a opção pode vencer sem valor',
+    available: 'Disponível',
+    insufficient: 'Saldo insuficiente para este prêmio',
+    belowMin: 'A compra mínima é {{min}}',
+    limit: 'Proteção de preço',
+    atMost: 'você paga no máximo {{amount}}',
+    atLeast: 'você recebe no mínimo {{amount}}',
+    protection:
+      'As cotações mudam enquanto você confirma: a ordem é executada pela cotação de quando chega ao servidor e é recusada se ela for mais de 5% pior que a mostrada aqui.',
+    review: 'Revisar ordem',
+    confirmNotice:
+      'Você compra do formador de mercado da plataforma pelo preço de venda dele. Se a opção vencer fora do dinheiro, você não recebe nada.',
+    bought: 'Opção comprada',
+    closed: 'Opção encerrada',
+    paid: 'Prêmio pago',
+    value: 'Valor pelo preço de compra',
+    pnl: 'Resultado',
+    pnlHint: 'se encerrada agora',
+    realised: 'Resultado',
+    greeks: 'Gregas',
+    delta: 'Delta',
+    gamma: 'Gama',
+    theta: 'Teta / dia',
+    vega: 'Vega / ponto de vol.',
+    openPrice: 'Ativo-objeto na compra',
+    expiryPrice: 'Ativo-objeto no vencimento',
+    closePrice: 'Recebido por unidade',
+    proceeds: 'Recebido',
+    closeEarly: 'Encerrar antes',
+    closeTitle: 'Encerrar pelo preço de compra',
+    closeNotice: 'O formador de mercado paga o preço de compra atual. A posição é encerrada e não pode ser reaberta.',
+    status: { open: 'Em aberto', closed: 'Encerrada antes', expired: 'Vencida' },
+    time: 'Comprada em',
+    closedAt: 'Encerrada em',
+    riskNotice:
+      'Opções podem perder todo o prêmio. Os preços seguem um modelo publicado (Black–Scholes) sobre a volatilidade do simulador; preços passados não dizem nada sobre os futuros.',
+    rules: {
+      intro:
+        'As opções aqui são opções europeias padrão, liquidadas em dinheiro. Uma call paga quanto o preço de fechamento do ativo-objeto no dia do vencimento ficar acima do strike; uma put, quanto ficar abaixo. Nada é entregue.',
+      pricing:
+        'Os prêmios vêm do modelo de Black–Scholes com a volatilidade anualizada do ativo-objeto no simulador e uma taxa de juros de {{rate}}% ao ano usada para descontar o preço de exercício (a taxa do modelo, não um rendimento de ninguém).',
+      maker:
+        'Toda opção é vendida pela conta de formador de mercado divulgada da plataforma ({{account}}). Ela cota preços de compra e de venda com {{spread}}% de diferença em torno do preço do modelo (metade de cada lado): você compra pelo preço de venda, arredondado para cima à menor unidade da moeda, e encerra antes pelo preço de compra, arredondado para baixo.',
+      expiry:
+        'Os vencimentos são o último pregão de cada semana e de cada mês na bolsa do ativo-objeto, no fechamento. Cerca de um minuto após o fechamento, toda posição aberta é liquidada pelo valor intrínseco contra o preço de fechamento do dia; fora do dinheiro, não paga nada.',
+      early:
+        'Você pode encerrar uma posição antes do vencimento, com o mercado do ativo-objeto aberto, pelo preço de compra atual.',
+      min: 'Compra mínima: {{min}} de prêmio por ordem. Tarifa: {{fee}} por ordem.',
+      vip: 'As opções estão disponíveis apenas para membros VIP.',
+      maxLoss: 'O máximo que você pode perder em uma opção é o prêmio pago.',
+      notModelled:
+        'Não modelado: dividendos, exercício antecipado, venda (lançamento) de opções e um livro de ofertas entre clientes.',
+      contracts: 'Tamanhos de contrato',
+    },
+  },
+};
