@@ -109,7 +109,9 @@ export class Vip {
   // --- customers --------------------------------------------------------------------------------------
 
   async status(userId: number): Promise<VipStatusView> {
-    await this.#settlePending(userId);
+    // In the customer's turn: a purchase between its pending row and its hold must not be seen as
+    // "the money never moved" and voided under it (the hold would then be posted to a void period).
+    await this.#one(userId, () => this.#settlePending(userId));
     const periods = await repo.periodsOf(this.#db, userId);
     const now = this.#clock.now();
     const m = membershipOf(periods, now);
@@ -414,7 +416,21 @@ export class Vip {
    * post it, then active; neither → the money never moved (a crash before the hold, or a refusal): void.
    * Callers hold the customer's turn (#one), so no hold of this period is in flight.
    */
-  async #settle(row: repo.PeriodRow): Promise<void> {
+  async #settle(given: repo.PeriodRow): Promise<void> {
+    // The row as it is now (the caller's copy may be older than a settle that ran meanwhile).
+    const row = (await repo.period(this.#db, given.id)) ?? given;
+    if (row.status === 'void') {
+      // A void period keeps no money: a hold that landed after it was voided is released.
+      if (this.#engine.state.fundsHold(holdIdOf(row.id)) !== undefined) {
+        const released = await this.#engine.submit({
+          type: 'void_hold',
+          id: `${holdIdOf(row.id)}:release`,
+          holdId: holdIdOf(row.id),
+        });
+        if (!released.ok && released.code !== 'hold_not_found') throw new AppError(released.code);
+      }
+      return;
+    }
     if (row.status !== 'pending') return;
     const transferId = vipPeriodLink(row.id);
     if (!this.#engine.state.transferPosted(transferId)) {

@@ -5,10 +5,12 @@
 
 import { testDatabases } from '@bourse/db';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { TradingEngine } from '../../engine-host/trading-engine.ts';
 import { totpNow } from '../../platform/totp.ts';
 import { testApp } from '../../testing.ts';
 import { DEMO_STAFF } from '../demo/seed.ts';
 import * as repo from './repo.ts';
+import { Vip } from './service.ts';
 import { loadVipSettings } from './settings.ts';
 
 const dbs = await testDatabases();
@@ -200,6 +202,41 @@ describe.each(dbs)('VIP membership on $dialect', ({ open }) => {
     expect(inr(dev.id).balance).toBe(150_000n);
     expect(await status(dev.token)).toMatchObject({ state: 'none', periods: [] });
     expect(fees()).toBe(2n * 49_900n);
+  });
+
+  it('a status read racing a purchase (between its pending row and its hold) waits for it and voids nothing', async () => {
+    await start();
+    const asha = await customer('9000000014');
+    let vip: Vip | undefined;
+    let racing: Promise<unknown> | undefined;
+    // The engine pauses before the purchase's hold while a status read (a second tab) comes in.
+    const engine = new Proxy(t.app.engine, {
+      get(target, prop) {
+        if (prop === 'submit')
+          return async (command: Parameters<TradingEngine['submit']>[0]) => {
+            if (command.type === 'hold_funds' && !racing) {
+              racing = (vip as Vip).status(asha.id);
+              await new Promise((resolve) => setTimeout(resolve, 50));
+            }
+            return target.submit(command);
+          };
+        const value = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    vip = new Vip({
+      db,
+      engine: engine as TradingEngine,
+      clock: t.clock,
+      settings: loadVipSettings({}),
+      stockCountry: 'IN',
+    });
+    const bought = await vip.buy(asha.id, { plan: '30' });
+    await racing;
+    expect(bought.period.status).toBe('active');
+    expect(inr(asha.id)).toMatchObject({ balance: 100_100n, held: 0n });
+    expect(fees()).toBe(49_900n);
+    expect((await status(asha.token)).state).toBe('member');
   });
 
   it('refuses with a reason in both languages and changes nothing', async () => {
