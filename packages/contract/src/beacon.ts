@@ -36,6 +36,18 @@ export const SANDBOX_BEACON = { genesisMs: 0, periodMs: 3_000 } as const;
 
 const SCHEDULES: Record<BeaconSource, Schedule> = { 'drand-quicknet': DRAND_QUICKNET, sandbox: SANDBOX_BEACON };
 
+/**
+ * The draw's round is the first one published at least this long after the close (clock differences,
+ * a late close). Fixed here, not by the server: a verifier requires exactly that round, so an operator
+ * cannot pick another later round after seeing the applications.
+ */
+export const BEACON_MARGIN_MS = 30_000;
+
+/** The one round a draw closing at `closesAt` must use. */
+export function drawBeaconRound(source: BeaconSource, closesAt: number): number {
+  return beaconRoundAt(source, closesAt + BEACON_MARGIN_MS);
+}
+
 /** When a round is published (ms since the epoch). */
 export function beaconRoundTime(source: BeaconSource, round: number): number {
   const { genesisMs, periodMs } = SCHEDULES[source];

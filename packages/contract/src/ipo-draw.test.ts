@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { beaconRoundAt, beaconRoundTime, drawSeedOf } from './beacon.ts';
+import { beaconRoundTime, drawBeaconRound, drawSeedOf } from './beacon.ts';
 import { QUICKNET_123 } from './beacon-fixtures.ts';
 import { IPO_DRAW_ALGORITHM, type IpoDrawRecordView } from './ipo.ts';
 import { canonicalDrawOrder, drawIpoRetail, ipoSeedHash, verifyIpoDrawRecord } from './ipo-draw.ts';
@@ -150,7 +150,8 @@ describe('verifyIpoDrawRecord', () => {
     name: 'Acme',
     seedHash: ipoSeedHash(SEED),
     seed: SEED,
-    closesAt: beaconRoundTime('drand-quicknet', 123) - 60_000,
+    // Round 123 is the first published ≥ 30 s after this close: the one fixed at the opening.
+    closesAt: beaconRoundTime('drand-quicknet', 123) - 30_000,
     beacon: { source: 'drand-quicknet', ...QUICKNET_123 },
     retailShares: '30',
     lotSize: 10,
@@ -179,13 +180,21 @@ describe('verifyIpoDrawRecord', () => {
     const early = verifyIpoDrawRecord({ ...record, closesAt: beaconRoundTime('drand-quicknet', 124) });
     expect(early.beacon).toBe('before-close');
     expect(early.problems).toContain('the beacon round was published before the close');
-    const forgedRound = verifyIpoDrawRecord({ ...record, beacon: { ...record.beacon!, round: 124 } });
+    // A later genuine-looking round picked after the close is not the one fixed at the opening.
+    const later = verifyIpoDrawRecord({ ...record, closesAt: record.closesAt - 3_000 });
+    expect(later.beacon).toBe('wrong-round');
+    expect(later.problems).toContain('the beacon round is not the one fixed at the opening');
+    const forgedRound = verifyIpoDrawRecord({
+      ...record,
+      beacon: { ...record.beacon!, round: 124 },
+      closesAt: record.closesAt + 3_000,
+    });
     expect(forgedRound.beacon).toBe('bad-signature');
     expect(forgedRound.problems).toContain('the beacon round is not signed by the beacon');
   });
   it('says a sandbox round (paper mode) proves nothing, yet still re-runs the draw', () => {
     const randomness = '7c'.repeat(32);
-    const round = beaconRoundAt('sandbox', record.closesAt);
+    const round = drawBeaconRound('sandbox', record.closesAt);
     const sandboxDraw = drawIpoRetail({
       seed: drawSeedOf(SEED, randomness),
       applications,

@@ -11,7 +11,7 @@
 import { allocateProRata } from '@bourse/money';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
-import { beaconRoundTime, drawSeedOf, verifyDrandQuicknetRound } from './beacon.ts';
+import { beaconRoundTime, drawBeaconRound, drawSeedOf, verifyDrandQuicknetRound } from './beacon.ts';
 import type { IpoDrawAllotment, IpoDrawEntry, IpoDrawRecordView } from './ipo.ts';
 
 export type IpoDrawMode = 'lottery' | 'proportionate';
@@ -128,13 +128,15 @@ export function recordDrawSeed(record: IpoDrawRecordView): string {
 }
 
 /** What the beacon round proves: checked (drand, genuine and after the close) or only a sandbox round. */
-export type BeaconCheck = 'none' | 'verified' | 'sandbox' | 'bad-signature' | 'before-close';
+export type BeaconCheck = 'none' | 'verified' | 'sandbox' | 'bad-signature' | 'before-close' | 'wrong-round';
 
 /** Checks a record's beacon round: published after the close and, for drand, genuinely signed. */
 export function checkRecordBeacon(record: IpoDrawRecordView): BeaconCheck {
   const beacon = record.beacon;
   if (record.algorithm === 'bourse-ipo-draw-v1' || beacon === null) return 'none';
   if (beaconRoundTime(beacon.source, beacon.round) < record.closesAt) return 'before-close';
+  // Exactly the round fixed at the opening: a later one could have been picked after the close.
+  if (beacon.round !== drawBeaconRound(beacon.source, record.closesAt)) return 'wrong-round';
   if (beacon.source === 'sandbox') return 'sandbox';
   return beacon.signature !== null && verifyDrandQuicknetRound(beacon.round, beacon.randomness, beacon.signature)
     ? 'verified'
@@ -156,6 +158,7 @@ export function verifyIpoDrawRecord(record: IpoDrawRecordView): {
       return { ok: false, problems: [...problems, 'the record names no usable beacon round'], beacon };
     if (beacon === 'before-close') problems.push('the beacon round was published before the close');
     if (beacon === 'bad-signature') problems.push('the beacon round is not signed by the beacon');
+    if (beacon === 'wrong-round') problems.push('the beacon round is not the one fixed at the opening');
   }
   const result = drawIpoRetail({
     seed: recordDrawSeed(record),

@@ -193,6 +193,7 @@ export const ipoEnUS = {
         none: 'This draw predates the beacon: it ran on the committed seed alone.',
         'bad-signature': 'The beacon round is NOT signed by the beacon.',
         'before-close': 'The beacon round was published BEFORE the close: it could have been known while applying.',
+        'wrong-round': 'The beacon round is NOT the one fixed at the opening: another round could have been picked.',
       },
       modeBad: 'The re-run was a {{got}}, the record says {{expected}}.',
       reproduced: 'Reproduced: {{count}} allottees match',

@@ -190,6 +190,7 @@ export const ipoPtBR = {
         'bad-signature': 'A rodada do farol NÃO foi assinada pelo farol.',
         'before-close':
           'A rodada do farol foi publicada ANTES do encerramento: podia ser conhecida durante os pedidos.',
+        'wrong-round': 'A rodada do farol NÃO é a fixada na abertura: outra rodada podia ter sido escolhida.',
       },
       modeBad: 'O sorteio refeito foi {{got}}, o registro diz {{expected}}.',
       reproduced: 'Reproduzido: {{count}} alocados conferem',

@@ -19,7 +19,7 @@ import type {
   StaffIpoView,
 } from '@bourse/contract';
 import { IPO_DRAW_ALGORITHM } from '@bourse/contract';
-import { beaconRoundAt, beaconRoundTime, drawSeedOf } from '@bourse/contract/beacon';
+import { beaconRoundTime, drawBeaconRound, drawSeedOf } from '@bourse/contract/beacon';
 import { drawIpoRetail, ipoSeedHash } from '@bourse/contract/ipo-draw';
 import type { Db, Sql } from '@bourse/db';
 import { ALLOTMENT_BATCH_MAX, type AllotmentEntry, allotmentLockId } from '@bourse/engine';
@@ -41,8 +41,6 @@ const SCALE = 2;
 /** SEBI's retail ceiling per application (₹2,00,000); offline (NII) applications must be above it. */
 const RETAIL_MAX_MINOR = 200_000_00n;
 const HOUR = 3_600_000;
-/** The beacon round is the first published this long after the close (clock differences, a late close). */
-const BEACON_MARGIN_MS = 30_000;
 
 export type IpoSettings = {
   kycRequired: boolean;
@@ -663,14 +661,14 @@ export class Ipos {
 
   /**
    * The open: the draw's seed is generated now and only its hash published, with the beacon round the
-   * draw will mix in (the first one published at least BEACON_MARGIN_MS after the close). Both go into
+   * draw will mix in (drawBeaconRound: the first one published ≥ 30 s after the close). Both go into
    * the append-only audit log too, so a seed or round replaced later would contradict it (decision 0036).
    */
   async #open(ipo: repo.IpoRow): Promise<void> {
     const seed = Buffer.from(this.#d.randomSeed()).toString('hex');
     const seedHash = ipoSeedHash(seed);
     const source = this.#d.beacon.source;
-    const round = beaconRoundAt(source, ipo.closes_at + BEACON_MARGIN_MS);
+    const round = drawBeaconRound(source, ipo.closes_at);
     const at = this.#d.clock.now();
     const moved = await this.#d.db.transaction(async (tx) => {
       const done = await repo.moveIpo(tx, ipo.id, 'upcoming', 'open', at, {

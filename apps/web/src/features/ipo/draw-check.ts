@@ -53,7 +53,7 @@ export function checkDraw(record: IpoDrawRecordView): DrawCheck {
   }
   const extraInRecord = record.allotments.filter((a) => byRef.get(a.ref) !== a.lots);
   const isModeOk = rerun.mode === record.mode;
-  const isBeaconOk = beacon !== 'before-close' && beacon !== 'bad-signature';
+  const isBeaconOk = beacon === 'verified' || beacon === 'sandbox' || beacon === 'none';
   return {
     isHashOk,
     beacon,

@@ -34,6 +34,9 @@ describe('DrandQuicknetBeacon', () => {
     expect(await new DrandQuicknetBeacon('https://r', down).round(9)).toBeNull();
     const silent: Fetch = () => new Promise(() => undefined);
     expect(await new DrandQuicknetBeacon('https://r', silent, 20).round(9)).toBeNull();
+    // Headers arrive, then the body stalls.
+    const stalls: Fetch = async () => ({ ok: true, status: 200, text: () => new Promise(() => undefined) });
+    expect(await new DrandQuicknetBeacon('https://r', stalls, 20).round(9)).toBeNull();
   });
 
   it('refuses a forged round: another round number, or randomness the signature does not give', async () => {

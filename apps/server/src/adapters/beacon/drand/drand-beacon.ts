@@ -21,22 +21,26 @@ export class DrandQuicknetBeacon implements RandomnessBeacon {
   }
 
   async round(round: number): Promise<BeaconRound | null> {
-    let response: Awaited<ReturnType<Fetch>>;
+    let text: string | null;
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      // A relay that never answers must not hold up the IPO job (it waits for this call).
+      // A relay that never answers (or stalls mid-body) must not hold up the IPO job, which waits for this.
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error('drand relay timed out')), this.#timeoutMs);
       });
-      response = await Promise.race([this.#fetch(`${this.#url}${round}`), timeout]);
+      const fetched = (async () => {
+        const response = await this.#fetch(`${this.#url}${round}`);
+        // 404 or 425 (too early): not published yet; another failure: try again later.
+        return response.ok ? response.text() : null;
+      })();
+      text = await Promise.race([fetched, timeout]);
     } catch {
       return null; // unreachable or too slow: try again on the next tick
     } finally {
       clearTimeout(timer);
     }
-    if (response.status === 404 || response.status === 425) return null;
-    if (!response.ok) return null;
-    const body = JSON.parse(await response.text()) as { round?: unknown; randomness?: unknown; signature?: unknown };
+    if (text === null) return null;
+    const body = JSON.parse(text) as { round?: unknown; randomness?: unknown; signature?: unknown };
     const { randomness, signature } = body;
     if (
       body.round !== round ||
