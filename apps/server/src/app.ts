@@ -334,7 +334,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         .then(() => perpDesk.sync())
         .then(() => blockTrades.run())
         .then(() => coinOfferings.settleDue())
-        .then(() => robots.tick())
         .catch((error) => http.log.error({ err: error }, 'market pump failed'))
         .finally(() => {
           pumping = false;
@@ -604,9 +603,23 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   if (config.robots.demo) await robots.seedDemo();
   await robots.resume();
   if (config.robots.tickEveryMs > 0) {
+    // The robots' own timer, never the market pump's (prices, the spot bot, liquidations and settlements do
+    // not wait for the runs). A sweep still in progress makes the next beat skip, so ticks never queue up.
     // A failed run is logged by the service and asked again at the next tick.
-    const robotTimer = setInterval(() => void robots.tick().catch(() => undefined), config.robots.tickEveryMs);
-    http.addHook('onClose', () => clearInterval(robotTimer));
+    let ticking: Promise<void> | null = null;
+    const robotTimer = setInterval(() => {
+      if (ticking) return;
+      ticking = robots
+        .tick()
+        .catch((error) => http.log.error({ err: error }, 'robots tick failed'))
+        .finally(() => {
+          ticking = null;
+        });
+    }, config.robots.tickEveryMs);
+    http.addHook('onClose', async () => {
+      clearInterval(robotTimer);
+      await ticking;
+    });
   }
   await vip.recover();
   return {

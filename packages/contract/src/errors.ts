@@ -996,6 +996,11 @@ export const ERRORS = {
     en: 'Only an offered robot can be changed',
     pt: 'Só um robô oferecido pode ser alterado',
   },
+  robot_move_pending: {
+    status: 409,
+    en: 'Received: the money is still being moved. It completes within moments; check the run in your records.',
+    pt: 'Recebido: o dinheiro ainda está sendo movimentado. Isso se conclui em instantes; confira a execução nos seus registros.',
+  },
   robot_template_not_retirable: {
     status: 400,
     en: 'Only an approved robot can be retired',

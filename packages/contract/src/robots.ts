@@ -124,7 +124,16 @@ export const aiInfoView = aiProductItem.extend({
 });
 export type AiInfoView = z.infer<typeof aiInfoView>;
 
-export const aiBuyBody = z.object({ id: recordId(), amount: decimalText(), password: pin() });
+/**
+ * `clientOrderId` (or the Idempotency-Key header, the same value when both are sent): a retry with it
+ * answers the first request's result and moves nothing more; the same key for another amount is refused.
+ */
+export const aiBuyBody = z.object({
+  id: recordId(),
+  amount: decimalText(),
+  password: pin(),
+  clientOrderId: z.string().trim().min(8).max(64).refine(isPlainText, { error: 'field_invalid' }).optional(),
+});
 export type AiBuyInput = z.input<typeof aiBuyBody>;
 export const aiAddAmountBody = aiBuyBody;
 export type AiAddAmountInput = z.input<typeof aiAddAmountBody>;

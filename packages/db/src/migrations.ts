@@ -1434,6 +1434,43 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 40,
+    // Robots, repaired (decision 0035, "Recovery and idempotency"). A capital row now has a life cycle
+    // (robot_capital_transitions: pending → moved | refused): it is written pending with the reservation of
+    // its amount (robot_runs.pending_minor, so two additions cannot pass the single limit together), and
+    // becomes moved — raising capital_minor, the high-water mark — only once its hold → post → deposit chain
+    // is complete; the job finishes every pending row with its fixed command ids. Rows written before this
+    // migration moved with their request (default 'moved'), except a start still starting, which the job
+    // finishes (its row pending again, its amount reserved rather than counted). client_key: the Idempotency-Key of the start
+    // (per customer) and of an addition (per run). pnl_*: each run's fills folded once, in trade id order
+    // (average cost), so the figures never re-read every fill.
+    name: 'robots: capital row status, reserved additions, idempotency keys, running P&L totals',
+    sql: () => `
+      CREATE TABLE robot_capital_transitions (
+        from_status TEXT NOT NULL,
+        to_status TEXT NOT NULL,
+        PRIMARY KEY (from_status, to_status)
+      );
+      INSERT INTO robot_capital_transitions (from_status, to_status) VALUES
+        ('pending', 'moved'), ('pending', 'refused');
+      ALTER TABLE robot_capital ADD COLUMN status TEXT NOT NULL DEFAULT 'moved';
+      ALTER TABLE robot_capital ADD COLUMN client_key TEXT;
+      CREATE UNIQUE INDEX robot_capital_client_key ON robot_capital(run_id, client_key);
+      CREATE INDEX robot_capital_status ON robot_capital(status, id);
+      ALTER TABLE robot_runs ADD COLUMN pending_minor BIGINT NOT NULL DEFAULT 0;
+      ALTER TABLE robot_runs ADD COLUMN client_key TEXT;
+      CREATE UNIQUE INDEX robot_runs_client_key ON robot_runs(user_id, client_key);
+      ALTER TABLE robot_runs ADD COLUMN pnl_cursor BIGINT NOT NULL DEFAULT 0;
+      ALTER TABLE robot_runs ADD COLUMN pnl_lots BIGINT NOT NULL DEFAULT 0;
+      ALTER TABLE robot_runs ADD COLUMN pnl_cost BIGINT NOT NULL DEFAULT 0;
+      ALTER TABLE robot_runs ADD COLUMN pnl_realized BIGINT NOT NULL DEFAULT 0;
+      ALTER TABLE robot_runs ADD COLUMN pnl_fees BIGINT NOT NULL DEFAULT 0;
+      ALTER TABLE robot_runs ADD COLUMN pnl_trades BIGINT NOT NULL DEFAULT 0;
+      UPDATE robot_capital SET status = 'pending' WHERE run_id IN (SELECT id FROM robot_runs WHERE status = 'starting');
+      UPDATE robot_runs SET pending_minor = capital_minor, capital_minor = 0 WHERE status = 'starting';
+    `,
+  },
 ];
 
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {

@@ -39,7 +39,11 @@ export type RunRow = {
   min_minor: bigint;
   max_minor: bigint;
   profit_ratio_pct: number;
+  /** Capital moved in (the high-water mark); only a moved capital row counts. */
   capital_minor: bigint;
+  /** Capital rows written but not yet moved: reserved against the single limit, not counted as capital. */
+  pending_minor: bigint;
+  client_key: string | null;
   seed: number;
   memo: string;
   last_tick: number;
@@ -52,6 +56,23 @@ export type RunRow = {
   ends_at: number;
   ended_at: number | null;
   updated_at: number;
+  /** The run's fills folded so far (trade id order): the last trade id, position, cost, realized, fees, count. */
+  pnl_cursor: bigint;
+  pnl_lots: bigint;
+  pnl_cost: bigint;
+  pnl_realized: bigint;
+  pnl_fees: bigint;
+  pnl_trades: number;
+};
+
+export type CapitalStatus = 'pending' | 'moved' | 'refused';
+export type CapitalRow = {
+  id: number;
+  run_id: number;
+  user_id: number;
+  instrument_id: string;
+  amount: bigint;
+  status: CapitalStatus;
 };
 
 const big = (v: unknown) => BigInt(String(v));
@@ -88,6 +109,8 @@ function run(r: Record<string, unknown>): RunRow {
     max_minor: big(r.max_minor),
     profit_ratio_pct: num(r.profit_ratio_pct),
     capital_minor: big(r.capital_minor),
+    pending_minor: big(r.pending_minor ?? 0),
+    client_key: (r.client_key as string | null | undefined) ?? null,
     seed: num(r.seed),
     last_tick: num(r.last_tick),
     final_minor: bigOrNull(r.final_minor),
@@ -97,6 +120,12 @@ function run(r: Record<string, unknown>): RunRow {
     ends_at: num(r.ends_at),
     ended_at: r.ended_at === null ? null : num(r.ended_at),
     updated_at: num(r.updated_at),
+    pnl_cursor: big(r.pnl_cursor ?? 0),
+    pnl_lots: big(r.pnl_lots ?? 0),
+    pnl_cost: big(r.pnl_cost ?? 0),
+    pnl_realized: big(r.pnl_realized ?? 0),
+    pnl_fees: big(r.pnl_fees ?? 0),
+    pnl_trades: num(r.pnl_trades ?? 0),
   };
 }
 
@@ -220,18 +249,22 @@ export type NewRun = Pick<
   | 'min_minor'
   | 'max_minor'
   | 'profit_ratio_pct'
-  | 'capital_minor'
+  | 'client_key'
   | 'seed'
   | 'started_at'
   | 'ends_at'
 >;
 
-/** A new run in `starting` with its first capital row; answers both ids. */
-export async function insertRun(db: Sql, r: NewRun): Promise<{ runId: number; capitalId: number }> {
+/**
+ * A new run in `starting` with its first capital row, pending (capital 0, the amount reserved until the
+ * row is moved); answers both ids.
+ */
+export async function insertRun(db: Sql, r: NewRun, amount: bigint): Promise<{ runId: number; capitalId: number }> {
   const rows = await db.query<{ id: number }>(
     `INSERT INTO robot_runs (user_id, template_id, name, instrument_id, strategy, params, level, period_days,
-       min_minor, max_minor, profit_ratio_pct, capital_minor, seed, status, started_at, ends_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'starting', $14, $15, $14) RETURNING id`,
+       min_minor, max_minor, profit_ratio_pct, capital_minor, pending_minor, client_key, seed, status, started_at,
+       ends_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 0, $12, $13, $16, 'starting', $14, $15, $14) RETURNING id`,
     [
       r.user_id,
       r.template_id,
@@ -244,40 +277,152 @@ export async function insertRun(db: Sql, r: NewRun): Promise<{ runId: number; ca
       r.min_minor.toString(),
       r.max_minor.toString(),
       r.profit_ratio_pct,
-      r.capital_minor.toString(),
-      r.seed,
+      amount.toString(),
+      r.client_key,
       r.started_at,
       r.ends_at,
+      r.seed,
     ],
   );
   const runId = Number(rows[0]?.id);
   await addHistory(db, runId, 'new', 'starting', r.started_at, 'customer', '');
-  const capitalId = await insertCapital(db, runId, r.capital_minor, r.started_at);
+  const capitalId = await insertCapital(db, runId, amount, r.started_at, null);
   return { runId, capitalId };
 }
 
-export async function insertCapital(db: Sql, runId: number, amount: bigint, at: number): Promise<number> {
+/** A capital row, pending until its money has moved (the caller reserved its amount on the run). */
+export async function insertCapital(
+  db: Sql,
+  runId: number,
+  amount: bigint,
+  at: number,
+  clientKey: string | null,
+): Promise<number> {
   const rows = await db.query<{ id: number }>(
-    'INSERT INTO robot_capital (run_id, amount_minor, at) VALUES ($1, $2, $3) RETURNING id',
-    [runId, amount.toString(), at],
+    `INSERT INTO robot_capital (run_id, amount_minor, at, status, client_key) VALUES ($1, $2, $3, 'pending', $4)
+     RETURNING id`,
+    [runId, amount.toString(), at, clientKey],
   );
   return Number(rows[0]?.id);
 }
 
-export async function capitalOf(db: Sql, runId: number): Promise<{ id: number; amount: bigint }[]> {
-  const rows = await db.query<{ id: number; amount_minor: unknown }>(
-    'SELECT id, amount_minor FROM robot_capital WHERE run_id = $1 ORDER BY id',
-    [runId],
-  );
-  return rows.map((r) => ({ id: Number(r.id), amount: big(r.amount_minor) }));
+const CAPITAL_SELECT = `SELECT c.id, c.run_id, c.amount_minor, c.status, r.user_id, r.instrument_id
+  FROM robot_capital c JOIN robot_runs r ON r.id = c.run_id`;
+const capitalRow = (r: Record<string, unknown>): CapitalRow => ({
+  id: num(r.id),
+  run_id: num(r.run_id),
+  user_id: num(r.user_id),
+  instrument_id: String(r.instrument_id),
+  amount: big(r.amount_minor),
+  status: r.status as CapitalStatus,
+});
+
+export async function capitalOf(db: Sql, runId: number): Promise<CapitalRow[]> {
+  const rows = await db.query<Record<string, unknown>>(`${CAPITAL_SELECT} WHERE c.run_id = $1 ORDER BY c.id`, [runId]);
+  return rows.map(capitalRow);
 }
 
-export async function addCapital(db: Sql, runId: number, amount: bigint): Promise<boolean> {
+/** Capital rows still to move (of one run, or of all), oldest first. */
+export async function pendingCapital(db: Sql, runId?: number): Promise<CapitalRow[]> {
+  const rows =
+    runId === undefined
+      ? await db.query<Record<string, unknown>>(`${CAPITAL_SELECT} WHERE c.status = 'pending' ORDER BY c.id`)
+      : await db.query<Record<string, unknown>>(
+          `${CAPITAL_SELECT} WHERE c.status = 'pending' AND c.run_id = $1 ORDER BY c.id`,
+          [runId],
+        );
+  return rows.map(capitalRow);
+}
+
+export async function capitalByKey(db: Sql, runId: number, key: string): Promise<CapitalRow | undefined> {
+  const rows = await db.query<Record<string, unknown>>(`${CAPITAL_SELECT} WHERE c.run_id = $1 AND c.client_key = $2`, [
+    runId,
+    key,
+  ]);
+  return rows[0] ? capitalRow(rows[0]) : undefined;
+}
+
+/**
+ * Reserves an addition on a running run, in one statement so two concurrent additions cannot pass the
+ * single limit together: false (nothing changed) when the run is not running or the limit would be passed.
+ */
+export async function reserveCapital(db: Sql, runId: number, amount: bigint): Promise<boolean> {
   const changed = await db.run(
-    `UPDATE robot_runs SET capital_minor = capital_minor + $1 WHERE id = $2 AND status = 'running'`,
+    `UPDATE robot_runs SET pending_minor = pending_minor + $1
+     WHERE id = $2 AND status = 'running' AND capital_minor + pending_minor + $1 <= max_minor`,
     [amount.toString(), runId],
   );
   return changed > 0;
+}
+
+/**
+ * A pending capital row settled: moved (its amount leaves the reservation and joins the capital) or
+ * refused (the reservation is released; nothing moved). Once only: false when the row is not pending.
+ */
+export async function settleCapital(db: Sql, row: CapitalRow, to: 'moved' | 'refused'): Promise<boolean> {
+  const allowed = await db.query(
+    "SELECT 1 FROM robot_capital_transitions WHERE from_status = 'pending' AND to_status = $1",
+    [to],
+  );
+  if (allowed.length === 0) throw new Error(`robot capital ${row.id}: pending → ${to} is not a transition`);
+  const changed = await db.run("UPDATE robot_capital SET status = $1 WHERE id = $2 AND status = 'pending'", [
+    to,
+    row.id,
+  ]);
+  if (changed === 0) return false;
+  await db.run(
+    `UPDATE robot_runs SET pending_minor = pending_minor - $1, capital_minor = capital_minor + $2 WHERE id = $3`,
+    [row.amount.toString(), (to === 'moved' ? row.amount : 0n).toString(), row.run_id],
+  );
+  return true;
+}
+
+export async function findRunByKey(db: Sql, userId: number, key: string): Promise<RunRow | undefined> {
+  const rows = await db.query<Record<string, unknown>>(
+    'SELECT * FROM robot_runs WHERE user_id = $1 AND client_key = $2',
+    [userId, key],
+  );
+  return rows[0] ? run(rows[0]) : undefined;
+}
+
+/** The run's fills after the folded ones, in trade id order (a page of `limit`). */
+export async function fillsAfter(db: Sql, account: string, instrumentId: string, afterId: bigint, limit: number) {
+  return db.query<{
+    id: unknown;
+    qty_lots: unknown;
+    notional: unknown;
+    taker_side: 'buy' | 'sell';
+    taker_user_id: string;
+    maker_fee: unknown;
+    taker_fee: unknown;
+  }>(
+    `SELECT id, qty_lots, notional, taker_side, taker_user_id, maker_fee, taker_fee FROM trades
+     WHERE (maker_user_id = $1 OR taker_user_id = $1) AND instrument_id = $2 AND id > $3 ORDER BY id LIMIT $4`,
+    [account, instrumentId, afterId.toString(), limit],
+  );
+}
+
+export type PnlTotals = Pick<
+  RunRow,
+  'pnl_cursor' | 'pnl_lots' | 'pnl_cost' | 'pnl_realized' | 'pnl_fees' | 'pnl_trades'
+>;
+
+/** The folded totals saved, only over the cursor they were folded from (a concurrent fold writes once). */
+export async function savePnl(db: Sql, id: number, fromCursor: bigint, t: PnlTotals): Promise<void> {
+  await db.run(
+    `UPDATE robot_runs SET pnl_cursor = $1, pnl_lots = $2, pnl_cost = $3, pnl_realized = $4, pnl_fees = $5,
+       pnl_trades = $6 WHERE id = $7 AND pnl_cursor = $8`,
+    [
+      t.pnl_cursor.toString(),
+      t.pnl_lots.toString(),
+      t.pnl_cost.toString(),
+      t.pnl_realized.toString(),
+      t.pnl_fees.toString(),
+      t.pnl_trades,
+      id,
+      fromCursor.toString(),
+    ],
+  );
 }
 
 export async function findRun(db: Sql, id: number): Promise<RunRow | undefined> {

@@ -6,9 +6,11 @@
 // both languages with nothing changed; another customer's run is not found; a retired template takes no
 // new runs.
 
-import { testDatabases } from '@bourse/db';
+import { type Db, testDatabases } from '@bourse/db';
+import { platformOwner } from '@bourse/engine';
 import { parseDecimal } from '@bourse/money';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { CommandInput } from '../../engine-host/trading-engine.ts';
 import { totpNow } from '../../platform/totp.ts';
 import { STOCK_GRANTS_ONLY, testApp } from '../../testing.ts';
 import { DEMO_STAFF } from '../demo/seed.ts';
@@ -22,12 +24,14 @@ const usdt = (text: string) => parseDecimal(text, 6);
 describe.each(dbs)('robots on $dialect', ({ open }) => {
   let t: T;
   let closeDb: () => Promise<void>;
+  let database: Db;
   afterEach(async () => {
     await t.close();
     await closeDb();
   });
   const start = async () => {
     const db = await open();
+    database = db;
     closeDb = () => db.close();
     t = await testApp(db, { paperGrants: STOCK_GRANTS_ONLY });
   };
@@ -73,6 +77,9 @@ describe.each(dbs)('robots on $dialect', ({ open }) => {
     return { token, userId };
   };
   const spot = (owner: string, asset = 'USDT') => t.app.engine.state.balance(owner, 'spot', asset);
+  /** The run's pass-through platform account (nets to zero once each move is complete). */
+  const clearing = (runId: number, asset = 'USDT') =>
+    t.app.engine.state.balance(platformOwner(robotClearing(runId)), 'platform', asset).balance;
   const last = () => t.app.market.lastTicks('CRYPTO:BTCUSDT')?.lastTicks as number;
   /** A BTC price `bps` basis points from the last, to the pair's tick (0.01). */
   const price = (bps: number) => (Math.round((last() * bps) / 10_000) / 100).toFixed(2);
@@ -189,7 +196,9 @@ describe.each(dbs)('robots on $dialect', ({ open }) => {
     const audit = (await t.call('GET', '/admin/audit?action=robot.approve', { token: admin })).body.data;
     expect(JSON.stringify(audit)).toContain('robot.approve');
     // Nothing in the console can set a run's results: its only call about runs reads them.
-    const doc = (await t.call('GET', '/openapi.json')).body as unknown as { paths: Record<string, Record<string, unknown>> };
+    const doc = (await t.call('GET', '/openapi.json')).body as unknown as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     const runCalls = Object.entries(doc.paths)
       .filter(([path]) => path.includes('/admin/robots/runs'))
       .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`));
@@ -232,7 +241,7 @@ describe.each(dbs)('robots on $dialect', ({ open }) => {
     expect(spot(String(alice.userId)).balance).toBe(before - usdt('1000'));
     const account = robotAccount(run.id);
     expect(spot(account, 'BTC').balance).toBeGreaterThan(0n);
-    expect(spot(robotClearing(run.id)).balance).toBe(0n);
+    expect(clearing(run.id)).toBe(0n);
     let details = (await t.call('POST', '/stock/ai/order/details', { token: alice.token, json: { id: run.id } })).body
       .data;
     expect(details.totalTrades).toBeGreaterThan(0);
@@ -288,7 +297,7 @@ describe.each(dbs)('robots on $dialect', ({ open }) => {
     expect(t.app.engine.state.openOrders(account)).toHaveLength(0);
     expect(spot(account).balance).toBe(0n);
     expect(spot(account, 'BTC').balance).toBe(0n);
-    expect(spot(robotClearing(run.id)).balance).toBe(0n);
+    expect(clearing(run.id)).toBe(0n);
     // The grid paid fees on its trades and the price hardly moved: no profit, so no performance fee.
     const returned = usdt(end.returned);
     expect(end.performanceFee).toBe('0.000000');
@@ -381,6 +390,196 @@ describe.each(dbs)('robots on $dialect', ({ open }) => {
     expect(past).toMatchObject({ source: 'realized', fromMs: end.startedAt, toMs: end.endedAt });
     const total = (Number(final - fee) / 1_000_000_000 - 1) * 100;
     expect(Number(past.totalPercent)).toBeCloseTo(total, 1);
+  });
+
+  /** The engine throws (as if unreachable) on the commands `fails` picks, until restored. */
+  const failing = (fails: (id: string) => boolean) => {
+    const real = t.app.engine.submit.bind(t.app.engine);
+    return vi.spyOn(t.app.engine, 'submit').mockImplementation(async (command: CommandInput) => {
+      if (fails(command.id)) throw new Error('engine unreachable (test)');
+      return real(command);
+    });
+  };
+  const run = async (token: string, id: number) =>
+    (await t.call('POST', '/stock/ai/order/details', { token, json: { id } })).body.data.run;
+  const MOVE_PENDING = [
+    ['en-US', 'Received: the money is still being moved'],
+    ['pt-BR', 'Recebido: o dinheiro ainda está sendo movimentado'],
+  ] as const;
+
+  it('an addition cut short by an exception is finished by the next tick and counted once moved; keys answer retries', async () => {
+    await start();
+    const { id } = await approved();
+    const alice = await customer('9000000331');
+    const before = spot(String(alice.userId)).balance;
+    // A start with a key: the retry (a lost answer) gets the same run and moves nothing more.
+    const first = await buy(alice.token, { id, amount: '1000', clientOrderId: 'robot-buy-key-01' });
+    expect(first.body.code, JSON.stringify(first.body)).toBe(0);
+    const runId = first.body.data.run.id as number;
+    const retry = await buy(alice.token, { id, amount: '1000', clientOrderId: 'robot-buy-key-01' });
+    expect(retry.body.data.run.id).toBe(runId);
+    expect(spot(String(alice.userId)).balance).toBe(before - usdt('1000'));
+    expect((await t.call('POST', '/stock/ai/order/list', { token: alice.token, json: {} })).body.data.total).toBe(1);
+    const other = await buy(alice.token, { id, amount: '900', clientOrderId: 'robot-buy-key-01' });
+    expect(other.body.msg).toBe('This request was already sent with different content');
+
+    // The addition's credit step throws: the customer is told it is under way (a contract code in both
+    // languages, never a bare 500); the money sits in the pass-through account, not yet capital.
+    const spy = failing((cid) => cid.startsWith('robot-in:') && cid.endsWith(':credit'));
+    const add = (lang: string) =>
+      t.call('POST', '/stock/ai/order/add/amount', {
+        token: alice.token,
+        lang,
+        headers: { 'idempotency-key': 'robot-add-key-01' },
+        json: { id: runId, amount: '500', password: PIN },
+      });
+    for (const [lang, text] of MOVE_PENDING) {
+      const answer = await add(lang);
+      expect(answer.body.code).not.toBe(0);
+      expect(answer.body.msg).toContain(text);
+    }
+    expect((await run(alice.token, runId)).capital).toBe('1000.000000');
+    expect(clearing(runId)).toBe(usdt('500'));
+    const subBefore = spot(robotAccount(runId)).balance;
+    spy.mockRestore();
+    // The regular tick (no restart) finishes the chain with the same ids: credited once, capital raised.
+    t.clock.advance(10_000);
+    await t.app.robots.tick();
+    expect(clearing(runId)).toBe(0n);
+    expect((await run(alice.token, runId)).capital).toBe('1500.000000');
+    expect(spot(robotAccount(runId)).balance - subBefore).toBeGreaterThanOrEqual(0n);
+    // The retry now answers the completed addition, and nothing moves again.
+    const again = await add('en-US');
+    expect(again.body.code, JSON.stringify(again.body)).toBe(0);
+    expect(again.body.data.run.capital).toBe('1500.000000');
+    expect(spot(String(alice.userId)).balance).toBe(before - usdt('1500'));
+    await t.app.robots.tick();
+    expect(spot(String(alice.userId)).balance).toBe(before - usdt('1500'));
+    expect((await t.app.reconciliation.run('staff')).status).toBe('ok');
+  });
+
+  it('two concurrent additions cannot pass the single limit together', async () => {
+    await start();
+    const { id } = await approved();
+    const alice = await customer('9000000341');
+    const runId = (await buy(alice.token, { id, amount: '1000' })).body.data.run.id as number;
+    const before = spot(String(alice.userId)).balance;
+    const add = () =>
+      t.call('POST', '/stock/ai/order/add/amount', {
+        token: alice.token,
+        json: { id: runId, amount: '600', password: PIN },
+      });
+    // Both requests pass their early checks before either reaches the serial section: the password
+    // check of each waits until both have arrived.
+    const real = t.app.accounts.checkPin.bind(t.app.accounts);
+    let arrived = 0;
+    let release: () => void = () => undefined;
+    const bothIn = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const spy = vi.spyOn(t.app.accounts, 'checkPin').mockImplementation(async (...args) => {
+      arrived += 1;
+      if (arrived === 2) release();
+      await bothIn;
+      return real(...args);
+    });
+    const answers = await Promise.all([add(), add()]);
+    spy.mockRestore();
+    expect(arrived).toBe(2);
+    expect(answers.map((a) => a.body.code === 0).sort()).toEqual([false, true]);
+    expect(JSON.stringify(answers.find((a) => a.body.code !== 0)?.body)).toContain('2000.000000 USDT');
+    expect((await run(alice.token, runId)).capital).toBe('1600.000000');
+    expect(spot(String(alice.userId)).balance).toBe(before - usdt('600'));
+  });
+
+  it('a start and a stop that throw half-way are finished by the next tick, not only at a restart', async () => {
+    await start();
+    const { id } = await approved();
+    const alice = await customer('9000000351');
+    const before = spot(String(alice.userId)).balance;
+    let spy = failing((cid) => cid.startsWith('robot-in:') && cid.endsWith(':post'));
+    for (const [lang, text] of MOVE_PENDING.slice(0, 1)) {
+      const answer = await buy(alice.token, { id, amount: '1000', clientOrderId: 'robot-buy-key-02' }, lang);
+      expect(answer.body.msg).toContain(text);
+    }
+    spy.mockRestore();
+    const [starting] = (await t.call('POST', '/stock/ai/order/list', { token: alice.token, json: {} })).body.data.items;
+    expect(starting).toMatchObject({ status: 'starting', capital: '0.000000' });
+    t.clock.advance(10_000);
+    await t.app.robots.tick();
+    const running = await run(alice.token, starting.id);
+    expect(running).toMatchObject({ status: 'running', capital: '1000.000000' });
+    expect(clearing(starting.id)).toBe(0n);
+    // The stop's credit back throws: the run stays stopping and the next tick finishes it.
+    spy = failing((cid) => cid === `robot-out:${starting.id}:USDT:credit`);
+    const stop = await t.call('POST', '/stock/ai/order/stop', {
+      token: alice.token,
+      lang: 'pt-BR',
+      json: { id: starting.id, password: PIN },
+    });
+    expect(stop.body.msg).toContain(MOVE_PENDING[1][1]);
+    expect((await run(alice.token, starting.id)).status).toBe('stopping');
+    spy.mockRestore();
+    t.clock.advance(10_000);
+    await t.app.robots.tick();
+    const end = await run(alice.token, starting.id);
+    expect(end.status).toBe('stopped');
+    expect(spot(robotAccount(starting.id)).balance).toBe(0n);
+    expect(clearing(starting.id)).toBe(0n);
+    expect(spot(String(alice.userId)).balance).toBe(before - usdt('1000') + usdt(end.returned));
+  });
+
+  it('never sells again once the end figures are written: coin left then comes back as coin', async () => {
+    await start();
+    const { id } = await approved();
+    const alice = await customer('9000000361');
+    const before = spot(String(alice.userId)).balance;
+    const runId = (await buy(alice.token, { id, amount: '500' })).body.data.run.id as number;
+    const account = robotAccount(runId);
+    const coin = spot(account, 'BTC').balance;
+    expect(coin).toBeGreaterThan(0n);
+    const cash = spot(account).balance;
+    // A crash after the end's figures were written, before anything moved back.
+    await database.run(
+      `UPDATE robot_runs SET status = 'stopping', end_reason = 'customer', final_minor = $1, fee_minor = 0 WHERE id = $2`,
+      [cash.toString(), runId],
+    );
+    t.clock.advance(10_000);
+    await t.app.robots.tick();
+    expect((await run(alice.token, runId)).status).toBe('stopped');
+    // No closing sale: nothing stranded in the sub-account; the coin came back as coin.
+    expect(spot(account).balance).toBe(0n);
+    expect(spot(account, 'BTC').balance).toBe(0n);
+    expect(spot(String(alice.userId), 'BTC').balance).toBe(coin);
+    expect(spot(String(alice.userId)).balance).toBe(before - usdt('500') + cash);
+  });
+
+  it('counts every fill of a run in its figures, however many', async () => {
+    await start();
+    // A DCA buy below the spot minimum is never sent: the run's only fills are the ones written here.
+    const { id } = await approved({ params: { kind: 'dca', everyMinutes: 60, buyAmount: '1' } });
+    const alice = await customer('9000000371');
+    const runId = (await buy(alice.token, { id, amount: '500' })).body.data.run.id as number;
+    const account = robotAccount(runId);
+    expect((await run(alice.token, runId)).trades).toBe(0);
+    // 10,100 fills (more than any page): buy 1 lot for 1000, sell it for 1010, each with a fee of 1.
+    const fills = async (from: number, count: number) =>
+      database.run(
+        `INSERT INTO trades (id, seq, instrument_id, price_ticks, qty_lots, taker_side, maker_order_id, taker_order_id,
+           maker_user_id, taker_user_id, notional, maker_fee, taker_fee, at)
+         WITH RECURSIVE n(i) AS (SELECT ${from} UNION ALL SELECT i + 1 FROM n WHERE i < ${from + count - 1})
+         SELECT 900000000 + i, 900000000 + i, 'CRYPTO:BTCUSDT', 100, 1, CASE WHEN i % 2 = 0 THEN 'buy' ELSE 'sell' END,
+           1, 2, 'mm:test', $1, CASE WHEN i % 2 = 0 THEN 1000 ELSE 1010 END, 0, 1, 0 FROM n`,
+        [account],
+      );
+    await fills(0, 10_100);
+    const figures = await run(alice.token, runId);
+    expect(figures).toMatchObject({ trades: 10_100, fees: '0.010100', realizedPnl: '0.040400' });
+    // Saved as running totals: the next read folds only what is new.
+    await fills(10_100, 2);
+    expect(await run(alice.token, runId)).toMatchObject({ trades: 10_102, fees: '0.010102', realizedPnl: '0.040408' });
+    const listed = (await t.call('POST', '/stock/ai/order/list', { token: alice.token, json: {} })).body.data.items;
+    expect(listed[0]).toMatchObject({ trades: 10_102, realizedPnl: '0.040408' });
   });
 
   it('survives a restart: a stop a crash interrupted is finished at start-up, nothing moved twice', async () => {

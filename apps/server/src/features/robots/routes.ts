@@ -28,6 +28,7 @@ import { bearerToken, guard } from '../../http/auth.ts';
 import { done, ok, okEnvelope } from '../../http/envelope.ts';
 import type { Accounts } from '../accounts/service.ts';
 import type { Staff } from '../staff/service.ts';
+import { idempotencyKey } from '../stocks/routes.ts';
 import type { Robots } from './service.ts';
 
 export function robotRoutes(app: FastifyInstance, deps: { robots: Robots; accounts: Accounts; staff: Staff }) {
@@ -78,15 +79,20 @@ export function robotRoutes(app: FastifyInstance, deps: { robots: Robots; accoun
       schema: {
         tags,
         description:
-          "Starts a run with `amount` USDT from the spot wallet (between the start-up capital and the single limit), moved into the run's own sub-account.",
+          "Starts a run with `amount` USDT from the spot wallet (between the start-up capital and the single limit), moved into the run's own sub-account. With clientOrderId or the Idempotency-Key header, a retry answers the first result. robot_move_pending: received, the job completes the move.",
         body: aiBuyBody,
         response: { 200: okEnvelope(aiRunResult) },
       },
     },
     async (req) => {
       const { user } = await signedIn(req);
-      const run = await robots.buy(user.id, req.body.id, req.body.amount, () =>
-        accounts.checkPin(user, 'trade', req.body.password),
+      const key = idempotencyKey(req, req.body.clientOrderId);
+      const run = await robots.buy(
+        user.id,
+        req.body.id,
+        req.body.amount,
+        () => accounts.checkPin(user, 'trade', req.body.password),
+        key,
       );
       return done(req, 'submitted', { run });
     },
@@ -98,15 +104,20 @@ export function robotRoutes(app: FastifyInstance, deps: { robots: Robots; accoun
       schema: {
         tags,
         description:
-          'Adds capital to a running run (up to the single limit); it raises the high-water mark by as much.',
+          'Adds capital to a running run (up to the single limit); it raises the high-water mark by as much once moved. With clientOrderId or the Idempotency-Key header, a retry answers the first result.',
         body: aiAddAmountBody,
         response: { 200: okEnvelope(aiRunResult) },
       },
     },
     async (req) => {
       const { user } = await signedIn(req);
-      const run = await robots.addAmount(user.id, req.body.id, req.body.amount, () =>
-        accounts.checkPin(user, 'trade', req.body.password),
+      const key = idempotencyKey(req, req.body.clientOrderId);
+      const run = await robots.addAmount(
+        user.id,
+        req.body.id,
+        req.body.amount,
+        () => accounts.checkPin(user, 'trade', req.body.password),
+        key,
       );
       return done(req, 'submitted', { run });
     },

@@ -26,6 +26,7 @@ import {
   type Instrument as EngineInstrument,
   lotsToQuantity,
   type OrderView,
+  platformOwner,
   priceToTicks,
   tradeNotional,
 } from '@bourse/engine';
@@ -462,53 +463,77 @@ export class Robots {
 
   // --- starting, adding, stopping -------------------------------------------------------------------
 
-  /** Starts a run: checks, then capital moved into the run's sub-account (hold → post → deposit). */
-  async buy(userId: number, id: number, amount: string, checkPin: () => Promise<void>): Promise<RobotRunView> {
+  /**
+   * Starts a run: checks, then capital moved into the run's sub-account (hold → post → deposit). With a
+   * key (clientOrderId / Idempotency-Key), a retry answers the first request's run and starts nothing more.
+   */
+  async buy(
+    userId: number,
+    id: number,
+    amount: string,
+    checkPin: () => Promise<void>,
+    key?: string,
+  ): Promise<RobotRunView> {
     const row = await repo.findTemplate(this.#d.db, id);
     if (!row || (row.status !== 'approved' && row.status !== 'retired')) throw new AppError('robot_not_found');
-    if (row.status === 'retired') throw new AppError('robot_retired');
     const pair = this.#pair(row.instrument_id);
     if (!pair) throw new AppError('robot_not_found');
     const minor = this.#money(pair, amount);
     if (minor === null) throw fieldError('amount', 'field_invalid');
-    if (minor < row.min_minor)
-      throw fieldError('amount', 'robot_amount_below_minimum', () => ({
-        min: `${this.#fmt(pair, row.min_minor)} ${pair.spec.quote.code}`,
-      }));
-    if (minor > row.max_minor)
-      throw fieldError('amount', 'robot_amount_above_limit', () => ({
-        max: `${this.#fmt(pair, row.max_minor)} ${pair.spec.quote.code}`,
-      }));
+    const earlier = key === undefined ? undefined : await repo.findRunByKey(this.#d.db, userId, key);
+    if (!earlier) {
+      if (row.status === 'retired') throw new AppError('robot_retired');
+      if (minor < row.min_minor)
+        throw fieldError('amount', 'robot_amount_below_minimum', () => ({
+          min: `${this.#fmt(pair, row.min_minor)} ${pair.spec.quote.code}`,
+        }));
+      if (minor > row.max_minor)
+        throw fieldError('amount', 'robot_amount_above_limit', () => ({
+          max: `${this.#fmt(pair, row.max_minor)} ${pair.spec.quote.code}`,
+        }));
+    }
     await checkPin();
     return this.#serial(async () => {
+      // Looked up again inside the serial section: a concurrent retry waits for the first and answers it.
+      const first = key === undefined ? undefined : await repo.findRunByKey(this.#d.db, userId, key);
+      if (first) return this.#replayStart(first, row.id, minor);
       if (this.#d.engine.state.balance(String(userId), WALLET, pair.spec.quote.code).available < minor)
         throw new AppError('insufficient_balance');
       const now = this.#d.clock.now();
       const { runId, capitalId } = await this.#d.db.transaction((tx) =>
-        repo.insertRun(tx, {
-          user_id: userId,
-          template_id: row.id,
-          name: row.name,
-          instrument_id: row.instrument_id,
-          strategy: row.strategy,
-          params: row.params,
-          level: row.level,
-          period_days: row.period_days,
-          min_minor: row.min_minor,
-          max_minor: row.max_minor,
-          profit_ratio_pct: row.profit_ratio_pct,
-          capital_minor: minor,
-          seed: this.#d.randomSeed(),
-          started_at: now,
-          ends_at: now + row.period_days * DAY_MS,
-        }),
+        repo.insertRun(
+          tx,
+          {
+            user_id: userId,
+            template_id: row.id,
+            name: row.name,
+            instrument_id: row.instrument_id,
+            strategy: row.strategy,
+            params: row.params,
+            level: row.level,
+            period_days: row.period_days,
+            min_minor: row.min_minor,
+            max_minor: row.max_minor,
+            profit_ratio_pct: row.profit_ratio_pct,
+            client_key: key ?? null,
+            seed: this.#d.randomSeed(),
+            started_at: now,
+            ends_at: now + row.period_days * DAY_MS,
+          },
+          minor,
+        ),
       );
-      const moved = await this.#moveIn(runId, userId, capitalId, pair, minor);
-      if (!moved) {
-        await repo.moveRun(this.#d.db, runId, 'starting', 'failed', this.#d.clock.now(), 'system');
-        throw new AppError('insufficient_balance');
-      }
-      await repo.moveRun(this.#d.db, runId, 'starting', 'running', this.#d.clock.now(), 'system');
+      const capital: repo.CapitalRow = {
+        id: capitalId,
+        run_id: runId,
+        user_id: userId,
+        instrument_id: row.instrument_id,
+        amount: minor,
+        status: 'pending',
+      };
+      // Refused by the engine (the balance changed meanwhile): the run fails with nothing moved.
+      await this.#settleOrPending(capital);
+      if (!(await this.#startOrFail(runId))) throw new AppError('insufficient_balance');
       const run = (await repo.findRun(this.#d.db, runId)) as repo.RunRow;
       // Its first decision now (a grid's opening buy, DCA's first buy), not at the next tick.
       await this.#step(run, this.#d.clock.now()).catch((error) => this.#d.log(`robot ${runId}: ${String(error)}`));
@@ -516,31 +541,89 @@ export class Robots {
     });
   }
 
-  /** The customer's money into the sub-account; false when the hold is refused (nothing moved). */
+  /** A start retried with its key: the first request's answer (the same key for another start is refused). */
+  async #replayStart(run: repo.RunRow, templateId: number, minor: bigint): Promise<RobotRunView> {
+    const [first] = await repo.capitalOf(this.#d.db, run.id);
+    if (run.template_id !== templateId || first?.amount !== minor) throw new AppError('idempotency_key_reused');
+    if (run.status === 'failed') throw new AppError('insufficient_balance');
+    if (run.status === 'starting') throw new AppError('robot_move_pending');
+    return this.#runView(run);
+  }
+
+  /**
+   * One capital row settled in a request: true when moved, false when refused (nothing moved). An
+   * exception (the engine unreachable, a step refused half-way) leaves the row pending for the job, which
+   * finishes it with the same command ids; the customer is told the work is under way, not a bare 500.
+   */
+  async #settleOrPending(row: repo.CapitalRow): Promise<boolean> {
+    try {
+      return await this.#settle(row);
+    } catch (error) {
+      this.#d.log(`robot ${row.run_id}: capital ${row.id} left pending: ${String(error)}`);
+      throw new AppError('robot_move_pending');
+    }
+  }
+
+  /** A pending capital row's money moved (or its hold refused) and the row settled to match. */
+  async #settle(row: repo.CapitalRow): Promise<boolean> {
+    const pair = this.#pairOf(row.instrument_id);
+    const moved = await this.#moveIn(row.run_id, row.user_id, row.id, pair, row.amount);
+    await this.#d.db.transaction((tx) => repo.settleCapital(tx, row, moved ? 'moved' : 'refused'));
+    return moved;
+  }
+
+  /**
+   * A starting run whose first capital row is settled: running when it moved, failed when it was refused.
+   * Answers whether it runs; a row still pending leaves it starting (and answers true).
+   */
+  async #startOrFail(runId: number): Promise<boolean> {
+    const rows = await repo.capitalOf(this.#d.db, runId);
+    if (rows.some((r) => r.status === 'pending')) return true;
+    const now = this.#d.clock.now();
+    if (rows.some((r) => r.status === 'moved')) {
+      await repo.moveRun(this.#d.db, runId, 'starting', 'running', now, 'system');
+      return true;
+    }
+    await repo.moveRun(this.#d.db, runId, 'starting', 'failed', now, 'system');
+    return false;
+  }
+
+  /**
+   * The customer's money into the sub-account; false when the hold is refused (nothing moved). Each step
+   * is skipped when the engine already has it (its id is fixed), so a retry after a crash or an exception
+   * finishes the chain without moving anything twice.
+   */
   async #moveIn(runId: number, userId: number, capitalId: number, pair: Pair, minor: bigint): Promise<boolean> {
     const e = this.#d.engine;
     const amount = this.#fmt(pair, minor);
     const asset = pair.spec.quote.code;
     const hold = `robot-in:${capitalId}`;
-    const held = await e.submit({
-      type: 'hold_funds',
-      id: hold,
-      userId: String(userId),
-      wallet: WALLET,
-      asset,
-      amount,
-      cause: 'wallet_transfer',
-      link: runLink(runId),
-    });
-    if (!held.ok && held.code !== 'transfer_id_reused' && held.code !== 'command_id_reused') return false;
-    if (held.ok || e.state.fundsHold(hold) !== undefined) {
-      const posted = await e.submit({ type: 'post_hold', id: `${hold}:post`, holdId: hold, to: robotClearing(runId) });
-      if (!posted.ok && posted.code !== 'hold_not_found')
-        throw new Error(`robot ${runId}: post refused (${posted.code})`);
+    const post = `${hold}:post`;
+    const credit = `${hold}:credit`;
+    if (e.state.transferPosted(credit)) return true;
+    if (!e.state.transferPosted(post)) {
+      if (e.state.fundsHold(hold) === undefined) {
+        const held = await e.submit({
+          type: 'hold_funds',
+          id: hold,
+          userId: String(userId),
+          wallet: WALLET,
+          asset,
+          amount,
+          cause: 'wallet_transfer',
+          link: runLink(runId),
+        });
+        if (!held.ok && e.state.fundsHold(hold) === undefined && !e.state.transferPosted(post)) return false;
+      }
+      if (e.state.fundsHold(hold) !== undefined) {
+        const posted = await e.submit({ type: 'post_hold', id: post, holdId: hold, to: robotClearing(runId) });
+        if (!posted.ok && !e.state.transferPosted(post))
+          throw new Error(`robot ${runId}: post refused (${posted.code})`);
+      }
     }
     const credited = await e.submit({
       type: 'deposit',
-      id: `${hold}:credit`,
+      id: credit,
       userId: robotAccount(runId),
       wallet: WALLET,
       asset,
@@ -549,7 +632,8 @@ export class Robots {
       cause: 'wallet_transfer',
       link: runLink(runId),
     });
-    if (!credited.ok) throw new Error(`robot ${runId}: credit refused (${credited.code})`);
+    if (!credited.ok && !e.state.transferPosted(credit))
+      throw new Error(`robot ${runId}: credit refused (${credited.code})`);
     return true;
   }
 
@@ -559,33 +643,59 @@ export class Robots {
     return run;
   }
 
-  async addAmount(userId: number, id: number, amount: string, checkPin: () => Promise<void>): Promise<RobotRunView> {
+  /**
+   * Adds capital to a running run, up to the single limit (reserved in one statement with any addition
+   * still moving). With a key, a retry answers the first addition's result and adds nothing more.
+   */
+  async addAmount(
+    userId: number,
+    id: number,
+    amount: string,
+    checkPin: () => Promise<void>,
+    key?: string,
+  ): Promise<RobotRunView> {
     const run = await this.#ownRun(userId, id);
-    if (run.status !== 'running') throw new AppError('robot_not_running');
     const pair = this.#pairOf(run.instrument_id);
     const minor = this.#money(pair, amount);
     if (minor === null) throw fieldError('amount', 'field_invalid');
-    if (run.capital_minor + minor > run.max_minor)
-      throw fieldError('amount', 'robot_amount_above_limit', () => ({
+    const overLimit = () =>
+      fieldError('amount', 'robot_amount_above_limit', () => ({
         max: `${this.#fmt(pair, run.max_minor)} ${pair.spec.quote.code}`,
       }));
+    const earlier = key === undefined ? undefined : await repo.capitalByKey(this.#d.db, run.id, key);
+    if (!earlier) {
+      if (run.status !== 'running') throw new AppError('robot_not_running');
+      if (run.capital_minor + run.pending_minor + minor > run.max_minor) throw overLimit();
+    }
     await checkPin();
     return this.#serial(async () => {
+      const first = key === undefined ? undefined : await repo.capitalByKey(this.#d.db, run.id, key);
+      if (first) {
+        if (first.amount !== minor) throw new AppError('idempotency_key_reused');
+        if (first.status === 'refused') throw new AppError('insufficient_balance');
+        if (first.status === 'pending') throw new AppError('robot_move_pending');
+        return this.#runView((await repo.findRun(this.#d.db, run.id)) as repo.RunRow);
+      }
       if (this.#d.engine.state.balance(String(userId), WALLET, pair.spec.quote.code).available < minor)
         throw new AppError('insufficient_balance');
       const now = this.#d.clock.now();
       const capitalId = await this.#d.db.transaction(async (tx) => {
-        if (!(await repo.addCapital(tx, run.id, minor))) throw new AppError('robot_not_running');
-        return repo.insertCapital(tx, run.id, minor, now);
+        if (!(await repo.reserveCapital(tx, run.id, minor))) {
+          const fresh = await repo.findRun(tx, run.id);
+          throw fresh?.status === 'running' ? overLimit() : new AppError('robot_not_running');
+        }
+        return repo.insertCapital(tx, run.id, minor, now, key ?? null);
       });
-      if (!(await this.#moveIn(run.id, userId, capitalId, pair, minor))) {
-        // Refused by the engine (the balance changed meanwhile): the addition is undone, nothing moved.
-        await this.#d.db.transaction(async (tx) => {
-          await repo.addCapital(tx, run.id, -minor);
-          await tx.run('DELETE FROM robot_capital WHERE id = $1', [capitalId]);
-        });
-        throw new AppError('insufficient_balance');
-      }
+      const row: repo.CapitalRow = {
+        id: capitalId,
+        run_id: run.id,
+        user_id: userId,
+        instrument_id: run.instrument_id,
+        amount: minor,
+        status: 'pending',
+      };
+      // Refused by the engine (the balance changed meanwhile): the row is refused, its reservation released.
+      if (!(await this.#settleOrPending(row))) throw new AppError('insufficient_balance');
       return this.#runView((await repo.findRun(this.#d.db, run.id)) as repo.RunRow);
     });
   }
@@ -598,17 +708,25 @@ export class Robots {
       const now = this.#d.clock.now();
       if (!(await repo.moveRun(this.#d.db, run.id, 'running', 'stopping', now, 'customer', { end_reason: 'customer' })))
         throw new AppError('robot_not_running');
-      await this.#finish(run.id);
+      try {
+        await this.#finish(run.id);
+      } catch (error) {
+        // The run stays stopping; the job finishes it with the same command ids.
+        this.#d.log(`robot ${run.id}: stop left to the job: ${String(error)}`);
+        throw new AppError('robot_move_pending');
+      }
       return this.#runView((await repo.findRun(this.#d.db, run.id)) as repo.RunRow);
     });
   }
 
   /**
-   * The end of a run (stopped early or at its period's end): its orders cancelled, its coin sold at
-   * market, the end's figures written once, then its USDT back to the customer less the performance
-   * fee, and any coin left (less than a lot, or what the book could not take) back as coin.
+   * The end of a run (stopped early or at its period's end): any capital still moving in finished first
+   * (it is part of the high-water mark), its orders cancelled, its coin sold at market — once, before the
+   * end's figures are written, never after — then its USDT back to the customer less the performance fee,
+   * and any coin left (less than a lot, or what the book could not take) back as coin.
    */
   async #finish(runId: number): Promise<void> {
+    for (const row of await repo.pendingCapital(this.#d.db, runId)) await this.#settle(row);
     const run = (await repo.findRun(this.#d.db, runId)) as repo.RunRow;
     if (run.status !== 'stopping') return;
     const e = this.#d.engine;
@@ -623,26 +741,27 @@ export class Robots {
       });
     }
     const base = pair.spec.base.code;
-    const lots = Number(e.state.balance(account, WALLET, base).available / pair.spec.lotMinor);
-    const last = this.#d.market.lastTicks(pair.id)?.lastTicks;
-    if (lots > 0 && last !== undefined) {
-      const instrument = this.#d.market.instrument(pair.id);
-      if (instrument) await this.#d.bot.prepare(instrument);
-      await e.submit({
-        type: 'place_order',
-        id: `robot-close:${run.id}`,
-        userId: account,
-        instrumentId: pair.id,
-        side: 'sell',
-        orderType: 'limit',
-        priceTicks: marketLimitTicks('sell', last),
-        qtyLots: lots,
-        timeInForce: 'ioc',
-      });
-    }
     const quote = pair.spec.quote.code;
-    let fresh = (await repo.findRun(this.#d.db, run.id)) as repo.RunRow;
-    if (fresh.final_minor === null) {
+    if (run.final_minor === null) {
+      // The closing sale only while the figures are open: once they are written, a sale would leave its
+      // USDT behind in the sub-account (the amount to return is fixed).
+      const lots = Number(e.state.balance(account, WALLET, base).available / pair.spec.lotMinor);
+      const last = this.#d.market.lastTicks(pair.id)?.lastTicks;
+      if (lots > 0 && last !== undefined) {
+        const instrument = this.#d.market.instrument(pair.id);
+        if (instrument) await this.#d.bot.prepare(instrument);
+        await e.submit({
+          type: 'place_order',
+          id: `robot-close:${run.id}`,
+          userId: account,
+          instrumentId: pair.id,
+          side: 'sell',
+          orderType: 'limit',
+          priceTicks: marketLimitTicks('sell', last),
+          qtyLots: lots,
+          timeInForce: 'ioc',
+        });
+      }
       const final = e.state.balance(account, WALLET, quote).balance;
       await repo.saveFinal(
         this.#d.db,
@@ -650,12 +769,15 @@ export class Robots {
         final,
         performanceFee(final, run.capital_minor, run.profit_ratio_pct * 100),
       );
-      fresh = (await repo.findRun(this.#d.db, run.id)) as repo.RunRow;
     }
+    const fresh = (await repo.findRun(this.#d.db, run.id)) as repo.RunRow;
     const final = fresh.final_minor as bigint;
     const fee = fresh.fee_minor as bigint;
     if (final > 0n) await this.#moveOut(run, pair, quote, final, fee);
-    const coin = e.state.balance(account, WALLET, base).balance;
+    // The coin: what the sub-account holds, or what a move cut short left in the pass-through account.
+    const coinHeld = e.state.balance(account, WALLET, base).balance;
+    const coin =
+      coinHeld > 0n ? coinHeld : e.state.balance(platformOwner(robotClearing(run.id)), 'platform', base).balance;
     if (coin > 0n) await this.#moveOut(run, pair, base, coin, 0n);
     await repo.saveReturned(this.#d.db, run.id, final - fee);
     const at = this.#d.clock.now();
@@ -663,37 +785,48 @@ export class Robots {
     await repo.moveRun(this.#d.db, run.id, 'stopping', to, at, 'system', { ended_at: at });
   }
 
-  /** From the sub-account back to the customer's spot wallet (hold → post with the fee → deposit). */
+  /**
+   * From the sub-account back to the customer's spot wallet (hold → post with the fee → deposit), each
+   * step skipped when the engine already has it, so a retry completes a move cut short.
+   */
   async #moveOut(run: repo.RunRow, pair: Pair, asset: string, minor: bigint, fee: bigint): Promise<void> {
     const e = this.#d.engine;
     const scale = asset === pair.spec.quote.code ? pair.spec.quote.scale : pair.spec.base.scale;
     const fmt = (m: bigint) => formatDecimal(m, scale);
     const hold = `robot-out:${run.id}:${asset}`;
-    const held = await e.submit({
-      type: 'hold_funds',
-      id: hold,
-      userId: robotAccount(run.id),
-      wallet: WALLET,
-      asset,
-      amount: fmt(minor),
-      cause: 'wallet_transfer',
-      link: runLink(run.id),
-    });
-    if (!held.ok && e.state.fundsHold(hold) === undefined && !e.state.transferPosted(`${hold}:post`))
-      throw new Error(`robot ${run.id}: hold of ${asset} refused (${held.code})`);
-    if (e.state.fundsHold(hold) !== undefined) {
-      const posted = await e.submit({
-        type: 'post_hold',
-        id: `${hold}:post`,
-        holdId: hold,
-        to: robotClearing(run.id),
-        ...(fee > 0n ? { fee: fmt(fee) } : {}),
-      });
-      if (!posted.ok) throw new Error(`robot ${run.id}: post of ${asset} refused (${posted.code})`);
+    const post = `${hold}:post`;
+    const credit = `${hold}:credit`;
+    if (e.state.transferPosted(credit)) return;
+    if (!e.state.transferPosted(post)) {
+      if (e.state.fundsHold(hold) === undefined) {
+        const held = await e.submit({
+          type: 'hold_funds',
+          id: hold,
+          userId: robotAccount(run.id),
+          wallet: WALLET,
+          asset,
+          amount: fmt(minor),
+          cause: 'wallet_transfer',
+          link: runLink(run.id),
+        });
+        if (!held.ok && e.state.fundsHold(hold) === undefined && !e.state.transferPosted(post))
+          throw new Error(`robot ${run.id}: hold of ${asset} refused (${held.code})`);
+      }
+      if (e.state.fundsHold(hold) !== undefined) {
+        const posted = await e.submit({
+          type: 'post_hold',
+          id: post,
+          holdId: hold,
+          to: robotClearing(run.id),
+          ...(fee > 0n ? { fee: fmt(fee) } : {}),
+        });
+        if (!posted.ok && !e.state.transferPosted(post))
+          throw new Error(`robot ${run.id}: post of ${asset} refused (${posted.code})`);
+      }
     }
     const credited = await e.submit({
       type: 'deposit',
-      id: `${hold}:credit`,
+      id: credit,
       userId: String(run.user_id),
       wallet: WALLET,
       asset,
@@ -702,14 +835,20 @@ export class Robots {
       cause: 'wallet_transfer',
       link: runLink(run.id),
     });
-    if (!credited.ok) throw new Error(`robot ${run.id}: credit of ${asset} refused (${credited.code})`);
+    if (!credited.ok && !e.state.transferPosted(credit))
+      throw new Error(`robot ${run.id}: credit of ${asset} refused (${credited.code})`);
   }
 
   // --- the scheduled job ----------------------------------------------------------------------------
 
-  /** Every running run: ended at its period's end, or asked for its orders (once per tick number). */
+  /**
+   * Every running run: ended at its period's end, or asked for its orders (once per tick number). First,
+   * whatever a crash or an exception left half-done is completed (see #recover), at every tick, not only
+   * at start-up.
+   */
   tick(): Promise<void> {
     return this.#serial(async () => {
+      await this.#recover();
       const now = this.#d.clock.now();
       for (const run of await repo.runsIn(this.#d.db, ['running'])) {
         try {
@@ -728,20 +867,24 @@ export class Robots {
 
   /** Start-up: moves a crash interrupted are completed (every command id is fixed, so none repeats). */
   resume(): Promise<void> {
-    return this.#serial(async () => {
-      for (const run of await repo.runsIn(this.#d.db, ['starting'])) {
-        const pair = this.#pair(run.instrument_id);
-        const [first] = await repo.capitalOf(this.#d.db, run.id);
-        if (!pair || !first) continue;
-        const now = this.#d.clock.now();
-        if (await this.#moveIn(run.id, run.user_id, first.id, pair, first.amount))
-          await repo.moveRun(this.#d.db, run.id, 'starting', 'running', now, 'system');
-        else await repo.moveRun(this.#d.db, run.id, 'starting', 'failed', now, 'system');
-      }
-      for (const run of await repo.runsIn(this.#d.db, ['stopping'])) {
-        await this.#finish(run.id).catch((error) => this.#d.log(`robot ${run.id}: ${String(error)}`));
-      }
-    });
+    return this.#serial(() => this.#recover());
+  }
+
+  /**
+   * Completes what was cut short: every pending capital row (its hold → post → deposit chain, by its fixed
+   * ids), then each starting run (running once its first row moved, failed if it was refused), then each
+   * stopping run's end. A failure is logged and tried again at the next tick.
+   */
+  async #recover(): Promise<void> {
+    for (const row of await repo.pendingCapital(this.#d.db)) {
+      await this.#settle(row).catch((error) => this.#d.log(`robot ${row.run_id}: capital ${row.id}: ${String(error)}`));
+    }
+    for (const run of await repo.runsIn(this.#d.db, ['starting'])) {
+      await this.#startOrFail(run.id).catch((error) => this.#d.log(`robot ${run.id}: ${String(error)}`));
+    }
+    for (const run of await repo.runsIn(this.#d.db, ['stopping'])) {
+      await this.#finish(run.id).catch((error) => this.#d.log(`robot ${run.id}: ${String(error)}`));
+    }
   }
 
   async #step(run: repo.RunRow, now: number): Promise<void> {
@@ -869,33 +1012,61 @@ export class Robots {
     };
   }
 
+  /**
+   * The run's P&L by average cost over all its fills: a buy adds its notional to the cost, a sell realizes
+   * its notional less the cost of what it sold; fees (maker or taker, as paid) are counted apart and taken
+   * from the realized P&L. Folded in trade id order from where the run's saved totals stop, so each fill
+   * is read once whatever the number of fills (the totals are saved for the next read).
+   */
+  async #pnl(run: repo.RunRow, pair: Pair) {
+    const account = robotAccount(run.id);
+    const t: repo.PnlTotals = {
+      pnl_cursor: run.pnl_cursor,
+      pnl_lots: run.pnl_lots,
+      pnl_cost: run.pnl_cost,
+      pnl_realized: run.pnl_realized,
+      pnl_fees: run.pnl_fees,
+      pnl_trades: run.pnl_trades,
+    };
+    const PAGE = 1_000;
+    for (;;) {
+      const page = await repo.fillsAfter(this.#d.db, account, pair.id, t.pnl_cursor, PAGE);
+      for (const f of page) {
+        const taker = f.taker_user_id === account;
+        const side = taker ? f.taker_side : f.taker_side === 'buy' ? 'sell' : 'buy';
+        const q = BigInt(String(f.qty_lots));
+        const notional = BigInt(String(f.notional));
+        t.pnl_fees += BigInt(String(taker ? f.taker_fee : f.maker_fee));
+        t.pnl_trades += 1;
+        if (side === 'buy') {
+          t.pnl_lots += q;
+          t.pnl_cost += notional;
+        } else if (t.pnl_lots > 0n) {
+          const sold = q < t.pnl_lots ? q : t.pnl_lots;
+          const soldCost = (t.pnl_cost * sold) / t.pnl_lots;
+          t.pnl_realized += notional - soldCost;
+          t.pnl_cost -= soldCost;
+          t.pnl_lots -= sold;
+        }
+        t.pnl_cursor = BigInt(String(f.id));
+      }
+      if (page.length < PAGE) break;
+    }
+    if (t.pnl_cursor !== run.pnl_cursor) await repo.savePnl(this.#d.db, run.id, run.pnl_cursor, t);
+    return {
+      lots: Number(t.pnl_lots),
+      cost: t.pnl_cost,
+      realized: t.pnl_realized,
+      fees: t.pnl_fees,
+      trades: t.pnl_trades,
+    };
+  }
+
   async #runView(run: repo.RunRow): Promise<RobotRunView> {
     const pair = this.#pairOf(run.instrument_id);
     const account = robotAccount(run.id);
     const e = this.#d.engine;
-    const { rows } = await spotRepo.listUserTrades(this.#d.db, account, [pair.id], undefined, 10_000, 0);
-    // Average cost: a buy adds its notional to the cost, a sell realizes its notional less the cost of
-    // what it sold; fees (maker or taker, as paid) are counted apart and taken from the realized P&L.
-    let lots = 0;
-    let cost = 0n;
-    let realized = 0n;
-    let fees = 0n;
-    for (const t of [...rows].reverse()) {
-      const taker = t.taker_user_id === account;
-      const side = taker ? t.taker_side : t.taker_side === 'buy' ? 'sell' : 'buy';
-      const q = Number(t.qty_lots);
-      const notional = BigInt(t.notional);
-      fees += BigInt(taker ? t.taker_fee : t.maker_fee);
-      if (side === 'buy') {
-        lots += q;
-        cost += notional;
-      } else if (lots > 0) {
-        const sold = (cost * BigInt(Math.min(q, lots))) / BigInt(lots);
-        realized += notional - sold;
-        cost -= sold;
-        lots -= Math.min(q, lots);
-      }
-    }
+    const { lots, cost, realized, fees, trades } = await this.#pnl(run, pair);
     const last = this.#d.market.lastTicks(pair.id)?.lastTicks ?? 0;
     const quote = e.state.balance(account, WALLET, pair.spec.quote.code).balance;
     const baseMinor = e.state.balance(account, WALLET, pair.spec.base.code).balance;
@@ -928,7 +1099,7 @@ export class Robots {
       returned: run.returned_minor === null ? null : this.#fmt(pair, run.returned_minor),
       quoteBalance: this.#fmt(pair, quote),
       baseQuantity: formatDecimal(baseMinor, pair.spec.base.scale),
-      trades: rows.length,
+      trades,
       startedAt: run.started_at,
       endsAt: run.ends_at,
       endedAt: run.ended_at,

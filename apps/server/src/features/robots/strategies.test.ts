@@ -91,6 +91,21 @@ describe('DCA', () => {
     ).toBe('d:1');
   });
 
+  it('after missed ticks buys once and schedules from now, never a burst making up the gap', () => {
+    const first = decide(input({ params }));
+    // The job was away for ten intervals: one buy now, and the next is a full interval (plus the seed's
+    // move) from now, so the tick right after buys nothing.
+    const late = (first.memo.next as number) + 10 * 60_000;
+    const resumed = decide(input({ params, memo: first.memo, market: { nowMs: late, lastTicks: 1_000, closes: [] } }));
+    expect(resumed.place).toHaveLength(1);
+    expect(resumed.memo.next as number).toBeGreaterThanOrEqual(late + 60_000);
+    expect(resumed.memo.next as number).toBeLessThan(late + 66_000);
+    const after = decide(
+      input({ params, memo: resumed.memo, market: { nowMs: late + 5_000, lastTicks: 1_000, closes: [] } }),
+    );
+    expect(after.place).toEqual([]);
+  });
+
   it('is deterministic under a seed, and another seed moves the schedule', () => {
     const a = decide(input({ params, seed: 1 }));
     expect(decide(input({ params, seed: 1 }))).toEqual(a);

@@ -170,7 +170,8 @@ function dca(input: StrategyInput, p: DcaParams): Decision {
   const budget = p.buyMinor < wallet.quoteMinor ? p.buyMinor : wallet.quoteMinor;
   const lots = lotsFor(budget, price, sizing);
   const jitter = Math.floor(seeded(input.seed, n) * (p.everyMs / 10));
-  const memo: Memo = { ...input.memo, n: n + 1, next: next + p.everyMs + jitter };
+  // From now when ticks were missed (a restart, a slow job): one buy, never a burst making up the gap.
+  const memo: Memo = { ...input.memo, n: n + 1, next: Math.max(next, market.nowMs) + p.everyMs + jitter };
   if (lots === 0) return { cancel: [], place: [], memo };
   return {
     cancel: [],

@@ -252,8 +252,12 @@ function StartForm({ info }: { info: AiInfoView }) {
           [t('robots.profitRatio'), t('robots.profitRatioValue', { ratio: info.profitRatio })],
         ]}
         notice={<p className="confirm__notice">{t('robots.disclaimer')}</p>}
-        submit={(password) =>
-          apiPost<AiRunResult>('/stock/ai/buy', { id: info.id, amount, password }, { isSilent: true })
+        submit={(password, clientOrderId) =>
+          apiPost<AiRunResult>(
+            '/stock/ai/buy',
+            { id: info.id, amount, password, clientOrderId },
+            { isSilent: true, idempotencyKey: clientOrderId },
+          )
         }
         onDone={(result) => {
           setConfirmKey(null);
@@ -534,9 +538,13 @@ function RunActions({ run, onChanged }: { run: RobotRunView; onChanged: () => vo
         notice={
           <p className="confirm__notice">{sheet?.kind === 'stop' ? t('robots.stopNotice') : t('robots.disclaimer')}</p>
         }
-        submit={(password) =>
+        submit={(password, clientOrderId) =>
           sheet?.kind === 'add'
-            ? apiPost<AiRunResult>('/stock/ai/order/add/amount', { id: run.id, amount, password }, { isSilent: true })
+            ? apiPost<AiRunResult>(
+                '/stock/ai/order/add/amount',
+                { id: run.id, amount, password, clientOrderId },
+                { isSilent: true, idempotencyKey: clientOrderId },
+              )
             : apiPost<AiRunResult>('/stock/ai/order/stop', { id: run.id, password }, { isSilent: true })
         }
         onDone={() => {
