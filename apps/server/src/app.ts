@@ -88,6 +88,8 @@ import { Holdings } from './features/stocks/holdings.ts';
 import { stockRoutes } from './features/stocks/routes.ts';
 import { StockOrders } from './features/stocks/service.ts';
 import { Watchlist } from './features/stocks/watchlist.ts';
+import { loanRoutes } from './features/loans/routes.ts';
+import { Loans } from './features/loans/service.ts';
 import { vipRoutes } from './features/vip/routes.ts';
 import { Vip } from './features/vip/service.ts';
 import { voteRoutes } from './features/votes/routes.ts';
@@ -158,6 +160,8 @@ export type App = {
   robots: Robots;
   /** VIP membership and the one entitlement check other lines ask (features/vip). */
   vip: Vip;
+  /** Loans and the credit score: tests run the interest job by hand (accrue()) with loans.accrueEveryMs 0. */
+  loans: Loans;
 };
 
 export async function buildApp(deps: AppDeps): Promise<App> {
@@ -263,9 +267,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   const adjustments = new Adjustments({ db, engine, clock });
   const vip = new Vip({ db, engine, clock, settings: config.vip, stockCountry: config.stockCountry });
-  // What a line's source says about it: an adjustment's reason, a VIP payment's period.
+  const loans = new Loans({ db, engine, clock, settings: config.loans, stockCountry: config.stockCountry });
+  // What a line's source says about it: an adjustment's reason, a VIP payment's period, a loan's number.
   const lineNotes = async (userId: number, links: readonly string[]) =>
-    new Map([...(await adjustments.notes(userId, links)), ...(await vip.notes(userId, links))]);
+    new Map([
+      ...(await adjustments.notes(userId, links)),
+      ...(await vip.notes(userId, links)),
+      ...(await loans.notes(userId, links)),
+    ]);
   const wallets = new Wallets(db, engine, lineNotes);
   // Instruments listed at run time (a stock after its IPO, a coin after its offering) rejoin the catalogue
   // before the market opens, so the simulator, the venue and the liquidity bot pick them up.
@@ -461,6 +470,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       stockRoutes(api, { accounts, orders: stockOrders, holdings, watchlist, market, clock });
       blockTradeRoutes(api, { accounts, blocks: blockTrades, staff });
       vipRoutes(api, { accounts, vip, staff });
+      loanRoutes(api, { accounts, loans, staff });
       spotRoutes(api, { accounts, spot, market });
       spotConsoleRoutes(api, { spot, staff });
       perpetualRoutes(api, { accounts, perps: perpetuals });
@@ -477,6 +487,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           await cryptoWatcher.scan();
           await ipos.tick();
           await robots.tick();
+          await loans.accrue();
         });
       }
       contentRoutes(api, { content, accounts, staff });
@@ -581,6 +592,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     http.addHook('onClose', () => clearInterval(robotTimer));
   }
   await vip.recover();
+  // Finishes half-done loan steps and charges the interest days missed while the server was down.
+  await loans.recover();
+  if (config.loans.accrueEveryMs > 0) {
+    const loanTimer = setInterval(() => void loans.accrue().catch(() => undefined), config.loans.accrueEveryMs);
+    http.addHook('onClose', () => clearInterval(loanTimer));
+  }
   return {
     http,
     accounts,
@@ -603,6 +620,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     blockTrades,
     robots,
     vip,
+    loans,
   };
 }
 

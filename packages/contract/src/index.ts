@@ -13,6 +13,7 @@ export * from './exchange.ts';
 export * from './fields.ts';
 export * from './ipo.ts';
 export * from './kyc.ts';
+export * from './loans.ts';
 export * from './lang.ts';
 export * from './market.ts';
 export * from './perpetuals.ts';

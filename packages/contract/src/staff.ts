@@ -85,6 +85,8 @@ export const STAFF_PERMISSIONS = {
   'robots.manage': ['finance', 'admin'],
   /** VIP: the members list, a customer's stock-strategy switch, and the trading-advice posts. */
   'vip.manage': ['support', 'admin'],
+  /** Loans: review (approve, a second approval above the threshold, reject) and confirm repayments. */
+  'loans.review': ['finance', 'admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffPermission = keyof typeof STAFF_PERMISSIONS;
 

@@ -181,6 +181,9 @@ const KEY_CODES: { readonly [K in CommandKey]: KeyCode } & { readonly [key: stri
       'liquidation',
       'adjustment',
       'convert',
+      // Appended (decision 0039): a cause is coded by its position, so new ones go at the end.
+      'loan',
+      'loan_repayment',
     ],
   ],
   link: ['l', STR],
