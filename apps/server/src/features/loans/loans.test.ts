@@ -349,4 +349,26 @@ describe.each(dbs)('loans on $dialect', ({ open }) => {
       'loan.confirm_repayment',
     ]);
   });
+  it('catches up the interest days missed while the server was down, once each', async () => {
+    await start();
+    const asha = await customer('9300000008');
+    const id = (await apply(asha.token, { amount: '1000', days: 14 })).body.data.id as number;
+    const approved = await decide(await admin(), id, 'approve', 'fine for a first loan');
+    const t0 = approved.body.data.disbursedAt as number;
+    expect(loanAccount(id)).toBe(-100_050n);
+    // The server stops; it starts again five days later on the same database.
+    await t.close();
+    t = await testApp(
+      db,
+      { paperGrants: GRANTS, loans: { ...loadLoanSettings({}), accrueEveryMs: 0 } },
+      t0 + 5 * DAY + 1,
+    );
+    expect(loanAccount(id)).toBe(-100_300n); // days 1–6 at 0.50
+    expect(await t.app.loans.accrue()).toBe(0);
+    const lines = await db.query<{ n: number }>(
+      "SELECT COUNT(*) AS n FROM ledger_transfers WHERE link = $1 AND cause = 'interest'",
+      [`loan:${id}`],
+    );
+    expect(Number(lines[0]?.n)).toBe(6);
+  });
 });
