@@ -76,6 +76,8 @@ export const specPages: Record<string, readonly string[]> = {
 export const extraPages: Record<string, readonly string[]> = {
   // The public (no login) IPO draw verification (issue 26).
   stockIPO: ['drawVerify'],
+  // Loans (issue 28, decision 0039): the application with every term, and the customer's loans.
+  loan: ['apply', 'list'],
 };
 
 const named =
@@ -113,6 +115,7 @@ const ipoOrderPage = () => import('../features/ipo/ipo-order-page.tsx');
 const drawVerifyPage = () => import('../features/ipo/draw-verify-page.tsx');
 const robotPages = () => import('../features/robots/robot-pages.tsx');
 const vipPage = () => import('../features/vip/vip-page.tsx');
+const loanPages = () => import('../features/loans/loan-pages.tsx');
 const votePages = () => import('../features/votes/vote-pages.tsx');
 const installPages = () => import('../features/common/install-pages.tsx');
 const infoPages = () => import('../features/common/info-pages.tsx');
@@ -218,4 +221,8 @@ export const builtPages: Record<string, Loader> = {
   'common/iosAPP': named(installPages, 'IosAppPage'),
   'common/companyIntroduction': named(infoPages, 'CompanyIntroductionPage'),
   'common/loanService': named(infoPages, 'LoanServicePage'),
+  // Loans and the credit score (issue 28 items 1–2)
+  'user/creditScore': named(loanPages, 'CreditScorePage'),
+  'loan/apply': named(loanPages, 'LoanApplyPage'),
+  'loan/list': named(loanPages, 'LoanListPage'),
 };

@@ -16,6 +16,7 @@ import { pagesEnUS } from './pages.en-US.ts';
 import { perpetualsEnUS } from './perpetuals.en-US.ts';
 import { robotsEnUS } from './robots.en-US.ts';
 import { spotEnUS } from './spot.en-US.ts';
+import { loansEnUS } from './loans.en-US.ts';
 import { vipEnUS } from './vip.en-US.ts';
 import { withdrawalsEnUS } from './withdrawals.en-US.ts';
 
@@ -274,6 +275,7 @@ export const enUS = {
       voteUrl: 'Shareholder voting',
       stockKline: 'Chart',
     },
+    loan: { apply: 'Apply for a loan', list: 'My loans' },
     stockIPO: {
       ipoList: 'IPOs',
       list: 'My subscriptions',
@@ -376,6 +378,7 @@ export const enUS = {
   ...blockEnUS,
   ...robotsEnUS,
   ...vipEnUS,
+  ...loansEnUS,
   ...ipoEnUS,
   ...pagesEnUS,
 };

@@ -17,6 +17,7 @@ import { pagesPtBR } from './pages.pt-BR.ts';
 import { perpetualsPtBR } from './perpetuals.pt-BR.ts';
 import { robotsPtBR } from './robots.pt-BR.ts';
 import { spotPtBR } from './spot.pt-BR.ts';
+import { loansPtBR } from './loans.pt-BR.ts';
 import { vipPtBR } from './vip.pt-BR.ts';
 import { withdrawalsPtBR } from './withdrawals.pt-BR.ts';
 
@@ -275,6 +276,7 @@ export const ptBR: Messages = {
       voteUrl: 'Votação de acionistas',
       stockKline: 'Gráfico',
     },
+    loan: { apply: 'Pedir empréstimo', list: 'Meus empréstimos' },
     stockIPO: {
       ipoList: 'IPOs',
       list: 'Minhas subscrições',
@@ -373,6 +375,7 @@ export const ptBR: Messages = {
   ...blockPtBR,
   ...robotsPtBR,
   ...vipPtBR,
+  ...loansPtBR,
   ...ipoPtBR,
   ...pagesPtBR,
 };

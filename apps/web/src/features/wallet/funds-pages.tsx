@@ -55,6 +55,9 @@ const knownCauses = [
   'convert',
   'wallet_transfer',
   'allotment',
+  'interest',
+  'loan',
+  'loan_repayment',
 ];
 /** The causes the records can be filtered by, in the order the chips show them. */
 const filterCauses = [
