@@ -84,6 +84,7 @@ describe('role matrix', () => {
       'kyc',
       'deposits',
       'withdrawals',
+      'loans',
       'reconciliation',
       'liquidity',
       'perpetuals',

@@ -11,12 +11,12 @@ import { exchangeEnUS } from './exchange.en-US.ts';
 import { fundsEnUS } from './funds.en-US.ts';
 import { icoEnUS } from './ico.en-US.ts';
 import { ipoEnUS } from './ipo.en-US.ts';
+import { loansEnUS } from './loans.en-US.ts';
 import { marketsEnUS } from './markets.en-US.ts';
 import { pagesEnUS } from './pages.en-US.ts';
 import { perpetualsEnUS } from './perpetuals.en-US.ts';
 import { robotsEnUS } from './robots.en-US.ts';
 import { spotEnUS } from './spot.en-US.ts';
-import { loansEnUS } from './loans.en-US.ts';
 import { vipEnUS } from './vip.en-US.ts';
 import { withdrawalsEnUS } from './withdrawals.en-US.ts';
 

@@ -12,12 +12,12 @@ import { exchangePtBR } from './exchange.pt-BR.ts';
 import { fundsPtBR } from './funds.pt-BR.ts';
 import { icoPtBR } from './ico.pt-BR.ts';
 import { ipoPtBR } from './ipo.pt-BR.ts';
+import { loansPtBR } from './loans.pt-BR.ts';
 import { marketsPtBR } from './markets.pt-BR.ts';
 import { pagesPtBR } from './pages.pt-BR.ts';
 import { perpetualsPtBR } from './perpetuals.pt-BR.ts';
 import { robotsPtBR } from './robots.pt-BR.ts';
 import { spotPtBR } from './spot.pt-BR.ts';
-import { loansPtBR } from './loans.pt-BR.ts';
 import { vipPtBR } from './vip.pt-BR.ts';
 import { withdrawalsPtBR } from './withdrawals.pt-BR.ts';
 

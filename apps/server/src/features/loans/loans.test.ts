@@ -68,7 +68,11 @@ describe.each(dbs)('loans on $dialect', ({ open }) => {
   const decide = (staff: string, id: number, decision: string, reason: string, lang = 'en-US') =>
     t.call('POST', `/admin/loans/${id}/decide`, { token: staff, json: { decision, reason }, lang });
   const confirm = (staff: string, id: number, lang = 'en-US') =>
-    t.call('POST', `/admin/loans/${id}/confirm-repayment`, { token: staff, json: { reason: 'repayment received in full' }, lang });
+    t.call('POST', `/admin/loans/${id}/confirm-repayment`, {
+      token: staff,
+      json: { reason: 'repayment received in full' },
+      lang,
+    });
   const repay = (token: string, id: number, lang = 'en-US', password = PIN) =>
     t.call('POST', '/user/loan/repay', { token, lang, json: { id, password } });
   const log = async (token: string) =>
@@ -153,7 +157,7 @@ describe.each(dbs)('loans on $dialect', ({ open }) => {
     expect(mine[0]).toMatchObject({ id, accruedDays: 4, interestAccrued: '4.00', outstanding: '2004.00' });
     expect(loanAccount(id)).toBe(-200_400n);
     const lines = await db.query<{ transfer_id: string; cause: string }>(
-      "SELECT transfer_id, cause FROM ledger_transfers WHERE link = $1 ORDER BY seq",
+      'SELECT transfer_id, cause FROM ledger_transfers WHERE link = $1 ORDER BY seq',
       [`loan:${id}`],
     );
     expect(lines.map((l) => [l.transfer_id, l.cause])).toEqual([
@@ -199,9 +203,7 @@ describe.each(dbs)('loans on $dialect', ({ open }) => {
       delta: 100,
       loanId: id,
     });
-    expect((await t.call('GET', '/user/credit/score', { token: asha.token })).body.data.score).toBe(
-      450 + 100 + 5 * 2,
-    );
+    expect((await t.call('GET', '/user/credit/score', { token: asha.token })).body.data.score).toBe(450 + 100 + 5 * 2);
     // The funds records name the loan beside each line.
     const audit = await db.query<{ action: string }>(
       "SELECT action FROM audit_log WHERE target_type = 'loan' ORDER BY id",

@@ -17,8 +17,8 @@ import {
   pageQuery,
   recordId,
   scoreChangeView,
-  staffLoanView,
   staffLoansQuery,
+  staffLoanView,
 } from '@bourse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -160,7 +160,11 @@ export function loanRoutes(app: FastifyInstance, d: { accounts: Accounts; loans:
     },
     async (req) => {
       const who = await reviewer(req);
-      return done(req, 'modified', await d.loans.decide(who.staff.id, req.params.id, req.body.decision, req.body.reason));
+      return done(
+        req,
+        'modified',
+        await d.loans.decide(who.staff.id, req.params.id, req.body.decision, req.body.reason),
+      );
     },
   );
   r.post(

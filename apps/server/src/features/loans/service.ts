@@ -232,7 +232,7 @@ export class Loans {
       overdueDailyRate: ppmAsPercent(this.#settings.overdueRatePpm),
       kycRequired: this.#settings.kycRequired,
       kycVerified: facts.kycVerified,
-      open: open ? (await this.#views([open]))[0] ?? null : null,
+      open: open ? ((await this.#views([open]))[0] ?? null) : null,
       terms,
     };
   }

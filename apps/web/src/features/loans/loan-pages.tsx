@@ -108,10 +108,7 @@ function ScoreScreen() {
         <h2 className="loans-section__title">{t('loans.tiers')}</h2>
         <ul className="loans-list" data-testid="score-tiers">
           {s.tiers.map((tier) => (
-            <li
-              key={tier.minScore}
-              className={s.score >= tier.minScore ? 'loans-row loans-row--reached' : 'loans-row'}
-            >
+            <li key={tier.minScore} className={s.score >= tier.minScore ? 'loans-row loans-row--reached' : 'loans-row'}>
               <span>{t('loans.tierRow', { score: tier.minScore })}</span>
               <strong>{money(tier.limit, s.currency)}</strong>
             </li>
@@ -181,7 +178,10 @@ function ApplyScreen() {
   const [confirmKey, setConfirmKey] = useState<string | null>(null);
   const base = useQuery({ queryKey: keys.info, queryFn: () => apiGet<LoanInfoView>('/user/loan') });
   const chosenDays = days ?? base.data?.daysOffered[0] ?? null;
-  const wanted = useDebounced(/^\d{1,12}(\.\d{1,8})?$/.test(amount.trim()) && /[1-9]/.test(amount) ? amount.trim() : '', 300);
+  const wanted = useDebounced(
+    /^\d{1,12}(\.\d{1,8})?$/.test(amount.trim()) && /[1-9]/.test(amount) ? amount.trim() : '',
+    300,
+  );
   const terms = useQuery({
     queryKey: [...keys.info, wanted, chosenDays],
     queryFn: () =>
@@ -226,9 +226,7 @@ function ApplyScreen() {
         </div>
         <div className="loans-card__right">
           <span className="loans-card__label">{t('loans.limit')}</span>
-          <strong data-testid="apply-limit">
-            {noLine ? t('loans.noLine') : money(info.limit, info.currency)}
-          </strong>
+          <strong data-testid="apply-limit">{noLine ? t('loans.noLine') : money(info.limit, info.currency)}</strong>
         </div>
       </section>
       {blockedByKyc && (
