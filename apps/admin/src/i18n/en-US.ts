@@ -842,7 +842,7 @@ export const enUS = {
     manager: 'Manager: {{name}}',
     outstanding: 'Owed now: {{amount}} ({{days}} days of interest)',
     due: 'Due {{at}}',
-    paid: 'Repayment held: {{amount}}',
+    paid: 'Repayment: {{amount}}',
     actions: 'Actions',
     approve: 'Approve',
     approveSecond: 'Second approval',

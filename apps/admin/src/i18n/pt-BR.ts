@@ -846,7 +846,7 @@ export const ptBR: Messages = {
     manager: 'Gerente: {{name}}',
     outstanding: 'Devido agora: {{amount}} ({{days}} dias de juros)',
     due: 'Vence em {{at}}',
-    paid: 'Pagamento reservado: {{amount}}',
+    paid: 'Pagamento: {{amount}}',
     actions: 'Ações',
     approve: 'Aprovar',
     approveSecond: 'Segunda aprovação',

@@ -62,7 +62,11 @@ export default function LoansDeskPage() {
             {amount(l.amount, l.currency)}
           </Typography.Text>
           <Typography.Text type="secondary">
-            {t('loans.termLine', { days: l.days, rate: l.dailyRate, overdue: l.overdueDailyRate })}
+            {t('loans.termLine', {
+              days: l.days,
+              rate: formatDecimalText(l.dailyRate, lang),
+              overdue: formatDecimalText(l.overdueDailyRate, lang),
+            })}
           </Typography.Text>
           <Typography.Text type="secondary">
             {t('loans.repayLine', { amount: amount(l.repaymentAmount, l.currency) })}

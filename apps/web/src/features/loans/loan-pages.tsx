@@ -41,6 +41,8 @@ const when = (ms: number) =>
   new Intl.DateTimeFormat(currentLanguage(), { dateStyle: 'medium', timeStyle: 'short' }).format(ms);
 const signed = (n: number) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0');
 const isZero = (v: string) => !/[1-9]/.test(v);
+/** A percentage from the server ("0.05") with the language's decimal sign. */
+const pct = (v: string) => `${currentLanguage() === 'pt-BR' ? v.replace('.', ',') : v} %`;
 
 // --- user/creditScore ----------------------------------------------------------------------------------
 
@@ -199,7 +201,7 @@ function ApplyScreen() {
     ? [
         [t('loans.amount'), money(shown.amount, shown.currency)],
         [t('loans.days'), t('loans.daysValue', { count: shown.days })],
-        [t('loans.dailyRate'), `${shown.dailyRate} %`],
+        [t('loans.dailyRate'), pct(shown.dailyRate)],
         [t('loans.dailyInterest'), money(shown.dailyInterest, shown.currency)],
         [t('loans.interest'), money(shown.interest, shown.currency)],
         [t('loans.actualAmount'), money(shown.actualAmount, shown.currency)],
@@ -208,7 +210,7 @@ function ApplyScreen() {
         [
           t('loans.overdue'),
           t('loans.overdueValue', {
-            rate: shown.overdueDailyRate,
+            rate: pct(shown.overdueDailyRate),
             amount: money(shown.overdueDailyInterest, shown.currency),
           }),
         ],
@@ -285,7 +287,7 @@ function ApplyScreen() {
           </dl>
         ) : (
           <p className="section-hint">
-            {t('loans.dailyRate')}: {info.dailyRate} % · {t('loans.overdue')}: {info.overdueDailyRate} %
+            {t('loans.dailyRate')}: {pct(info.dailyRate)} · {t('loans.overdue')}: {pct(info.overdueDailyRate)}
           </p>
         )}
         <p className="section-hint">{t('loans.noFee')}</p>
@@ -341,7 +343,7 @@ function LoanCard({ loan, onRepay }: { loan: LoanView; onRepay: (loan: LoanView)
   const c = loan.currency;
   const rows: [string, string][] = [
     [t('loans.days'), t('loans.daysValue', { count: loan.days })],
-    [t('loans.dailyRate'), `${loan.dailyRate} %`],
+    [t('loans.dailyRate'), pct(loan.dailyRate)],
     [t('loans.actualAmount'), money(loan.actualAmount, c)],
     [t('loans.repaymentAmount'), money(loan.repaymentAmount, c)],
     [t('loans.borrowedAt'), when(loan.appliedAt)],
