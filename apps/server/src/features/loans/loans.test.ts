@@ -209,6 +209,19 @@ describe.each(dbs)('loans on $dialect', ({ open }) => {
       "SELECT action FROM audit_log WHERE target_type = 'loan' ORDER BY id",
     );
     expect(audit.map((a) => a.action)).toEqual(['loan.approve', 'loan.confirm_repayment']);
+    // The ledger, the read tables and the audit chain still agree (the loan's account is a platform one).
+    const report = await t.call('POST', '/admin/reconciliation/run', { token: later });
+    expect(report.body.data, JSON.stringify(report.body)).toMatchObject({ status: 'ok', discrepancies: [] });
+    // The customer's funds records name the loan beside its lines.
+    for (const [cause, amount] of [
+      ['loan', '2000.00'],
+      ['loan_repayment', '-2004.00'],
+    ]) {
+      const lines = (await t.call('GET', `/user/tx/record?cause=${cause}`, { token: asha.token })).body.data.items;
+      expect(lines, cause).toEqual([
+        expect.objectContaining({ cause, amount, link: `loan:${id}`, counterparty: `platform:loan:${id}` }),
+      ]);
+    }
   });
 
   it('refuses with a reason in both languages and changes nothing', async () => {
