@@ -76,7 +76,12 @@ describe.each(dbs)('loans on $dialect', ({ open }) => {
   const repay = (token: string, id: number, lang = 'en-US', password = PIN) =>
     t.call('POST', '/user/loan/repay', { token, lang, json: { id, password } });
   const log = async (token: string) =>
-    ((await t.call('GET', '/user/point/change/log', { token })).body.data.items as { reason: string; delta: number }[])
+    (
+      (await t.call('POST', '/user/point/change/log', { token, body: { limit: '50' } })).body.data.items as {
+        reason: string;
+        delta: number;
+      }[]
+    )
       .map((l) => [l.reason, l.delta])
       .reverse();
 
@@ -302,6 +307,42 @@ describe.each(dbs)('loans on $dialect', ({ open }) => {
     }
     const staff = await admin();
     expect((await decide(staff, 99_999, 'approve', 'no such loan here')).body.error).toBe('loan_not_found');
+    expect((await confirm(staff, 99_999)).body.error).toBe('loan_not_found');
+    // A role without loans.review (support) is refused the desk.
+    const created = (
+      await t.call('POST', '/admin/staff/create', {
+        token: staff,
+        json: { username: 'sam', role: 'support', reason: 'support desk for customers' },
+      })
+    ).body.data;
+    await t.advance(30_000);
+    const support = await signIn('sam', created.initialPassword, created.totpSecret);
+    const refused = await decide(support, first.body.data.id, 'approve', 'not mine to approve');
+    expect(refused.body.code).not.toBe(0);
+    expect((await t.call('GET', '/admin/loans', { token: support })).body.code).not.toBe(0);
+    // Repaying more than the stock wallet holds is refused and holds nothing.
+    await decide(staff, first.body.data.id, 'approve', 'fine for a first loan');
+    const locked = await t.app.engine.submit({
+      type: 'hold_funds',
+      id: 'test:lock-all',
+      userId: String(bala.id),
+      wallet: 'stock',
+      asset: 'INR',
+      amount: '2500.00',
+      cause: 'withdrawal',
+      link: 'test',
+    });
+    expect(locked.ok).toBe(true);
+    for (const [lang, msg] of [
+      ['en-US', 'Insufficient balance'],
+      ['pt-BR', 'Saldo insuficiente'],
+    ] as const) {
+      const short = await repay(bala.token, first.body.data.id, lang);
+      expect([short.body.error, short.body.msg]).toEqual(['insufficient_balance', msg]);
+    }
+    expect((await t.call('GET', `/user/loan/${first.body.data.id}`, { token: bala.token })).body.data.status).toBe(
+      'in_progress',
+    );
     expect(inr(asha.id)).toEqual(before);
   });
 

@@ -47,17 +47,22 @@ export function loanRoutes(app: FastifyInstance, d: { accounts: Accounts; loans:
     },
     async (req) => ok(await d.loans.creditScore((await signedIn(req)).user.id)),
   );
+  // SPEC lists it under POST (form-encoded page and limit); GET answers the same for a plain link.
+  const changeLog = {
+    onRequest: signedIn.first,
+    schema: {
+      tags,
+      description: 'Every change of the credit score, newest first, with the factor that caused it.',
+      response: { 200: okEnvelope(z.object({ items: z.array(scoreChangeView) })) },
+    },
+  };
+  r.post('/user/point/change/log', { ...changeLog, schema: { ...changeLog.schema, body: pageQuery } }, async (req) => {
+    const { user } = await signedIn(req);
+    return ok({ items: await d.loans.scoreChanges(user.id, req.body.page, req.body.limit) });
+  });
   r.get(
     '/user/point/change/log',
-    {
-      onRequest: signedIn.first,
-      schema: {
-        tags,
-        description: 'Every change of the credit score, newest first, with the factor that caused it.',
-        querystring: pageQuery,
-        response: { 200: okEnvelope(z.object({ items: z.array(scoreChangeView) })) },
-      },
-    },
+    { ...changeLog, schema: { ...changeLog.schema, querystring: pageQuery } },
     async (req) => {
       const { user } = await signedIn(req);
       return ok({ items: await d.loans.scoreChanges(user.id, req.query.page, req.query.limit) });

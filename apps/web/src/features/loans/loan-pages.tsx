@@ -51,7 +51,8 @@ function ScoreScreen() {
   const score = useQuery({ queryKey: keys.score, queryFn: () => apiGet<CreditScoreView>('/user/credit/score') });
   const log = useQuery({
     queryKey: keys.log,
-    queryFn: () => apiGet<{ items: ScoreChangeView[] }>('/user/point/change/log', { limit: 50 }),
+    queryFn: () =>
+      apiPost<{ items: ScoreChangeView[] }>('/user/point/change/log', { limit: 50 }, { isBackground: true }),
     enabled: score.isSuccess,
   });
   if (score.isPending) return <SkeletonRows count={6} />;
