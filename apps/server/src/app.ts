@@ -61,6 +61,8 @@ import { Ipos } from './features/ipo/service.ts';
 import { kycRoutes } from './features/kyc/routes.ts';
 import { Kyc } from './features/kyc/service.ts';
 import { Listings, reapplyListings } from './features/listings/service.ts';
+import { loanRoutes } from './features/loans/routes.ts';
+import { Loans } from './features/loans/service.ts';
 import { bookView, marketDataRoutes } from './features/markets/routes.ts';
 import { MarketData } from './features/markets/service.ts';
 import { marketStream } from './features/markets/stream.ts';
@@ -162,6 +164,8 @@ export type App = {
   vip: Vip;
   /** Options: tests run its expiry job by hand (tick()) with options.jobEveryMs 0. */
   options: Options;
+  /** Loans and the credit score: tests run the interest job by hand (accrue()) with loans.accrueEveryMs 0. */
+  loans: Loans;
 };
 
 export async function buildApp(deps: AppDeps): Promise<App> {
@@ -267,9 +271,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   const adjustments = new Adjustments({ db, engine, clock });
   const vip = new Vip({ db, engine, clock, settings: config.vip, stockCountry: config.stockCountry });
-  // What a line's source says about it: an adjustment's reason, a VIP payment's period.
+  const loans = new Loans({ db, engine, clock, settings: config.loans, stockCountry: config.stockCountry });
+  // What a line's source says about it: an adjustment's reason, a VIP payment's period, a loan's number.
   const lineNotes = async (userId: number, links: readonly string[]) =>
-    new Map([...(await adjustments.notes(userId, links)), ...(await vip.notes(userId, links))]);
+    new Map([
+      ...(await adjustments.notes(userId, links)),
+      ...(await vip.notes(userId, links)),
+      ...(await loans.notes(userId, links)),
+    ]);
   const wallets = new Wallets(db, engine, lineNotes);
   // Instruments listed at run time (a stock after its IPO, a coin after its offering) rejoin the catalogue
   // before the market opens, so the simulator, the venue and the liquidity bot pick them up.
@@ -477,6 +486,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       stockRoutes(api, { accounts, orders: stockOrders, holdings, watchlist, market, clock });
       blockTradeRoutes(api, { accounts, blocks: blockTrades, staff });
       vipRoutes(api, { accounts, vip, staff });
+      loanRoutes(api, { accounts, loans, staff });
       spotRoutes(api, { accounts, spot, market });
       spotConsoleRoutes(api, { spot, staff });
       perpetualRoutes(api, { accounts, perps: perpetuals });
@@ -494,6 +504,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           await ipos.tick();
           await robots.tick();
           await options.tick();
+          await loans.accrue();
         });
       }
       contentRoutes(api, { content, accounts, staff });
@@ -622,6 +633,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     });
   }
   await vip.recover();
+  // Finishes half-done loan steps and charges the interest days missed while the server was down.
+  await loans.recover();
+  if (config.loans.accrueEveryMs > 0) {
+    const loanTimer = setInterval(() => void loans.accrue().catch(() => undefined), config.loans.accrueEveryMs);
+    http.addHook('onClose', () => clearInterval(loanTimer));
+  }
   return {
     http,
     accounts,
@@ -645,6 +662,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     robots,
     vip,
     options,
+    loans,
   };
 }
 

@@ -5,6 +5,7 @@
 import { isIP } from 'node:net';
 import { type CryptoDepositSettings, loadCryptoDepositSettings } from './features/crypto-deposits/settings.ts';
 import { type DepositSettings, loadDepositSettings } from './features/deposits/settings.ts';
+import { type LoanSettings, loadLoanSettings } from './features/loans/settings.ts';
 import type { OptionsSettings } from './features/options/service.ts';
 import { loadVipSettings, type VipSettings } from './features/vip/settings.ts';
 import { PAPER_GRANTS, type PaperGrant } from './features/wallet/paper-grants.ts';
@@ -58,6 +59,8 @@ export type Config = {
   stocks: StockSettings;
   /** VIP membership: the trial, the prices per 30 days, and which features only members may use (features/vip). */
   vip: VipSettings;
+  /** Loans (features/loans, decision 0039): rates, periods, KYC, the second-approval threshold, the interest job. */
+  loans: LoanSettings;
   /**
    * IPO subscription (features/ipo): the offline payment window, how often its timed job runs (0: only
    * on request), whether paper mode seeds its demo IPOs (features/demo/demo-ipos.ts), and the range one
@@ -402,6 +405,7 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: Pa
         : positiveInteger('ENGINE_JOURNAL_RETENTION_HOURS', env.ENGINE_JOURNAL_RETENTION_HOURS, 168),
     stocks: defaults.stocks ?? loadStockSettings(env),
     vip: defaults.vip ?? loadVipSettings(env),
+    loans: defaults.loans ?? loadLoanSettings(env),
     ipo: {
       paymentWindowHours: positiveInteger('IPO_PAYMENT_WINDOW_HOURS', env.IPO_PAYMENT_WINDOW_HOURS, 24),
       jobEveryMs: positiveInteger('IPO_JOB_EVERY_MS', env.IPO_JOB_EVERY_MS, 10_000),

@@ -36,6 +36,8 @@ export async function testApp(db: Db, overrides: Partial<Config> = {}, clockStar
     demoLaunchpad: false,
     // No robot timer (tests tick with app.robots.tick()) and no demo robots.
     robots: { demo: false, tickEveryMs: 0 },
+    // No interest timer: tests run the job with app.loans.accrue().
+    loans: { ...base.loans, accrueEveryMs: 0 },
     ...overrides,
   };
   const clock = manualClock(clockStartMs);

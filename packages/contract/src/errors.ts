@@ -1034,6 +1034,53 @@ export const ERRORS = {
   },
   vip_customer_not_found: { status: 404, en: 'Customer not found', pt: 'Cliente não encontrado' },
   vip_advice_not_found: { status: 404, en: 'Post not found', pt: 'Publicação não encontrada' },
+  // --- loans and the credit score (features/loans) ---
+  loan_kyc_required: {
+    status: 403,
+    en: 'Verify your identity (KYC) before applying for a loan',
+    pt: 'Verifique sua identidade (KYC) antes de pedir um empréstimo',
+  },
+  loan_no_credit_line: {
+    status: 403,
+    en: 'Your credit score does not give a credit line yet; see how to raise it',
+    pt: 'Sua pontuação de crédito ainda não dá uma linha de crédito; veja como aumentá-la',
+  },
+  loan_above_limit: {
+    status: 400,
+    en: 'The amount is above your credit limit of {limit}',
+    pt: 'O valor está acima do seu limite de crédito de {limit}',
+  },
+  loan_days_not_offered: {
+    status: 400,
+    en: 'Choose one of the borrowing periods offered',
+    pt: 'Escolha um dos prazos oferecidos',
+  },
+  loan_open_exists: {
+    status: 409,
+    en: 'You already have an open loan; repay it before applying for another',
+    pt: 'Você já tem um empréstimo em aberto; quite-o antes de pedir outro',
+  },
+  loan_not_found: { status: 404, en: 'Loan not found', pt: 'Empréstimo não encontrado' },
+  loan_not_repayable: {
+    status: 409,
+    en: 'Only a loan in progress can be repaid',
+    pt: 'Só um empréstimo em andamento pode ser quitado',
+  },
+  loan_already_decided: {
+    status: 409,
+    en: 'This loan has already been decided',
+    pt: 'Este empréstimo já foi decidido',
+  },
+  loan_same_staff: {
+    status: 409,
+    en: 'A second approval must come from another staff member',
+    pt: 'A segunda aprovação deve vir de outro membro da equipe',
+  },
+  loan_not_in_repayment: {
+    status: 409,
+    en: 'Only a repayment under review can be confirmed',
+    pt: 'Só um pagamento em análise pode ser confirmado',
+  },
   vote_already_cast: {
     status: 409,
     en: 'You have already voted on this stock today; you can vote again on the next trading day',

@@ -14,6 +14,7 @@ export * from './fields.ts';
 export * from './ipo.ts';
 export * from './kyc.ts';
 export * from './lang.ts';
+export * from './loans.ts';
 export * from './market.ts';
 export * from './options.ts';
 export * from './perpetuals.ts';

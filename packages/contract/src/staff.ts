@@ -87,6 +87,8 @@ export const STAFF_PERMISSIONS = {
   'vip.manage': ['support', 'admin'],
   /** Reading the options desk: underlyings, the market maker's exposure, open positions, expiry settlements. */
   'options.read': ['finance', 'admin'],
+  /** Loans: review (approve, a second approval above the threshold, reject) and confirm repayments. */
+  'loans.review': ['finance', 'admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffPermission = keyof typeof STAFF_PERMISSIONS;
 

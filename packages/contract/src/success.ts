@@ -12,6 +12,8 @@ export const SUCCESS = {
   deleted: { en: 'Deleted', pt: 'Excluído' },
   registration: { en: 'Registration successful', pt: 'Cadastro realizado com sucesso' },
   login: { en: 'Login successful', pt: 'Login realizado com sucesso' },
+  loan_applied: { en: 'Loan application submitted', pt: 'Pedido de empréstimo enviado' },
+  loan_repayment_submitted: { en: 'Repayment submitted for review', pt: 'Pagamento enviado para análise' },
   vip_purchased: { en: 'Membership purchased', pt: 'Assinatura comprada' },
   vip_received: { en: 'VIP received', pt: 'VIP recebido' },
 } as const satisfies Record<string, { readonly en: string; readonly pt: string }>;

@@ -1435,6 +1435,75 @@ export const MIGRATIONS: Migration[] = [
     `,
   },
   {
+    version: 38,
+    // Loans and the credit score (decision 0039). A loan's life cycle is SPEC §4's, as loan_transitions:
+    // under review → in progress (paid out) → repayment under review (the repayment held) → repaid, or
+    // rejected with a reason. At most one open loan per customer (the partial unique index). Money lives
+    // in the engine: the loan's receivable is the platform account loan:<id>; accrued_days says how many
+    // started days of interest have been charged (each day one idempotent transfer). credit_scores is each
+    // customer's last computed score and factor points; credit_score_changes is the append-only log of
+    // every change with the factor that caused it.
+    name: 'loans, their transition table, and the credit score with its change log',
+    sql: () => `
+      CREATE TABLE loan_transitions (
+        from_status TEXT NOT NULL,
+        to_status TEXT NOT NULL,
+        PRIMARY KEY (from_status, to_status)
+      );
+      INSERT INTO loan_transitions (from_status, to_status) VALUES
+        ('under_review', 'in_progress'), ('under_review', 'rejected'),
+        ('in_progress', 'repayment_review'), ('repayment_review', 'repaid');
+      CREATE TABLE loans (
+        id {{id}},
+        user_id BIGINT NOT NULL REFERENCES users(id),
+        status TEXT NOT NULL CHECK (status IN ('under_review', 'in_progress', 'repayment_review', 'repaid', 'rejected')),
+        currency TEXT NOT NULL,
+        amount TEXT NOT NULL,
+        days INTEGER NOT NULL,
+        rate_ppm INTEGER NOT NULL,
+        overdue_rate_ppm INTEGER NOT NULL,
+        needs_second INTEGER NOT NULL,
+        score_at_apply INTEGER NOT NULL,
+        applied_at BIGINT NOT NULL,
+        first_approved_by BIGINT REFERENCES staff(id),
+        first_approved_at BIGINT,
+        approved_by BIGINT REFERENCES staff(id),
+        approved_at BIGINT,
+        rejected_by BIGINT REFERENCES staff(id),
+        reject_reason TEXT,
+        rejected_at BIGINT,
+        disbursed_at BIGINT,
+        due_at BIGINT,
+        accrued_days INTEGER NOT NULL DEFAULT 0,
+        repaid_amount TEXT,
+        repay_requested_at BIGINT,
+        confirmed_by BIGINT REFERENCES staff(id),
+        repaid_at BIGINT,
+        late INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE INDEX loans_user ON loans(user_id, id);
+      CREATE INDEX loans_status ON loans(status, id);
+      CREATE UNIQUE INDEX loans_one_open ON loans(user_id)
+        WHERE status IN ('under_review', 'in_progress', 'repayment_review');
+      CREATE TABLE credit_scores (
+        user_id BIGINT PRIMARY KEY REFERENCES users(id),
+        score INTEGER NOT NULL,
+        factors TEXT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE TABLE credit_score_changes (
+        id {{id}},
+        user_id BIGINT NOT NULL REFERENCES users(id),
+        reason TEXT NOT NULL,
+        delta INTEGER NOT NULL,
+        score_after INTEGER NOT NULL,
+        loan_id BIGINT REFERENCES loans(id),
+        created_at BIGINT NOT NULL
+      );
+      CREATE INDEX credit_score_changes_user ON credit_score_changes(user_id, id);
+    `,
+  },
+  {
     version: 40,
     // Robots, repaired (decision 0035, "Recovery and idempotency"). A capital row now has a life cycle
     // (robot_capital_transitions: pending → moved | refused): it is written pending with the reservation of

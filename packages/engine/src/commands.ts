@@ -182,6 +182,9 @@ const KEY_CODES: { readonly [K in CommandKey]: KeyCode } & { readonly [key: stri
       'adjustment',
       'convert',
       'option',
+      // Appended (decision 0039): a cause is coded by its position, so new ones go at the end.
+      'loan',
+      'loan_repayment',
     ],
   ],
   link: ['l', STR],

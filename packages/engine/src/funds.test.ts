@@ -361,3 +361,80 @@ describe('a platform transfer (the insurance fund seeded from platform liquidity
     expect(engine.balance('platform:insurance_fund', 'platform', 'USDT').balance).toBe(0n);
   });
 });
+
+describe('a loan on its own platform account (decision 0039)', () => {
+  it('pays out, charges interest and is repaid with existing commands: the loan account ends at zero', () => {
+    const { engine } = market();
+    const at = (n: number) => ({ timeMs: 100 + n });
+    const payOut: Deposit = {
+      id: 'loan:7:disburse',
+      ...at(1),
+      type: 'deposit',
+      userId: 'carol',
+      wallet: 'spot',
+      asset: 'USDT',
+      amount: '1000',
+      from: 'loan:7',
+      cause: 'loan',
+      link: 'loan:7',
+    };
+    const interest = (day: number): PlatformTransfer => ({
+      id: `loan:7:interest:${day}`,
+      ...at(1 + day),
+      type: 'platform_transfer',
+      from: 'loan:7',
+      to: 'fees',
+      asset: 'USDT',
+      amount: '0.5',
+      cause: 'interest',
+      link: 'loan:7',
+    });
+    const hold: HoldFunds = {
+      id: 'loan:7:repay:hold',
+      ...at(10),
+      type: 'hold_funds',
+      userId: 'carol',
+      wallet: 'spot',
+      asset: 'USDT',
+      amount: '1001',
+      cause: 'loan_repayment',
+      link: 'loan:7',
+    };
+    const post: PostHold = {
+      id: 'loan:7:repay',
+      ...at(11),
+      type: 'post_hold',
+      holdId: 'loan:7:repay:hold',
+      to: 'loan:7',
+    };
+    applyAll(engine, [payOut, interest(1), interest(2)]);
+    // A retried day posts nothing twice.
+    applyAll(engine, [{ ...interest(2), timeMs: 200 }]);
+    expect(engine.balance('platform:loan:7', 'platform', 'USDT').balance).toBe(-1_001_000_000n);
+    expect(engine.balance('carol', 'spot', 'USDT').balance).toBe(1_000_000_000n);
+    // Carol needs the interest on top of what she borrowed.
+    applyAll(engine, [
+      {
+        id: 'top-up',
+        timeMs: 150,
+        type: 'deposit',
+        userId: 'carol',
+        wallet: 'spot',
+        asset: 'USDT',
+        amount: '1',
+        from: 'faucet',
+        cause: 'paper_grant',
+      },
+    ] as Deposit[]);
+    applyAll(engine, [hold, post]);
+    expect(engine.balance('platform:loan:7', 'platform', 'USDT').balance).toBe(0n);
+    expect(engine.balance('carol', 'spot', 'USDT').balance).toBe(0n);
+    expect(engine.balance('platform:fees', 'platform', 'USDT').balance).toBe(1_000_000n);
+    // The journal codes the new causes compactly (no JSON fallback) and reads them back.
+    for (const command of [payOut, hold]) {
+      const line = encodeCommand(command);
+      expect(line.includes('*'), line).toBe(false);
+      expect(decodeCommand(line)).toEqual(command);
+    }
+  });
+});

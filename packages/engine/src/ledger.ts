@@ -26,6 +26,10 @@ export const TRANSFER_CAUSES = [
   'convert',
   /** An option's premium, early close or expiry payout (options.ts). */
   'option',
+  // Loans (decision 0039): the disbursement and the repayment. Appended: the journal codes a cause by its
+  // position in this list, so a new cause goes at the end, never in between.
+  'loan',
+  'loan_repayment',
 ] as const;
 export type TransferCause = (typeof TRANSFER_CAUSES)[number];
 
@@ -45,7 +49,9 @@ export type PlatformAccountName =
   | 'options_maker'
   | `exchange:${string}`
   | `rail:${string}`
-  | `issuer:${string}`;
+  | `issuer:${string}`
+  /** One loan's receivable (decision 0039): minus what its customer owes, principal and accrued interest. */
+  | `loan:${string}`;
 
 export function platformOwner(name: PlatformAccountName): string {
   return PLATFORM_PREFIX + name;
@@ -58,7 +64,7 @@ export function isPlatformAccountName(name: string): name is PlatformAccountName
     name === 'liquidity' ||
     name === 'faucet' ||
     name === 'adjustments' ||
-    /^(rail|issuer|exchange):[a-z0-9_.-]{1,40}$/i.test(name)
+    /^(rail|issuer|exchange|loan):[a-z0-9_.-]{1,40}$/i.test(name)
   );
 }
 

@@ -96,6 +96,8 @@ describe('seeded simulation', () => {
       // them), so a TP/SL firing after its position closed ('reduce_only:nothing_left') is now rare in
       // this mix: positions.test.ts's take-profit scenario covers it.
       'liquidate:cancelled_orders',
+      // Loans paid out, charged interest and repaid through their own platform accounts (decision 0039).
+      'loan:repaid_to_zero',
     ]) {
       expect(report.coverage[path], path).toBeGreaterThan(0);
     }

@@ -35,6 +35,8 @@ export type SimulationOptions = {
   commands: number;
   users?: number;
   checkReplay?: boolean;
+  /** Run a few loans through their commands after the seeded mix (default true; not with bigAmounts). */
+  loans?: boolean;
   /**
    * Amounts past 2^53 minor units: now and then a deposit of ~10^20 USDT or ~10^16 BTC, and a BTC-USDT
    * order of up to 2^40 lots, so balances, holds, fills and fees leave the ledger's safe-integer path.
@@ -179,6 +181,72 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
         // The state hash walks the state in place; it must equal the hash of the snapshot it describes.
         if (hashSnapshot(JSON.parse(snapshotAt.json)) !== engine.stateHash())
           throw new Mismatch('the state hash is not the hash of the snapshot');
+      }
+    }
+    // Loans (decision 0039) use existing commands on a platform account per loan: a payout from loan:<n>,
+    // interest by day from it to the fees account, a repayment held and posted back to it. They run after
+    // the seeded mix, on a random of their own, so the mix (and the paths its seeds were picked for) stays
+    // as it was; the engine and the reference are compared after each command as everywhere else.
+    if (options.loans !== false && !big) {
+      const loanRandom = new SeededRandom(seed + 39);
+      for (let n = 1; n <= 6; n++) {
+        const userId = loanRandom.pick(users);
+        const account = `loan:${n}` as const;
+        const principal = loanRandom.int(100, 5_000);
+        const daily = loanRandom.int(1, 5);
+        const days = loanRandom.int(1, 10);
+        const loan: Command[] = [
+          {
+            ...nextBase(),
+            type: 'deposit',
+            userId,
+            wallet: 'stock',
+            asset: 'INR',
+            amount: `${principal}`,
+            from: account,
+            cause: 'loan',
+            link: account,
+          },
+        ];
+        for (let day = 1; day <= days; day++)
+          loan.push({
+            ...nextBase(),
+            id: `${account}:interest:${day}`,
+            type: 'platform_transfer',
+            from: account,
+            to: 'fees',
+            asset: 'INR',
+            amount: `${daily}`,
+            cause: 'interest',
+            link: account,
+          });
+        for (const c of loan) {
+          command = c;
+          applyBoth(c);
+        }
+        const hold: Command = {
+          ...nextBase(),
+          id: `${account}:repay:hold`,
+          type: 'hold_funds',
+          userId,
+          wallet: 'stock',
+          asset: 'INR',
+          amount: `${principal + daily * days}`,
+          cause: 'loan_repayment',
+          link: account,
+        };
+        command = hold;
+        applyBoth(hold);
+        const post: Command = {
+          ...nextBase(),
+          id: `${account}:repay`,
+          type: 'post_hold',
+          holdId: hold.id,
+          to: account,
+        };
+        command = post;
+        applyBoth(post);
+        if (engine.balance(`platform:${account}`, 'platform', 'INR').balance === 0n) tally('loan:repaid_to_zero');
       }
     }
     command = undefined;

@@ -32,6 +32,7 @@ import type {
   Items,
   KycDecisionInput,
   KycReviewItem,
+  LoanStatus,
   MessageSendInput,
   MessageSentView,
   Paged,
@@ -52,6 +53,7 @@ import type {
   StaffDisableInput,
   StaffIpoListView,
   StaffIpoView,
+  StaffLoanView,
   StaffLoginInput,
   StaffLoginResult,
   StaffMemberView,
@@ -157,6 +159,12 @@ export const adminApi = {
   decideBlockOffer: (id: number, body: DecideBlockOfferInput) =>
     client.post<StaffBlockOfferView>(`/admin/block-trades/${id}/decide`, body),
   markHni: (body: { userId: number; reason: string }) => client.post<object>('/admin/block-trades/hni', body),
+  // --- loans (features/loans) ---
+  loans: (status: LoanStatus | 'all') => client.get<Items<StaffLoanView>>('/admin/loans', { status }),
+  decideLoan: (id: number, body: { decision: 'approve' | 'reject'; reason: string }) =>
+    client.post<StaffLoanView>(`/admin/loans/${id}/decide`, body),
+  confirmLoanRepayment: (id: number, body: { reason: string }) =>
+    client.post<StaffLoanView>(`/admin/loans/${id}/confirm-repayment`, body),
   // --- VIP (features/vip) ---
   vipMembers: () => client.get<Items<StaffVipMemberView>>('/admin/vip/members'),
   setVipStrategy: (body: { userId: number; enabled: boolean; reason: string }) =>
@@ -202,6 +210,7 @@ export const queryKeys = {
   deposits: ['deposits'] as const,
   withdrawals: (view: string) => ['withdrawals', view] as const,
   adjustments: (status: string) => ['adjustments', status] as const,
+  loans: (status: string) => ['loans', status] as const,
   ipos: ['ipos'] as const,
   ipoDraw: (id: number) => ['ipo-draw', id] as const,
   blockOffers: ['block-offers'] as const,

@@ -33,6 +33,7 @@ const IpoDeskPage = lazy(() => import('../features/ipo/ipo-desk-page.tsx'));
 const OptionsDeskPage = lazy(() => import('../features/options/options-desk-page.tsx'));
 const BlockTradesPage = lazy(() => import('../features/block-trades/block-desk-page.tsx'));
 const VipDeskPage = lazy(() => import('../features/vip/vip-desk-page.tsx'));
+const LoansDeskPage = lazy(() => import('../features/loans/loans-desk-page.tsx'));
 const LaunchpadPage = lazy(() => import('../features/launchpad/launchpad-page.tsx'));
 const RobotsDeskPage = lazy(() => import('../features/robots/robots-desk-page.tsx'));
 const VotesPage = lazy(() => import('../features/votes/votes-page.tsx'));
@@ -76,6 +77,7 @@ export function App() {
                     <Route path="options" element={<OptionsDeskPage />} />
                     <Route path="block-trades" element={<BlockTradesPage />} />
                     <Route path="vip" element={<VipDeskPage />} />
+                    <Route path="loans" element={<LoansDeskPage />} />
                     <Route path="launchpad" element={<LaunchpadPage />} />
                     <Route path="robots" element={<RobotsDeskPage />} />
                     <Route path="password" element={<ChangePasswordPage />} />

@@ -85,6 +85,7 @@ describe('role matrix', () => {
       'kyc',
       'deposits',
       'withdrawals',
+      'loans',
       'reconciliation',
       'liquidity',
       'perpetuals',

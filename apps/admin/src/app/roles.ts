@@ -75,7 +75,7 @@ export const SECTIONS: readonly ConsoleSection[] = [
   { key: 'chat', path: '/chat', permission: 'chat.reply', ready: false },
   { key: 'deposits', path: '/deposits', permission: 'deposits.confirm', ready: true },
   { key: 'withdrawals', path: '/withdrawals', permission: 'withdrawals.review', ready: true },
-  { key: 'loans', path: '/loans', permission: 'loans.review', ready: false },
+  { key: 'loans', path: '/loans', permission: 'loans.review', ready: true },
   { key: 'reconciliation', path: '/reconciliation', permission: 'reconciliation.read', ready: true },
   { key: 'liquidity', path: '/liquidity', permission: 'reconciliation.read', ready: true },
   { key: 'perpetuals', path: '/perpetuals', permission: 'reconciliation.read', ready: true },

@@ -78,6 +78,8 @@ export const extraPages: Record<string, readonly string[]> = {
   stockIPO: ['drawVerify'],
   // Options (issue 27): SPEC names their calls, not their pages.
   stockOption: ['chain', 'order', 'positions', 'history', 'rule'],
+  // Loans (issue 28, decision 0039): the application with every term, and the customer's loans.
+  loan: ['apply', 'list'],
 };
 
 const named =
@@ -115,6 +117,7 @@ const ipoOrderPage = () => import('../features/ipo/ipo-order-page.tsx');
 const drawVerifyPage = () => import('../features/ipo/draw-verify-page.tsx');
 const robotPages = () => import('../features/robots/robot-pages.tsx');
 const vipPage = () => import('../features/vip/vip-page.tsx');
+const loanPages = () => import('../features/loans/loan-pages.tsx');
 const votePages = () => import('../features/votes/vote-pages.tsx');
 const installPages = () => import('../features/common/install-pages.tsx');
 const infoPages = () => import('../features/common/info-pages.tsx');
@@ -227,4 +230,8 @@ export const builtPages: Record<string, Loader> = {
   'stockOption/positions': named(optionPages, 'OptionPositionsPage'),
   'stockOption/history': named(optionPages, 'OptionHistoryPage'),
   'stockOption/rule': named(optionPages, 'OptionRulePage'),
+  // Loans and the credit score (issue 28 items 1–2)
+  'user/creditScore': named(loanPages, 'CreditScorePage'),
+  'loan/apply': named(loanPages, 'LoanApplyPage'),
+  'loan/list': named(loanPages, 'LoanListPage'),
 };

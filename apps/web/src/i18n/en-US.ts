@@ -11,6 +11,7 @@ import { exchangeEnUS } from './exchange.en-US.ts';
 import { fundsEnUS } from './funds.en-US.ts';
 import { icoEnUS } from './ico.en-US.ts';
 import { ipoEnUS } from './ipo.en-US.ts';
+import { loansEnUS } from './loans.en-US.ts';
 import { marketsEnUS } from './markets.en-US.ts';
 import { optionsEnUS } from './options.en-US.ts';
 import { pagesEnUS } from './pages.en-US.ts';
@@ -282,6 +283,7 @@ export const enUS = {
       history: 'Options history',
       rule: 'Options rules',
     },
+    loan: { apply: 'Apply for a loan', list: 'My loans' },
     stockIPO: {
       ipoList: 'IPOs',
       list: 'My subscriptions',
@@ -384,6 +386,7 @@ export const enUS = {
   ...blockEnUS,
   ...robotsEnUS,
   ...vipEnUS,
+  ...loansEnUS,
   ...ipoEnUS,
   ...pagesEnUS,
   ...optionsEnUS,

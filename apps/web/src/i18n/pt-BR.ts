@@ -12,6 +12,7 @@ import { exchangePtBR } from './exchange.pt-BR.ts';
 import { fundsPtBR } from './funds.pt-BR.ts';
 import { icoPtBR } from './ico.pt-BR.ts';
 import { ipoPtBR } from './ipo.pt-BR.ts';
+import { loansPtBR } from './loans.pt-BR.ts';
 import { marketsPtBR } from './markets.pt-BR.ts';
 import { optionsPtBR } from './options.pt-BR.ts';
 import { pagesPtBR } from './pages.pt-BR.ts';
@@ -283,6 +284,7 @@ export const ptBR: Messages = {
       history: 'Histórico de opções',
       rule: 'Regras de opções',
     },
+    loan: { apply: 'Pedir empréstimo', list: 'Meus empréstimos' },
     stockIPO: {
       ipoList: 'IPOs',
       list: 'Minhas subscrições',
@@ -381,6 +383,7 @@ export const ptBR: Messages = {
   ...blockPtBR,
   ...robotsPtBR,
   ...vipPtBR,
+  ...loansPtBR,
   ...ipoPtBR,
   ...pagesPtBR,
   ...optionsPtBR,

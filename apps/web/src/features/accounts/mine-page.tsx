@@ -85,6 +85,10 @@ export function MinePage() {
         {isSignedIn && <LinkRow to="/pages/user/assets" icon={<WalletIcon />} label={t('funds.profile.assets')} />}
         {isSignedIn && <LinkRow to="/pages/stock/vip" icon={<StarIcon />} label={t('vip.entry')} />}
         {isSignedIn && (
+          <LinkRow to="/pages/user/creditScore" icon={<ChartIcon />} label={t('titles.user.creditScore')} />
+        )}
+        {isSignedIn && <LinkRow to="/pages/loan/list" icon={<WalletIcon />} label={t('titles.loan.list')} />}
+        {isSignedIn && (
           <LinkRow to="/pages/stockBulk/bulkList" icon={<ChartIcon />} label={t('titles.stockBulk.bulkList')} />
         )}
         {isSignedIn && <LinkRow to="/pages/notice/list" icon={<MailIcon />} label={t('content.messages')} />}

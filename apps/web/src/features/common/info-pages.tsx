@@ -3,14 +3,16 @@
 
 import type { ContentPageSlug, ContentPageView } from '@bourse/contract';
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { apiGet } from '../../app/api.ts';
 import { Page } from '../../app/shell/page.tsx';
 import { currentLanguage } from '../../i18n/index.ts';
 import { ErrorState, SkeletonRows } from '../markets/market-ui.tsx';
 import './install.css';
 
-function InfoPage({ slug, titleKey }: { slug: ContentPageSlug; titleKey: string }) {
+function InfoPage({ slug, titleKey, after }: { slug: ContentPageSlug; titleKey: string; after?: ReactNode }) {
   const { t, i18n } = useTranslation();
   const page = useQuery({
     queryKey: ['content-page', slug, i18n.language],
@@ -36,6 +38,7 @@ function InfoPage({ slug, titleKey }: { slug: ContentPageSlug; titleKey: string 
               })}
             </p>
           )}
+          {after}
         </article>
       )}
     </Page>
@@ -45,4 +48,17 @@ function InfoPage({ slug, titleKey }: { slug: ContentPageSlug; titleKey: string 
 export const CompanyIntroductionPage = () => (
   <InfoPage slug="companyIntroduction" titleKey="titles.common.companyIntroduction" />
 );
-export const LoanServicePage = () => <InfoPage slug="loanService" titleKey="titles.common.loanService" />;
+/** The staff's text, then the way to the credit score and the terms (never behind a person). */
+function LoanServiceLinks() {
+  const { t } = useTranslation();
+  return (
+    <p className="info-page__links">
+      <Link to="/pages/user/creditScore">{t('titles.user.creditScore')}</Link> ·{' '}
+      <Link to="/pages/loan/apply">{t('titles.loan.apply')}</Link>
+    </p>
+  );
+}
+
+export const LoanServicePage = () => (
+  <InfoPage slug="loanService" titleKey="titles.common.loanService" after={<LoanServiceLinks />} />
+);

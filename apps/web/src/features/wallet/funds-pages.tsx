@@ -56,6 +56,9 @@ const knownCauses = [
   'wallet_transfer',
   'allotment',
   'option',
+  'interest',
+  'loan',
+  'loan_repayment',
 ];
 /** The causes the records can be filtered by, in the order the chips show them. */
 const filterCauses = [
