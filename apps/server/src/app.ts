@@ -56,6 +56,8 @@ import { depositRoutes } from './features/deposits/routes.ts';
 import { Deposits } from './features/deposits/service.ts';
 import { exchangeRoutes } from './features/exchange/routes.ts';
 import { Exchange } from './features/exchange/service.ts';
+import { fundRoutes } from './features/funds/routes.ts';
+import { Funds } from './features/funds/service.ts';
 import { ipoRoutes } from './features/ipo/routes.ts';
 import { Ipos } from './features/ipo/service.ts';
 import { kycRoutes } from './features/kyc/routes.ts';
@@ -158,6 +160,8 @@ export type App = {
   blockTrades: BlockTrades;
   /** Robots: tests run the strategies' job by hand (tick()) with robots.tickEveryMs 0. */
   robots: Robots;
+  /** AI funds: tests run the rebalance and valuation job by hand (tick()) with aiFunds.jobEveryMs 0. */
+  funds: Funds;
   /** VIP membership and the one entitlement check other lines ask (features/vip). */
   vip: Vip;
   /** Options: tests run its expiry job by hand (tick()) with options.jobEveryMs 0. */
@@ -312,6 +316,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     randomSeed: () => randomBytes(4).readUInt32BE(0),
     log: (m) => http.log.error(m),
   });
+  // AI funds (features/funds): model portfolios trading the paper venue's books through their own accounts.
+  const funds = new Funds({ db, engine, market, venue, clock, log: (m) => http.log.error(m) });
   const perpDesk = await PerpDesk.open(db, engine, market, clock, config.perpetuals, (m) => http.log.warn(m));
   const perpetuals = new Perpetuals({ db, engine, desk: perpDesk, clock, settings: config.perpetuals, accounts });
   // Someone looks at a book: the stock venue, the crypto bot or the perpetuals' desk (each ignores the
@@ -335,6 +341,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         .then(() => blockTrades.run())
         .then(() => coinOfferings.settleDue())
         .then(() => robots.tick())
+        .then(() => funds.tick())
         .catch((error) => http.log.error({ err: error }, 'market pump failed'))
         .finally(() => {
           pumping = false;
@@ -494,6 +501,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           await cryptoWatcher.scan();
           await ipos.tick();
           await robots.tick();
+          await funds.tick();
           await options.tick();
         });
       }
@@ -517,7 +525,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       });
       kycRoutes(api, { kyc: new Kyc({ db, clock, sessions }), accounts, staff });
       ipoRoutes(api, { ipos, accounts, staff });
-      robotRoutes(api, { robots, accounts, staff });
+      robotRoutes(api, { robots, funds, accounts, staff });
+      fundRoutes(api, { funds, accounts, staff });
       optionRoutes(api, { options, accounts, staff });
       depositRoutes(api, { deposits, accounts, staff, pixProvider: sandboxPix?.name ?? null });
       cryptoDepositRoutes(api, accounts, cryptoDeposits);
@@ -608,6 +617,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     const robotTimer = setInterval(() => void robots.tick().catch(() => undefined), config.robots.tickEveryMs);
     http.addHook('onClose', () => clearInterval(robotTimer));
   }
+  if (config.aiFunds.demo) await funds.seedDemo();
+  if (config.aiFunds.jobEveryMs > 0) {
+    // A failed fund is logged by the service and tried again at the next run.
+    const fundTimer = setInterval(() => void funds.tick().catch(() => undefined), config.aiFunds.jobEveryMs);
+    http.addHook('onClose', () => clearInterval(fundTimer));
+  }
   await vip.recover();
   return {
     http,
@@ -630,6 +645,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ipos,
     blockTrades,
     robots,
+    funds,
     vip,
     options,
   };

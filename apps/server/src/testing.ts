@@ -36,6 +36,8 @@ export async function testApp(db: Db, overrides: Partial<Config> = {}, clockStar
     demoLaunchpad: false,
     // No robot timer (tests tick with app.robots.tick()) and no demo robots.
     robots: { demo: false, tickEveryMs: 0 },
+    // No AI funds timer (tests run the job with app.funds.tick()) and no demo fund.
+    aiFunds: { demo: false, jobEveryMs: 0 },
     ...overrides,
   };
   const clock = manualClock(clockStartMs);

@@ -19,6 +19,7 @@ export * from './options.ts';
 export * from './perpetuals.ts';
 export * from './phone.ts';
 export * from './reconciliation.ts';
+export * from './funds.ts';
 export * from './robots.ts';
 export * from './spot.ts';
 export * from './staff.ts';
