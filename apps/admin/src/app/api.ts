@@ -18,6 +18,7 @@ import type {
   CreateBlockOfferInput,
   CreateCoinOfferingInput,
   CreatedStaffView,
+  CreateFundInput,
   CreateIpoInput,
   CreateRobotTemplateInput,
   CustomerUserView,
@@ -38,7 +39,9 @@ import type {
   ProposeAdjustmentInput,
   ReconciliationReport,
   ReconciliationState,
+  RetireFundInput,
   RetireRobotTemplateInput,
+  ReviewFundInput,
   ReviewIpoInput,
   ReviewRobotTemplateInput,
   RunIpoListingInput,
@@ -50,6 +53,8 @@ import type {
   StaffCoinOfferingView,
   StaffCreateInput,
   StaffDisableInput,
+  StaffFundListView,
+  StaffFundView,
   StaffIpoListView,
   StaffIpoView,
   StaffLoginInput,
@@ -185,6 +190,11 @@ export const adminApi = {
     client.post<StaffRobotTemplateView>('/admin/robots/templates/retire', body),
   robotRuns: (status: 'running' | 'ended' | 'all') =>
     client.get<StaffRobotRunListView>('/admin/robots/runs', { status, limit: 100 }),
+  // --- AI funds (features/funds) ---
+  aiFunds: () => client.get<StaffFundListView>('/admin/funds'),
+  createAiFund: (body: CreateFundInput) => client.post<StaffFundView>('/admin/funds', body),
+  reviewAiFund: (body: ReviewFundInput) => client.post<StaffFundView>('/admin/funds/review', body),
+  retireAiFund: (body: RetireFundInput) => client.post<StaffFundView>('/admin/funds/retire', body),
 };
 
 export const queryKeys = {
@@ -209,6 +219,7 @@ export const queryKeys = {
   blockWindows: (symbol: string) => ['block-windows', symbol] as const,
   coinOfferings: ['coin-offerings'] as const,
   robotTemplates: ['robot-templates'] as const,
+  aiFunds: ['ai-funds'] as const,
   robotRuns: (status: string) => ['robot-runs', status] as const,
   votes: ['votes'] as const,
   contentPages: ['content', 'pages'] as const,

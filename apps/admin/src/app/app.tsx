@@ -35,6 +35,7 @@ const BlockTradesPage = lazy(() => import('../features/block-trades/block-desk-p
 const VipDeskPage = lazy(() => import('../features/vip/vip-desk-page.tsx'));
 const LaunchpadPage = lazy(() => import('../features/launchpad/launchpad-page.tsx'));
 const RobotsDeskPage = lazy(() => import('../features/robots/robots-desk-page.tsx'));
+const AiFundsDeskPage = lazy(() => import('../features/ai-funds/ai-funds-desk-page.tsx'));
 const VotesPage = lazy(() => import('../features/votes/votes-page.tsx'));
 const ComingSoonPage = lazy(() => import('../features/coming-soon/coming-soon-page.tsx'));
 const NotFoundPage = lazy(() => import('../features/coming-soon/not-found-page.tsx'));
@@ -78,6 +79,7 @@ export function App() {
                     <Route path="vip" element={<VipDeskPage />} />
                     <Route path="launchpad" element={<LaunchpadPage />} />
                     <Route path="robots" element={<RobotsDeskPage />} />
+                    <Route path="ai-funds" element={<AiFundsDeskPage />} />
                     <Route path="password" element={<ChangePasswordPage />} />
                     {SECTIONS.filter((section) => !section.ready).map((section) => (
                       <Route

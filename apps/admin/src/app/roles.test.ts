@@ -46,6 +46,7 @@ describe('role matrix', () => {
       'options',
       'launchpad',
       'robots',
+      'aiFunds',
     ]);
     expect(hasPermission('finance', 'users.status')).toBe(false);
   });
@@ -94,6 +95,7 @@ describe('role matrix', () => {
       'blockTrades',
       'launchpad',
       'robots',
+      'aiFunds',
       'content',
       'vip',
       'votes',
