@@ -69,6 +69,9 @@ describe('AI funds in the customer app', () => {
 
         await page.getByTestId('fund-subscribe').click();
         await page.getByTestId('fund-subscribe-value').fill('10000');
+        // Nothing on the page is wider than the phone (the keypad would be off by the overflow).
+        await expect(page.evaluate('document.documentElement.scrollWidth')).resolves.toBe(390);
+        await shot(page, `web-funds-ai-subscribe-${lang}`);
         await page.getByTestId('fund-subscribe-confirm').click();
         await typePin(page);
         await page.getByTestId('fund-pending').waitFor();

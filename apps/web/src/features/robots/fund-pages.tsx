@@ -137,13 +137,13 @@ function OrderSheet({
         />
         <span className="rbt-hint">{side === 'subscribe' ? t('aiFunds.subscribeHint') : t('aiFunds.redeemHint')}</span>
       </label>
-      <span className="rbt-inline">
+      <span className="rbt-inline fund-actions">
         <button type="button" className="btn btn--outline" onClick={onClose}>
-          ×
+          {t('common.cancel')}
         </button>
         <button
           type="button"
-          className="btn btn--primary rbt-form__submit"
+          className="btn btn--primary"
           disabled={!limit}
           onClick={() => setConfirmKey(newIdempotencyKey())}
           data-testid={`fund-${side}-confirm`}
