@@ -1,8 +1,8 @@
 // AI funds end to end against the real server, one short path per language at 390×844: a new customer
 // (paper grant: 1,000,000 INR in the stock wallet) opens the MF tab, the demo momentum fund (paper mode
 // seeds one over BSE), reads its rule and the realized-history label, subscribes 10,000 INR with the
-// transaction password (held: waiting for the valuation), the test clock moves a day on (past the
-// close: the valuation converts it), and the fund page shows the units — the same units the server
+// transaction password (held: waiting for the valuation), the test clock moves past the market's
+// close (the valuation converts it), and the fund page shows the units — the same units the server
 // reports. Screenshots: test-results/screens/web-funds-ai-*.png.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,8 @@ import { apiCall, customerPage, launchBrowser, registerCustomer, type Server, sh
 const PIN = '135790';
 /** A Monday, 09:30 in Mumbai: BSE is open. */
 const START = '2026-01-05T04:00:00Z';
-const DAY = 86_400_000;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 const TEXT = {
   'en-US': { past: 'Realized history: past valuations of this fund, not a forecast.', waiting: 'Waiting' },
   'pt-BR': { past: 'Histórico realizado: avaliações passadas deste fundo, não uma previsão.', waiting: 'Aguardando' },
@@ -80,8 +81,9 @@ describe('AI funds in the customer app', () => {
         await page.getByTestId('fund-mine').scrollIntoViewIfNeeded();
         await shot(page, `web-funds-ai-pending-${lang}`);
 
-        // A day on: the valuation after the close converts the subscription at its NAV.
-        await advance(DAY);
+        // Past the close (Monday 17:30 in Mumbai, then Tuesday's): the valuation converts the
+        // subscription at its NAV.
+        await advance(i === 0 ? 8 * HOUR : DAY);
         const fundId = new URL(page.url()).searchParams.get('id') as string;
         const info = (await apiCall(server, '/stock/ai/info', { kind: 'fund', id: fundId }, { token: who.token })).data;
         expect(Number(info.myUnits)).toBeGreaterThan(0);

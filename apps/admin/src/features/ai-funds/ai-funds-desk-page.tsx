@@ -5,7 +5,7 @@
 // read-only: nothing here sets a valuation, a NAV, units or holdings. Every action is audited by the server.
 
 import { EditOutlined, PlusOutlined, ReloadOutlined, StopOutlined } from '@ant-design/icons';
-import { FUND_MARKETS, FUND_RULES, type StaffFundView } from '@bourse/contract';
+import type { FundMarket, FundRule, StaffFundView } from '@bourse/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import {
   Alert,
@@ -35,11 +35,14 @@ import { SecondApprovalButtons } from '../../shared/second-approval.tsx';
 const STATUS_COLOURS = { pending_approval: 'gold', approved: 'green', rejected: 'red', retired: 'default' } as const;
 const DECIMAL = /^\d{1,15}(\.\d{1,2})?$/;
 const trimZeros = (v: string) => (v.includes('.') ? v.replace(/\.?0+$/, '') : v);
+// The contract's lists (FUND_RULES, FUND_MARKETS), typed against them: the console imports only types.
+const FUND_RULES: readonly FundRule[] = ['momentum', 'low_volatility'];
+const FUND_MARKETS: readonly FundMarket[] = ['NSE', 'BSE', 'NYSE', 'NASDAQ', 'B3'];
 
 interface CreateValues {
   name: string;
-  rule: (typeof FUND_RULES)[number];
-  market: (typeof FUND_MARKETS)[number];
+  rule: FundRule;
+  market: FundMarket;
   size: number;
   lookbackDays: number;
   minAmount: string;

@@ -300,4 +300,54 @@ describe.each(dbs)('AI funds on $dialect', ({ open }) => {
     const audit = (await t.call('GET', '/admin/audit?action=fund.approve', { token: admin2 })).body.data;
     expect(JSON.stringify(audit)).toContain('fund.approve');
   });
+
+  it('seeds the demo fund once; after a restart values only the last closed session; a repeated pay-out moves nothing twice', {
+    timeout: 60_000,
+  }, async () => {
+    const db = await open();
+    closeDb = () => db.close();
+    const demo = { paperGrants: STOCK_GRANTS_ONLY, aiFunds: { demo: true, jobEveryMs: 0 } };
+    t = await testApp(db, demo);
+    const items = (await t.call('POST', '/stock/ai/list')).body.data.items as {
+      kind: string;
+      id: number;
+      rule: string;
+    }[];
+    expect(items).toEqual([expect.objectContaining({ kind: 'fund', rule: 'momentum', market: 'BSE' })]);
+    const id = items[0]?.id as number;
+    await t.app.funds.seedDemo();
+    expect((await t.call('POST', '/stock/ai/list')).body.data.items).toHaveLength(1);
+    const { token, userId } = await customer('9000000003');
+    const sub = await t.call('POST', '/stock/ai/buy', {
+      token,
+      json: { kind: 'fund', id, amount: '20000', password: PIN },
+    });
+    expect(sub.body.code, JSON.stringify(sub.body)).toBe(0);
+    const before = cash(String(userId)).balance;
+    // The server is down from Monday morning to Thursday evening: four sessions closed meanwhile; only
+    // the last is valued, at its closing prices (a server back during a session waits for its close).
+    await t.close();
+    t = await testApp(db, demo, Date.parse('2026-01-08T07:00:00Z')); // Thursday 12:30 IST: open
+    await t.app.funds.tick();
+    expect(await db.query('SELECT day FROM fund_valuations WHERE fund_id = $1', [id])).toEqual([]);
+    await t.advance(5 * 60 * MINUTE); // 17:30 IST: closed
+    await t.app.funds.tick();
+    const days = await db.query<{ day: string }>('SELECT day FROM fund_valuations WHERE fund_id = $1', [id]);
+    expect(days.map((r) => r.day)).toEqual(['2026-01-08']);
+    const order = (
+      await t.call('POST', '/stock/ai/order/details', { token, json: { kind: 'fund', id: sub.body.data.order.id } })
+    ).body.data.order;
+    expect(order).toMatchObject({ status: 'done', units: '20000.0000' });
+    expect(cash(String(userId))).toMatchObject({ balance: before - inr('20000'), held: 0n });
+    // A crash between pricing and paying: the order is found priced again at the next run, and its
+    // commands (named after the row) are answered as already done — nothing moves twice.
+    const fundCash = cash(fundAccount(id)).balance;
+    await db.run(`UPDATE fund_orders SET status = 'priced' WHERE id = $1`, [order.id]);
+    await t.app.funds.tick();
+    expect(cash(fundAccount(id)).balance).toBe(fundCash);
+    expect(cash(String(userId)).balance).toBe(before - inr('20000'));
+    expect(clearing(id).balance).toBe(0n);
+    const again = await db.query<{ status: string }>('SELECT status FROM fund_orders WHERE id = $1', [order.id]);
+    expect(again[0]?.status).toBe('done');
+  });
 });

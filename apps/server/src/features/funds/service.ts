@@ -451,8 +451,8 @@ export class Funds {
 
   /**
    * For each fund: finish money moves of priced orders; rebalance once per trading day while its market
-   * is open; value it once after each session's close (the latest closed session: a restart catches up
-   * with the last one, at its closing prices, never a price of its own).
+   * is open; value it once after each session's close, while the market is closed (the latest closed
+   * session: a restart catches up with the last one, at its closing prices, never a price of its own).
    */
   async tick(): Promise<void> {
     await this.#serial(async () => {
@@ -574,6 +574,9 @@ export class Funds {
 
   async #maybeValue(fund: repo.FundRow): Promise<void> {
     const now = this.#d.clock.now();
+    // Only while the market is closed are the last prices the session's closing prices: a server that
+    // comes back during the next session waits for that session's close (the missed day has no valuation).
+    if (isOpen(fund.market, now)) return;
     const closed = sessionsBetween(fund.market, now - 14 * DAY_MS, now).filter((s) => s.closeMs <= now);
     const session = closed[closed.length - 1];
     // Only sessions that closed after the fund was approved are its valuations.

@@ -263,7 +263,7 @@ export function FundDetail({ id }: { id: string }) {
             {d.available !== null && <Row label={t('aiFunds.available')}>{money(d.available, d.currency)}</Row>}
           </dl>
           {d.pending.length > 0 && (
-            <ul className="rbt-list" data-testid="fund-pending">
+            <ul className="rbt-list fund-flush" data-testid="fund-pending">
               {d.pending.map((o) => (
                 <OrderRow key={o.id} order={o} />
               ))}
@@ -356,12 +356,12 @@ export function FundOrderList() {
   if (orders.isPending) return <SkeletonRows count={2} height={100} />;
   if (orders.isError) return <ErrorState onRetry={() => void orders.refetch()} />;
   return (
-    <section className="padded">
+    <section>
       <h2 className="day-head">{t('aiFunds.orders')}</h2>
       {orders.data.items.length === 0 ? (
-        <p className="rbt-hint">{t('aiFunds.noOrders')}</p>
+        <p className="rbt-hint padded">{t('aiFunds.noOrders')}</p>
       ) : (
-        <ul className="rbt-list" data-testid="fund-orders">
+        <ul className="rbt-list padded" data-testid="fund-orders">
           {orders.data.items.map((o) => (
             <OrderRow key={o.id} order={o} />
           ))}
