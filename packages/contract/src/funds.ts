@@ -42,7 +42,10 @@ export const fundRuleView = z.object({
 });
 export type FundRuleView = z.infer<typeof fundRuleView>;
 
-/** One realized valuation: net asset value per unit, the fund's equity and units then. */
+/**
+ * One realized valuation: the net asset value per unit the waiting orders converted at, and the fund's
+ * net assets and units after those orders.
+ */
 export const fundValuationView = z.object({
   day: z.string(),
   time: z.number().int(),

@@ -1440,7 +1440,8 @@ export const MIGRATIONS: Migration[] = [
     // member approves (fund_transitions); a parameter change is a row naming the fund it changes
     // (changes_id), applied to that fund when approved. The fund trades through its own engine account
     // `fund:<id>`; fund_valuations keeps each realized valuation (one per fund and trading day, the unique
-    // rule makes the job idempotent). Customers' units live in fund_units (exact integers of 1/10 000
+    // rule makes the job idempotent): equity and units before the orders it converts (their NAV), and
+    // after them. Customers' units live in fund_units (exact integers of 1/10 000
     // unit); each subscription or redemption is a fund_orders row moving along fund_order_transitions:
     // pending → priced (its units and cash fixed at a valuation's NAV) → done (the cash moved through the
     // engine, by commands named after the row, so a restart re-sends them as no-ops).
@@ -1483,6 +1484,8 @@ export const MIGRATIONS: Migration[] = [
         cash_minor BIGINT NOT NULL,
         equity_minor BIGINT NOT NULL,
         units_minor BIGINT NOT NULL,
+        equity_after_minor BIGINT NOT NULL,
+        units_after_minor BIGINT NOT NULL,
         UNIQUE (fund_id, day)
       );
       CREATE TABLE fund_units (

@@ -173,7 +173,13 @@ describe.each(dbs)('AI funds on $dialect', ({ open }) => {
     const detail1 = (await t.call('POST', '/stock/ai/order/details', { token, json: { kind: 'fund', id: subId } })).body
       .data;
     expect(detail1.order).toMatchObject({ status: 'done', units: '100000.0000', nav: '1.000000' });
-    expect(detail1.valuation).toMatchObject({ day: '2026-01-05', nav: '1.000000', equity: '0.00', units: '0.0000' });
+    // The valuation shows the NAV its orders converted at, and the net assets and units after them.
+    expect(detail1.valuation).toMatchObject({
+      day: '2026-01-05',
+      nav: '1.000000',
+      equity: '150000.00',
+      units: '150000.0000',
+    });
     expect(cash(String(userId))).toMatchObject({ balance: before.balance - inr('100000'), held: 0n });
     expect(cash(fundAccount(id)).balance).toBe(inr('150000'));
     expect(clearing(id).balance).toBe(0n);
@@ -191,6 +197,7 @@ describe.each(dbs)('AI funds on $dialect', ({ open }) => {
     const info = (await t.call('POST', '/stock/ai/info', { token, json: { kind: 'fund', id } })).body.data;
     expect(info.holdings).toHaveLength(3);
     expect(info.myUnits).toBe('100000.0000');
+    expect(info.myValue).toBe('100000.00');
     expect(info.history).toHaveLength(1);
     const fundCash = cash(fundAccount(id)).balance;
     expect(fundCash).toBeLessThan(inr('150000') / 10n);

@@ -35,6 +35,9 @@ export type ValuationRow = {
   cash_minor: bigint;
   equity_minor: bigint;
   units_minor: bigint;
+  /** After the subscriptions and redemptions it converted. */
+  equity_after_minor: bigint;
+  units_after_minor: bigint;
 };
 
 export type OrderRow = {
@@ -78,6 +81,8 @@ const valuation = (r: Record<string, unknown>): ValuationRow => ({
   cash_minor: big(r.cash_minor),
   equity_minor: big(r.equity_minor),
   units_minor: big(r.units_minor),
+  equity_after_minor: big(r.equity_after_minor),
+  units_after_minor: big(r.units_after_minor),
 });
 const order = (r: Record<string, unknown>): OrderRow => ({
   ...(r as OrderRow),
@@ -194,9 +199,19 @@ export async function setRebalanced(db: Sql, id: number, day: string, at: number
 
 export async function insertValuation(db: Sql, v: Omit<ValuationRow, 'id'>): Promise<number> {
   const rows = await db.query<{ id: number }>(
-    `INSERT INTO fund_valuations (fund_id, day, time, cash_minor, equity_minor, units_minor)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-    [v.fund_id, v.day, v.time, v.cash_minor.toString(), v.equity_minor.toString(), v.units_minor.toString()],
+    `INSERT INTO fund_valuations (fund_id, day, time, cash_minor, equity_minor, units_minor, equity_after_minor,
+       units_after_minor)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+    [
+      v.fund_id,
+      v.day,
+      v.time,
+      v.cash_minor.toString(),
+      v.equity_minor.toString(),
+      v.units_minor.toString(),
+      v.equity_after_minor.toString(),
+      v.units_after_minor.toString(),
+    ],
   );
   return Number(rows[0]?.id);
 }

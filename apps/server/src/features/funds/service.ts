@@ -39,6 +39,7 @@ import {
   pick,
   rebalanceTrades,
   targetLots,
+  UNIT,
   unitsFor,
 } from './rules.ts';
 
@@ -268,8 +269,8 @@ export class Funds {
       day: v.day,
       time: v.time,
       nav: formatDecimal(navScaled(v.equity_minor, v.units_minor, scale), scale + 4),
-      equity: formatDecimal(v.equity_minor, scale),
-      units: formatDecimal(v.units_minor, 4),
+      equity: formatDecimal(v.equity_after_minor, scale),
+      units: formatDecimal(v.units_after_minor, 4),
     };
   }
 
@@ -332,7 +333,10 @@ export class Funds {
       const { rows } = await repo.ordersOfUser(this.#d.db, userId, 1, 100, fund.id);
       mine = {
         myUnits: formatDecimal(units, 4),
-        myValue: last ? formatDecimal(cashFor(units, last.equity_minor, last.units_minor), scale) : null,
+        // Units × the last NAV (rounded down), the NAV the last valuation converted orders at.
+        myValue: last
+          ? formatDecimal((units * navScaled(last.equity_minor, last.units_minor, scale)) / (UNIT * UNIT), scale)
+          : null,
         available: formatDecimal(this.#d.engine.state.balance(String(userId), WALLET, fund.currency).available, scale),
         pending: rows
           .filter((o) => o.status === 'pending' || o.status === 'priced')
@@ -589,6 +593,12 @@ export class Funds {
     const units = fund.units_minor;
     const scale = this.#scale(fund.market);
     await this.#d.db.transaction(async (tx) => {
+      // Every order waiting converts at this one NAV (equity / units before any of them).
+      const orders = (await repo.ordersOfFund(tx, fund.id, 'pending')).map((o) =>
+        o.side === 'subscribe'
+          ? { o, units: unitsFor(o.amount_minor ?? 0n, equity, units, scale), cash: o.amount_minor ?? 0n }
+          : { o, units: -(o.units_minor ?? 0n), cash: -cashFor(o.units_minor ?? 0n, equity, units) },
+      );
       const valuationId = await repo.insertValuation(tx, {
         fund_id: fund.id,
         day: session.tradingDay,
@@ -596,19 +606,21 @@ export class Funds {
         cash_minor: cash - owed,
         equity_minor: equity,
         units_minor: units,
+        equity_after_minor: orders.reduce((sum, x) => sum + x.cash, equity),
+        units_after_minor: orders.reduce((sum, x) => sum + x.units, units),
       });
-      // Every order waiting converts at this one NAV (equity / units before any of them).
-      for (const o of await repo.ordersOfFund(tx, fund.id, 'pending')) {
-        if (o.side === 'subscribe') {
-          const got = unitsFor(o.amount_minor ?? 0n, equity, units, scale);
-          await repo.addUnits(tx, fund.id, o.user_id, got);
-          await repo.moveOrder(tx, o.id, 'pending', 'priced', now, { units_minor: got, valuation_id: valuationId });
-        } else {
-          const redeemed = o.units_minor ?? 0n;
-          const pay = cashFor(redeemed, equity, units);
-          await repo.addUnits(tx, fund.id, o.user_id, -redeemed);
-          await repo.moveOrder(tx, o.id, 'pending', 'priced', now, { amount_minor: pay, valuation_id: valuationId });
-        }
+      for (const { o, units: delta, cash: moved } of orders) {
+        await repo.addUnits(tx, fund.id, o.user_id, delta);
+        await repo.moveOrder(
+          tx,
+          o.id,
+          'pending',
+          'priced',
+          now,
+          o.side === 'subscribe'
+            ? { units_minor: delta, valuation_id: valuationId }
+            : { amount_minor: -moved, valuation_id: valuationId },
+        );
       }
     });
     await this.#settle((await repo.findFund(this.#d.db, fund.id)) as repo.FundRow);
