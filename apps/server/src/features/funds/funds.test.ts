@@ -137,6 +137,12 @@ describe.each(dbs)('AI funds on $dialect', ({ open }) => {
     );
     await bothLangs((lang) => buy({ amount: '2000000' }, lang), 'Insufficient balance', 'Saldo insuficiente');
     await bothLangs((lang) => buy({ amount: '5000', id: 999 }, lang), 'Fund not found', 'Fundo não encontrado');
+    // A fund has no "add amount": that call is a robot run's, and a fund's kind is refused there.
+    const add = await t.call('POST', '/stock/ai/order/add/amount', {
+      token,
+      json: { kind: 'fund', id, amount: '5000', password: PIN },
+    });
+    expect(add.body).toMatchObject({ code: -1001, fields: { kind: expect.any(String) } });
     const wrongPin = await buy({ amount: '5000', password: '135790' });
     expect(wrongPin.body.code).not.toBe(0);
     expect(cash(String(userId))).toEqual(before);

@@ -29,6 +29,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { fieldError } from '../../http/app-error.ts';
 import { bearerToken, guard } from '../../http/auth.ts';
 import { done, ok, okEnvelope } from '../../http/envelope.ts';
 import type { Accounts } from '../accounts/service.ts';
@@ -127,6 +128,8 @@ export function robotRoutes(
     },
     async (req) => {
       const { user } = await signedIn(req);
+      // A fund takes more money as another subscription (/stock/ai/buy), never as a run's addition.
+      if (req.body.kind === 'fund') throw fieldError('kind', 'field_invalid');
       const run = await robots.addAmount(user.id, req.body.id, req.body.amount, () =>
         accounts.checkPin(user, 'trade', req.body.password),
       );
