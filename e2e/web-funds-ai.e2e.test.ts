@@ -105,6 +105,10 @@ describe('AI funds in the customer app', () => {
         await page.getByTestId('fund-order').first().waitFor();
         await page.waitForTimeout(300);
         await shot(page, `web-funds-ai-record-${lang}`);
+        await page.getByTestId('fund-order').first().click();
+        await page.getByTestId('fund-order-status').waitFor();
+        await page.waitForTimeout(300);
+        await shot(page, `web-funds-ai-order-${lang}`);
         expect(errors).toEqual([]);
       } finally {
         await context.close();
