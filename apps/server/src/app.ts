@@ -56,6 +56,8 @@ import { depositRoutes } from './features/deposits/routes.ts';
 import { Deposits } from './features/deposits/service.ts';
 import { exchangeRoutes } from './features/exchange/routes.ts';
 import { Exchange } from './features/exchange/service.ts';
+import { fundRoutes } from './features/funds/routes.ts';
+import { Funds } from './features/funds/service.ts';
 import { ipoRoutes } from './features/ipo/routes.ts';
 import { Ipos } from './features/ipo/service.ts';
 import { kycRoutes } from './features/kyc/routes.ts';
@@ -160,6 +162,8 @@ export type App = {
   blockTrades: BlockTrades;
   /** Robots: tests run the strategies' job by hand (tick()) with robots.tickEveryMs 0. */
   robots: Robots;
+  /** AI funds: tests run the rebalance and valuation job by hand (tick()) with aiFunds.jobEveryMs 0. */
+  funds: Funds;
   /** VIP membership and the one entitlement check other lines ask (features/vip). */
   vip: Vip;
   /** Options: tests run its expiry job by hand (tick()) with options.jobEveryMs 0. */
@@ -321,6 +325,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     randomSeed: () => randomBytes(4).readUInt32BE(0),
     log: (m) => http.log.error(m),
   });
+  // AI funds (features/funds): model portfolios trading the paper venue's books through their own accounts.
+  const funds = new Funds({ db, engine, market, venue, clock, log: (m) => http.log.error(m) });
   const perpDesk = await PerpDesk.open(db, engine, market, clock, config.perpetuals, (m) => http.log.warn(m));
   const perpetuals = new Perpetuals({ db, engine, desk: perpDesk, clock, settings: config.perpetuals, accounts });
   // Someone looks at a book: the stock venue, the crypto bot or the perpetuals' desk (each ignores the
@@ -503,6 +509,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           await cryptoWatcher.scan();
           await ipos.tick();
           await robots.tick();
+          await funds.tick();
           await options.tick();
           await loans.accrue();
         });
@@ -527,7 +534,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       });
       kycRoutes(api, { kyc: new Kyc({ db, clock, sessions }), accounts, staff });
       ipoRoutes(api, { ipos, accounts, staff });
-      robotRoutes(api, { robots, accounts, staff });
+      robotRoutes(api, { robots, funds, accounts, staff });
+      fundRoutes(api, { funds, accounts, staff });
       optionRoutes(api, { options, accounts, staff });
       depositRoutes(api, { deposits, accounts, staff, pixProvider: sandboxPix?.name ?? null });
       cryptoDepositRoutes(api, accounts, cryptoDeposits);
@@ -632,6 +640,25 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await ticking;
     });
   }
+  if (config.aiFunds.demo) await funds.seedDemo();
+  if (config.aiFunds.jobEveryMs > 0) {
+    // A failed fund is logged by the service and tried again at the next run; a run still going when the
+    // next is due is not queued behind (a first rebalance can take seconds).
+    let fundsRunning: Promise<void> | null = null;
+    const fundTimer = setInterval(() => {
+      if (fundsRunning) return;
+      fundsRunning = funds
+        .tick()
+        .catch(() => undefined)
+        .finally(() => {
+          fundsRunning = null;
+        });
+    }, config.aiFunds.jobEveryMs);
+    http.addHook('onClose', async () => {
+      clearInterval(fundTimer);
+      await fundsRunning;
+    });
+  }
   await vip.recover();
   // Finishes half-done loan steps and charges the interest days missed while the server was down.
   await loans.recover();
@@ -660,6 +687,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     ipos,
     blockTrades,
     robots,
+    funds,
     vip,
     options,
     loans,

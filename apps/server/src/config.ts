@@ -114,6 +114,12 @@ export type Config = {
    */
   robots: { demo: boolean; tickEveryMs: number };
   /**
+   * AI funds (features/funds): AI_FUNDS_DEMO=0 leaves paper mode without its demo fund (momentum over
+   * NSE, approved by the system); AI_FUNDS_JOB_EVERY_MS how often the rebalance and valuation job runs (0:
+   * only with the market pump and the test clock).
+   */
+  aiFunds: { demo: boolean; jobEveryMs: number };
+  /**
    * API_KEY_ENCRYPTION_KEY (64 hex characters): seals API key secrets at rest. Paper mode falls back to
    * a fixed derived key; live mode without it offers no API keys (api_keys_unavailable).
    */
@@ -434,6 +440,10 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: Pa
     robots: {
       demo: mode === 'paper' && flag(env.ROBOTS_DEMO, true),
       tickEveryMs: positiveInteger('ROBOTS_TICK_EVERY_MS', env.ROBOTS_TICK_EVERY_MS, 5_000),
+    },
+    aiFunds: {
+      demo: mode === 'paper' && flag(env.AI_FUNDS_DEMO, true),
+      jobEveryMs: positiveInteger('AI_FUNDS_JOB_EVERY_MS', env.AI_FUNDS_JOB_EVERY_MS, 60_000),
     },
     apiKeySealingKey: env.API_KEY_ENCRYPTION_KEY
       ? sealingKeyFromHex(env.API_KEY_ENCRYPTION_KEY)

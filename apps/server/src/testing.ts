@@ -38,6 +38,8 @@ export async function testApp(db: Db, overrides: Partial<Config> = {}, clockStar
     robots: { demo: false, tickEveryMs: 0 },
     // No interest timer: tests run the job with app.loans.accrue().
     loans: { ...base.loans, accrueEveryMs: 0 },
+    // No AI funds timer (tests run the job with app.funds.tick()) and no demo fund.
+    aiFunds: { demo: false, jobEveryMs: 0 },
     ...overrides,
   };
   const clock = manualClock(clockStartMs);

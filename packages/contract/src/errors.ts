@@ -1006,6 +1006,49 @@ export const ERRORS = {
     en: 'Only an approved robot can be retired',
     pt: 'Só um robô aprovado pode ser retirado',
   },
+  // --- AI funds (features/funds) ---
+  fund_not_found: { status: 404, en: 'Fund not found', pt: 'Fundo não encontrado' },
+  fund_order_not_found: { status: 404, en: 'Fund order not found', pt: 'Ordem de fundo não encontrada' },
+  fund_retired: {
+    status: 400,
+    en: 'This fund takes no new subscriptions',
+    pt: 'Este fundo não aceita novas aplicações',
+  },
+  fund_amount_below_minimum: {
+    status: 400,
+    en: "The amount is below this fund's minimum subscription of {min}",
+    pt: 'O valor está abaixo da aplicação mínima deste fundo, de {min}',
+  },
+  fund_units_insufficient: {
+    status: 400,
+    en: 'You do not hold that many free units of this fund',
+    pt: 'Você não tem tantas cotas livres deste fundo',
+  },
+  fund_params_invalid: {
+    status: 400,
+    en: 'The market does not list enough stocks for this portfolio size',
+    pt: 'O mercado não lista ações suficientes para este tamanho de carteira',
+  },
+  fund_second_approver: {
+    status: 403,
+    en: 'A different staff member must approve or reject this fund',
+    pt: 'Outro membro da equipe deve aprovar ou rejeitar este fundo',
+  },
+  fund_not_reviewable: {
+    status: 400,
+    en: 'This fund is not waiting for approval',
+    pt: 'Este fundo não está aguardando aprovação',
+  },
+  fund_not_changeable: {
+    status: 400,
+    en: 'Only an offered fund can be changed',
+    pt: 'Só um fundo oferecido pode ser alterado',
+  },
+  fund_not_retirable: {
+    status: 400,
+    en: 'Only an approved fund can be retired',
+    pt: 'Só um fundo aprovado pode ser retirado',
+  },
   // --- VIP membership (features/vip) ---
   vip_trial_used: {
     status: 409,

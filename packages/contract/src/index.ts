@@ -11,6 +11,7 @@ export * from './envelope.ts';
 export * from './errors.ts';
 export * from './exchange.ts';
 export * from './fields.ts';
+export * from './funds.ts';
 export * from './ipo.ts';
 export * from './kyc.ts';
 export * from './lang.ts';

@@ -7,6 +7,7 @@
 
 import { z } from 'zod';
 import { formBoolean, isPlainText, pageQuery, pin, recordId, text, wholeNumber } from './fields.ts';
+import { fundListItem } from './funds.ts';
 import { actionReason } from './staff.ts';
 
 export const ROBOT_STRATEGIES = ['grid', 'dca', 'trend'] as const;
@@ -83,10 +84,13 @@ export const aiProductItem = z.object({
   past: measuredReturn.nullable(),
 });
 export type AiProductItem = z.infer<typeof aiProductItem>;
-export const aiListView = z.object({ items: z.array(aiProductItem) });
+/** Robots (kind 'robot') and AI funds (kind 'fund', contract funds.ts) in one list. */
+export const aiListView = z.object({ items: z.array(z.discriminatedUnion('kind', [aiProductItem, fundListItem])) });
 export type AiListView = z.infer<typeof aiListView>;
 
-export const aiInfoBody = z.object({ id: recordId() });
+/** Which product an /stock/ai/* call is about: a robot (the default) or an AI fund. */
+export const aiKind = z.enum(['robot', 'fund'], { error: 'field_invalid' }).default('robot');
+export const aiInfoBody = z.object({ id: recordId(), kind: aiKind });
 export type AiInfoInput = z.input<typeof aiInfoBody>;
 
 export const robotBacktestView = z.object({
@@ -133,6 +137,7 @@ export const aiBuyBody = z.object({
   amount: decimalText(),
   password: pin(),
   clientOrderId: z.string().trim().min(8).max(64).refine(isPlainText, { error: 'field_invalid' }).optional(),
+  kind: aiKind,
 });
 export type AiBuyInput = z.input<typeof aiBuyBody>;
 export const aiAddAmountBody = aiBuyBody;
@@ -178,6 +183,7 @@ export type RobotRunView = z.infer<typeof robotRunView>;
 
 export const aiOrderListQuery = pageQuery.extend({
   status: z.enum(['running', 'ended', 'all'], { error: 'field_invalid' }).default('all'),
+  kind: aiKind,
 });
 export type AiOrderListInput = z.input<typeof aiOrderListQuery>;
 export const aiOrderListView = z.object({ items: z.array(robotRunView), total: z.number().int() });
@@ -207,7 +213,7 @@ export const robotOrderView = z.object({
 });
 export type RobotOrderView = z.infer<typeof robotOrderView>;
 
-export const aiOrderDetailsBody = pageQuery.extend({ id: recordId() });
+export const aiOrderDetailsBody = pageQuery.extend({ id: recordId(), kind: aiKind });
 export type AiOrderDetailsInput = z.input<typeof aiOrderDetailsBody>;
 export const aiOrderDetailsView = z.object({
   run: robotRunView,

@@ -83,6 +83,8 @@ export const STAFF_PERMISSIONS = {
   'launchpad.manage': ['finance', 'admin'],
   /** Robot templates: create, approve another staff member's (never one's own), retire; see runs. */
   'robots.manage': ['finance', 'admin'],
+  /** AI funds: create, change, approve another staff member's (never one's own), retire; see valuations. */
+  'funds.manage': ['finance', 'admin'],
   /** VIP: the members list, a customer's stock-strategy switch, and the trading-advice posts. */
   'vip.manage': ['support', 'admin'],
   /** Reading the options desk: underlyings, the market maker's exposure, open positions, expiry settlements. */

@@ -1504,6 +1504,90 @@ export const MIGRATIONS: Migration[] = [
     `,
   },
   {
+    version: 39,
+    // AI funds (features/funds, decision 0040). A fund is a model portfolio staff create and a second staff
+    // member approves (fund_transitions); a parameter change is a row naming the fund it changes
+    // (changes_id), applied to that fund when approved. The fund trades through its own engine account
+    // `fund:<id>`; fund_valuations keeps each realized valuation (one per fund and trading day, the unique
+    // rule makes the job idempotent): equity and units before the orders it converts (their NAV), and
+    // after them. Customers' units live in fund_units (exact integers of 1/10 000
+    // unit); each subscription or redemption is a fund_orders row moving along fund_order_transitions:
+    // pending → priced (its units and cash fixed at a valuation's NAV) → done (the cash moved through the
+    // engine, by commands named after the row, so a restart re-sends them as no-ops).
+    name: 'ai funds, their valuations, units and orders',
+    sql: () => `
+      CREATE TABLE fund_transitions (
+        from_status TEXT NOT NULL,
+        to_status TEXT NOT NULL,
+        PRIMARY KEY (from_status, to_status)
+      );
+      INSERT INTO fund_transitions (from_status, to_status) VALUES
+        ('pending_approval', 'approved'), ('pending_approval', 'rejected'), ('approved', 'retired');
+      CREATE TABLE funds (
+        id {{id}},
+        name TEXT NOT NULL,
+        rule TEXT NOT NULL,
+        market TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        lookback_days INTEGER NOT NULL,
+        currency TEXT NOT NULL,
+        min_minor BIGINT NOT NULL,
+        status TEXT NOT NULL,
+        note TEXT NOT NULL DEFAULT '',
+        demo INTEGER NOT NULL DEFAULT 0,
+        changes_id BIGINT,
+        units_minor BIGINT NOT NULL DEFAULT 0,
+        rebalanced_day TEXT NOT NULL DEFAULT '',
+        created_by BIGINT NOT NULL,
+        approved_by BIGINT,
+        review_reason TEXT NOT NULL DEFAULT '',
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE INDEX funds_status ON funds(status, id);
+      CREATE TABLE fund_valuations (
+        id {{id}},
+        fund_id BIGINT NOT NULL REFERENCES funds(id),
+        day TEXT NOT NULL,
+        time BIGINT NOT NULL,
+        cash_minor BIGINT NOT NULL,
+        equity_minor BIGINT NOT NULL,
+        units_minor BIGINT NOT NULL,
+        equity_after_minor BIGINT NOT NULL,
+        units_after_minor BIGINT NOT NULL,
+        UNIQUE (fund_id, day)
+      );
+      CREATE TABLE fund_units (
+        fund_id BIGINT NOT NULL REFERENCES funds(id),
+        user_id BIGINT NOT NULL REFERENCES users(id),
+        units_minor BIGINT NOT NULL,
+        PRIMARY KEY (fund_id, user_id)
+      );
+      CREATE TABLE fund_order_transitions (
+        from_status TEXT NOT NULL,
+        to_status TEXT NOT NULL,
+        PRIMARY KEY (from_status, to_status)
+      );
+      INSERT INTO fund_order_transitions (from_status, to_status) VALUES
+        ('pending', 'priced'), ('pending', 'failed'), ('priced', 'done');
+      CREATE TABLE fund_orders (
+        id {{id}},
+        fund_id BIGINT NOT NULL REFERENCES funds(id),
+        user_id BIGINT NOT NULL REFERENCES users(id),
+        side TEXT NOT NULL,
+        status TEXT NOT NULL,
+        amount_minor BIGINT,
+        units_minor BIGINT,
+        valuation_id BIGINT REFERENCES fund_valuations(id),
+        created_at BIGINT NOT NULL,
+        valued_at BIGINT,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE INDEX fund_orders_user ON fund_orders(user_id, id);
+      CREATE INDEX fund_orders_fund ON fund_orders(fund_id, status);
+    `,
+  },
+  {
     version: 40,
     // Robots, repaired (decision 0035, "Recovery and idempotency"). A capital row now has a life cycle
     // (robot_capital_transitions: pending → moved | refused): it is written pending with the reservation of

@@ -18,6 +18,7 @@ import type {
   CreateBlockOfferInput,
   CreateCoinOfferingInput,
   CreatedStaffView,
+  CreateFundInput,
   CreateIpoInput,
   CreateRobotTemplateInput,
   CustomerUserView,
@@ -39,7 +40,9 @@ import type {
   ProposeAdjustmentInput,
   ReconciliationReport,
   ReconciliationState,
+  RetireFundInput,
   RetireRobotTemplateInput,
+  ReviewFundInput,
   ReviewIpoInput,
   ReviewRobotTemplateInput,
   RunIpoListingInput,
@@ -51,6 +54,8 @@ import type {
   StaffCoinOfferingView,
   StaffCreateInput,
   StaffDisableInput,
+  StaffFundListView,
+  StaffFundView,
   StaffIpoListView,
   StaffIpoView,
   StaffLoanView,
@@ -193,6 +198,11 @@ export const adminApi = {
     client.post<StaffRobotTemplateView>('/admin/robots/templates/retire', body),
   robotRuns: (status: 'running' | 'ended' | 'all') =>
     client.get<StaffRobotRunListView>('/admin/robots/runs', { status, limit: 100 }),
+  // --- AI funds (features/funds) ---
+  aiFunds: () => client.get<StaffFundListView>('/admin/funds'),
+  createAiFund: (body: CreateFundInput) => client.post<StaffFundView>('/admin/funds', body),
+  reviewAiFund: (body: ReviewFundInput) => client.post<StaffFundView>('/admin/funds/review', body),
+  retireAiFund: (body: RetireFundInput) => client.post<StaffFundView>('/admin/funds/retire', body),
 };
 
 export const queryKeys = {
@@ -218,6 +228,7 @@ export const queryKeys = {
   blockWindows: (symbol: string) => ['block-windows', symbol] as const,
   coinOfferings: ['coin-offerings'] as const,
   robotTemplates: ['robot-templates'] as const,
+  aiFunds: ['ai-funds'] as const,
   robotRuns: (status: string) => ['robot-runs', status] as const,
   votes: ['votes'] as const,
   contentPages: ['content', 'pages'] as const,

@@ -36,6 +36,7 @@ const VipDeskPage = lazy(() => import('../features/vip/vip-desk-page.tsx'));
 const LoansDeskPage = lazy(() => import('../features/loans/loans-desk-page.tsx'));
 const LaunchpadPage = lazy(() => import('../features/launchpad/launchpad-page.tsx'));
 const RobotsDeskPage = lazy(() => import('../features/robots/robots-desk-page.tsx'));
+const AiFundsDeskPage = lazy(() => import('../features/ai-funds/ai-funds-desk-page.tsx'));
 const VotesPage = lazy(() => import('../features/votes/votes-page.tsx'));
 const ComingSoonPage = lazy(() => import('../features/coming-soon/coming-soon-page.tsx'));
 const NotFoundPage = lazy(() => import('../features/coming-soon/not-found-page.tsx'));
@@ -80,6 +81,7 @@ export function App() {
                     <Route path="loans" element={<LoansDeskPage />} />
                     <Route path="launchpad" element={<LaunchpadPage />} />
                     <Route path="robots" element={<RobotsDeskPage />} />
+                    <Route path="ai-funds" element={<AiFundsDeskPage />} />
                     <Route path="password" element={<ChangePasswordPage />} />
                     {SECTIONS.filter((section) => !section.ready).map((section) => (
                       <Route

@@ -67,6 +67,7 @@ const SECTION_ICONS: Record<string, ReactNode> = {
   blockTrades: <BlockOutlined />,
   launchpad: <FundOutlined />,
   robots: <RobotOutlined />,
+  aiFunds: <FundOutlined />,
   listings: <RocketOutlined />,
   content: <NotificationOutlined />,
   vip: <CrownOutlined />,

@@ -46,6 +46,7 @@ describe('role matrix', () => {
       'options',
       'launchpad',
       'robots',
+      'aiFunds',
     ]);
     expect(hasPermission('finance', 'users.status')).toBe(false);
   });
@@ -95,6 +96,7 @@ describe('role matrix', () => {
       'blockTrades',
       'launchpad',
       'robots',
+      'aiFunds',
       'content',
       'vip',
       'votes',

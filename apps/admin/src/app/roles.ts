@@ -32,6 +32,7 @@ export const PERMISSIONS = [
   'ipo.manage', // create IPO listings; approve another staff member's; run listing day
   'launchpad.manage', // create coin offerings; approve or reject another staff member's
   'robots.manage', // robot templates: create, approve or reject another staff member's, retire; see runs
+  'funds.manage', // AI funds: create, change, approve or reject another staff member's, retire; see valuations
   'vip.manage', // VIP members and periods, the stock-strategy switch, trading-advice posts
   'options.read', // the options desk: underlyings, the market maker's exposure, positions, settlements
 ] as const;
@@ -50,6 +51,7 @@ const ROLE_PERMISSIONS: Readonly<Record<Exclude<StaffRole, 'admin'>, readonly Pe
     'ipo.manage',
     'launchpad.manage',
     'robots.manage',
+    'funds.manage',
     'options.read',
   ],
 };
@@ -85,6 +87,7 @@ export const SECTIONS: readonly ConsoleSection[] = [
   { key: 'blockTrades', path: '/block-trades', permission: 'listings.manage', ready: true },
   { key: 'launchpad', path: '/launchpad', permission: 'launchpad.manage', ready: true },
   { key: 'robots', path: '/robots', permission: 'robots.manage', ready: true },
+  { key: 'aiFunds', path: '/ai-funds', permission: 'funds.manage', ready: true },
   { key: 'listings', path: '/listings', permission: 'listings.manage', ready: false },
   { key: 'content', path: '/content', permission: 'content.manage', ready: true },
   { key: 'vip', path: '/vip', permission: 'vip.manage', ready: true },

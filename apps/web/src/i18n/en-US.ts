@@ -1,6 +1,7 @@
 // English texts (the default language). Every visible string of the app comes from here or from
 // pt-BR.ts, which must have exactly the same keys (checked by the type below and by a unit test).
 
+import { aiFundsEnUS } from './aiFunds.en-US.ts';
 import { apiKeysEnUS } from './apikeys.en-US.ts';
 import { bankEnUS } from './bank.en-US.ts';
 import { blockEnUS } from './block.en-US.ts';
@@ -340,6 +341,7 @@ export const enUS = {
       stockFundsDetail: 'Stock fund details',
     },
     robot: { list: 'Robots', detail: 'Robot details', record: 'Robot records', orderDetail: 'Robot order' },
+    fund: { detail: 'AI fund', orderDetail: 'Fund order' },
     news: { list: 'News', detail: 'Article' },
     notice: { list: 'Messages', detail: 'Notice' },
     user: {
@@ -385,6 +387,7 @@ export const enUS = {
   ...perpetualsEnUS,
   ...blockEnUS,
   ...robotsEnUS,
+  ...aiFundsEnUS,
   ...vipEnUS,
   ...loansEnUS,
   ...ipoEnUS,

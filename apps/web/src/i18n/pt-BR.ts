@@ -1,6 +1,7 @@
 // Portuguese (Brazil) texts. Same keys as en-US.ts (the Messages type enforces it). Portuguese runs
 // longer than English: keep labels short enough for a 390 px wide screen.
 
+import { aiFundsPtBR } from './aiFunds.pt-BR.ts';
 import { apiKeysPtBR } from './apikeys.pt-BR.ts';
 import { bankPtBR } from './bank.pt-BR.ts';
 import { blockPtBR } from './block.pt-BR.ts';
@@ -337,6 +338,7 @@ export const ptBR: Messages = {
     },
     fundsDetail: { index: 'Extrato', cryptoFundsDetail: 'Extrato cripto', stockFundsDetail: 'Extrato de ações' },
     robot: { list: 'Robôs', detail: 'Detalhes do robô', record: 'Histórico do robô', orderDetail: 'Ordem do robô' },
+    fund: { detail: 'Fundo de IA', orderDetail: 'Ordem de fundo' },
     news: { list: 'Notícias', detail: 'Notícia' },
     notice: { list: 'Mensagens', detail: 'Aviso' },
     user: {
@@ -382,6 +384,7 @@ export const ptBR: Messages = {
   ...perpetualsPtBR,
   ...blockPtBR,
   ...robotsPtBR,
+  ...aiFundsPtBR,
   ...vipPtBR,
   ...loansPtBR,
   ...ipoPtBR,

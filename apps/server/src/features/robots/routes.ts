@@ -15,6 +15,10 @@ import {
   aiRunResult,
   aiStopBody,
   createRobotTemplateBody,
+  fundInfoView,
+  fundOrderDetailsView,
+  fundOrderListView,
+  fundOrderResult,
   retireRobotTemplateBody,
   reviewRobotTemplateBody,
   staffRobotRunListQuery,
@@ -24,15 +28,25 @@ import {
 } from '@bourse/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { fieldError } from '../../http/app-error.ts';
 import { bearerToken, guard } from '../../http/auth.ts';
 import { done, ok, okEnvelope } from '../../http/envelope.ts';
 import type { Accounts } from '../accounts/service.ts';
+import type { Funds } from '../funds/service.ts';
 import type { Staff } from '../staff/service.ts';
 import { idempotencyKey } from '../stocks/routes.ts';
 import type { Robots } from './service.ts';
 
-export function robotRoutes(app: FastifyInstance, deps: { robots: Robots; accounts: Accounts; staff: Staff }) {
-  const { robots, accounts, staff } = deps;
+/**
+ * The MF tab's calls serve robots and AI funds (features/funds): each body's `kind` ('robot' by default,
+ * or 'fund') picks the line, so the paths are registered once. A fund's redemption is funds/routes.ts.
+ */
+export function robotRoutes(
+  app: FastifyInstance,
+  deps: { robots: Robots; funds: Funds; accounts: Accounts; staff: Staff },
+) {
+  const { robots, funds, accounts, staff } = deps;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['robots'];
   const signedIn = guard((request) => accounts.authenticate(bearerToken(request)));
@@ -53,11 +67,11 @@ export function robotRoutes(app: FastifyInstance, deps: { robots: Robots; accoun
       schema: {
         tags,
         description:
-          'The MF tab: approved robots (kind "robot"; AI funds will be another kind), each with its terms and a measured past figure labelled with its source and period (a back-test over past simulated prices, or finished runs) — never a promise.',
+          'The MF tab: approved robots (kind "robot"), each with its terms and a measured past figure labelled with its source and period (a back-test over past simulated prices, or finished runs), then AI funds (kind "fund") with their last realized valuation — never a promise.',
         response: { 200: okEnvelope(aiListView) },
       },
     },
-    async () => ok(await robots.list()),
+    async () => ok({ items: [...(await robots.list()).items, ...(await funds.list())] }),
   );
   r.post(
     '/stock/ai/info',
@@ -65,12 +79,15 @@ export function robotRoutes(app: FastifyInstance, deps: { robots: Robots; accoun
       schema: {
         tags,
         description:
-          "One robot: terms, strategy parameters, the pair's fees, the labelled back-test, realized history.",
+          'One robot: terms, strategy parameters, the pair\'s fees, the labelled back-test, realized history; or (kind "fund") one AI fund: its rule, holdings now, its realized NAV history, the customer\'s units and waiting orders.',
         body: aiInfoBody,
-        response: { 200: okEnvelope(aiInfoView) },
+        response: { 200: okEnvelope(z.union([aiInfoView, fundInfoView])) },
       },
     },
-    async (req) => ok(await robots.info(req.body.id, await maybeUser(bearerToken(req)))),
+    async (req) => {
+      const user = await maybeUser(bearerToken(req));
+      return ok(req.body.kind === 'fund' ? await funds.info(req.body.id, user) : await robots.info(req.body.id, user));
+    },
   );
   r.post(
     '/stock/ai/buy',
@@ -79,13 +96,19 @@ export function robotRoutes(app: FastifyInstance, deps: { robots: Robots; accoun
       schema: {
         tags,
         description:
-          "Starts a run with `amount` USDT from the spot wallet (between the start-up capital and the single limit), moved into the run's own sub-account. With clientOrderId or the Idempotency-Key header, a retry answers the first result. robot_move_pending: received, the job completes the move.",
+          "Starts a run with `amount` USDT from the spot wallet (between the start-up capital and the single limit), moved into the run's own sub-account. With clientOrderId or the Idempotency-Key header, a retry answers the first result. robot_move_pending: received, the job completes the move. With kind \"fund\": subscribes `amount` of the stock wallet's cash to an AI fund; it is held now and converted to units at the next valuation's NAV (units rounded down).",
         body: aiBuyBody,
-        response: { 200: okEnvelope(aiRunResult) },
+        response: { 200: okEnvelope(z.union([aiRunResult, fundOrderResult])) },
       },
     },
     async (req) => {
       const { user } = await signedIn(req);
+      if (req.body.kind === 'fund') {
+        const order = await funds.subscribe(user.id, req.body.id, req.body.amount, () =>
+          accounts.checkPin(user, 'trade', req.body.password),
+        );
+        return done(req, 'submitted', { order });
+      }
       const key = idempotencyKey(req, req.body.clientOrderId);
       const run = await robots.buy(
         user.id,
@@ -111,6 +134,8 @@ export function robotRoutes(app: FastifyInstance, deps: { robots: Robots; accoun
     },
     async (req) => {
       const { user } = await signedIn(req);
+      // A fund takes more money as another subscription (/stock/ai/buy), never as a run's addition.
+      if (req.body.kind === 'fund') throw fieldError('kind', 'field_invalid');
       const key = idempotencyKey(req, req.body.clientOrderId);
       const run = await robots.addAmount(
         user.id,
@@ -146,12 +171,16 @@ export function robotRoutes(app: FastifyInstance, deps: { robots: Robots; accoun
       onRequest: signedIn.first,
       schema: {
         tags,
-        description: "The customer's runs, newest first.",
+        description:
+          'The customer\'s runs, newest first; with kind "fund", their AI fund orders (subscriptions and redemptions).',
         body: aiOrderListQuery,
-        response: { 200: okEnvelope(aiOrderListView) },
+        response: { 200: okEnvelope(z.union([aiOrderListView, fundOrderListView])) },
       },
     },
-    async (req) => ok(await robots.runs((await signedIn(req)).user.id, req.body)),
+    async (req) => {
+      const userId = (await signedIn(req)).user.id;
+      return ok(req.body.kind === 'fund' ? await funds.orders(userId, req.body) : await robots.runs(userId, req.body));
+    },
   );
   r.post(
     '/stock/ai/order/details',
@@ -160,12 +189,19 @@ export function robotRoutes(app: FastifyInstance, deps: { robots: Robots; accoun
       schema: {
         tags,
         description:
-          "One run's figures, every fill (paged, newest first) and its open orders; another customer's run is not found.",
+          'One run\'s figures, every fill (paged, newest first) and its open orders; with kind "fund", one fund order and the valuation it was converted at. Another customer\'s is not found.',
         body: aiOrderDetailsBody,
-        response: { 200: okEnvelope(aiOrderDetailsView) },
+        response: { 200: okEnvelope(z.union([aiOrderDetailsView, fundOrderDetailsView])) },
       },
     },
-    async (req) => ok(await robots.details((await signedIn(req)).user.id, req.body)),
+    async (req) => {
+      const userId = (await signedIn(req)).user.id;
+      return ok(
+        req.body.kind === 'fund'
+          ? await funds.orderDetails(userId, req.body.id)
+          : await robots.details(userId, req.body),
+      );
+    },
   );
 
   // --- the console desk ---

@@ -32,6 +32,7 @@ import { currentLanguage } from '../../i18n/index.ts';
 import { formatAmount } from '../../lib/market-format.ts';
 import { RequireLogin } from '../accounts/security-page.tsx';
 import { EmptyState, ErrorState, SkeletonRows } from '../markets/market-ui.tsx';
+import { FundCard, FundDetail, FundOrderDetail, FundOrderList } from './fund-pages.tsx';
 import './robots.css';
 
 const keys = {
@@ -153,11 +154,24 @@ export function RobotListPage() {
       ) : list.data.items.length === 0 ? (
         <EmptyState title={t('robots.empty')} />
       ) : (
-        <ul className="rbt-list" data-testid="robot-list">
-          {list.data.items.map((item) => (
-            <RobotCard key={`${item.kind}:${item.id}`} item={item} />
-          ))}
-        </ul>
+        <>
+          <ul className="rbt-list" data-testid="robot-list">
+            {list.data.items.map((item) =>
+              item.kind === 'robot' ? <RobotCard key={`${item.kind}:${item.id}`} item={item} /> : null,
+            )}
+          </ul>
+          {list.data.items.some((item) => item.kind === 'fund') && (
+            <>
+              <h2 className="day-head">{t('aiFunds.section')}</h2>
+              <p className="section-hint">{t('aiFunds.intro')}</p>
+              <ul className="rbt-list" data-testid="fund-list">
+                {list.data.items.map((item) =>
+                  item.kind === 'fund' ? <FundCard key={`${item.kind}:${item.id}`} item={item} /> : null,
+                )}
+              </ul>
+            </>
+          )}
+        </>
       )}
       <p className="section-hint">{t('robots.disclaimer')}</p>
     </Page>
@@ -353,10 +367,17 @@ export function RobotDetailPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
+  const isFund = params.get('kind') === 'fund';
   return (
     <RequireLogin>
-      <Page title={t('titles.robot.detail')}>
-        {isId(id) ? <RobotDetail id={id} /> : <EmptyState title={t('robots.empty')} />}
+      <Page title={isFund ? t('titles.fund.detail') : t('titles.robot.detail')}>
+        {!isId(id) ? (
+          <EmptyState title={t('robots.empty')} />
+        ) : isFund ? (
+          <FundDetail id={id} />
+        ) : (
+          <RobotDetail id={id} />
+        )}
       </Page>
     </RequireLogin>
   );
@@ -432,6 +453,7 @@ export function RobotRecordPage() {
             ))}
           </ul>
         )}
+        <FundOrderList />
       </Page>
     </RequireLogin>
   );
@@ -640,10 +662,17 @@ export function RobotOrderDetailPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
+  const isFund = params.get('kind') === 'fund';
   return (
     <RequireLogin>
-      <Page title={t('titles.robot.orderDetail')}>
-        {isId(id) ? <RunDetail id={id} /> : <EmptyState title={t('robots.noRuns')} />}
+      <Page title={isFund ? t('titles.fund.orderDetail') : t('titles.robot.orderDetail')}>
+        {!isId(id) ? (
+          <EmptyState title={t('robots.noRuns')} />
+        ) : isFund ? (
+          <FundOrderDetail id={id} />
+        ) : (
+          <RunDetail id={id} />
+        )}
       </Page>
     </RequireLogin>
   );

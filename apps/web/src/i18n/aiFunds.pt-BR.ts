@@ -1,0 +1,61 @@
+// Textos em português das telas de fundos de IA (a aba MF ao lado dos robôs; unidos em pt-BR.ts). Só
+// avaliações realizadas são mostradas, rotuladas como passadas; nada aqui prevê retorno.
+export const aiFundsPtBR = {
+  aiFunds: {
+    section: 'Fundos de IA',
+    intro:
+      'Fundos de IA são carteiras-modelo de ações de um mercado, rebalanceadas a cada pregão por uma regra fixa. Você tem cotas pelo valor patrimonial do fundo; elas podem perder valor.',
+    kind: 'Fundo',
+    rule: { momentum: 'Momento', low_volatility: 'Baixa volatilidade' },
+    ruleHint: {
+      momentum:
+        'Mantém as {{size}} ações da {{market}} com a maior variação de preço nos últimos {{days}} fechamentos diários, em partes iguais e lotes inteiros.',
+      low_volatility:
+        'Mantém as {{size}} ações da {{market}} cujos preços diários menos oscilaram nos últimos {{days}} fechamentos diários, em partes iguais e lotes inteiros.',
+    },
+    market: 'Mercado',
+    holds: 'Ações na carteira',
+    lookback: 'Janela',
+    lookbackValue: '{{count}} fechamentos diários',
+    minAmount: 'Aplicação mínima',
+    nav: 'Valor da cota',
+    lastNav: 'Última avaliação',
+    noValuation: 'Ainda não avaliado',
+    navOn: 'Cota {{nav}} em {{day}}',
+    pastLabel: 'Histórico realizado: avaliações passadas deste fundo, não uma previsão.',
+    history: 'Avaliações passadas',
+    historyEmpty: 'A primeira avaliação vem após o próximo fechamento do mercado.',
+    day: 'Dia',
+    equity: 'Patrimônio',
+    units: 'Cotas',
+    holdings: 'Carteira agora',
+    noHoldings: 'Ainda sem ações: o fundo compra no primeiro rebalanceamento depois que entra dinheiro.',
+    cash: 'Caixa',
+    equityNow: 'Patrimônio agora (últimos preços)',
+    mine: 'Suas cotas',
+    myValue: 'Valor pela última cota',
+    available: 'Saldo disponível',
+    nextValuation: 'Próxima avaliação',
+    nextValuationValue: 'após o fechamento de {{day}}',
+    subscribe: 'Aplicar',
+    subscribeHint:
+      'Seu dinheiro fica reservado agora e vira cotas pelo valor da próxima avaliação (cotas arredondadas para baixo).',
+    redeem: 'Resgatar',
+    redeemHint: 'Pago pelo valor da cota da próxima avaliação na sua carteira de ações (valor arredondado para baixo).',
+    amount: 'Valor',
+    unitsToRedeem: 'Cotas',
+    subscribed: 'Aplicação recebida',
+    redeemed: 'Resgate recebido',
+    pending: 'Aguardando a avaliação',
+    orders: 'Minhas ordens de fundos',
+    noOrders: 'Nenhuma ordem de fundo ainda.',
+    side: { subscribe: 'Aplicação', redeem: 'Resgate' },
+    status: { pending: 'Aguardando', priced: 'Cotado, em pagamento', done: 'Concluída', failed: 'Não aceita' },
+    convertedAt: 'Convertida pela cota {{nav}}',
+    orderTitle: 'Ordem de fundo',
+    createdAt: 'Enviada',
+    valuedAt: 'Avaliada',
+    disclaimer:
+      'Avaliações passadas não preveem as futuras. O valor de um fundo acompanha os preços das suas ações e pode ficar abaixo do que você aplicou.',
+  },
+};
