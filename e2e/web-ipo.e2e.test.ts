@@ -324,13 +324,19 @@ describe('IPO subscription against the real server', () => {
 
         // Auto-subscribe (offered: OPEN_AUTO_APPLY=1): off by default, turned on, then off again.
         await page.goto(`${server.baseUrl}/pages/user/ipoSwitch`);
-        await page.getByTestId('auto-apply-state').filter({ hasText: text.off }).waitFor();
+        await page
+          .getByTestId('auto-apply-state')
+          .filter({ hasText: new RegExp(`^${text.off}$`) })
+          .waitFor();
         await look(page, `web-ipo-switch-${lang}`);
         await page.getByTestId('auto-apply-switch').click();
-        await page.getByTestId('auto-apply-state').filter({ hasText: text.on }).waitFor();
+        // Whole-text matches: "Ligada" is inside "Desligada", so a substring match would pass at once.
+        const state = (label: string) =>
+          page.getByTestId('auto-apply-state').filter({ hasText: new RegExp(`^${label}$`) });
+        await state(text.on).waitFor();
         expect((await api('/user/update/autoapply', null, token)).data.enabled).toBe(true);
         await page.getByTestId('auto-apply-switch').click();
-        await page.getByTestId('auto-apply-state').filter({ hasText: text.off }).waitFor();
+        await state(text.off).waitFor();
         expect((await api('/user/update/autoapply', null, token)).data.enabled).toBe(false);
 
         expect(errors).toEqual([]);
