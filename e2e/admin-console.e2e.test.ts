@@ -114,8 +114,18 @@ async function createStaff(page: Page, lang: Lang, username: string, reason: str
   const text = TEXT[lang];
   await page.goto(`${server.baseUrl}/admin/staff`);
   await page.getByTestId('staff-add').click();
-  await page.getByTestId('staff-create-submit').click();
-  await page.getByText(text.reasonRequired).waitFor();
+  // A click landing while the dialog still opens (its animation, a loaded machine) can be lost: submit
+  // again until the form answers with what it needs.
+  const required = page.getByText(text.reasonRequired);
+  await expect
+    .poll(
+      async () => {
+        if ((await required.count()) === 0) await page.getByTestId('staff-create-submit').click();
+        return required.count();
+      },
+      { timeout: 30_000, interval: 1_000 },
+    )
+    .toBeGreaterThan(0);
   await shot(page, `admin-${lang}-6a-staff-create-required`);
   await page.getByTestId('staff-create-username').fill(username);
   await page.getByTestId('staff-create-role').click();

@@ -97,7 +97,11 @@ describe('robots in the customer app', () => {
         await page.getByTestId('robot-stop').click();
         await typePin(page);
         await page.getByTestId('robot-returned').waitFor();
-        await expect(page.getByTestId('robot-status').textContent()).resolves.toBe(text.stopped);
+        // The figures are written before the run's last move (stopping → stopped); the page polls for it.
+        await page
+          .getByTestId('robot-status')
+          .filter({ hasText: new RegExp(`^${text.stopped}$`) })
+          .waitFor();
         await page.locator('.adm-toast-mask').waitFor({ state: 'detached' });
         await shot(page, `web-robots-stopped-${lang}`);
         await expectAccessible(page);
