@@ -15,14 +15,13 @@ import { axeViolations, blocking, describeViolations } from './axe.ts';
 import {
   consolePage,
   customerPage,
-  DEMO_STAFF,
   launchBrowser,
   registerCustomer,
   type Server,
   shot,
   signInCustomer,
+  staffApiSignIn,
   staffSignIn,
-  staffTotp,
   startServer,
 } from './harness.ts';
 
@@ -71,19 +70,14 @@ beforeAll(async () => {
   browser = await launchBrowser();
   customers['en-US'] = await customer('9123450001');
   customers['pt-BR'] = await customer('9123450002');
-  const staff = await api('/admin/auth/login', {
-    username: DEMO_STAFF.username,
-    password: DEMO_STAFF.password,
-    totpCode: await staffTotp(),
-  });
-  expect(staff.code, JSON.stringify(staff)).toBe(0);
-  const pending = (await api('/admin/kyc', null, staff.data.token)).data.items as { id: number; userId: number }[];
+  const staffToken = await staffApiSignIn(server);
+  const pending = (await api('/admin/kyc', null, staffToken)).data.items as { id: number; userId: number }[];
   for (const c of Object.values(customers)) {
     const item = pending.find((p) => p.userId === c.user.id);
     const decided = await api(
       `/admin/kyc/${item?.id}/decide`,
       { decision: 'approve', reason: 'Documents match' },
-      staff.data.token,
+      staffToken,
     );
     expect(decided.code, JSON.stringify(decided)).toBe(0);
   }

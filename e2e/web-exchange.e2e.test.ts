@@ -10,13 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   consolePage,
   customerPage,
-  DEMO_STAFF,
   launchBrowser,
   type Server,
   shot,
   solveCaptcha,
+  staffApiSignIn,
   staffSignIn,
-  staffTotp,
   startServer,
 } from './harness.ts';
 
@@ -181,11 +180,7 @@ describe('currency exchange (real server)', () => {
 describe('manual adjustment with a second approver (console)', () => {
   it('is proposed by the administrator and approved by a second staff member; the customer sees it', async () => {
     const customer = await newCustomer('9811100003');
-    const adminToken = (
-      await api<{ token: string }>('/admin/auth/login', {
-        json: { username: DEMO_STAFF.username, password: DEMO_STAFF.password, totpCode: await staffTotp() },
-      })
-    ).token;
+    const adminToken = await staffApiSignIn(server);
     const second = await api<{ initialPassword: string; totpSecret: string }>('/admin/staff/create', {
       token: adminToken,
       json: { username: 'fin.two', role: 'finance', reason: 'second approver for adjustments (e2e)' },

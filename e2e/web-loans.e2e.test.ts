@@ -19,8 +19,8 @@ import {
   registerCustomer,
   type Server,
   shot,
+  staffApiSignIn,
   staffSignIn,
-  staffTotp,
   startServer,
 } from './harness.ts';
 
@@ -63,13 +63,7 @@ beforeAll(async () => {
     expect(kyc.code, JSON.stringify(kyc)).toBe(0);
     customers[lang] = c as { token: string; user: { id: number } };
   }
-  const staff = await api('/admin/auth/login', {
-    username: DEMO_STAFF.username,
-    password: DEMO_STAFF.password,
-    totpCode: await staffTotp(),
-  });
-  expect(staff.code, JSON.stringify(staff)).toBe(0);
-  staffToken = staff.data.token;
+  staffToken = await staffApiSignIn(server);
   const pending = (await api('/admin/kyc', null, staffToken)).data.items as { id: number; userId: number }[];
   for (const c of Object.values(customers)) {
     const item = pending.find((p) => p.userId === c.user.id);

@@ -10,14 +10,13 @@ import {
   apiCall,
   blockingAxeViolations,
   consolePage,
-  DEMO_STAFF,
   launchBrowser,
   phonePage,
   registerCustomer,
   type Server,
   shot,
+  staffApiSignIn,
   staffSignIn,
-  staffTotp,
   startServer,
 } from './harness.ts';
 
@@ -39,16 +38,7 @@ beforeAll(async () => {
   // No demo IPOs or coin offerings: nothing here needs them, and they slow the start.
   server = await startServer({ IPO_DEMO: '0', DEMO_LAUNCHPAD: '0' });
   browser = await launchBrowser();
-  const login = await fetch(`${server.baseUrl}/ipor-api/admin/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      username: DEMO_STAFF.username,
-      password: DEMO_STAFF.password,
-      totpCode: await staffTotp(),
-    }),
-  });
-  const token = ((await login.json()) as { data: { token: string } }).data.token;
+  const token = await staffApiSignIn(server);
   const post = await fetch(`${server.baseUrl}/ipor-api/admin/vip/advice`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', token },

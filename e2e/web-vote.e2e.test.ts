@@ -11,13 +11,12 @@ import {
   blockingAxeViolations,
   consolePage,
   customerPage,
-  DEMO_STAFF,
   launchBrowser,
   registerCustomer,
   type Server,
   shot,
+  staffApiSignIn,
   staffSignIn,
-  staffTotp,
   startServer,
 } from './harness.ts';
 
@@ -45,12 +44,7 @@ beforeAll(async () => {
   server = await startServer({ VOTE_FRAME_HOSTS: 'evoting.example.com' });
   browser = await launchBrowser();
   // Staff set the voting page: one for every stock (an allow-listed host) and TCS's own (another host).
-  const login = await fetch(`${server.baseUrl}/ipor-api/admin/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: DEMO_STAFF.username, password: DEMO_STAFF.password, totpCode: await staffTotp() }),
-  });
-  const token = ((await login.json()) as { data: { token: string } }).data.token;
+  const token = await staffApiSignIn(server);
   for (const [symbol, url] of [
     ['', 'https://evoting.example.com/agm'],
     ['NSE:TCS', 'https://registrar.example.org/tcs'],

@@ -11,14 +11,13 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   customerPage,
-  DEMO_STAFF,
   launchBrowser,
   consolePage as openConsolePage,
   type Server,
   shot,
   solveCaptcha,
+  staffApiSignIn,
   staffSignIn,
-  staffTotp,
   startServer,
 } from './harness.ts';
 
@@ -124,13 +123,9 @@ describe('customer withdrawal approved in the console (real server)', () => {
     // time, and a server a few seconds behind refuses the harness's next code.
     const { now } = await api('/test/clock/advance', { ms: 1 });
     await api('/test/clock/advance', { ms: Math.max(1, Date.now() - now + 1_000) });
-    const staff = await api('/admin/auth/login', {
-      username: DEMO_STAFF.username,
-      password: DEMO_STAFF.password,
-      totpCode: await staffTotp(),
-    });
+    const staffToken = await staffApiSignIn(server);
     for (const c of [a, b])
-      await api(`/admin/kyc/${c.kycId}/decide`, { decision: 'approve', reason: 'Documents match' }, staff.token);
+      await api(`/admin/kyc/${c.kycId}/decide`, { decision: 'approve', reason: 'Documents match' }, staffToken);
   }, 60_000);
 
   for (const lang of ['en-US', 'pt-BR'] as const) {
