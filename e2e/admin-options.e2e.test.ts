@@ -2,7 +2,8 @@
 // customers buy options over the API on a trading day two weeks ago (one closes early); the server's clock then
 // moves to real time, the expiry job settles what expired; a staff member opens the desk and sees the
 // market maker's balance and exposure, the underlyings with their contract sizes, and the settlements
-// done. There is no control on the desk. Screenshots: test-results/screens/admin-options-*.png.
+// done. There is no control on the desk. Then the listings desk: the catalogue, searchable, each instrument
+// with where it came from. Screenshots: test-results/screens/admin-options-*.png, admin-listings-*.png.
 import { isTradingDay } from '@bourse/market';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -89,6 +90,18 @@ describe('the options desk', () => {
         await shot(page, `admin-options-desk-${lang}`);
         // Read-only: no button but the refresh.
         expect(await page.locator('main button').count()).toBe(1);
+
+        // The listings desk (read-only too): the catalogue, searchable, each with where it came from.
+        await page.goto(`${server.baseUrl}/admin/listings`);
+        const table = page.getByTestId('listings-table');
+        await table.getByText('NSE:NIFTY50').waitFor();
+        await page.getByTestId('listings-search').locator('input').fill('nse:tcs');
+        await expect.poll(() => table.locator('tbody tr.ant-table-row').count()).toBe(1);
+        const row = ((await table.locator('tbody tr.ant-table-row').first().textContent()) ?? '').replace(/\s+/g, ' ');
+        expect(row).toContain('NSE:TCS');
+        expect(row).toContain(lang === 'en-US' ? 'Catalogue' : 'Catálogo');
+        await page.getByTestId('listings-search').locator('input').fill('');
+        await shot(page, `admin-listings-${lang}`);
       } finally {
         await page.context().close();
       }

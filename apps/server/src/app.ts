@@ -62,6 +62,7 @@ import { ipoRoutes } from './features/ipo/routes.ts';
 import { Ipos } from './features/ipo/service.ts';
 import { kycRoutes } from './features/kyc/routes.ts';
 import { Kyc } from './features/kyc/service.ts';
+import { listingRoutes } from './features/listings/routes.ts';
 import { Listings, reapplyListings } from './features/listings/service.ts';
 import { loanRoutes } from './features/loans/routes.ts';
 import { Loans } from './features/loans/service.ts';
@@ -537,6 +538,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       robotRoutes(api, { robots, funds, accounts, staff });
       fundRoutes(api, { funds, accounts, staff });
       optionRoutes(api, { options, accounts, staff });
+      listingRoutes(api, { listings, staff });
       depositRoutes(api, { deposits, accounts, staff, pixProvider: sandboxPix?.name ?? null });
       cryptoDepositRoutes(api, accounts, cryptoDeposits);
       withdrawalRoutes(api, {

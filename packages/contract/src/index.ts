@@ -15,6 +15,7 @@ export * from './funds.ts';
 export * from './ipo.ts';
 export * from './kyc.ts';
 export * from './lang.ts';
+export * from './listings.ts';
 export * from './loans.ts';
 export * from './market.ts';
 export * from './options.ts';

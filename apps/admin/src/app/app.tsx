@@ -31,6 +31,7 @@ const WithdrawalsPage = lazy(() => import('../features/withdrawals/withdrawals-p
 const AdjustmentsPage = lazy(() => import('../features/adjustments/adjustments-page.tsx'));
 const IpoDeskPage = lazy(() => import('../features/ipo/ipo-desk-page.tsx'));
 const OptionsDeskPage = lazy(() => import('../features/options/options-desk-page.tsx'));
+const ListingsPage = lazy(() => import('../features/listings/listings-page.tsx'));
 const BlockTradesPage = lazy(() => import('../features/block-trades/block-desk-page.tsx'));
 const VipDeskPage = lazy(() => import('../features/vip/vip-desk-page.tsx'));
 const LoansDeskPage = lazy(() => import('../features/loans/loans-desk-page.tsx'));
@@ -76,6 +77,7 @@ export function App() {
                     <Route path="adjustments" element={<AdjustmentsPage />} />
                     <Route path="ipo" element={<IpoDeskPage />} />
                     <Route path="options" element={<OptionsDeskPage />} />
+                    <Route path="listings" element={<ListingsPage />} />
                     <Route path="block-trades" element={<BlockTradesPage />} />
                     <Route path="vip" element={<VipDeskPage />} />
                     <Route path="loans" element={<LoansDeskPage />} />

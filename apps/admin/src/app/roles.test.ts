@@ -97,6 +97,7 @@ describe('role matrix', () => {
       'launchpad',
       'robots',
       'aiFunds',
+      'listings',
       'content',
       'vip',
       'votes',

@@ -88,7 +88,7 @@ export const SECTIONS: readonly ConsoleSection[] = [
   { key: 'launchpad', path: '/launchpad', permission: 'launchpad.manage', ready: true },
   { key: 'robots', path: '/robots', permission: 'robots.manage', ready: true },
   { key: 'aiFunds', path: '/ai-funds', permission: 'funds.manage', ready: true },
-  { key: 'listings', path: '/listings', permission: 'listings.manage', ready: false },
+  { key: 'listings', path: '/listings', permission: 'listings.manage', ready: true },
   { key: 'content', path: '/content', permission: 'content.manage', ready: true },
   { key: 'vip', path: '/vip', permission: 'vip.manage', ready: true },
   { key: 'votes', path: '/votes', permission: 'content.manage', ready: true },

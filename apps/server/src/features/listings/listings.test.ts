@@ -7,7 +7,9 @@ import { testDatabases } from '@bourse/db';
 import { findInstrument } from '@bourse/market';
 import { describe, expect, it } from 'vitest';
 import { marketMakerOf } from '../../adapters/venue/quote-ladder.ts';
+import { totpNow } from '../../platform/totp.ts';
 import { testApp } from '../../testing.ts';
+import { DEMO_STAFF } from '../demo/seed.ts';
 
 const dbs = await testDatabases();
 const PIN = '246810';
@@ -89,6 +91,45 @@ describe.each(dbs)('runtime listing on $dialect', ({ open, dialect }) => {
       ).rejects.toThrow(/already/);
       const rows = await db.query<{ n: number }>('SELECT COUNT(*) AS n FROM runtime_listings');
       expect(Number(rows[0]?.n)).toBe(2);
+
+      // The console's listings desk shows each with what listed it; the built-in catalogue says so.
+      const login = await t.call('POST', '/admin/auth/login', {
+        json: {
+          username: DEMO_STAFF.username,
+          password: DEMO_STAFF.password,
+          totpCode: totpNow(DEMO_STAFF.totpSecret, t.clock.now()),
+        },
+      });
+      const staffToken = login.body.data.token as string;
+      const desk = (await t.call('GET', '/admin/listings', { token: staffToken })).body.data;
+      type Item = { id: string; source: string; listedAt: number | null; kind: string; price: string };
+      const byId = new Map((desk.items as Item[]).map((item) => [item.id, item]));
+      expect(byId.get(stock.id)).toMatchObject({ source: 'test:ipo', kind: 'stock', exchange: 'NSE', bandPct: 20 });
+      expect(byId.get(stock.id)?.listedAt).toBe(t.clock.now() - 60_000);
+      expect(Number(byId.get(stock.id)?.price)).toBe(stockPrice);
+      expect(byId.get(coin.id)).toMatchObject({ source: 'test:coin-offering', kind: 'crypto', isOpen: true });
+      expect(byId.get('NSE:RELIANCE')).toMatchObject({ source: 'catalogue', listedAt: null, listed: true });
+      expect(desk.counts.runtime).toBe(2);
+      expect(desk.counts.stock).toBe((desk.items as Item[]).filter((item) => item.kind === 'stock').length);
+      // Staff without listings.manage, and customers, are refused.
+      const support = (
+        await t.call('POST', '/admin/staff/create', {
+          token: staffToken,
+          json: { username: `sup${tag.toLowerCase()}`, role: 'support', reason: 'support hire' },
+        })
+      ).body.data;
+      await t.advance(30_000);
+      const supportLogin = await t.call('POST', '/admin/auth/login', {
+        json: {
+          username: `sup${tag.toLowerCase()}`,
+          password: support.initialPassword,
+          totpCode: totpNow(support.totpSecret, t.clock.now()),
+        },
+      });
+      expect((await t.call('GET', '/admin/listings', { token: supportLogin.body.data.token })).body.error).toBe(
+        'forbidden',
+      );
+      expect((await t.call('GET', '/admin/listings', { token: alice.token })).body.code).not.toBe(0);
 
       const ladder = t.app.engine.state.openOrders(marketMakerOf(coin.id)).length;
       expect(ladder).toBeGreaterThan(0);

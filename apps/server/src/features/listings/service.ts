@@ -11,10 +11,12 @@
 // Both answer the instrument (listing the same definition again answers it again; a different one under the
 // same id throws). The second argument says why it was listed (the row that caused it), kept for audit.
 
+import type { StaffListingsView } from '@bourse/contract';
 import type { Db } from '@bourse/db';
 import {
   addInstrument,
   findInstrument,
+  INSTRUMENTS,
   type Instrument,
   type NewCoin,
   type NewStock,
@@ -75,6 +77,46 @@ export class Listings {
     this.#bot = deps.bot;
     this.#clock = deps.clock;
     this.#settings = deps.settings;
+  }
+
+  /**
+   * The console's listings desk: every instrument in the catalogue with its trading state now and where it
+   * came from (the built-in catalogue, or the runtime listing's cause). Reads only.
+   */
+  async desk(): Promise<StaffListingsView> {
+    const runtime = new Map((await repo.listListings(this.#db)).map((row) => [row.instrument_id, row]));
+    const items = INSTRUMENTS.map((instrument) => {
+      const quote = this.#market.quote(instrument);
+      const listing = runtime.get(instrument.id);
+      return {
+        id: instrument.id,
+        symbol: instrument.symbol,
+        name: instrument.name,
+        kind: instrument.kind,
+        exchange: instrument.exchange,
+        currency: instrument.currency,
+        listed: instrument.listed,
+        isOpen: quote.isOpen,
+        price: quote.price,
+        changePct: quote.changePct,
+        tickSize: instrument.tickSize,
+        lot: quote.lot,
+        bandPct: instrument.priceBandPct,
+        source: listing?.source ?? 'catalogue',
+        listedAt: listing ? Number(listing.listed_at) : null,
+      };
+    });
+    const count = (kind: string) => items.filter((item) => item.kind === kind).length;
+    return {
+      items,
+      counts: {
+        stock: count('stock'),
+        index: count('index'),
+        crypto: count('crypto'),
+        fx: count('fx'),
+        runtime: items.filter((item) => item.listedAt !== null).length,
+      },
+    };
   }
 
   /** Registers a coin as an engine asset (journaled, once); a coin offering does it before its allotment. */
