@@ -877,15 +877,15 @@ export class Robots {
     const final = fresh.final_minor as bigint;
     const fee = fresh.fee_minor as bigint;
     if (final > 0n) await this.#moveOut(run, pair, quote, final, fee);
-    // Shares still locked until settlement cannot move yet: the run stays stopping (its money is back)
-    // and the job returns them as shares once the venue's settlement has released them.
+    await repo.saveReturned(this.#d.db, run.id, final - fee);
+    // Shares still locked until settlement cannot move yet: the run stays stopping (its money is back,
+    // and shown as returned) and the job returns them as shares once the venue's settlement released them.
     if (this.#lockedLots(pair, account) > 0) return;
     // The coin (or shares): what the sub-account holds, or what a move cut short left in the pass-through account.
     const coinHeld = e.state.balance(account, pair.wallet, base).balance;
     const coin =
       coinHeld > 0n ? coinHeld : e.state.balance(platformOwner(robotClearing(run.id)), 'platform', base).balance;
     if (coin > 0n) await this.#moveOut(run, pair, base, coin, 0n);
-    await repo.saveReturned(this.#d.db, run.id, final - fee);
     const at = this.#d.clock.now();
     const to = fresh.end_reason === 'period_end' ? 'finished' : 'stopped';
     await repo.moveRun(this.#d.db, run.id, 'stopping', to, at, 'system', { ended_at: at });

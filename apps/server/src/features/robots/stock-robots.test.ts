@@ -226,7 +226,7 @@ describe.each(dbs)('stock robots on $dialect', ({ open }) => {
       json: { id: run.id, password: PIN },
     });
     expect(stopped.body.code, JSON.stringify(stopped.body)).toBe(0);
-    expect(stopped.body.data.run).toMatchObject({ status: 'stopping', endReason: 'customer', returned: null });
+    expect(stopped.body.data.run).toMatchObject({ status: 'stopping', endReason: 'customer' });
     d = await details(alice.token, run.id);
     expect(d.totalTrades).toBe(3);
     expect(d.trades[0]).toMatchObject({ side: 'sell', quantity: String(shares1), liquidity: 'taker' });
@@ -235,6 +235,8 @@ describe.each(dbs)('stock robots on $dialect', ({ open }) => {
     expect(stockBal(account).balance).toBe(0n);
     const back = stockBal(me).balance - cashBefore;
     expect(back).toBe(inr(d.run.currentValue));
+    // The money is back and shown as returned while the locked shares wait.
+    expect(inr(d.run.returned)).toBe(back);
     expect(back).toBeLessThan(inr('50000'));
     expect(clearing(run.id)).toBe(0n);
     expect(stockBal(account, SHARES).balance).toBe(shares2);

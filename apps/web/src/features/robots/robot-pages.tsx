@@ -427,7 +427,10 @@ export function RobotDetailPage() {
 
 function RunCard({ run }: { run: RobotRunView }) {
   const { t } = useTranslation();
+  const quantity = useQuantity();
   const ended = run.returned !== null;
+  // What comes back unsold besides the money: shares (or coin) returned, or locked shares still to come.
+  const extra = run.returnedQuantity ?? (run.status === 'stopping' ? run.lockedQuantity : '0');
   return (
     <li>
       <Link className="rbt-card" to={`/pages/robot/orderDetail?id=${run.id}`} data-testid="robot-run">
@@ -448,6 +451,7 @@ function RunCard({ run }: { run: RobotRunView }) {
           <span>
             <span className="rbt-label">{ended ? t('robots.returned') : t('robots.value')}</span>
             {money(ended ? (run.returned as string) : run.currentValue, run.currency)}
+            {ended && Number(extra) > 0 && ` + ${quantity(run.market, extra, run.base)}`}
           </span>
           <span>
             <span className="rbt-label">{t('robots.realized')}</span>
@@ -535,7 +539,7 @@ function RunFigures({ run }: { run: RobotRunView }) {
         <Row label={t('robots.locked')} testId="robot-locked">
           {t('robots.lockedValue', {
             count: Number(run.lockedQuantity),
-            date: run.unlocksAt === null ? '' : day(run.unlocksAt),
+            date: run.unlocksAt === null ? '' : moment(run.unlocksAt),
           })}
         </Row>
       )}
@@ -672,7 +676,7 @@ function RunDetail({ id }: { id: string }) {
         <p className="rbt-closed" role="status" data-testid="robot-stopping-locked">
           {t('robots.stoppingLocked', {
             count: Number(run.lockedQuantity),
-            date: run.unlocksAt === null ? '' : day(run.unlocksAt),
+            date: run.unlocksAt === null ? '' : moment(run.unlocksAt),
           })}
         </p>
       )}
