@@ -507,7 +507,7 @@ export const enUS = {
     id: 'ID',
     terms: 'Terms',
     termsLine: 'level {{level}} · {{days}} days · {{ratio}}% fee',
-    limitsLine: '{{min}} – {{max}} USDT',
+    limitsLine: '{{min}} – {{max}} {{currency}}',
     params: 'Parameters',
     past: 'Measured past figure',
     pastLine: '{{source}}: {{daily}}% a day on average over {{days}} days',

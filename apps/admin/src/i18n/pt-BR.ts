@@ -510,7 +510,7 @@ export const ptBR: Messages = {
     id: 'ID',
     terms: 'Condições',
     termsLine: 'nível {{level}} · {{days}} dias · taxa de {{ratio}}%',
-    limitsLine: '{{min}} – {{max}} USDT',
+    limitsLine: '{{min}} – {{max}} {{currency}}',
     params: 'Parâmetros',
     past: 'Valor passado medido',
     pastLine: '{{source}}: {{daily}}% ao dia em média em {{days}} dias',

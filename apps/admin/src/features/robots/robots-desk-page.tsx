@@ -344,7 +344,8 @@ function Runs() {
         </Flex>
       ),
     },
-    { title: t('robots.capital'), key: 'capital', align: 'right', render: (_, r) => num(r.capital) },
+    // Runs of different markets are in different currencies: the capital names its own.
+    { title: t('robots.capital'), key: 'capital', align: 'right', render: (_, r) => `${num(r.capital)} ${r.currency}` },
     { title: t('robots.value'), key: 'value', align: 'right', render: (_, r) => num(r.currentValue) },
     {
       title: t('robots.pnl'),
@@ -420,7 +421,7 @@ export default function RobotsDeskPage() {
         <Flex vertical>
           <span>{t('robots.termsLine', { level: o.level, days: o.periodDays, ratio: o.profitRatio })}</span>
           <Typography.Text type="secondary">
-            {t('robots.limitsLine', { min: num(o.minAmount), max: num(o.maxAmount) })}
+            {t('robots.limitsLine', { min: num(o.minAmount), max: num(o.maxAmount), currency: o.currency })}
           </Typography.Text>
         </Flex>
       ),
