@@ -877,7 +877,7 @@ export class Robots {
     const final = fresh.final_minor as bigint;
     const fee = fresh.fee_minor as bigint;
     if (final > 0n) await this.#moveOut(run, pair, quote, final, fee);
-    await repo.saveReturned(this.#d.db, run.id, final - fee);
+    if (fresh.returned_minor === null) await repo.saveReturned(this.#d.db, run.id, final - fee);
     // Shares still locked until settlement cannot move yet: the run stays stopping (its money is back,
     // and shown as returned) and the job returns them as shares once the venue's settlement released them.
     if (this.#lockedLots(pair, account) > 0) return;
