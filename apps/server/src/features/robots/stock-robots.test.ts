@@ -1,10 +1,11 @@
 // Stock robots through the real HTTP stack on SQLite and PostgreSQL (decision 0035, "Stock robots"): a
 // template on NSE:RELIANCE takes capital in INR from the stock wallet; its orders are ordinary orders of
 // `robot:<id>` on the paper venue's book (fills against the disclosed market maker, the stock's fee); it is
-// idle while NSE is closed; a stop is refused while closed; a stop sells only settled shares at market and
-// returns shares still locked until settlement as shares once they settle; the pass-through account nets
-// to zero in cash and shares; the performance fee is taken only from realized profit above the
-// high-water mark, in INR; every refusal answers in both languages; another customer's run is not found.
+// idle while NSE is closed; a grid offers no sale of locked shares; a stop is refused while closed; a stop
+// sells only settled shares at market and returns shares still locked until settlement as shares once
+// they settle; the pass-through account nets to zero in cash and shares; the performance fee is taken
+// only from realized profit above the high-water mark, in INR; every refusal answers in both languages;
+// another customer's run is not found.
 
 import { testDatabases } from '@bourse/db';
 import { platformOwner } from '@bourse/engine';
@@ -329,6 +330,34 @@ describe.each(dbs)('stock robots on $dialect', ({ open }) => {
     expect(stockBal(me).balance - cashBefore).toBe(final - fee);
     expect(fees() - feesBefore).toBe(fee);
     expect(clearing(run.id)).toBe(0n);
+  });
+
+  it("a stock grid rests whole-share limits on the venue's book and offers no sale until its shares settle", {
+    timeout: 60_000,
+  }, async () => {
+    await start();
+    const id = await approved({
+      name: 'RELIANCE grid test',
+      params: { kind: 'grid', lowPrice: '1300', highPrice: '1700', levels: 4 },
+      minAmount: '40000',
+    });
+    const alice = await customer('9000000431');
+    const run = (await buy(alice.token, { id, amount: '40000' })).body.data.run;
+    const account = robotAccount(run.id);
+    // The opening buy (the parts above the price) filled at once, in whole shares, all locked (T+1).
+    const bought = stockBal(account, SHARES).balance;
+    expect(bought).toBeGreaterThan(0n);
+    expect(t.app.engine.state.settlementLocks(account, STOCK).reduce((n, l) => n + BigInt(l.qtyLots), 0n)).toBe(bought);
+    // The next tick rests a buy below the price, but no sell above it: its shares are locked.
+    t.clock.advance(10_000);
+    await t.app.robots.tick();
+    const resting = t.app.engine.state.openOrders(account);
+    expect(resting.map((o) => [o.side, o.orderType])).toEqual([['buy', 'limit']]);
+    // The next session: settled, so the sell goes up (the day's band allowing).
+    await t.advance(24 * HOUR);
+    await t.app.robots.tick();
+    expect(t.app.engine.state.settlementLocks(account, STOCK)).toEqual([]);
+    expect(t.app.engine.state.openOrders(account).map((o) => o.side)).toContain('sell');
   });
 
   it('a run started while closed waits for the open; a period that ends while closed ends at the next open', {
