@@ -2,7 +2,8 @@
 // (paper grant: 10,000 USDT in the spot wallet) opens the MF tab, the demo grid robot (paper mode seeds one
 // template per strategy), reads its terms and the back-test labelled as such, starts it with 500 USDT and
 // the transaction password, sees its trades (the grid's opening buy on the spot book), stops it and sees
-// what came back; the money is checked against the server. Screenshots: test-results/screens/web-robots-*.png.
+// what came back; the money is checked against the server. The demo stock robot (RELIANCE through the
+// paper venue, in INR) is listed too. Screenshots: test-results/screens/web-robots-*.png.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, blocking, describeViolations } from './axe.ts';
@@ -13,12 +14,14 @@ const TEXT = {
   'en-US': {
     label: 'Back-test, past simulated prices, not a promise',
     realized: 'Realized by finished runs: past results, not a promise',
+    stocks: 'NSE:RELIANCE · Stocks',
     stopped: 'Stopped',
     running: 'Running',
   },
   'pt-BR': {
     label: 'Backtest, preços simulados passados, não é promessa',
     realized: 'Realizado por execuções encerradas: resultado passado, não é promessa',
+    stocks: 'NSE:RELIANCE · Ações',
     stopped: 'Parado',
     running: 'Em execução',
   },
@@ -69,6 +72,10 @@ describe('robots in the customer app', () => {
         await page.waitForTimeout(300);
         await shot(page, `web-robots-list-${lang}`);
         await expectAccessible(page);
+        // The stock robot is offered next to the crypto ones, in the market's currency.
+        const stock = page.getByTestId('robot-card').filter({ hasText: 'RELIANCE daily DCA' });
+        await expect(stock.textContent()).resolves.toContain(text.stocks);
+        await expect(stock.textContent()).resolves.toContain('₹');
 
         await card.click();
         await page.getByTestId('robot-backtest').waitFor();

@@ -315,14 +315,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     accounts,
     watchlist,
   });
-  // Robots (features/robots): runs trade the spot books through their own sub-accounts.
+  // Robots (features/robots): runs trade the spot books or the paper venue through their own sub-accounts.
   const robots = new Robots({
     db,
     engine,
     market,
     bot: spotBot,
+    venue,
     clock,
     minNotional: config.spot.minNotional,
+    stockMinAmount: config.stocks.minAmount,
     randomSeed: () => randomBytes(4).readUInt32BE(0),
     log: (m) => http.log.error(m),
   });

@@ -1001,6 +1001,11 @@ export const ERRORS = {
     en: 'Received: the money is still being moved. It completes within moments; check the run in your records.',
     pt: 'Recebido: o dinheiro ainda está sendo movimentado. Isso se conclui em instantes; confira a execução nos seus registros.',
   },
+  robot_market_closed: {
+    status: 409,
+    en: "This stock robot's market is closed: it can be stopped while the market is open (next open: {open})",
+    pt: 'O mercado deste robô de ações está fechado: ele pode ser parado com o mercado aberto (próxima abertura: {open})',
+  },
   robot_template_not_retirable: {
     status: 400,
     en: 'Only an approved robot can be retired',

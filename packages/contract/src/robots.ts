@@ -1,7 +1,9 @@
 // Shapes of the robots line (SPEC "MF" tab, /stock/ai/*; PRODUCT.md "Robots"): rule-based strategies a
-// customer runs on a sub-account with their own USDT, trading the crypto spot books as ordinary orders.
+// customer runs on a sub-account with their own money, trading as ordinary orders: a crypto pair on the
+// spot books (USDT from the spot wallet) or a stock on the paper venue (INR, USD or BRL from the stock
+// wallet; sessions, band and settlement locks apply).
 // The list answers products of a `kind` ('robot' now; AI funds will join as another kind). Holds:
-// amounts as decimal strings in USDT, rates as percent strings, times epoch milliseconds. Must not:
+// amounts as decimal strings in the instrument's quote currency, rates as percent strings, times epoch milliseconds. Must not:
 // carry a promised figure: a past daily rate is always a measured one with its period and its source
 // (a back-test over the simulator's past prices, or finished runs).
 
@@ -24,6 +26,14 @@ export type RobotTemplateStatus = (typeof ROBOT_TEMPLATE_STATUSES)[number];
 /** A run's life (robot_run_transitions): starting → running → stopping → stopped (early) or finished. */
 export const ROBOT_RUN_STATUSES = ['starting', 'running', 'stopping', 'stopped', 'finished', 'failed'] as const;
 export type RobotRunStatus = (typeof ROBOT_RUN_STATUSES)[number];
+
+/** What a robot trades: a crypto pair on the spot books, or a stock through the paper venue. */
+export const ROBOT_MARKETS = ['crypto', 'stock'] as const;
+export type RobotMarket = (typeof ROBOT_MARKETS)[number];
+
+/** A stock's exchange now: open, or closed until `nextOpenMs` (crypto: always open, `session` null). */
+export const robotSessionView = z.object({ open: z.boolean(), nextOpenMs: z.number().int().nullable() });
+export type RobotSessionView = z.infer<typeof robotSessionView>;
 
 const decimalText = () =>
   z
@@ -69,7 +79,9 @@ export const aiProductItem = z.object({
   id: z.number().int(),
   name: z.string(),
   strategy: z.enum(ROBOT_STRATEGIES),
+  /** A pair ("BTCUSDT") or a stock ("NSE:RELIANCE"). */
   symbol: z.string(),
+  market: z.enum(ROBOT_MARKETS),
   /** Risk tier 1 (lowest) to 5. */
   level: z.number().int(),
   /** Run length in days. */
@@ -123,8 +135,9 @@ export const aiInfoView = aiProductItem.extend({
   takerFeeBps: z.number().int(),
   backtest: robotBacktestView.nullable(),
   realized: robotRealizedView.nullable(),
-  /** The customer's available USDT in the spot wallet (null when not signed in). */
+  /** The customer's available money to start with (spot USDT, or the stock wallet's currency); null signed out. */
   available: z.string().nullable(),
+  session: robotSessionView.nullable(),
 });
 export type AiInfoView = z.infer<typeof aiInfoView>;
 
@@ -151,6 +164,7 @@ export const robotRunView = z.object({
   name: z.string(),
   strategy: z.enum(ROBOT_STRATEGIES),
   symbol: z.string(),
+  market: z.enum(ROBOT_MARKETS),
   base: z.string(),
   currency: z.string(),
   status: z.enum(ROBOT_RUN_STATUSES),
@@ -172,6 +186,13 @@ export const robotRunView = z.object({
   returned: z.string().nullable(),
   quoteBalance: z.string(),
   baseQuantity: z.string(),
+  /** Shares bought less than a settlement cycle ago: not sellable until `unlocksAt` (crypto: "0"). */
+  lockedQuantity: z.string(),
+  unlocksAt: z.number().int().nullable(),
+  /** What came back as coin or shares at the end, not sold (null until the run has ended). */
+  returnedQuantity: z.string().nullable(),
+  /** A stock's exchange now (idle while closed); null for crypto and for an ended run. */
+  session: robotSessionView.nullable(),
   trades: z.number().int(),
   startedAt: z.number().int(),
   endsAt: z.number().int(),

@@ -474,7 +474,7 @@ export const enUS = {
   robots: {
     title: 'Robots',
     intro:
-      'Robot templates: a rule-based strategy (grid, regular buys, trend following) on a crypto pair, with its risk level, period, start-up capital, single limit and performance fee. A different staff member approves a template before customers can see it; a change means a new template (runs keep the terms they started with); retiring stops new runs only. Nothing here sets a run’s results: they are its own trades on the spot books.',
+      'Robot templates: a rule-based strategy (grid, regular buys, trend following) on a crypto pair (USDT, the spot books) or a stock (the market’s currency, the paper venue: sessions, price band, lots and settlement locks apply), with its risk level, period, start-up capital, single limit and performance fee. A different staff member approves a template before customers can see it; a change means a new template (runs keep the terms they started with); retiring stops new runs only. Nothing here sets a run’s results: they are its own trades on the spot books or the paper venue.',
     change: 'Change',
     changeTitle: 'Change {{name}}',
     changeHint:
@@ -484,7 +484,10 @@ export const enUS = {
     create: 'Create',
     created: 'Template created; another staff member must approve it.',
     name: 'Name',
-    symbol: 'Pair',
+    symbol: 'Pair or stock',
+    symbolHint: 'A crypto pair (BTCUSDT) or a stock as exchange:symbol (NSE:RELIANCE, NASDAQ:AAPL, B3:PETR4).',
+    market: 'Market',
+    markets: { crypto: 'Crypto', stock: 'Stocks' },
     strategy: 'Strategy',
     strategies: { grid: 'Grid', dca: 'Regular buys (DCA)', trend: 'Trend following' },
     lowPrice: 'Lowest price',
@@ -504,7 +507,7 @@ export const enUS = {
     id: 'ID',
     terms: 'Terms',
     termsLine: 'level {{level}} · {{days}} days · {{ratio}}% fee',
-    limitsLine: '{{min}} – {{max}} USDT',
+    limitsLine: '{{min}} – {{max}} {{currency}}',
     params: 'Parameters',
     past: 'Measured past figure',
     pastLine: '{{source}}: {{daily}}% a day on average over {{days}} days',

@@ -477,7 +477,7 @@ export const ptBR: Messages = {
   robots: {
     title: 'Robôs',
     intro:
-      'Modelos de robô: uma estratégia baseada em regras (grade, compras regulares, seguidor de tendência) em um par de cripto, com nível de risco, período, capital inicial, limite único e taxa de performance. Outro membro da equipe aprova um modelo antes que os clientes o vejam; uma mudança é um novo modelo (as execuções mantêm as condições com que começaram); retirar impede apenas novas execuções. Nada aqui define o resultado de uma execução: ele vem das próprias operações nos livros à vista.',
+      'Modelos de robô: uma estratégia baseada em regras (grade, compras regulares, seguidor de tendência) em um par de cripto (USDT, livros à vista) ou em uma ação (na moeda do mercado, pela bolsa simulada: valem pregões, banda de preço, lotes e bloqueios até a liquidação), com nível de risco, período, capital inicial, limite único e taxa de performance. Outro membro da equipe aprova um modelo antes que os clientes o vejam; uma mudança é um novo modelo (as execuções mantêm as condições com que começaram); retirar impede apenas novas execuções. Nada aqui define o resultado de uma execução: ele vem das próprias operações nos livros à vista ou na bolsa simulada.',
     change: 'Alterar',
     changeTitle: 'Alterar {{name}}',
     changeHint:
@@ -487,7 +487,10 @@ export const ptBR: Messages = {
     create: 'Criar',
     created: 'Modelo criado; outro membro da equipe deve aprová-lo.',
     name: 'Nome',
-    symbol: 'Par',
+    symbol: 'Par ou ação',
+    symbolHint: 'Um par de cripto (BTCUSDT) ou uma ação como bolsa:código (NSE:RELIANCE, NASDAQ:AAPL, B3:PETR4).',
+    market: 'Mercado',
+    markets: { crypto: 'Cripto', stock: 'Ações' },
     strategy: 'Estratégia',
     strategies: { grid: 'Grade', dca: 'Compras regulares (DCA)', trend: 'Seguidor de tendência' },
     lowPrice: 'Preço mínimo',
@@ -507,7 +510,7 @@ export const ptBR: Messages = {
     id: 'ID',
     terms: 'Condições',
     termsLine: 'nível {{level}} · {{days}} dias · taxa de {{ratio}}%',
-    limitsLine: '{{min}} – {{max}} USDT',
+    limitsLine: '{{min}} – {{max}} {{currency}}',
     params: 'Parâmetros',
     past: 'Valor passado medido',
     pastLine: '{{source}}: {{daily}}% ao dia em média em {{days}} dias',

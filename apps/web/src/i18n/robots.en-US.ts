@@ -3,7 +3,7 @@
 export const robotsEnUS = {
   robots: {
     intro:
-      'Robots are rule-based strategies that trade the crypto spot books with your own USDT, in a sub-account of yours. Their results are their own trades, and they can lose money. No return is promised.',
+      'Robots are rule-based strategies that trade with your own money in a sub-account of yours: crypto on the spot books with USDT, or stocks through the paper venue with your stock wallet’s cash. Their results are their own trades, and they can lose money. No return is promised.',
     myRuns: 'My robots',
     empty: 'No robots are offered right now.',
     noRuns: 'You have not started a robot yet.',
@@ -13,7 +13,28 @@ export const robotsEnUS = {
       dca: 'Buys a fixed amount of the coin at market on a schedule and holds it until the run ends.',
       trend: 'Holds the coin while the average of recent prices is above a slower average, and USDT while it is below.',
     },
+    strategyHintStock: {
+      grid: 'Splits the capital into levels between a low and a high price: buys whole shares when the price falls through a line and sells them when the price rises through the next one, during trading hours only.',
+      dca: 'Buys a fixed amount of the stock in whole shares at market on a schedule, during trading hours only, and holds them until the run ends.',
+      trend:
+        'Holds the stock while the average of recent prices is above a slower average, and cash while it is below; trades during trading hours only.',
+    },
+    stockRules:
+      'Its orders are ordinary stock orders on the paper venue: the same fees, price band and lot rules as yours. It places nothing while the market is closed (the period keeps counting). Shares it buys are locked until settlement and cannot be sold before.',
     pair: 'Pair',
+    stock: 'Stock',
+    market: 'Market',
+    marketValue: { crypto: 'Crypto spot books', stock: 'Stocks, paper venue ({{exchange}})' },
+    marketShort: { crypto: 'Crypto', stock: 'Stocks' },
+    closedIdle: 'Market closed — the robot is idle until the next open, {{open}}.',
+    closedIdleNoDate: 'Market closed — the robot is idle until the next open.',
+    sharesValue: '{{count}} shares',
+    locked: 'Locked until settlement',
+    lockedValue: '{{count}} shares, sellable from {{date}}',
+    stoppingLocked:
+      'Your money is back in your stock wallet. {{count}} shares bought less than a settlement cycle ago cannot be sold yet: they come back to your stock wallet as shares once they settle ({{date}}).',
+    returnedAs: { crypto: 'Returned as coin', stock: 'Returned as shares' },
+    stopWhenOpen: 'A stock robot is stopped by a sale at market: you can stop it while the market is open.',
     level: 'Risk level',
     levelValue: '{{level}} of 5',
     period: 'Period',
@@ -62,15 +83,19 @@ export const robotsEnUS = {
     realizedCapital: 'Capital put in',
     realizedReturned: 'Returned after fees',
     start: 'Start robot',
-    amount: 'Amount (USDT)',
+    amount: 'Amount ({{currency}})',
     amountHint: 'From {{min}} to {{max}}',
-    available: 'Available in your spot wallet',
+    available: { crypto: 'Available in your spot wallet', stock: 'Available in your stock wallet' },
     feeRule:
       'At the end the platform keeps {{ratio}}% of the profit above the capital you put in (the high-water mark). If there is no profit, it keeps nothing. Losses are yours.',
     started: 'Robot started',
     stop: 'Stop robot',
-    stopNotice:
-      'Its orders are cancelled, its coin is sold at market and the money returns to your spot wallet, less the performance fee if there is profit.',
+    stopNotice: {
+      crypto:
+        'Its orders are cancelled, its coin is sold at market and the money returns to your spot wallet, less the performance fee if there is profit.',
+      stock:
+        'Its orders are cancelled, its settled shares are sold at market and the money returns to your stock wallet, less the performance fee if there is profit. Shares bought less than a settlement cycle ago cannot be sold yet: they come back as shares once they settle.',
+    },
     stopped: 'Robot stopped',
     add: 'Add capital',
     addHint: 'Up to {{max}} in all',

@@ -3,7 +3,7 @@
 export const robotsPtBR = {
   robots: {
     intro:
-      'Robôs são estratégias baseadas em regras que operam nos livros de cripto à vista com os seus próprios USDT, em uma subconta sua. Os resultados são as próprias operações e podem dar prejuízo. Nenhuma rentabilidade é prometida.',
+      'Robôs são estratégias baseadas em regras que operam com o seu próprio dinheiro, em uma subconta sua: cripto nos livros à vista com USDT, ou ações pela bolsa simulada com o saldo da sua carteira de ações. Os resultados são as próprias operações e podem dar prejuízo. Nenhuma rentabilidade é prometida.',
     myRuns: 'Meus robôs',
     empty: 'Nenhum robô disponível no momento.',
     noRuns: 'Você ainda não iniciou um robô.',
@@ -14,7 +14,28 @@ export const robotsPtBR = {
       trend:
         'Fica com a moeda enquanto a média dos preços recentes está acima de uma média mais lenta, e com USDT enquanto está abaixo.',
     },
+    strategyHintStock: {
+      grid: 'Divide o capital em níveis entre um preço mínimo e um máximo: compra ações inteiras quando o preço cai abaixo de uma linha e as vende quando o preço sobe acima da seguinte, só no horário de negociação.',
+      dca: 'Compra um valor fixo da ação, em ações inteiras, a mercado em intervalos regulares, só no horário de negociação, e as mantém até o fim da execução.',
+      trend:
+        'Fica com a ação enquanto a média dos preços recentes está acima de uma média mais lenta, e com dinheiro enquanto está abaixo; opera só no horário de negociação.',
+    },
+    stockRules:
+      'As ordens dele são ordens comuns de ações na bolsa simulada: as mesmas taxas, banda de preço e regras de lote que as suas. Ele não envia nada com o mercado fechado (o período continua contando). As ações que ele compra ficam bloqueadas até a liquidação e não podem ser vendidas antes.',
     pair: 'Par',
+    stock: 'Ação',
+    market: 'Mercado',
+    marketValue: { crypto: 'Cripto à vista', stock: 'Ações, bolsa simulada ({{exchange}})' },
+    marketShort: { crypto: 'Cripto', stock: 'Ações' },
+    closedIdle: 'Mercado fechado — o robô fica parado até a próxima abertura, {{open}}.',
+    closedIdleNoDate: 'Mercado fechado — o robô fica parado até a próxima abertura.',
+    sharesValue: '{{count}} ações',
+    locked: 'Bloqueadas até a liquidação',
+    lockedValue: '{{count}} ações, vendáveis a partir de {{date}}',
+    stoppingLocked:
+      'O seu dinheiro já voltou para a sua carteira de ações. {{count}} ações compradas há menos de um ciclo de liquidação ainda não podem ser vendidas: elas voltam para a sua carteira de ações como ações quando forem liquidadas ({{date}}).',
+    returnedAs: { crypto: 'Devolvido em moeda', stock: 'Devolvido em ações' },
+    stopWhenOpen: 'Um robô de ações é parado com uma venda a mercado: você pode pará-lo com o mercado aberto.',
     level: 'Nível de risco',
     levelValue: '{{level}} de 5',
     period: 'Período',
@@ -63,15 +84,19 @@ export const robotsPtBR = {
     realizedCapital: 'Capital aplicado',
     realizedReturned: 'Devolvido após taxas',
     start: 'Iniciar robô',
-    amount: 'Valor (USDT)',
+    amount: 'Valor ({{currency}})',
     amountHint: 'De {{min}} a {{max}}',
-    available: 'Disponível na sua carteira à vista',
+    available: { crypto: 'Disponível na sua carteira à vista', stock: 'Disponível na sua carteira de ações' },
     feeRule:
       'No fim, a plataforma fica com {{ratio}}% do lucro acima do capital que você aplicou (a marca d’água). Se não houver lucro, não fica com nada. Prejuízos são seus.',
     started: 'Robô iniciado',
     stop: 'Parar robô',
-    stopNotice:
-      'As ordens dele são canceladas, a moeda é vendida a mercado e o dinheiro volta para a sua carteira à vista, menos a taxa de performance se houver lucro.',
+    stopNotice: {
+      crypto:
+        'As ordens dele são canceladas, a moeda é vendida a mercado e o dinheiro volta para a sua carteira à vista, menos a taxa de performance se houver lucro.',
+      stock:
+        'As ordens dele são canceladas, as ações já liquidadas são vendidas a mercado e o dinheiro volta para a sua carteira de ações, menos a taxa de performance se houver lucro. Ações compradas há menos de um ciclo de liquidação ainda não podem ser vendidas: elas voltam como ações quando forem liquidadas.',
+    },
     stopped: 'Robô parado',
     add: 'Adicionar capital',
     addHint: 'Até {{max}} no total',

@@ -1,5 +1,5 @@
 // The robots desk (robots.manage: finance, admin): create a robot template (a strategy and its parameters
-// on a crypto pair, risk level, period, start-up capital, single limit, performance fee); a DIFFERENT
+// on a crypto pair or a stock traded through the paper venue, risk level, period, start-up capital, single limit, performance fee); a DIFFERENT
 // staff member approves it (customers then see it) or rejects it; retire an offered one (no new runs;
 // started runs keep their terms). Below, the runs: each customer's sub-account with its figures, which
 // come from its own trades: nothing here can set them. Every action is audited by the server.
@@ -45,9 +45,18 @@ const DECIMAL = /^\d{1,15}(\.\d{1,8})?$/;
 const trimZeros = (v: string) => (v.includes('.') ? v.replace(/\.?0+$/, '') : v);
 type Strategy = 'grid' | 'dca' | 'trend';
 const STRATEGIES: readonly Strategy[] = ['grid', 'dca', 'trend'];
+type Market = 'crypto' | 'stock';
+/** A stock's currency by its exchange (the id's prefix); a crypto pair's amounts are in USDT. */
+const STOCK_CURRENCIES: Record<string, string> = { NSE: 'INR', BSE: 'INR', NYSE: 'USD', NASDAQ: 'USD', B3: 'BRL' };
+const EXAMPLE_SYMBOL: Record<Market, string> = { crypto: 'BTCUSDT', stock: 'NSE:RELIANCE' };
+function currencyOfSymbol(symbol: string | undefined): string {
+  const exchange = symbol?.includes(':') ? symbol.split(':')[0]?.trim().toUpperCase() : undefined;
+  return exchange === undefined ? 'USDT' : (STOCK_CURRENCIES[exchange] ?? '');
+}
 
 interface CreateValues {
   name: string;
+  market: Market;
   symbol: string;
   strategy: Strategy;
   lowPrice?: string;
@@ -77,6 +86,7 @@ function valuesOf(o: StaffRobotTemplateView): Partial<CreateValues> {
   const trim = (v: string) => (v.includes('.') ? v.replace(/\.?0+$/, '') : v);
   return {
     name: o.name,
+    market: o.market,
     symbol: o.symbol,
     strategy: o.params.kind,
     ...(o.params.kind === 'grid'
@@ -105,6 +115,8 @@ function CreateModal({
   const { message } = AntApp.useApp();
   const [form] = Form.useForm<CreateValues>();
   const strategy = Form.useWatch('strategy', form) ?? 'grid';
+  // The amounts' currency follows the symbol: USDT for a pair, the exchange's for a stock.
+  const currency = currencyOfSymbol(Form.useWatch('symbol', form));
   const create = useMutation({
     mutationFn: (v: CreateValues) =>
       adminApi.createRobotTemplate({
@@ -166,6 +178,7 @@ function CreateModal({
         requiredMark={false}
         preserve={false}
         initialValues={{
+          market: 'crypto',
           symbol: 'BTCUSDT',
           strategy: 'grid',
           levels: 6,
@@ -183,11 +196,26 @@ function CreateModal({
           <Form.Item name="name" label={t('robots.name')} style={{ flex: 2 }} rules={[{ required: true }]}>
             <Input maxLength={80} data-testid="robots-name" />
           </Form.Item>
-          <Form.Item name="symbol" label={t('robots.symbol')} style={{ flex: 1 }} rules={[{ required: true }]}>
-            <Input maxLength={20} />
-          </Form.Item>
           <Form.Item name="strategy" label={t('robots.strategy')} style={{ flex: 1 }}>
             <Select options={STRATEGIES.map((s) => ({ value: s, label: t(`robots.strategies.${s}`) }))} />
+          </Form.Item>
+        </Flex>
+        <Flex gap={12}>
+          <Form.Item name="market" label={t('robots.market')} style={{ flex: 1 }}>
+            <Segmented<Market>
+              options={(['crypto', 'stock'] as const).map((m) => ({ value: m, label: t(`robots.markets.${m}`) }))}
+              onChange={(m) => form.setFieldValue('symbol', EXAMPLE_SYMBOL[m])}
+              data-testid="robots-market"
+            />
+          </Form.Item>
+          <Form.Item
+            name="symbol"
+            label={t('robots.symbol')}
+            style={{ flex: 2 }}
+            rules={[{ required: true }]}
+            extra={t('robots.symbolHint')}
+          >
+            <Input maxLength={40} data-testid="robots-symbol" />
           </Form.Item>
         </Flex>
         {strategy === 'grid' && (
@@ -198,7 +226,7 @@ function CreateModal({
               style={{ flex: 1 }}
               rules={[decimal(t('robots.lowPrice'))]}
             >
-              <Input inputMode="decimal" suffix="USDT" data-testid="robots-low" />
+              <Input inputMode="decimal" suffix={currency} data-testid="robots-low" />
             </Form.Item>
             <Form.Item
               name="highPrice"
@@ -206,7 +234,7 @@ function CreateModal({
               style={{ flex: 1 }}
               rules={[decimal(t('robots.highPrice'))]}
             >
-              <Input inputMode="decimal" suffix="USDT" data-testid="robots-high" />
+              <Input inputMode="decimal" suffix={currency} data-testid="robots-high" />
             </Form.Item>
             <Form.Item name="levels" label={t('robots.levels')} style={{ width: 110 }}>
               <InputNumber min={2} max={50} precision={0} style={{ width: '100%' }} />
@@ -224,7 +252,7 @@ function CreateModal({
               style={{ flex: 1 }}
               rules={[decimal(t('robots.buyAmount'))]}
             >
-              <Input inputMode="decimal" suffix="USDT" />
+              <Input inputMode="decimal" suffix={currency} />
             </Form.Item>
           </Flex>
         )}
@@ -256,7 +284,7 @@ function CreateModal({
             style={{ flex: 1 }}
             rules={[decimal(t('robots.minAmount'))]}
           >
-            <Input inputMode="decimal" suffix="USDT" data-testid="robots-min" />
+            <Input inputMode="decimal" suffix={currency} data-testid="robots-min" />
           </Form.Item>
           <Form.Item
             name="maxAmount"
@@ -264,7 +292,7 @@ function CreateModal({
             style={{ flex: 1 }}
             rules={[decimal(t('robots.maxAmount'))]}
           >
-            <Input inputMode="decimal" suffix="USDT" data-testid="robots-max" />
+            <Input inputMode="decimal" suffix={currency} data-testid="robots-max" />
           </Form.Item>
         </Flex>
         <Form.Item name="note" label={t('robots.note')}>
@@ -276,11 +304,12 @@ function CreateModal({
   );
 }
 
-function paramsText(t: (k: string) => string, p: StaffRobotTemplateView['params'], lang: string): string {
+function paramsText(t: (k: string) => string, o: StaffRobotTemplateView, lang: string): string {
+  const p = o.params;
   const n = (v: string) => formatDecimalText(trimZeros(v), lang);
   if (p.kind === 'grid')
-    return `${n(p.lowPrice)} – ${n(p.highPrice)} USDT · ${p.levels} ${t('robots.levels').toLowerCase()}`;
-  if (p.kind === 'dca') return `${n(p.buyAmount)} USDT / ${p.everyMinutes} min`;
+    return `${n(p.lowPrice)} – ${n(p.highPrice)} ${o.currency} · ${p.levels} ${t('robots.levels').toLowerCase()}`;
+  if (p.kind === 'dca') return `${n(p.buyAmount)} ${o.currency} / ${p.everyMinutes} min`;
   return `SMA ${p.fastPeriod} / ${p.slowPeriod}`;
 }
 
@@ -315,7 +344,8 @@ function Runs() {
         </Flex>
       ),
     },
-    { title: t('robots.capital'), key: 'capital', align: 'right', render: (_, r) => num(r.capital) },
+    // Runs of different markets are in different currencies: the capital names its own.
+    { title: t('robots.capital'), key: 'capital', align: 'right', render: (_, r) => `${num(r.capital)} ${r.currency}` },
     { title: t('robots.value'), key: 'value', align: 'right', render: (_, r) => num(r.currentValue) },
     {
       title: t('robots.pnl'),
@@ -391,12 +421,12 @@ export default function RobotsDeskPage() {
         <Flex vertical>
           <span>{t('robots.termsLine', { level: o.level, days: o.periodDays, ratio: o.profitRatio })}</span>
           <Typography.Text type="secondary">
-            {t('robots.limitsLine', { min: num(o.minAmount), max: num(o.maxAmount) })}
+            {t('robots.limitsLine', { min: num(o.minAmount), max: num(o.maxAmount), currency: o.currency })}
           </Typography.Text>
         </Flex>
       ),
     },
-    { title: t('robots.params'), key: 'params', render: (_, o) => paramsText(t, o.params, lang) },
+    { title: t('robots.params'), key: 'params', render: (_, o) => paramsText(t, o, lang) },
     {
       title: t('robots.past'),
       key: 'past',
@@ -515,7 +545,7 @@ export default function RobotsDeskPage() {
         open={deciding !== null}
         isDanger={deciding?.action !== 'approve'}
         title={t(`robots.${deciding?.action ?? 'approve'}Title`, { name: deciding?.item.name ?? '' })}
-        body={deciding && <Typography.Paragraph>{paramsText(t, deciding.item.params, lang)}</Typography.Paragraph>}
+        body={deciding && <Typography.Paragraph>{paramsText(t, deciding.item, lang)}</Typography.Paragraph>}
         okText={t(`robots.${deciding?.action ?? 'approve'}`)}
         onCancel={() => setDeciding(null)}
         onConfirm={async (reason) => {

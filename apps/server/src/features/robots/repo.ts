@@ -176,8 +176,11 @@ export async function listTemplates(db: Sql, statuses?: readonly RobotTemplateSt
   return rows.map(template);
 }
 
-export async function countDemoTemplates(db: Sql): Promise<number> {
-  const rows = await db.query<{ n: number }>('SELECT COUNT(*) AS n FROM robot_templates WHERE demo = 1');
+/** Demo templates seeded so far, on crypto pairs (`CRYPTO:…`) or on stocks (every other instrument). */
+export async function countDemoTemplates(db: Sql, market: 'crypto' | 'stock'): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    `SELECT COUNT(*) AS n FROM robot_templates WHERE demo = 1 AND instrument_id ${market === 'crypto' ? '' : 'NOT '}LIKE 'CRYPTO:%'`,
+  );
   return Number(rows[0]?.n ?? 0);
 }
 

@@ -611,15 +611,21 @@ describe.each(dbs)('robots on $dialect', ({ open }) => {
 });
 
 describe.each(dbs.slice(0, 1))('demo robots on $dialect', ({ open }) => {
-  it('paper mode seeds one approved template per strategy, once', async () => {
+  it('paper mode seeds one approved template per strategy and a stock robot, once', async () => {
     const db = await open();
     const t = await testApp(db, { paperGrants: STOCK_GRANTS_ONLY, robots: { demo: true, tickEveryMs: 0 } });
     try {
-      const items = (await t.call('POST', '/stock/ai/list')).body.data.items as { strategy: string; kind: string }[];
-      expect(items.map((i) => i.strategy)).toEqual(['grid', 'dca', 'trend']);
+      type Item = { strategy: string; kind: string; market: string; symbol: string; currency: string };
+      const items = (await t.call('POST', '/stock/ai/list')).body.data.items as Item[];
+      expect(items.map((i) => [i.strategy, i.market, i.symbol, i.currency])).toEqual([
+        ['grid', 'crypto', 'BTCUSDT', 'USDT'],
+        ['dca', 'crypto', 'BTCUSDT', 'USDT'],
+        ['trend', 'crypto', 'BTCUSDT', 'USDT'],
+        ['dca', 'stock', 'NSE:RELIANCE', 'INR'],
+      ]);
       expect(items.every((i) => i.kind === 'robot')).toBe(true);
       await t.app.robots.seedDemo();
-      expect((await t.call('POST', '/stock/ai/list')).body.data.items).toHaveLength(3);
+      expect((await t.call('POST', '/stock/ai/list')).body.data.items).toHaveLength(4);
     } finally {
       await t.close();
       await db.close();

@@ -7,6 +7,9 @@
 // (strategies.ts) decide; this service only turns decisions into ordinary place/cancel commands, which
 // match like anyone's (same fees, same self-trade rule). Command ids derive from rows and the tick's
 // number, so a repeated tick or a restart re-sends nothing twice.
+// A template's instrument is a crypto pair (the spot books, the spot wallet's USDT) or a stock (the paper
+// venue's book, the stock wallet's INR, USD or BRL): the same run, with the exchange's sessions, the
+// day's band and settlement locks given to the strategies (decision 0035, "Stock robots").
 
 import type {
   AiInfoView,
@@ -30,8 +33,9 @@ import {
   priceToTicks,
   tradeNotional,
 } from '@bourse/engine';
-import { ticksToDecimal } from '@bourse/market';
+import { calendarOf, type ExchangeId, isOpen, nextOpen, ticksToDecimal } from '@bourse/market';
 import { formatDecimal, tryParseDecimal } from '@bourse/money';
+import type { PaperVenue } from '../../adapters/venue/paper/paper-venue.ts';
 import type { TradingEngine } from '../../engine-host/trading-engine.ts';
 import { AppError, fieldError } from '../../http/app-error.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -39,6 +43,8 @@ import type { MarketData } from '../markets/service.ts';
 import type { LiquidityBot } from '../spot/liquidity-bot.ts';
 import * as spotRepo from '../spot/repo.ts';
 import { appendAudit } from '../staff/audit.ts';
+import { unlockAtMs } from '../stocks/settlement-calendar.ts';
+import { isStock } from '../stocks/stock-instruments.ts';
 import * as repo from './repo.ts';
 import {
   backtest,
@@ -54,23 +60,36 @@ import {
 const DAY_MS = 86_400_000;
 /** The strategies are asked at most once per this many ms (a tick's number names its commands). */
 export const ROBOT_TICK_MS = 5_000;
-const WALLET = 'spot' as const;
 
 export const robotAccount = (runId: number) => `robot:${runId}`;
 /** The run's pass-through platform account: nets to zero once each move in or out is complete. */
 export const robotClearing = (runId: number) => `exchange:robot-${runId}` as const;
 const runLink = (runId: number) => `robot-run:${runId}`;
 
-type Pair = { id: string; symbol: string; spec: EngineInstrument };
+/**
+ * The instrument a run trades: a crypto pair (spot wallet, the spot books) or a stock (stock wallet, the
+ * paper venue's book; `exchange` names its calendar).
+ */
+type Pair = {
+  id: string;
+  symbol: string;
+  spec: EngineInstrument;
+  market: 'crypto' | 'stock';
+  wallet: 'spot' | 'stock';
+  exchange: ExchangeId | null;
+};
 
 export type RobotsDeps = {
   db: Db;
   engine: TradingEngine;
   market: MarketData;
   bot: LiquidityBot;
+  venue: PaperVenue;
   clock: Clock;
   /** The smallest order a customer may place on the spot books (a robot's orders keep it too). */
   minNotional: string;
+  /** The smallest stock order a customer may place, per currency (a stock robot's orders keep it too). */
+  stockMinAmount: Readonly<Record<string, string>>;
   randomSeed: () => number;
   log: (message: string) => void;
 };
@@ -121,9 +140,49 @@ export class Robots {
   #pair(idOrSymbol: string): Pair | undefined {
     const text = idOrSymbol.trim();
     const instrument = this.#d.market.instrument(text) ?? this.#d.market.instrument(text.replace(/[-/_]/g, ''));
-    if (instrument?.kind !== 'crypto' || !this.#d.bot.pairs.some((p) => p.id === instrument.id)) return undefined;
+    if (!instrument) return undefined;
     const spec = this.#d.engine.state.instrument(instrument.id);
-    return spec ? { id: instrument.id, symbol: instrument.symbol, spec } : undefined;
+    if (!spec) return undefined;
+    if (instrument.kind === 'crypto' && this.#d.bot.pairs.some((p) => p.id === instrument.id))
+      return { id: instrument.id, symbol: instrument.symbol, spec, market: 'crypto', wallet: 'spot', exchange: null };
+    // A stock the paper venue trades (its book, its market maker, its sessions).
+    if (isStock(instrument) && instrument.listed && this.#d.venue.stocks.some((s) => s.id === instrument.id))
+      return {
+        id: instrument.id,
+        symbol: instrument.id,
+        spec,
+        market: 'stock',
+        wallet: 'stock',
+        exchange: instrument.exchange,
+      };
+    return undefined;
+  }
+
+  /** Whether the pair's market is in session now (crypto always is) and, when closed, its next open. */
+  #session(pair: Pair, now: number): { open: boolean; nextOpenMs: number | null } {
+    if (pair.exchange === null) return { open: true, nextOpenMs: null };
+    const open = isOpen(pair.exchange, now);
+    return { open, nextOpenMs: open ? null : nextOpen(pair.exchange, now) };
+  }
+
+  /** Before a robot's orders: the book's liquidity reflects this moment's price (as before a customer's). */
+  async #prepare(pair: Pair): Promise<void> {
+    const instrument = this.#d.market.instrument(pair.id);
+    if (!instrument) return;
+    if (pair.market === 'stock') await this.#d.venue.prepare(instrument);
+    else await this.#d.bot.prepare(instrument);
+  }
+
+  /** The smallest order a customer may place on this market, in minor units of its quote. */
+  #minOrder(pair: Pair): bigint {
+    const text = pair.market === 'stock' ? this.#d.stockMinAmount[pair.spec.quote.code] : this.#d.minNotional;
+    return text === undefined ? 0n : (this.#money(pair, text) ?? 0n);
+  }
+
+  /** Lots of the run's account still locked until settlement (stocks bought less than a cycle ago). */
+  #lockedLots(pair: Pair, account: string): number {
+    if (pair.market !== 'stock') return 0;
+    return this.#d.engine.state.settlementLocks(account, pair.id).reduce((sum, l) => sum + l.qtyLots, 0);
   }
 
   #pairOf(id: string): Pair {
@@ -294,9 +353,29 @@ export class Robots {
     return { items, total };
   }
 
-  /** Paper mode: one approved template per strategy on BTCUSDT, once (the system creates and approves). */
+  /**
+   * Paper mode: one approved template per strategy on BTCUSDT and a daily DCA on NSE:RELIANCE through the
+   * paper venue, each set once (the system creates and approves).
+   */
   async seedDemo(): Promise<void> {
-    if ((await repo.countDemoTemplates(this.#d.db)) > 0) return;
+    if ((await repo.countDemoTemplates(this.#d.db, 'crypto')) === 0) await this.#seedCryptoDemo();
+    if ((await repo.countDemoTemplates(this.#d.db, 'stock')) === 0)
+      await this.#seedDemos([
+        {
+          name: 'RELIANCE daily DCA',
+          symbol: 'NSE:RELIANCE',
+          params: { kind: 'dca', everyMinutes: 1_440, buyAmount: '5000' },
+          level: 2,
+          periodDays: 30,
+          minAmount: '20000',
+          maxAmount: '500000',
+          profitRatio: 10,
+          note: 'paper mode demo',
+        },
+      ]);
+  }
+
+  async #seedCryptoDemo(): Promise<void> {
     const pair = this.#pair('CRYPTO:BTCUSDT');
     if (!pair) return;
     const last = this.#d.market.lastTicks(pair.id)?.lastTicks;
@@ -337,6 +416,10 @@ export class Robots {
         note: 'paper mode demo',
       },
     ];
+    await this.#seedDemos(demos);
+  }
+
+  async #seedDemos(demos: (CreateRobotTemplateInput & { params: RobotParams })[]): Promise<void> {
     for (const demo of demos) {
       // A demo that does not fit the market of the day is left out, never a reason not to start.
       try {
@@ -371,6 +454,7 @@ export class Robots {
       name: row.name,
       strategy: row.strategy,
       symbol: pair.symbol,
+      market: pair.market,
       level: row.level,
       periodDays: row.period_days,
       minAmount: this.#fmt(pair, row.min_minor),
@@ -400,12 +484,11 @@ export class Robots {
     let view: RobotBacktestView | null = null;
     if (instrument && params) {
       const before = this.#d.clock.now();
-      const candles = (await this.#d.market.candles(instrument, '1h', row.period_days * 24 + 1, before)).map((c) => ({
-        startMs: c.startMs,
-        high: c.high,
-        low: c.low,
-        close: c.close,
-      }));
+      // The period's hourly candles (a stock's only come from its sessions, so fewer than 24 a day).
+      const since = before - row.period_days * DAY_MS - 3_600_000;
+      const candles = (await this.#d.market.candles(instrument, '1h', row.period_days * 24 + 1, before))
+        .filter((c) => c.startMs >= since)
+        .map((c) => ({ startMs: c.startMs, high: c.high, low: c.low, close: c.close }));
       const result = backtest({
         params,
         candles,
@@ -457,7 +540,8 @@ export class Robots {
       available:
         userId === null
           ? null
-          : this.#fmt(pair, this.#d.engine.state.balance(String(userId), WALLET, pair.spec.quote.code).available),
+          : this.#fmt(pair, this.#d.engine.state.balance(String(userId), pair.wallet, pair.spec.quote.code).available),
+      session: pair.market === 'stock' ? this.#session(pair, this.#d.clock.now()) : null,
     };
   }
 
@@ -497,7 +581,7 @@ export class Robots {
       // Looked up again inside the serial section: a concurrent retry waits for the first and answers it.
       const first = key === undefined ? undefined : await repo.findRunByKey(this.#d.db, userId, key);
       if (first) return this.#replayStart(first, row.id, minor);
-      if (this.#d.engine.state.balance(String(userId), WALLET, pair.spec.quote.code).available < minor)
+      if (this.#d.engine.state.balance(String(userId), pair.wallet, pair.spec.quote.code).available < minor)
         throw new AppError('insufficient_balance');
       const now = this.#d.clock.now();
       const { runId, capitalId } = await this.#d.db.transaction((tx) =>
@@ -607,7 +691,7 @@ export class Robots {
           type: 'hold_funds',
           id: hold,
           userId: String(userId),
-          wallet: WALLET,
+          wallet: pair.wallet,
           asset,
           amount,
           cause: 'wallet_transfer',
@@ -625,7 +709,7 @@ export class Robots {
       type: 'deposit',
       id: credit,
       userId: robotAccount(runId),
-      wallet: WALLET,
+      wallet: pair.wallet,
       asset,
       amount,
       from: robotClearing(runId),
@@ -676,7 +760,7 @@ export class Robots {
         if (first.status === 'pending') throw new AppError('robot_move_pending');
         return this.#runView((await repo.findRun(this.#d.db, run.id)) as repo.RunRow);
       }
-      if (this.#d.engine.state.balance(String(userId), WALLET, pair.spec.quote.code).available < minor)
+      if (this.#d.engine.state.balance(String(userId), pair.wallet, pair.spec.quote.code).available < minor)
         throw new AppError('insufficient_balance');
       const now = this.#d.clock.now();
       const capitalId = await this.#d.db.transaction(async (tx) => {
@@ -703,6 +787,18 @@ export class Robots {
   async stop(userId: number, id: number, checkPin: () => Promise<void>): Promise<RobotRunView> {
     const run = await this.#ownRun(userId, id);
     if (run.status !== 'running') throw new AppError('robot_not_running');
+    // A stock run is stopped by a sale at market: taken only while its exchange is open, so the customer
+    // never waits hours for a sale at a price nobody has seen yet.
+    const pair = this.#pairOf(run.instrument_id);
+    const session = this.#session(pair, this.#d.clock.now());
+    if (!session.open && pair.exchange !== null) {
+      const zone = calendarOf(pair.exchange).timeZone;
+      throw new AppError('robot_market_closed', undefined, (lang) => ({
+        open: new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone: zone }).format(
+          session.nextOpenMs ?? 0,
+        ),
+      }));
+    }
     await checkPin();
     return this.#serial(async () => {
       const now = this.#d.clock.now();
@@ -722,8 +818,10 @@ export class Robots {
   /**
    * The end of a run (stopped early or at its period's end): any capital still moving in finished first
    * (it is part of the high-water mark), its orders cancelled, its coin sold at market — once, before the
-   * end's figures are written, never after — then its USDT back to the customer less the performance fee,
-   * and any coin left (less than a lot, or what the book could not take) back as coin.
+   * end's figures are written, never after — then its money back to the customer less the performance fee,
+   * and any coin left (less than a lot, or what the book could not take) back as coin. A stock run sells
+   * only while its exchange is open and only settled shares; shares still locked come back as shares
+   * once they settle (the run is stopping until then).
    */
   async #finish(runId: number): Promise<void> {
     for (const row of await repo.pendingCapital(this.#d.db, runId)) await this.#settle(row);
@@ -743,13 +841,18 @@ export class Robots {
     const base = pair.spec.base.code;
     const quote = pair.spec.quote.code;
     if (run.final_minor === null) {
+      // A stock's closing sale waits for its exchange's next session (a stop is only taken while it is
+      // open; this is a stop cut short by a restart, or a period that ended while it was closed).
+      if (!this.#session(pair, this.#d.clock.now()).open) return;
       // The closing sale only while the figures are open: once they are written, a sale would leave its
-      // USDT behind in the sub-account (the amount to return is fixed).
-      const lots = Number(e.state.balance(account, WALLET, base).available / pair.spec.lotMinor);
+      // money behind in the sub-account (the amount to return is fixed). Only settled shares can be sold
+      // (`available` leaves out the settlement locks); locked ones come back as shares.
+      const lots = Number(e.state.balance(account, pair.wallet, base).available / pair.spec.lotMinor);
       const last = this.#d.market.lastTicks(pair.id)?.lastTicks;
       if (lots > 0 && last !== undefined) {
-        const instrument = this.#d.market.instrument(pair.id);
-        if (instrument) await this.#d.bot.prepare(instrument);
+        await this.#prepare(pair);
+        const view = e.state.market(pair.id);
+        const band = { loTicks: view?.bandLoTicks ?? null, hiTicks: view?.bandHiTicks ?? null };
         await e.submit({
           type: 'place_order',
           id: `robot-close:${run.id}`,
@@ -757,12 +860,12 @@ export class Robots {
           instrumentId: pair.id,
           side: 'sell',
           orderType: 'limit',
-          priceTicks: marketLimitTicks('sell', last),
+          priceTicks: marketLimitTicks('sell', last, band),
           qtyLots: lots,
           timeInForce: 'ioc',
         });
       }
-      const final = e.state.balance(account, WALLET, quote).balance;
+      const final = e.state.balance(account, pair.wallet, quote).balance;
       await repo.saveFinal(
         this.#d.db,
         run.id,
@@ -774,12 +877,15 @@ export class Robots {
     const final = fresh.final_minor as bigint;
     const fee = fresh.fee_minor as bigint;
     if (final > 0n) await this.#moveOut(run, pair, quote, final, fee);
-    // The coin: what the sub-account holds, or what a move cut short left in the pass-through account.
-    const coinHeld = e.state.balance(account, WALLET, base).balance;
+    if (fresh.returned_minor === null) await repo.saveReturned(this.#d.db, run.id, final - fee);
+    // Shares still locked until settlement cannot move yet: the run stays stopping (its money is back,
+    // and shown as returned) and the job returns them as shares once the venue's settlement released them.
+    if (this.#lockedLots(pair, account) > 0) return;
+    // The coin (or shares): what the sub-account holds, or what a move cut short left in the pass-through account.
+    const coinHeld = e.state.balance(account, pair.wallet, base).balance;
     const coin =
       coinHeld > 0n ? coinHeld : e.state.balance(platformOwner(robotClearing(run.id)), 'platform', base).balance;
     if (coin > 0n) await this.#moveOut(run, pair, base, coin, 0n);
-    await repo.saveReturned(this.#d.db, run.id, final - fee);
     const at = this.#d.clock.now();
     const to = fresh.end_reason === 'period_end' ? 'finished' : 'stopped';
     await repo.moveRun(this.#d.db, run.id, 'stopping', to, at, 'system', { ended_at: at });
@@ -803,7 +909,7 @@ export class Robots {
           type: 'hold_funds',
           id: hold,
           userId: robotAccount(run.id),
-          wallet: WALLET,
+          wallet: pair.wallet,
           asset,
           amount: fmt(minor),
           cause: 'wallet_transfer',
@@ -828,7 +934,7 @@ export class Robots {
       type: 'deposit',
       id: credit,
       userId: String(run.user_id),
-      wallet: WALLET,
+      wallet: pair.wallet,
       asset,
       amount: fmt(minor - fee),
       from: robotClearing(run.id),
@@ -853,6 +959,9 @@ export class Robots {
       for (const run of await repo.runsIn(this.#d.db, ['running'])) {
         try {
           if (now >= run.ends_at) {
+            // A stock run's period ends while its exchange is closed: it stays idle and ends at the next
+            // open, when its shares can be sold.
+            if (!this.#session(this.#pairOf(run.instrument_id), now).open) continue;
             if (
               await repo.moveRun(this.#d.db, run.id, 'running', 'stopping', now, 'system', { end_reason: 'period_end' })
             )
@@ -906,15 +1015,23 @@ export class Robots {
       qtyLots: o.remainingLots,
     }));
     const closes =
-      params.kind === 'trend'
+      params.kind === 'trend' && this.#session(pair, now).open
         ? (await this.#d.market.candles(instrument, '1m', params.slowPeriod + 1)).map((c) => c.close)
         : [];
+    const view = e.state.market(pair.id);
     const decision = decide({
       params,
-      market: { nowMs: now, lastTicks: last, closes },
+      market: {
+        nowMs: now,
+        lastTicks: last,
+        closes,
+        open: this.#session(pair, now).open,
+        band: { loTicks: view?.bandLoTicks ?? null, hiTicks: view?.bandHiTicks ?? null },
+      },
       wallet: {
-        quoteMinor: e.state.balance(account, WALLET, pair.spec.quote.code).balance,
-        baseLots: Number(e.state.balance(account, WALLET, pair.spec.base.code).balance / pair.spec.lotMinor),
+        quoteMinor: e.state.balance(account, pair.wallet, pair.spec.quote.code).balance,
+        baseLots: Number(e.state.balance(account, pair.wallet, pair.spec.base.code).balance / pair.spec.lotMinor),
+        lockedLots: this.#lockedLots(pair, account),
       },
       open,
       memo: JSON.parse(run.memo) as Memo,
@@ -935,11 +1052,11 @@ export class Robots {
           orderId: order.orderId,
         });
     }
-    await this.#d.bot.prepare(instrument);
-    const minNotional = this.#money(pair, this.#d.minNotional) ?? 0n;
+    await this.#prepare(pair);
+    const minOrder = this.#minOrder(pair);
     for (const p of decision.place) {
       // The smallest order anyone may place holds for robots too.
-      if (tradeNotional(pair.spec, p.priceTicks, p.qtyLots) < minNotional) continue;
+      if (tradeNotional(pair.spec, p.priceTicks, p.qtyLots) < minOrder) continue;
       const result = await e.submit({
         type: 'place_order',
         id: `rb:${run.id}:${tick}:${p.tag}`,
@@ -1068,10 +1185,14 @@ export class Robots {
     const e = this.#d.engine;
     const { lots, cost, realized, fees, trades } = await this.#pnl(run, pair);
     const last = this.#d.market.lastTicks(pair.id)?.lastTicks ?? 0;
-    const quote = e.state.balance(account, WALLET, pair.spec.quote.code).balance;
-    const baseMinor = e.state.balance(account, WALLET, pair.spec.base.code).balance;
+    const quote = e.state.balance(account, pair.wallet, pair.spec.quote.code).balance;
+    const baseMinor = e.state.balance(account, pair.wallet, pair.spec.base.code).balance;
     const heldLots = Number(baseMinor / pair.spec.lotMinor);
     const ended = run.final_minor !== null;
+    const locks = pair.market === 'stock' ? e.state.settlementLocks(account, pair.id) : [];
+    const lockedLots = locks.reduce((sum, l) => sum + l.qtyLots, 0);
+    const newest = locks.at(-1);
+    const over = run.status === 'stopped' || run.status === 'finished';
     const value = ended ? (run.final_minor as bigint) : quote + tradeNotional(pair.spec, last, heldLots);
     const unrealized = ended || lots === 0 ? 0n : tradeNotional(pair.spec, last, Math.min(lots, heldLots)) - cost;
     const feeNow = ended
@@ -1083,6 +1204,7 @@ export class Robots {
       name: run.name,
       strategy: run.strategy,
       symbol: pair.symbol,
+      market: pair.market,
       base: pair.spec.base.code,
       currency: pair.spec.quote.code,
       status: run.status,
@@ -1099,6 +1221,11 @@ export class Robots {
       returned: run.returned_minor === null ? null : this.#fmt(pair, run.returned_minor),
       quoteBalance: this.#fmt(pair, quote),
       baseQuantity: formatDecimal(baseMinor, pair.spec.base.scale),
+      lockedQuantity: formatDecimal(BigInt(lockedLots) * pair.spec.lotMinor, pair.spec.base.scale),
+      unlocksAt: newest && pair.exchange !== null ? unlockAtMs(pair.exchange, newest.timeMs) : null,
+      // After the end, the position the fills left is what came back unsold (the sub-account holds none).
+      returnedQuantity: over ? formatDecimal(BigInt(lots) * pair.spec.lotMinor, pair.spec.base.scale) : null,
+      session: pair.market === 'stock' && !over ? this.#session(pair, this.#d.clock.now()) : null,
       trades,
       startedAt: run.started_at,
       endsAt: run.ends_at,

@@ -1,6 +1,8 @@
 // The strategies as pure functions: the same input and seed give the same orders (replayed ticks and
 // the back-test rely on it); the grid, DCA and trend rules place what they claim; the performance fee is
 // taken only from profit above the high-water mark; the back-test is deterministic and accounts exactly.
+// Stock variants (per seed): nothing while the exchange is closed, whole shares only, prices kept inside
+// the day's band, and shares still locked until settlement never sold.
 
 import { describe, expect, it } from 'vitest';
 import {
@@ -8,6 +10,7 @@ import {
   type Candle,
   decide,
   gridLines,
+  insideBand,
   lotsFor,
   marketLimitTicks,
   performanceFee,
@@ -175,4 +178,124 @@ describe('back-test', () => {
       }),
     ).toBeNull();
   });
+});
+
+describe('stocks through the paper venue', () => {
+  // NSE:RELIANCE-like: a tick of 0.05 INR (5 paise), a lot of one share; so a price of 1,510.00 is 30,200
+  // ticks and a share costs 151,000 paise. The fee is 3 bp.
+  const stock: Sizing = { notional: (ticks, lots) => BigInt(ticks) * 5n * BigInt(lots), feeBps: 3 };
+  const strategies = [
+    { kind: 'grid', lowTicks: 29_000, highTicks: 31_400, levels: 4 },
+    { kind: 'dca', everyMs: 86_400_000, buyMinor: 500_000n },
+    { kind: 'trend', fastPeriod: 2, slowPeriod: 4 },
+  ] as const;
+  const stockInput = (over: Partial<StrategyInput>, seed: number): StrategyInput =>
+    input({
+      market: { nowMs: 1_000, lastTicks: 30_200, closes: [30_000, 30_000, 30_100, 30_400], open: true },
+      wallet: { quoteMinor: 10_000_000n, baseLots: 0 },
+      capitalMinor: 10_000_000n,
+      sizing: stock,
+      seed,
+      ...over,
+    });
+
+  for (const seed of [1, 7, 42, 2_026]) {
+    describe(`seed ${seed}`, () => {
+      it('places and cancels nothing while the exchange is closed, and keeps its memo', () => {
+        for (const params of strategies) {
+          const openNow = decide(stockInput({ params }, seed));
+          expect(openNow.place.length, params.kind).toBeGreaterThan(0);
+          const memo = { init: true, n: 3, next: 500 };
+          const resting = [{ tag: 'g:b:29600', side: 'buy' as const, priceTicks: 29_600, qtyLots: 8 }];
+          const closed = decide(
+            stockInput(
+              {
+                params,
+                memo,
+                open: resting,
+                market: { nowMs: 2_000, lastTicks: 30_200, closes: [30_000, 30_000, 30_100, 30_400], open: false },
+              },
+              seed,
+            ),
+          );
+          expect(closed, params.kind).toEqual({ cancel: [], place: [], memo });
+        }
+      });
+
+      it('buys whole shares only: the budget rounds down to a lot, fee included', () => {
+        const first = decide(stockInput({ params: strategies[1] }, seed));
+        // 5,000.00 INR at the buy limit (1,517.55 = 30,351 ticks) with 3 bp: 3 shares, never 3.29.
+        expect(first.place).toEqual([
+          { tag: 'd:0', side: 'buy', type: 'market', priceTicks: marketLimitTicks('buy', 30_200), qtyLots: 3 },
+        ]);
+        expect(marketLimitTicks('buy', 30_200)).toBe(30_351);
+        expect(lotsFor(500_000n, 30_351, stock)).toBe(3);
+        expect(lotsFor(455_000n, 30_351, stock)).toBe(2);
+        // The same input, the same orders (replayed ticks).
+        expect(decide(stockInput({ params: strategies[1] }, seed))).toEqual(first);
+      });
+
+      it('never sells shares still locked until settlement', () => {
+        const falling = [30_400, 30_300, 30_000, 29_900];
+        const market = { nowMs: 5_000, lastTicks: 29_900, closes: falling, open: true };
+        const trend = strategies[2];
+        // Everything bought today is locked (T+1): no sale, and the next tick may try again.
+        const locked = decide(
+          stockInput({ params: trend, market, wallet: { quoteMinor: 0n, baseLots: 10, lockedLots: 10 } }, seed),
+        );
+        expect(locked).toEqual({ cancel: [], place: [], memo: {} });
+        // Part of it settled: only the settled part is sold.
+        const part = decide(
+          stockInput({ params: trend, market, wallet: { quoteMinor: 0n, baseLots: 10, lockedLots: 4 } }, seed),
+        );
+        expect(part.place).toEqual([
+          { tag: 't:0', side: 'sell', type: 'market', priceTicks: marketLimitTicks('sell', 29_900), qtyLots: 6 },
+        ]);
+        // The grid puts up no sell while its part to sell is locked, only the buy below.
+        const grid = strategies[0];
+        const lotsPerLevel = lotsFor(10_000_000n / 4n, 30_200, stock);
+        const gridLocked = decide(
+          stockInput(
+            {
+              params: grid,
+              memo: { init: true },
+              wallet: { quoteMinor: 5_000_000n, baseLots: lotsPerLevel, lockedLots: lotsPerLevel },
+            },
+            seed,
+          ),
+        );
+        expect(gridLocked.place.map((p) => p.side)).toEqual(['buy']);
+        const gridSettled = decide(
+          stockInput(
+            { params: grid, memo: { init: true }, wallet: { quoteMinor: 5_000_000n, baseLots: lotsPerLevel } },
+            seed,
+          ),
+        );
+        expect(gridSettled.place.map((p) => p.side)).toEqual(['buy', 'sell']);
+      });
+
+      it("keeps prices inside the day's band", () => {
+        const band = { loTicks: 29_800, hiTicks: 30_250 };
+        const market = { nowMs: 1_000, lastTicks: 30_200, closes: [], open: true, band };
+        // A market buy's limit (0.5% above) is held at the band's top; the grid's lines outside it wait.
+        const dca = decide(stockInput({ params: strategies[1], market }, seed));
+        expect(dca.place[0]?.priceTicks).toBe(30_250);
+        const grid = decide(
+          stockInput(
+            {
+              params: { kind: 'grid', lowTicks: 29_000, highTicks: 31_400, levels: 4 },
+              market,
+              memo: { init: true },
+              wallet: { quoteMinor: 5_000_000n, baseLots: 100 },
+            },
+            seed,
+          ),
+        );
+        // Lines 29,000 / 29,600 / 30,200 / 30,800 / 31,400: 29,600 is below the band, 30,800 above it.
+        expect(grid.place).toEqual([]);
+        expect(insideBand(29_600, band)).toBe(false);
+        expect(marketLimitTicks('sell', 29_850, band)).toBe(29_800);
+      });
+    });
+  }
 });

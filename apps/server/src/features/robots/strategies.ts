@@ -4,6 +4,10 @@
 // Must hold: deterministic (no clock, randomness or I/O: the time and the seed come in), so a tick
 // replayed gives the same orders and the back-test runs the very same code. Must not: move money or
 // know the engine (the service turns a decision into ordinary place/cancel commands).
+// Stocks (decision 0035, "Stock robots"): the same rules under the paper venue's constraints, all given
+// in the input: no orders while the exchange is closed (market.open false), prices kept inside the day's
+// band (market.band), whole lots only (the sizing counts lots), and only settled shares sold
+// (wallet.lockedLots are bought shares still locked until settlement).
 
 export const STRATEGY_KINDS = ['grid', 'dca', 'trend'] as const;
 export type StrategyKind = (typeof STRATEGY_KINDS)[number];
@@ -16,15 +20,24 @@ export type DcaParams = { kind: 'dca'; everyMs: number; buyMinor: bigint };
 export type TrendParams = { kind: 'trend'; fastPeriod: number; slowPeriod: number };
 export type StrategyParams = GridParams | DcaParams | TrendParams;
 
+/** The day's price band in ticks (a stock's; crypto has none): orders outside it are refused. */
+export type Band = { loTicks: number | null; hiTicks: number | null };
+
 export type MarketState = {
   nowMs: number;
   lastTicks: number;
   /** Closing prices of recent candles, oldest first (the trend follower's input). */
   closes: readonly number[];
+  /** False while a stock's exchange is closed: the strategy is idle (absent: always open, as crypto). */
+  open?: boolean;
+  band?: Band;
 };
 
-/** The run's sub-account: totals, including what its open orders hold. */
-export type RobotWallet = { quoteMinor: bigint; baseLots: number };
+/**
+ * The run's sub-account: totals, including what its open orders hold. `lockedLots`: bought shares still
+ * locked until settlement (T+1, B3 D+2), which cannot be sold yet (absent: none, as crypto).
+ */
+export type RobotWallet = { quoteMinor: bigint; baseLots: number; lockedLots?: number };
 
 export type OpenOrder = { tag: string; side: 'buy' | 'sell'; priceTicks: number; qtyLots: number };
 
@@ -61,11 +74,25 @@ export type StrategyInput = {
   seed: number;
 };
 
-/** The limit price a "market" decision is sent at. */
-export function marketLimitTicks(side: 'buy' | 'sell', lastTicks: number): number {
-  return side === 'buy'
-    ? Math.ceil((lastTicks * (10_000 + ROBOT_SLIPPAGE_BPS)) / 10_000)
-    : Math.max(1, Math.floor((lastTicks * (10_000 - ROBOT_SLIPPAGE_BPS)) / 10_000));
+/** The limit price a "market" decision is sent at, kept inside the day's band when there is one. */
+export function marketLimitTicks(side: 'buy' | 'sell', lastTicks: number, band?: Band): number {
+  const ticks =
+    side === 'buy'
+      ? Math.ceil((lastTicks * (10_000 + ROBOT_SLIPPAGE_BPS)) / 10_000)
+      : Math.max(1, Math.floor((lastTicks * (10_000 - ROBOT_SLIPPAGE_BPS)) / 10_000));
+  if (side === 'buy' && band?.hiTicks != null) return Math.min(ticks, band.hiTicks);
+  if (side === 'sell' && band?.loTicks != null) return Math.max(ticks, band.loTicks);
+  return ticks;
+}
+
+/** Whether a limit price is inside the day's band (the engine refuses one outside it). */
+export function insideBand(ticks: number, band?: Band): boolean {
+  return !((band?.loTicks != null && ticks < band.loTicks) || (band?.hiTicks != null && ticks > band.hiTicks));
+}
+
+/** The lots the run may sell: what it holds less what is still locked until settlement. */
+export function sellableLots(wallet: RobotWallet): number {
+  return Math.max(0, wallet.baseLots - (wallet.lockedLots ?? 0));
 }
 
 /** The most lots `budget` buys at `ticks`, with the fee on top. */
@@ -78,6 +105,9 @@ export function lotsFor(budget: bigint, ticks: number, sizing: Sizing): number {
 }
 
 export function decide(input: StrategyInput): Decision {
+  // The exchange is closed: nothing is placed or cancelled and the memo stays (a DCA buy due meanwhile
+  // is made once at the open). The period's clock keeps running.
+  if (input.market.open === false) return { cancel: [], place: [], memo: input.memo };
   switch (input.params.kind) {
     case 'grid':
       return grid(input, input.params);
@@ -113,30 +143,30 @@ function grid(input: StrategyInput, p: GridParams): Decision {
   if (!memo.init) {
     memo.init = true;
     const above = lines.filter((l) => l > market.lastTicks).length;
-    const afford = lotsFor(
-      (wallet.quoteMinor * BigInt(10_000 - ROBOT_SLIPPAGE_BPS)) / 10_000n,
-      market.lastTicks,
-      sizing,
-    );
+    const priceTicks = marketLimitTicks('buy', market.lastTicks, market.band);
+    const afford = lotsFor(wallet.quoteMinor, priceTicks, sizing);
     const lots = Math.min(Math.min(above, p.levels) * lotsPerLevel, afford);
     if (lots > 0) {
       place.push({
         tag: 'g:open',
         side: 'buy',
         type: 'market',
-        priceTicks: marketLimitTicks('buy', market.lastTicks),
+        priceTicks,
         qtyLots: lots,
       });
       // The first resting pair waits for the next tick, when the opening buy has filled.
       return { cancel: [], place, memo };
     }
   }
-  const below = lines.filter((l) => l < market.lastTicks).at(-1);
-  const above = lines.find((l) => l > market.lastTicks);
-  // The wallet's totals include what its own open orders hold: those are replaced, not added to.
+  // Lines outside the day's band are not used (the engine would refuse them); the next day's band may
+  // bring them back.
+  const below = lines.filter((l) => l < market.lastTicks && insideBand(l, market.band)).at(-1);
+  const above = lines.find((l) => l > market.lastTicks && insideBand(l, market.band));
+  // The wallet's totals include what its own open orders hold: those are replaced, not added to. Shares
+  // still locked until settlement are not counted for a sell.
   if (below !== undefined && lotsFor(wallet.quoteMinor, below, sizing) >= lotsPerLevel)
     wanted.push({ tag: `g:b:${below}`, side: 'buy', type: 'limit', priceTicks: below, qtyLots: lotsPerLevel });
-  if (above !== undefined && wallet.baseLots >= lotsPerLevel)
+  if (above !== undefined && sellableLots(wallet) >= lotsPerLevel)
     wanted.push({ tag: `g:s:${above}`, side: 'sell', type: 'limit', priceTicks: above, qtyLots: lotsPerLevel });
   const wantedTags = new Set(wanted.map((w) => w.tag));
   const openTags = new Set(input.open.map((o) => o.tag));
@@ -165,7 +195,7 @@ function dca(input: StrategyInput, p: DcaParams): Decision {
   const n = input.memo.n ?? 0;
   const next = input.memo.next ?? market.nowMs;
   if (market.nowMs < next) return { cancel: [], place: [], memo: input.memo };
-  const price = marketLimitTicks('buy', market.lastTicks);
+  const price = marketLimitTicks('buy', market.lastTicks, market.band);
   // biome-ignore lint/complexity/useMathMinMax: bigints (Math.min takes numbers)
   const budget = p.buyMinor < wallet.quoteMinor ? p.buyMinor : wallet.quoteMinor;
   const lots = lotsFor(budget, price, sizing);
@@ -183,8 +213,9 @@ function dca(input: StrategyInput, p: DcaParams): Decision {
 const average = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 /**
- * Trend-following (SMA crossover): holds the coin while the fast average of recent closes is above the
- * slow one, and holds USDT otherwise. Buys with (almost) all its USDT, sells all its coin, at market.
+ * Trend-following (SMA crossover): holds the coin (or shares) while the fast average of recent closes is
+ * above the slow one, and the quote money otherwise. Buys with (almost) all its money, sells all it may
+ * (settled shares), at market.
  */
 function trend(input: StrategyInput, p: TrendParams): Decision {
   const { market, wallet, sizing } = input;
@@ -194,7 +225,7 @@ function trend(input: StrategyInput, p: TrendParams): Decision {
   const fast = average(market.closes.slice(-p.fastPeriod));
   const slow = average(market.closes.slice(-p.slowPeriod));
   if (fast > slow && wallet.baseLots === 0) {
-    const price = marketLimitTicks('buy', market.lastTicks);
+    const price = marketLimitTicks('buy', market.lastTicks, market.band);
     const lots = lotsFor(wallet.quoteMinor, price, sizing);
     if (lots === 0) return { cancel: [], place: [], memo };
     return {
@@ -203,11 +234,13 @@ function trend(input: StrategyInput, p: TrendParams): Decision {
       memo: { ...memo, n: n + 1 },
     };
   }
-  if (fast < slow && wallet.baseLots > 0) {
-    const price = marketLimitTicks('sell', market.lastTicks);
+  // Only settled shares are sold; locked ones wait for a later tick (the fast average still below).
+  const sellable = sellableLots(wallet);
+  if (fast < slow && sellable > 0) {
+    const price = marketLimitTicks('sell', market.lastTicks, market.band);
     return {
       cancel: [],
-      place: [{ tag: `t:${n}`, side: 'sell', type: 'market', priceTicks: price, qtyLots: wallet.baseLots }],
+      place: [{ tag: `t:${n}`, side: 'sell', type: 'market', priceTicks: price, qtyLots: sellable }],
       memo: { ...memo, n: n + 1 },
     };
   }

@@ -3,7 +3,9 @@
 // start sheet with the amount and the transaction password), record (the customer's runs) and
 // orderDetail?id= (a run's figures, its open orders and every trade; add capital, stop). No text here
 // promises a return: a past rate is shown only with its source and period. Amounts are the server's
-// exact decimal strings, compared with @bourse/money.
+// exact decimal strings, compared with @bourse/money. A stock robot (market 'stock') shows its amounts in
+// the market's currency, share quantities, its exchange's session ("market closed — idle until …"),
+// shares locked until settlement, and is stopped only while its market is open.
 
 import type {
   AiInfoView,
@@ -14,6 +16,7 @@ import type {
   AiRunResult,
   MeasuredReturn,
   RobotRunView,
+  RobotSessionView,
 } from '@bourse/contract';
 import { tryParseDecimal } from '@bourse/money';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -50,11 +53,36 @@ const moment = (ms: number) =>
   new Intl.DateTimeFormat(currentLanguage(), { dateStyle: 'medium', timeStyle: 'short' }).format(ms);
 const percent = (value: string) =>
   `${Number(value) > 0 ? '+' : ''}${Number(value).toLocaleString(currentLanguage(), { minimumFractionDigits: 2, maximumFractionDigits: 2 })}%`;
-const USDT_SCALE = 6;
-const minor = (text: string) => {
-  const parsed = tryParseDecimal(text.trim(), USDT_SCALE);
+/** Decimals of the currency, read from an amount the server formatted (USDT 6, INR/USD/BRL 2). */
+const scaleOf = (sample: string) => sample.split('.')[1]?.length ?? 0;
+const minor = (text: string, scale: number) => {
+  const parsed = tryParseDecimal(text.trim(), scale);
   return parsed.ok ? parsed.minor : null;
 };
+/** A stock's exchange, from its id ("NSE:RELIANCE" → "NSE"). */
+const exchangeOf = (symbol: string) => symbol.split(':')[0] ?? symbol;
+
+/** A quantity of the run's base: shares for a stock, the coin's code for crypto. */
+function useQuantity() {
+  const { t } = useTranslation();
+  return (market: 'crypto' | 'stock', quantity: string, base: string) =>
+    market === 'stock'
+      ? t('robots.sharesValue', { count: Number(quantity) })
+      : `${Number(quantity).toLocaleString(currentLanguage(), { maximumFractionDigits: 8 })} ${base}`;
+}
+
+/** A stock's exchange closed: the robot is idle until the next open (its period keeps counting). */
+function ClosedNotice({ session }: { session: RobotSessionView | null }) {
+  const { t } = useTranslation();
+  if (!session || session.open) return null;
+  return (
+    <p className="rbt-closed" role="status" data-testid="robot-closed">
+      {session.nextOpenMs === null
+        ? t('robots.closedIdleNoDate')
+        : t('robots.closedIdle', { open: moment(session.nextOpenMs) })}
+    </p>
+  );
+}
 
 function Row({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (
@@ -94,7 +122,9 @@ function RobotCard({ item }: { item: AiProductItem }) {
         <span className="rbt-card__top">
           <span className="rbt-card__name">
             <strong>{item.name}</strong>
-            <span className="muted">{item.symbol}</span>
+            <span className="muted">
+              {item.symbol} · {t(`robots.marketShort.${item.market}`)}
+            </span>
           </span>
           <Chip kind={item.strategy}>{t(`robots.strategy.${item.strategy}`)}</Chip>
         </span>
@@ -217,14 +247,15 @@ function StartForm({ info }: { info: AiInfoView }) {
   const queryClient = useQueryClient();
   const [amount, setAmount] = useState(String(Number(info.minAmount)));
   const [confirmKey, setConfirmKey] = useState<string | null>(null);
-  const value = minor(amount);
-  const min = minor(info.minAmount) as bigint;
-  const max = minor(info.maxAmount) as bigint;
+  const scale = scaleOf(info.minAmount);
+  const value = minor(amount, scale);
+  const min = minor(info.minAmount, scale) as bigint;
+  const max = minor(info.maxAmount, scale) as bigint;
   const isValid = value !== null && value >= min && value <= max;
   return (
     <section className="rbt-form" aria-label={t('robots.start')}>
       <label className="rbt-form__field">
-        <span className="rbt-label">{t('robots.amount')}</span>
+        <span className="rbt-label">{t('robots.amount', { currency: info.currency })}</span>
         <input
           className="rbt-input tabular"
           inputMode="decimal"
@@ -241,7 +272,7 @@ function StartForm({ info }: { info: AiInfoView }) {
       </label>
       {info.available !== null && (
         <dl className="rbt-rows">
-          <Row label={t('robots.available')}>{money(info.available, info.currency)}</Row>
+          <Row label={t(`robots.available.${info.market}`)}>{money(info.available, info.currency)}</Row>
         </dl>
       )}
       <p className="rbt-fee-rule" data-testid="robot-fee-rule">
@@ -261,7 +292,7 @@ function StartForm({ info }: { info: AiInfoView }) {
         orderKey={confirmKey ?? ''}
         rows={[
           [info.name, t(`robots.strategy.${info.strategy}`)],
-          [t('robots.amount'), money(amount, info.currency)],
+          [t('robots.amount', { currency: info.currency }), money(amount, info.currency)],
           [t('robots.period'), t('robots.periodValue', { count: info.periodDays })],
           [t('robots.profitRatio'), t('robots.profitRatioValue', { ratio: info.profitRatio })],
         ]}
@@ -305,10 +336,19 @@ function RobotDetail({ id }: { id: string }) {
         </span>
         <Chip kind={d.strategy}>{t(`robots.strategy.${d.strategy}`)}</Chip>
       </div>
-      <p className="section-hint rbt-flush">{t(`robots.strategyHint.${d.strategy}`)}</p>
+      <p className="section-hint rbt-flush">
+        {t(d.market === 'stock' ? `robots.strategyHintStock.${d.strategy}` : `robots.strategyHint.${d.strategy}`)}
+      </p>
+      <ClosedNotice session={d.session} />
+      {d.market === 'stock' && <p className="section-hint rbt-flush">{t('robots.stockRules')}</p>}
       <h2 className="day-head">{t('robots.terms')}</h2>
       <dl className="rbt-rows" data-testid="robot-terms">
-        <Row label={t('robots.pair')}>{d.symbol}</Row>
+        <Row label={t('robots.market')}>
+          {d.market === 'stock'
+            ? t('robots.marketValue.stock', { exchange: exchangeOf(d.symbol) })
+            : t('robots.marketValue.crypto')}
+        </Row>
+        <Row label={t(d.market === 'stock' ? 'robots.stock' : 'robots.pair')}>{d.symbol}</Row>
         <Row label={t('robots.level')}>{t('robots.levelValue', { level: d.level })}</Row>
         <Row label={t('robots.period')}>{t('robots.periodValue', { count: d.periodDays })}</Row>
         <Row label={t('robots.minAmount')}>{money(d.minAmount, d.currency)}</Row>
@@ -387,7 +427,10 @@ export function RobotDetailPage() {
 
 function RunCard({ run }: { run: RobotRunView }) {
   const { t } = useTranslation();
+  const quantity = useQuantity();
   const ended = run.returned !== null;
+  // What comes back unsold besides the money: shares (or coin) returned, or locked shares still to come.
+  const extra = run.returnedQuantity ?? (run.status === 'stopping' ? run.lockedQuantity : '0');
   return (
     <li>
       <Link className="rbt-card" to={`/pages/robot/orderDetail?id=${run.id}`} data-testid="robot-run">
@@ -408,6 +451,7 @@ function RunCard({ run }: { run: RobotRunView }) {
           <span>
             <span className="rbt-label">{ended ? t('robots.returned') : t('robots.value')}</span>
             {money(ended ? (run.returned as string) : run.currentValue, run.currency)}
+            {ended && Number(extra) > 0 && ` + ${quantity(run.market, extra, run.base)}`}
           </span>
           <span>
             <span className="rbt-label">{t('robots.realized')}</span>
@@ -463,7 +507,9 @@ export function RobotRecordPage() {
 
 function RunFigures({ run }: { run: RobotRunView }) {
   const { t } = useTranslation();
+  const quantity = useQuantity();
   const ended = run.returned !== null;
+  const locked = Number(run.lockedQuantity) > 0;
   return (
     <dl className="rbt-rows" data-testid="robot-figures">
       <Row label={t('robots.capital')}>{money(run.capital, run.currency)}</Row>
@@ -479,10 +525,22 @@ function RunFigures({ run }: { run: RobotRunView }) {
           {money(run.returned as string, run.currency)}
         </Row>
       )}
+      {ended && run.returnedQuantity !== null && Number(run.returnedQuantity) > 0 && (
+        <Row label={t(`robots.returnedAs.${run.market}`)} testId="robot-returned-quantity">
+          {quantity(run.market, run.returnedQuantity, run.base)}
+        </Row>
+      )}
       {!ended && (
         <Row label={t('robots.holding')}>
-          {Number(run.baseQuantity).toLocaleString(currentLanguage(), { maximumFractionDigits: 8 })} {run.base} ·{' '}
-          {money(run.quoteBalance, run.currency)}
+          {quantity(run.market, run.baseQuantity, run.base)} · {money(run.quoteBalance, run.currency)}
+        </Row>
+      )}
+      {locked && (
+        <Row label={t('robots.locked')} testId="robot-locked">
+          {t('robots.lockedValue', {
+            count: Number(run.lockedQuantity),
+            date: run.unlocksAt === null ? '' : moment(run.unlocksAt),
+          })}
         </Row>
       )}
       <Row label={t('robots.feeTerms')}>{t('robots.profitRatioValue', { ratio: run.profitRatio })}</Row>
@@ -503,8 +561,11 @@ function RunActions({ run, onChanged }: { run: RobotRunView; onChanged: () => vo
   const { t } = useTranslation();
   const [sheet, setSheet] = useState<{ kind: 'stop' | 'add'; key: string } | null>(null);
   const [amount, setAmount] = useState('');
-  const room = (minor(run.maxAmount) ?? 0n) - (minor(run.capital) ?? 0n);
-  const value = minor(amount);
+  const scale = scaleOf(run.capital);
+  const room = (minor(run.maxAmount, scale) ?? 0n) - (minor(run.capital, scale) ?? 0n);
+  const value = minor(amount, scale);
+  // A stock robot is stopped by a sale at market: only while its exchange is open.
+  const closed = run.session !== null && !run.session.open;
   const canAdd = value !== null && value > 0n && value <= room;
   if (run.status !== 'running') return null;
   return (
@@ -537,11 +598,13 @@ function RunActions({ run, onChanged }: { run: RobotRunView; onChanged: () => vo
       <button
         type="button"
         className="btn btn--primary rbt-form__submit rbt-stop"
+        disabled={closed}
         onClick={() => setSheet({ kind: 'stop', key: newIdempotencyKey() })}
         data-testid="robot-stop"
       >
         {t('robots.stop')}
       </button>
+      {closed && <span className="rbt-hint">{t('robots.stopWhenOpen')}</span>}
       <PasscodeConfirmSheet
         isOpen={sheet !== null}
         orderKey={sheet?.key ?? ''}
@@ -558,7 +621,9 @@ function RunActions({ run, onChanged }: { run: RobotRunView; onChanged: () => vo
               ]
         }
         notice={
-          <p className="confirm__notice">{sheet?.kind === 'stop' ? t('robots.stopNotice') : t('robots.disclaimer')}</p>
+          <p className="confirm__notice">
+            {sheet?.kind === 'stop' ? t(`robots.stopNotice.${run.market}`) : t('robots.disclaimer')}
+          </p>
         }
         submit={(password, clientOrderId) =>
           sheet?.kind === 'add'
@@ -583,6 +648,7 @@ function RunActions({ run, onChanged }: { run: RobotRunView; onChanged: () => vo
 
 function RunDetail({ id }: { id: string }) {
   const { t } = useTranslation();
+  const quantity = useQuantity();
   const queryClient = useQueryClient();
   const detail = useQuery({
     queryKey: keys.run(id),
@@ -605,6 +671,15 @@ function RunDetail({ id }: { id: string }) {
           <Chip kind={run.status}>{t(`robots.status.${run.status}`)}</Chip>
         </span>
       </div>
+      <ClosedNotice session={run.session} />
+      {run.status === 'stopping' && Number(run.lockedQuantity) > 0 && (
+        <p className="rbt-closed" role="status" data-testid="robot-stopping-locked">
+          {t('robots.stoppingLocked', {
+            count: Number(run.lockedQuantity),
+            date: run.unlocksAt === null ? '' : moment(run.unlocksAt),
+          })}
+        </p>
+      )}
       <RunFigures run={run} />
       <RunActions
         run={run}
@@ -621,9 +696,7 @@ function RunDetail({ id }: { id: string }) {
               <li key={o.id} className="rbt-trade">
                 <span className={`rbt-side rbt-side--${o.side}`}>{t(`robots.side.${o.side}`)}</span>
                 <span className="tabular">{money(o.price, run.currency)}</span>
-                <span className="tabular">
-                  {Number(o.quantity).toLocaleString(currentLanguage(), { maximumFractionDigits: 8 })} {run.base}
-                </span>
+                <span className="tabular">{quantity(run.market, o.quantity, run.base)}</span>
               </li>
             ))}
           </ul>
@@ -641,8 +714,7 @@ function RunDetail({ id }: { id: string }) {
               <span className={`rbt-side rbt-side--${tr.side}`}>{t(`robots.side.${tr.side}`)}</span>
               <span className="rbt-trade__main tabular">
                 <span>
-                  {Number(tr.quantity).toLocaleString(currentLanguage(), { maximumFractionDigits: 8 })} {run.base} @{' '}
-                  {money(tr.price, run.currency)}
+                  {quantity(run.market, tr.quantity, run.base)} @ {money(tr.price, run.currency)}
                 </span>
                 <span className="muted">
                   {moment(tr.time)} · {t(`robots.liquidity.${tr.liquidity}`)} · {money(tr.fee, run.currency)}
