@@ -38,7 +38,7 @@ const LaunchpadPage = lazy(() => import('../features/launchpad/launchpad-page.ts
 const RobotsDeskPage = lazy(() => import('../features/robots/robots-desk-page.tsx'));
 const AiFundsDeskPage = lazy(() => import('../features/ai-funds/ai-funds-desk-page.tsx'));
 const VotesPage = lazy(() => import('../features/votes/votes-page.tsx'));
-const ChatDeskPage = lazy(() => import('../features/chat/chat-desk-page.tsx'));
+const ChatDeskPage = lazy(() => import('../features/support-chat/chat-desk-page.tsx'));
 const ComingSoonPage = lazy(() => import('../features/coming-soon/coming-soon-page.tsx'));
 const NotFoundPage = lazy(() => import('../features/coming-soon/not-found-page.tsx'));
 
