@@ -1075,7 +1075,7 @@ export const ptBR: Messages = {
     pageTitle: 'Chat de atendimento',
     live: 'Ao vivo',
     polling: 'Atualizando a cada poucos segundos',
-    queue: { unassigned: 'Aguardando', mine: 'Minhas', open: 'Todas abertas' },
+    queue: { unassigned: 'Aguardando', mine: 'Minhas', open: 'Abertas' },
     state: { open: 'Aguardando', assigned: 'Atribuída', closed: 'Encerrada' },
     empty: 'Nenhuma conversa aqui',
     pick: 'Escolha uma conversa à esquerda',

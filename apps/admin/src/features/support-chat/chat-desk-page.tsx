@@ -98,7 +98,18 @@ function Bubble({ m, language }: { m: ChatMessage; language: string }) {
   );
 }
 
-function Conversation({ id, typingUntil, onTyping }: { id: number; typingUntil: number; onTyping: () => void }) {
+function Conversation({
+  id,
+  typingUntil,
+  onTyping,
+  onTaken,
+}: {
+  id: number;
+  typingUntil: number;
+  onTyping: () => void;
+  /** The conversation became this staff member's (taken, or answered from the queue). */
+  onTaken: () => void;
+}) {
   const { t, i18n } = useTranslation();
   const { message } = AntApp.useApp();
   const me = useCurrentStaff();
@@ -113,13 +124,21 @@ function Conversation({ id, typingUntil, onTyping }: { id: number; typingUntil: 
     if (isApiError(error)) void message.error(error.message);
     refresh();
   };
-  const assign = useMutation({ mutationFn: () => adminApi.assignChat(id), onSuccess: refresh, onError });
+  const assign = useMutation({
+    mutationFn: () => adminApi.assignChat(id),
+    onSuccess: () => {
+      onTaken();
+      refresh();
+    },
+    onError,
+  });
   const release = useMutation({ mutationFn: () => adminApi.releaseChat(id), onSuccess: refresh, onError });
   const reply = useMutation({
     mutationFn: (body: string) => adminApi.replyChat(id, { text: body, clientId }),
     onSuccess: () => {
       setText('');
       setClientId(newClientId());
+      onTaken();
       refresh();
     },
     onError,
@@ -316,6 +335,7 @@ export default function ChatDeskPage() {
               key={selected}
               id={selected}
               typingUntil={typing?.id === selected ? typing.until : 0}
+              onTaken={() => setQueue('mine')}
               onTyping={() => {
                 const at = Date.now();
                 if (at - typedAt.current < 2_000) return;

@@ -170,6 +170,12 @@ export async function messages(db: Sql, conversationId: number, before: number |
   }));
 }
 
+/** One message of a conversation, or null. */
+export async function message(db: Sql, conversationId: number, id: number): Promise<MessageRow | null> {
+  const rows = await messages(db, conversationId, id + 1, 0);
+  return rows[0]?.id === id ? rows[0] : null;
+}
+
 /** Marks the messages `author` wrote in a conversation, up to `upTo`, delivered; how many changed. */
 export async function markDelivered(db: Sql, conversationId: number, author: ChatAuthor, upTo: number, now: number) {
   return db.run(

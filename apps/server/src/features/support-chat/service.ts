@@ -324,8 +324,7 @@ export class SupportChat {
   }
 
   async #message(conversationId: number, id: number, reader: ChatAuthor): Promise<ChatMessage> {
-    const rows = await repo.messages(this.#db, conversationId, id + 1, 0);
-    const row = rows.find((m) => m.id === id);
+    const row = await repo.message(this.#db, conversationId, id);
     if (!row) throw new AppError('chat_not_found');
     const cursors = {
       customer: await repo.readCursor(this.#db, conversationId, 'customer'),

@@ -4,9 +4,9 @@
 // message; every rejection answers its code in both languages; a foreign conversation or image answers
 // not found; assignment rules hold between two staff members; the chat channels push a nudge to the
 // customer's own channel and to the desk, carry typing, and a blocked or signed-out session loses its
-// chat channel.
+// chat channel. The external widget's setting (SERVICE_CHAT_URL) reaches the props, login info and the CSP.
 
-import { testDatabases } from '@bourse/db';
+import { openDb, testDatabases } from '@bourse/db';
 import sharp from 'sharp';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { totpNow } from '../../platform/totp.ts';
@@ -458,5 +458,27 @@ describe.each(dbs)('support chat on $dialect', ({ open }) => {
       .poll(() => deskSocket.got.find((m) => m.op === 'unsubscribed'))
       .toEqual({ op: 'unsubscribed', channels: ['chat-staff'], error: 'session_invalid' });
     for (const s of [customer, other, deskSocket]) s.ws.terminate();
+  });
+});
+
+describe('the external chat widget (SERVICE_CHAT_URL)', () => {
+  it('is named in the props and login info, and only its origin is allowed by the CSP; none by default', async () => {
+    t = await testApp(await openDb({ dataDir: null }), { serviceChatUrl: 'https://widget.example.com/chat.js?id=1' });
+    const props = (await t.call('GET', '/common/props')).body.data;
+    expect(props.serviceSaleSmartly).toBe('https://widget.example.com/chat.js?id=1');
+    const token = (await t.register('9800000231')).body.data.token as string;
+    expect((await t.call('GET', '/user/login/info', { token })).body.data.serviceSaleSmartly).toBe(
+      'https://widget.example.com/chat.js?id=1',
+    );
+    const csp = String((await t.app.http.inject({ method: 'GET', url: '/' })).headers['content-security-policy']);
+    for (const directive of ['script-src', 'connect-src', 'frame-src'])
+      expect(csp).toMatch(new RegExp(`${directive} [^;]*https://widget\\.example\\.com`));
+    await t.close();
+
+    t = await testApp(await openDb({ dataDir: null }));
+    expect((await t.call('GET', '/common/props')).body.data.serviceSaleSmartly).toBe('');
+    const plain = String((await t.app.http.inject({ method: 'GET', url: '/' })).headers['content-security-policy']);
+    expect(plain).toContain("frame-src 'none'");
+    expect(plain).toContain("script-src 'self';");
   });
 });
