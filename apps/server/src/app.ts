@@ -95,6 +95,8 @@ import { Holdings } from './features/stocks/holdings.ts';
 import { stockRoutes } from './features/stocks/routes.ts';
 import { StockOrders } from './features/stocks/service.ts';
 import { Watchlist } from './features/stocks/watchlist.ts';
+import { supportChatRoutes } from './features/support-chat/routes.ts';
+import { SupportChat } from './features/support-chat/service.ts';
 import { vipRoutes } from './features/vip/routes.ts';
 import { Vip } from './features/vip/service.ts';
 import { voteRoutes } from './features/votes/routes.ts';
@@ -110,6 +112,7 @@ import { Payouts } from './features/withdrawals/payouts.ts';
 import { withdrawalRoutes } from './features/withdrawals/routes.ts';
 import { Withdrawals } from './features/withdrawals/service.ts';
 import { WithdrawTerms } from './features/withdrawals/terms.ts';
+import { AppError } from './http/app-error.ts';
 import { errorEnvelope, registerEnvelope, requestLang } from './http/envelope.ts';
 import { registerRateLimits } from './http/rate-limits.ts';
 import { apiSecurityHeaders, securityHeaders } from './http/security-headers.ts';
@@ -208,16 +211,19 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   // Security headers: built once (helmet's rules), set on every response as the request arrives; the
   // API's JSON answers get the short set that applies to them (apiSecurityHeaders).
+  const chatWidget = config.serviceChatUrl ? [new URL(config.serviceChatUrl).origin] : [];
+  const frameHosts = [...config.voteFrameHosts.map((h) => `https://${h}`), ...chatWidget];
   const security = securityHeaders({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'", ...(config.serviceChatUrl ? [new URL(config.serviceChatUrl).origin] : [])],
-        connectSrc: ["'self'", 'ws:', 'wss:'],
-        // Only the e-voting hosts the deployment allows (VOTE_FRAME_HOSTS) may be framed; none by default.
-        frameSrc: config.voteFrameHosts.length ? config.voteFrameHosts.map((h) => `https://${h}`) : ["'none'"],
+        scriptSrc: ["'self'", ...chatWidget],
+        connectSrc: ["'self'", 'ws:', 'wss:', ...chatWidget],
+        // Only the e-voting hosts the deployment allows (VOTE_FRAME_HOSTS) and the external chat widget's
+        // origin (SERVICE_CHAT_URL, whose script opens its window in a frame) may be framed; none by default.
+        frameSrc: frameHosts.length ? frameHosts : ["'none'"],
         workerSrc: ["'self'"],
         manifestSrc: ["'self'"],
         upgradeInsecureRequests: null,
@@ -277,6 +283,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const adjustments = new Adjustments({ db, engine, clock });
   const vip = new Vip({ db, engine, clock, settings: config.vip, stockCountry: config.stockCountry });
   const loans = new Loans({ db, engine, clock, settings: config.loans, stockCountry: config.stockCountry });
+  const supportChat = new SupportChat({ db, clock });
   // What a line's source says about it: an adjustment's reason, a VIP payment's period, a loan's number.
   const lineNotes = async (userId: number, links: readonly string[]) =>
     new Map([
@@ -496,6 +503,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       blockTradeRoutes(api, { accounts, blocks: blockTrades, staff });
       vipRoutes(api, { accounts, vip, staff });
       loanRoutes(api, { accounts, loans, staff });
+      supportChatRoutes(api, { accounts, chat: supportChat, staff });
       spotRoutes(api, { accounts, spot, market });
       spotConsoleRoutes(api, { spot, staff });
       perpetualRoutes(api, { accounts, perps: perpetuals });
@@ -566,7 +574,19 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           notes: lineNotes,
         }),
       );
-      marketStream(api, market, bookView(engine, watchBook), accountChannels(engine, accounts));
+      marketStream(api, market, bookView(engine, watchBook), accountChannels(engine, accounts), {
+        onNotice: (listener) => supportChat.onNotice(listener),
+        staffOf: async (token) => {
+          try {
+            return { staffId: String((await staff.authenticate(token, 'chat.reply')).staff.id) };
+          } catch (error) {
+            if (error instanceof AppError) return { refused: error.code };
+            throw error;
+          }
+        },
+        customerTyping: (userId) => supportChat.customerTyping(Number(userId)),
+        staffTyping: (conversationId) => supportChat.staffTyping(conversationId),
+      });
       api.get('/openapi.json', { schema: { hide: true } }, async () => http.swagger());
       api.get('/health', { schema: { hide: true } }, async () => ({ code: 0, msg: 'ok', data: { mode: config.mode } }));
     },

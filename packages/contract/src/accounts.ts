@@ -171,6 +171,8 @@ export const deploymentProps = z.object({
   smsCodeRequired: z.boolean(),
   openAutoApply: z.number().int(),
   stockCountry: z.enum(['IN', 'US', 'BR']),
+  /** The external chat widget's script (SERVICE_CHAT_URL), as in login info, for the signed-out support pages; "" when none. */
+  serviceSaleSmartly: z.string(),
 });
 export type DeploymentProps = z.infer<typeof deploymentProps>;
 

@@ -1134,6 +1134,47 @@ export const ERRORS = {
     en: 'You have already voted on this stock today; you can vote again on the next trading day',
     pt: 'Você já votou nesta ação hoje; poderá votar de novo no próximo pregão',
   },
+  chat_not_found: { status: 404, en: 'Conversation not found', pt: 'Conversa não encontrada' },
+  chat_message_empty: {
+    status: 400,
+    en: 'Write a message or attach an image',
+    pt: 'Escreva uma mensagem ou anexe uma imagem',
+  },
+  chat_message_too_long: {
+    status: 400,
+    en: 'A message can have at most 2,000 characters',
+    pt: 'Uma mensagem pode ter no máximo 2.000 caracteres',
+  },
+  chat_rate_limited: {
+    status: 429,
+    en: 'You are sending messages too quickly. Please wait a minute.',
+    pt: 'Você está enviando mensagens rápido demais. Aguarde um minuto.',
+  },
+  chat_image_type: {
+    status: 400,
+    en: 'The image must be a JPEG, PNG or WebP picture',
+    pt: 'A imagem deve ser uma figura JPEG, PNG ou WebP',
+  },
+  chat_image_too_large: {
+    status: 400,
+    en: 'The image is too large (at most 5 MB)',
+    pt: 'A imagem é grande demais (no máximo 5 MB)',
+  },
+  chat_closed: {
+    status: 409,
+    en: 'This conversation is closed',
+    pt: 'Esta conversa está encerrada',
+  },
+  chat_assigned_elsewhere: {
+    status: 409,
+    en: 'Another staff member is handling this conversation',
+    pt: 'Outro membro da equipe está atendendo esta conversa',
+  },
+  chat_not_assigned_to_you: {
+    status: 409,
+    en: 'Only the staff member handling this conversation can release it',
+    pt: 'Só quem está atendendo esta conversa pode liberá-la',
+  },
   vote_url_invalid: {
     status: 400,
     en: 'Enter an https:// address of at most 500 characters',

@@ -3,6 +3,7 @@ export * from './adjustments.ts';
 export * from './api-keys.ts';
 export * from './bank-accounts.ts';
 export * from './block-trades.ts';
+export * from './chat.ts';
 export * from './coin-offerings.ts';
 export * from './content.ts';
 export * from './crypto-deposits.ts';

@@ -89,6 +89,8 @@ export const STAFF_PERMISSIONS = {
   'vip.manage': ['support', 'admin'],
   /** Reading the options desk: underlyings, the market maker's exposure, open positions, expiry settlements. */
   'options.read': ['finance', 'admin'],
+  /** Support chat: the queues, taking and releasing a conversation, replying and closing. */
+  'chat.reply': ['support', 'admin'],
   /** Loans: review (approve, a second approval above the threshold, reject) and confirm repayments. */
   'loans.review': ['finance', 'admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;

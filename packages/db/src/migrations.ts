@@ -1624,6 +1624,67 @@ export const MIGRATIONS: Migration[] = [
       UPDATE robot_runs SET pending_minor = capital_minor, capital_minor = 0 WHERE status = 'starting';
     `,
   },
+  {
+    version: 41,
+    // Support chat (decision 0041). A conversation moves open → assigned → closed (assigned → open when its
+    // staff member releases it; open → closed when closed unanswered), as chat_conversation_transitions; a
+    // customer has at most one that is not closed (the partial unique index). Messages are kept as sent;
+    // client_id makes a resend return the stored message (unique per sender). delivered_at is set when the
+    // other side first fetches the message; "read" is the other side's cursor in chat_reads (one per side:
+    // the customer's, and the staff's shared by the desk). Images are re-encoded JPEGs, as KYC photos.
+    name: 'support chat: conversations, messages, images, read cursors',
+    sql: () => `
+      CREATE TABLE chat_conversation_transitions (
+        from_state TEXT NOT NULL,
+        to_state TEXT NOT NULL,
+        PRIMARY KEY (from_state, to_state)
+      );
+      INSERT INTO chat_conversation_transitions (from_state, to_state) VALUES
+        ('open', 'assigned'), ('assigned', 'open'), ('open', 'closed'), ('assigned', 'closed');
+      CREATE TABLE chat_conversations (
+        id {{id}},
+        user_id BIGINT NOT NULL REFERENCES users(id),
+        state TEXT NOT NULL CHECK (state IN ('open', 'assigned', 'closed')),
+        queue TEXT NOT NULL,
+        assigned_staff_id BIGINT REFERENCES staff(id),
+        created_at BIGINT NOT NULL,
+        last_message_at BIGINT NOT NULL,
+        closed_at BIGINT,
+        closed_by BIGINT REFERENCES staff(id)
+      );
+      CREATE UNIQUE INDEX chat_conversations_one_live ON chat_conversations(user_id) WHERE state <> 'closed';
+      CREATE INDEX chat_conversations_state ON chat_conversations(state, last_message_at);
+      CREATE TABLE chat_images (
+        id {{id}},
+        user_id BIGINT NOT NULL REFERENCES users(id),
+        conversation_id BIGINT NOT NULL REFERENCES chat_conversations(id),
+        data TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+      );
+      CREATE TABLE chat_messages (
+        id {{id}},
+        conversation_id BIGINT NOT NULL REFERENCES chat_conversations(id),
+        author TEXT NOT NULL CHECK (author IN ('customer', 'staff')),
+        staff_id BIGINT REFERENCES staff(id),
+        sender TEXT NOT NULL,
+        client_id TEXT NOT NULL,
+        body TEXT NOT NULL,
+        image_id BIGINT REFERENCES chat_images(id),
+        created_at BIGINT NOT NULL,
+        delivered_at BIGINT
+      );
+      CREATE UNIQUE INDEX chat_messages_client ON chat_messages(sender, client_id);
+      CREATE INDEX chat_messages_conversation ON chat_messages(conversation_id, id);
+      CREATE INDEX chat_messages_sender_time ON chat_messages(sender, created_at);
+      CREATE TABLE chat_reads (
+        conversation_id BIGINT NOT NULL REFERENCES chat_conversations(id),
+        side TEXT NOT NULL CHECK (side IN ('customer', 'staff')),
+        last_read_id BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        PRIMARY KEY (conversation_id, side)
+      );
+    `,
+  },
 ];
 
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {

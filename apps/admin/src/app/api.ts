@@ -9,6 +9,7 @@ import type {
   AuditEntryView,
   AuditQueryInput,
   BlockWindowView,
+  ChatQueue,
   ContentCreateInput,
   ContentIdInput,
   ContentListInput,
@@ -50,6 +51,9 @@ import type {
   SpotLiquidityView,
   StaffBlockOfferDetail,
   StaffBlockOfferView,
+  StaffChatList,
+  StaffChatReplyBody,
+  StaffChatView,
   StaffCoinCommitmentView,
   StaffCoinOfferingView,
   StaffCreateInput,
@@ -185,6 +189,14 @@ export const adminApi = {
   decideCoinOffering: (id: number, body: DecideCoinOfferingInput) =>
     client.post<StaffCoinOfferingView>(`/admin/coin-offerings/${id}/decide`, body),
   // --- sentiment vote (features/votes) and the pages of fixed text (features/content) ---
+  // --- support chat (features/support-chat) ---
+  chats: (queue: ChatQueue) => client.get<StaffChatList>('/admin/chat', { queue }),
+  chat: (id: number) => client.get<StaffChatView>(`/admin/chat/${id}`),
+  assignChat: (id: number) => client.post<StaffChatView>(`/admin/chat/${id}/assign`),
+  releaseChat: (id: number) => client.post<StaffChatView>(`/admin/chat/${id}/release`),
+  replyChat: (id: number, body: StaffChatReplyBody) => client.post<StaffChatView>(`/admin/chat/${id}/reply`, body),
+  readChat: (id: number, upTo: number) => client.post<StaffChatView>(`/admin/chat/${id}/read`, { upTo }),
+  closeChat: (id: number, reason: string) => client.post<StaffChatView>(`/admin/chat/${id}/close`, { reason }),
   votes: () => client.get<StaffVoteOverview>('/admin/votes'),
   setVoteUrl: (body: VoteUrlSetBody) => client.post<StaffVoteOverview>('/admin/votes/url', body),
   contentPages: () => client.get<Items<AdminContentPageView>>('/admin/content/pages'),
@@ -234,6 +246,7 @@ export const queryKeys = {
   aiFunds: ['ai-funds'] as const,
   robotRuns: (status: string) => ['robot-runs', status] as const,
   votes: ['votes'] as const,
+  chats: ['chat'] as const,
   contentPages: ['content', 'pages'] as const,
 };
 

@@ -39,6 +39,7 @@ const LaunchpadPage = lazy(() => import('../features/launchpad/launchpad-page.ts
 const RobotsDeskPage = lazy(() => import('../features/robots/robots-desk-page.tsx'));
 const AiFundsDeskPage = lazy(() => import('../features/ai-funds/ai-funds-desk-page.tsx'));
 const VotesPage = lazy(() => import('../features/votes/votes-page.tsx'));
+const ChatDeskPage = lazy(() => import('../features/support-chat/chat-desk-page.tsx'));
 const ComingSoonPage = lazy(() => import('../features/coming-soon/coming-soon-page.tsx'));
 const NotFoundPage = lazy(() => import('../features/coming-soon/not-found-page.tsx'));
 
@@ -72,6 +73,7 @@ export function App() {
                     <Route path="liquidity" element={<LiquidityPage />} />
                     <Route path="perpetuals" element={<PerpetualsDeskPage />} />
                     <Route path="kyc" element={<KycReviewPage />} />
+                    <Route path="chat" element={<ChatDeskPage />} />
                     <Route path="deposits" element={<DepositDeskPage />} />
                     <Route path="withdrawals" element={<WithdrawalsPage />} />
                     <Route path="adjustments" element={<AdjustmentsPage />} />

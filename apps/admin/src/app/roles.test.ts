@@ -18,7 +18,7 @@ describe('role matrix', () => {
     expect(keys('admin')).toEqual(SECTIONS.map((section) => section.key));
   });
 
-  it('lets support read users, manage content (and the sentiment vote desk) and VIP, and (later) chat, nothing else', () => {
+  it('lets support read users, answer chat, manage content (and the sentiment vote desk) and VIP, nothing else', () => {
     expect(keys('support')).toEqual(['dashboard', 'users', 'chat', 'content', 'vip', 'votes']);
     expect(hasPermission('support', 'content.manage')).toBe(true);
     expect(hasPermission('support', 'users.read')).toBe(true);
@@ -84,6 +84,7 @@ describe('role matrix', () => {
       'dashboard',
       'users',
       'kyc',
+      'chat',
       'deposits',
       'withdrawals',
       'loans',

@@ -74,7 +74,7 @@ export const SECTIONS: readonly ConsoleSection[] = [
   { key: 'dashboard', path: '/', permission: null, ready: true },
   { key: 'users', path: '/users', permission: 'users.read', ready: true },
   { key: 'kyc', path: '/kyc', permission: 'kyc.review', ready: true },
-  { key: 'chat', path: '/chat', permission: 'chat.reply', ready: false },
+  { key: 'chat', path: '/chat', permission: 'chat.reply', ready: true },
   { key: 'deposits', path: '/deposits', permission: 'deposits.confirm', ready: true },
   { key: 'withdrawals', path: '/withdrawals', permission: 'withdrawals.review', ready: true },
   { key: 'loans', path: '/loans', permission: 'loans.review', ready: true },

@@ -243,6 +243,22 @@ describe('LiveClient', () => {
     expect(socket.isClosed).toBe(false);
   });
 
+  it('sends typing only on a chat channel it holds while open, and ends the session when the chat channel is dropped', () => {
+    client.typing('chat:tok-1');
+    client.subscribe('chat:tok-1', { onData: vi.fn() });
+    const socket = sockets[0] as FakeSocket;
+    client.typing('chat:tok-1'); // not open yet: dropped
+    socket.open();
+    client.typing('chat:tok-2'); // not held: dropped
+    client.typing('chat:tok-1');
+    client.typing('chat-staff:t', 7);
+    expect(socket.sent.filter((m) => (m as { op: string }).op === 'typing')).toEqual([
+      { op: 'typing', channel: 'chat:tok-1' },
+    ]);
+    socket.onmessage?.({ data: JSON.stringify({ op: 'unsubscribed', channels: ['chat'], error: 'account_blocked' }) });
+    expect(sessionsEnded).toBe(1);
+  });
+
   it('reports status changes to listeners', () => {
     const statuses: string[] = [];
     client.onStatus((s) => statuses.push(s));

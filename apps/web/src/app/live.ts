@@ -64,7 +64,9 @@ function parseMessage(raw: unknown): StreamUpdate | 'session_ended' | null {
   try {
     const value = JSON.parse(raw) as Partial<StreamUpdate> & { op?: unknown; channels?: unknown; error?: unknown };
     if (value.op === 'unsubscribed') {
-      const isAccount = Array.isArray(value.channels) && value.channels.includes('account');
+      // The account and chat channels both end with their session.
+      const isAccount =
+        Array.isArray(value.channels) && (value.channels.includes('account') || value.channels.includes('chat'));
       return isAccount && sessionErrors.has(value.error) ? 'session_ended' : null;
     }
     if (typeof value.channel !== 'string' || typeof value.seq !== 'number') return null;
@@ -121,6 +123,12 @@ export class LiveClient {
     set.add(handlers);
     if (!this.socket && !this.reconnectTimer) this.connect();
     return () => this.release(channel, handlers);
+  }
+
+  /** Tells the server this side is typing on a chat channel it holds; dropped while the socket is not open. */
+  typing(channel: string, conversationId?: number): void {
+    if (!this.isOpen() || !this.channels.has(channel)) return;
+    this.send(conversationId === undefined ? { op: 'typing', channel } : { op: 'typing', channel, conversationId });
   }
 
   /** Closes the connection and forgets every channel (tests, sign-out). */

@@ -119,6 +119,7 @@ const robotPages = () => import('../features/robots/robot-pages.tsx');
 const vipPage = () => import('../features/vip/vip-page.tsx');
 const loanPages = () => import('../features/loans/loan-pages.tsx');
 const votePages = () => import('../features/votes/vote-pages.tsx');
+const chatPages = () => import('../features/support-chat/chat-pages.tsx');
 const installPages = () => import('../features/common/install-pages.tsx');
 const infoPages = () => import('../features/common/info-pages.tsx');
 const optionPages = () => import('../features/options/options-pages.tsx');
@@ -234,4 +235,9 @@ export const builtPages: Record<string, Loader> = {
   'user/creditScore': named(loanPages, 'CreditScorePage'),
   'loan/apply': named(loanPages, 'LoanApplyPage'),
   'loan/list': named(loanPages, 'LoanListPage'),
+  // Support chat (issue 28 item 5, decision 0041)
+  'user/service': named(chatPages, 'UserServicePage'),
+  'user/serviceJs': named(chatPages, 'UserServiceJsPage'),
+  'common/service': named(chatPages, 'CommonServicePage'),
+  'common/serviceJs': named(chatPages, 'CommonServiceJsPage'),
 };

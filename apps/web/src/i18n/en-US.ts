@@ -5,6 +5,7 @@ import { aiFundsEnUS } from './aiFunds.en-US.ts';
 import { apiKeysEnUS } from './apikeys.en-US.ts';
 import { bankEnUS } from './bank.en-US.ts';
 import { blockEnUS } from './block.en-US.ts';
+import { chatEnUS } from './chat.en-US.ts';
 import { contentEnUS } from './content.en-US.ts';
 import { cryptoEnUS } from './crypto.en-US.ts';
 import { depositsEnUS } from './deposits.en-US.ts';
@@ -390,6 +391,7 @@ export const enUS = {
   ...aiFundsEnUS,
   ...vipEnUS,
   ...loansEnUS,
+  ...chatEnUS,
   ...ipoEnUS,
   ...pagesEnUS,
   ...optionsEnUS,

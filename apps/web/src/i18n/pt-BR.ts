@@ -5,6 +5,7 @@ import { aiFundsPtBR } from './aiFunds.pt-BR.ts';
 import { apiKeysPtBR } from './apikeys.pt-BR.ts';
 import { bankPtBR } from './bank.pt-BR.ts';
 import { blockPtBR } from './block.pt-BR.ts';
+import { chatPtBR } from './chat.pt-BR.ts';
 import { contentPtBR } from './content.pt-BR.ts';
 import { cryptoPtBR } from './crypto.pt-BR.ts';
 import { depositsPtBR } from './deposits.pt-BR.ts';
@@ -387,6 +388,7 @@ export const ptBR: Messages = {
   ...aiFundsPtBR,
   ...vipPtBR,
   ...loansPtBR,
+  ...chatPtBR,
   ...ipoPtBR,
   ...pagesPtBR,
   ...optionsPtBR,

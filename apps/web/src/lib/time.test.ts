@@ -50,4 +50,15 @@ describe('formatChatTime', () => {
     expect(formatChatTime(hoursAgo(24 * 30), nowMs, 'en-US')).toBe('Feb 3');
     expect(formatChatTime(hoursAgo(24 * 400), nowMs, 'en-US')).toBe('29-01-2025');
   });
+  it('takes each step in Portuguese too (the support chat shows its times in both languages)', () => {
+    expect(formatChatTime(hoursAgo(2), nowMs, 'pt-BR')).toBe('12:30 PM');
+    expect(formatChatTime(hoursAgo(24 * 30), nowMs, 'pt-BR')).toBe('3 de fev.');
+    expect(formatChatTime(hoursAgo(24 * 400), nowMs, 'pt-BR')).toBe('29-01-2025');
+  });
+  it("counts days by the market's calendar, not UTC's", () => {
+    // 02:30 UTC on 5 March is still 4 March, 11:30 PM, in São Paulo: "yesterday" there, "today" in India.
+    const lateInBrazil = Date.UTC(2026, 2, 5, 2, 30);
+    expect(formatChatTime(lateInBrazil, nowMs, 'pt-BR', 'America/Sao_Paulo')).toBe('Ontem');
+    expect(formatChatTime(lateInBrazil, nowMs, 'en-US', 'Asia/Kolkata')).toBe('08:00 AM');
+  });
 });

@@ -21,6 +21,7 @@ export function deploymentPropsOf(config: Config): DeploymentProps {
     smsCodeRequired: config.smsCodeRequired,
     openAutoApply: config.openAutoApply,
     stockCountry: config.stockCountry,
+    serviceSaleSmartly: config.serviceChatUrl,
   };
 }
 

@@ -26,6 +26,7 @@ import { Page } from '../../app/shell/page.tsx';
 import { useSignOut } from '../../app/shell/sign-out.ts';
 import { VerificationBadge } from '../../app/shell/verification-badge.tsx';
 import { MailIcon } from '../content/content-icons.tsx';
+import { useChatUnread } from '../support-chat/chat-api.ts';
 
 export const appVersion = '1.0.0';
 
@@ -36,6 +37,7 @@ export function MinePage() {
   const signOut = useSignOut();
   const user = loginInfo.data?.user ?? session.user;
   const isSignedIn = Boolean(session.token);
+  const chatUnread = useChatUnread();
 
   const copyId = async () => {
     if (!user) return;
@@ -93,6 +95,13 @@ export function MinePage() {
         )}
         {isSignedIn && <LinkRow to="/pages/notice/list" icon={<MailIcon />} label={t('content.messages')} />}
         {isSignedIn && <LinkRow to="/pages/user/security" icon={<ShieldIcon />} label={t('mine.security')} />}
+        <LinkRow
+          to={isSignedIn ? '/pages/user/service' : '/pages/common/service'}
+          icon={<MailIcon />}
+          label={t('chat.entry')}
+          badge={chatUnread}
+          testId="mine-support"
+        />
         <LinkRow to="/pages/common/lang" icon={<GlobeIcon />} label={t('mine.language')} />
         <LinkRow to="/pages/user/about" icon={<InfoIcon />} label={t('mine.about')} />
         <LinkRow to="/pages/common/download" icon={<InstallIcon />} label={t('titles.common.download')} />
