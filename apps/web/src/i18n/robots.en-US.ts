@@ -117,7 +117,7 @@ export const robotsEnUS = {
     perfFee: 'Performance fee',
     perfFeeNow: 'Performance fee if stopped now',
     returned: 'Returned',
-    holding: 'Holding',
+    holding: 'Holding and cash',
     startedAt: 'Started',
     endsAt: 'Ends',
     endedAt: 'Ended',

@@ -118,7 +118,7 @@ export const robotsPtBR = {
     perfFee: 'Taxa de performance',
     perfFeeNow: 'Taxa de performance se parar agora',
     returned: 'Devolvido',
-    holding: 'Em carteira',
+    holding: 'Em carteira e caixa',
     startedAt: 'Início',
     endsAt: 'Término',
     endedAt: 'Encerrado em',

@@ -532,7 +532,7 @@ function RunFigures({ run }: { run: RobotRunView }) {
       )}
       {!ended && (
         <Row label={t('robots.holding')}>
-          {quantity(run.market, run.baseQuantity, run.base)} · {money(run.quoteBalance, run.currency)}
+          {quantity(run.market, run.baseQuantity, run.base)} + {money(run.quoteBalance, run.currency)}
         </Row>
       )}
       {locked && (
