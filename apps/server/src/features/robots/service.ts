@@ -161,8 +161,12 @@ export class Robots {
   /** Whether the pair's market is in session now (crypto always is) and, when closed, its next open. */
   #session(pair: Pair, now: number): { open: boolean; nextOpenMs: number | null } {
     if (pair.exchange === null) return { open: true, nextOpenMs: null };
-    const open = isOpen(pair.exchange, now);
-    return { open, nextOpenMs: open ? null : nextOpen(pair.exchange, now) };
+    // Open by the calendar *and* in the engine: the paper venue lifts the book's halt on its own beat, so
+    // for a moment after the open an order would still queue (an IOC waits for the halt to lift) and fill
+    // after the run had read its result.
+    const bell = isOpen(pair.exchange, now);
+    const open = bell && this.#d.engine.state.market(pair.id)?.halted === false;
+    return { open, nextOpenMs: open ? null : bell ? now : nextOpen(pair.exchange, now) };
   }
 
   /** Before a robot's orders: the book's liquidity reflects this moment's price (as before a customer's). */
@@ -863,6 +867,16 @@ export class Robots {
           priceTicks: marketLimitTicks('sell', last, band),
           qtyLots: lots,
           timeInForce: 'ioc',
+        });
+      }
+      // Nothing of the run may still be on the book when its figures are written: a sale that did not
+      // execute at once (an IOC queued by a halt) is cancelled, so no money reaches the sub-account later.
+      for (const order of e.state.openOrders(account)) {
+        await e.submit({
+          type: 'cancel_order',
+          id: `robot-cancel:${run.id}:${order.orderId}`,
+          userId: account,
+          orderId: order.orderId,
         });
       }
       const final = e.state.balance(account, pair.wallet, quote).balance;
