@@ -214,9 +214,15 @@ export function marketStream(
       if (now - typedAt < TYPING_EVERY_MS) return;
       typedAt = now;
       const userId = accountUser.get(channel);
-      if (channel.startsWith('chat:') && userId !== undefined) void chat.customerTyping(userId).catch(() => undefined);
+      // The typist's own session is checked first: one that ended (or lost the chat permission) is dropped.
+      if (channel.startsWith('chat:') && userId !== undefined)
+        void isStillSignedIn(channel)
+          .then((isSignedIn) => (isSignedIn ? chat.customerTyping(userId) : undefined))
+          .catch(() => undefined);
       else if (channel.startsWith(STAFF_CHAT) && Number.isSafeInteger(conversationId))
-        void chat.staffTyping(conversationId as number).catch(() => undefined);
+        void isStillStaff(channel)
+          .then((isStaff) => (isStaff ? chat.staffTyping(conversationId as number) : undefined))
+          .catch(() => undefined);
     };
     socket.on('message', (raw) => {
       let msg: { op?: unknown; channels?: unknown; channel?: unknown; conversationId?: unknown };

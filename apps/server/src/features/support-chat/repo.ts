@@ -96,6 +96,20 @@ export async function touch(db: Sql, id: number, now: number) {
   await db.run('UPDATE chat_conversations SET last_message_at = $1 WHERE id = $2', [now, id]);
 }
 
+/**
+ * Touches a conversation only while it is not closed; whether it was. Inside a transaction this also takes
+ * the row's lock (PostgreSQL), so a customer's concurrent sends line up behind each other and a close
+ * racing a send is seen.
+ */
+export async function touchLive(db: Sql, id: number, now: number): Promise<boolean> {
+  return (
+    (await db.run("UPDATE chat_conversations SET last_message_at = $1 WHERE id = $2 AND state <> 'closed'", [
+      now,
+      id,
+    ])) === 1
+  );
+}
+
 export async function insertImage(db: Sql, i: { userId: number; conversationId: number; data: string; now: number }) {
   const rows = await db.query<{ id: number }>(
     'INSERT INTO chat_images (user_id, conversation_id, data, created_at) VALUES ($1, $2, $3, $4) RETURNING id',
@@ -134,11 +148,19 @@ export async function insertMessage(
 }
 
 export async function messageByClientId(db: Sql, sender: string, clientId: string) {
-  const rows = await db.query<{ id: number; conversation_id: number }>(
-    'SELECT id, conversation_id FROM chat_messages WHERE sender = $1 AND client_id = $2',
+  const rows = await db.query<{ id: number; conversation_id: number; body: string; image_id: number | null }>(
+    'SELECT id, conversation_id, body, image_id FROM chat_messages WHERE sender = $1 AND client_id = $2',
     [sender, clientId],
   );
-  return rows[0] ? { id: Number(rows[0].id), conversationId: Number(rows[0].conversation_id) } : null;
+  const row = rows[0];
+  return row
+    ? {
+        id: Number(row.id),
+        conversationId: Number(row.conversation_id),
+        body: row.body,
+        hasImage: row.image_id !== null,
+      }
+    : null;
 }
 
 /** How many messages a sender wrote since `since` (the customer's rate limit). */
@@ -193,22 +215,22 @@ export async function readCursor(db: Sql, conversationId: number, side: ChatAuth
   return Number(rows[0]?.last_read_id ?? 0);
 }
 
-/** Moves a side's read cursor forward (never back); whether it moved. */
+/**
+ * Moves a side's read cursor forward (never back); whether it moved. One conditional statement each way, so
+ * two reads at once neither collide on the first row nor move the cursor back.
+ */
 export async function advanceCursor(db: Sql, conversationId: number, side: ChatAuthor, upTo: number, now: number) {
-  const current = await readCursor(db, conversationId, side);
-  if (upTo <= current) return false;
-  const changed = await db.run(
-    'UPDATE chat_reads SET last_read_id = $1, updated_at = $2 WHERE conversation_id = $3 AND side = $4',
+  const inserted = await db.run(
+    `INSERT INTO chat_reads (conversation_id, side, last_read_id, updated_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (conversation_id, side) DO NOTHING`,
+    [conversationId, side, upTo, now],
+  );
+  if (inserted > 0) return upTo > 0;
+  const moved = await db.run(
+    'UPDATE chat_reads SET last_read_id = $1, updated_at = $2 WHERE conversation_id = $3 AND side = $4 AND last_read_id < $1',
     [upTo, now, conversationId, side],
   );
-  if (changed === 0)
-    await db.run('INSERT INTO chat_reads (conversation_id, side, last_read_id, updated_at) VALUES ($1, $2, $3, $4)', [
-      conversationId,
-      side,
-      upTo,
-      now,
-    ]);
-  return true;
+  return moved > 0;
 }
 
 /** The newest message id in a conversation (0 when none). */

@@ -79,11 +79,19 @@ export class SupportChat {
   async send(userId: number, queue: string, body: ChatMessageBody): Promise<ChatMessage> {
     const text = (body.text ?? '').trim();
     const sender = `customer:${userId}`;
-    const again = await repo.messageByClientId(this.#db, sender, body.clientId);
-    if (again) return this.#message(again.conversationId, again.id, 'customer');
+    /** A resend answers the first message; the same client id with another message is refused. */
+    const first = async () => {
+      const again = await repo.messageByClientId(this.#db, sender, body.clientId);
+      if (!again) return null;
+      if (again.body !== text || again.hasImage !== Boolean(body.image)) throw new AppError('idempotency_key_reused');
+      return this.#message(again.conversationId, again.id, 'customer');
+    };
+    const resent = await first();
+    if (resent) return resent;
     if (!text && !body.image) throw new AppError('chat_message_empty');
     if (text.length > CHAT_MAX_TEXT) throw new AppError('chat_message_too_long');
     const now = this.#clock.now();
+    // A cheap early answer; the binding count is inside the write, under the conversation's lock.
     if ((await repo.sentSince(this.#db, sender, now - CHAT_RATE_WINDOW_MS)) >= CHAT_RATE_LIMIT)
       throw new AppError('chat_rate_limited');
     // Checked and re-encoded before anything is written, so a refused image changes nothing.
@@ -92,9 +100,15 @@ export class SupportChat {
       : null;
     const write = () =>
       this.#db.transaction(async (tx) => {
+        // The live conversation, locked by touching it (a close that won the race is seen: a new one opens).
         const live = await repo.currentFor(tx, userId);
         const conversationId =
-          live && live.state !== 'closed' ? live.id : await repo.openConversation(tx, userId, queue, now);
+          live && live.state !== 'closed' && (await repo.touchLive(tx, live.id, now))
+            ? live.id
+            : await repo.openConversation(tx, userId, queue, now);
+        // Counted after the lock, so concurrent sends cannot all pass the limit.
+        if ((await repo.sentSince(tx, sender, now - CHAT_RATE_WINDOW_MS)) >= CHAT_RATE_LIMIT)
+          throw new AppError('chat_rate_limited');
         const imageId = image ? await repo.insertImage(tx, { userId, conversationId, data: image, now }) : null;
         const id = await repo.insertMessage(tx, {
           conversationId,
@@ -115,9 +129,9 @@ export class SupportChat {
     } catch (error) {
       // A resend racing the first (the client id's unique index), or a second conversation racing the
       // first one's opening (the one-live index): the first write stands; answer with it, or write again.
-      const raced = await repo.messageByClientId(this.#db, sender, body.clientId);
-      if (raced) return this.#message(raced.conversationId, raced.id, 'customer');
       if (error instanceof AppError) throw error;
+      const raced = await first();
+      if (raced) return raced;
       written = await write();
     }
     this.#notify(userId, { kind: 'message', conversationId: written.conversationId });
@@ -222,6 +236,7 @@ export class SupportChat {
     const again = await repo.messageByClientId(this.#db, sender, body.clientId);
     if (again) {
       if (again.conversationId !== id) throw new AppError('chat_not_found');
+      if (again.body !== text) throw new AppError('idempotency_key_reused');
       return this.conversation(id);
     }
     if (!text) throw new AppError('chat_message_empty');

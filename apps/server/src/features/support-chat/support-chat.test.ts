@@ -97,6 +97,18 @@ describe.each(dbs)('support chat on $dialect', ({ open }) => {
       json: { text: 'Olá, preciso de ajuda', clientId: 'msg-00000001' },
     });
     expect(again.body.data.id).toBe(first.body.data.id);
+    // The same client id with another message is refused, and the first message stays as it was.
+    for (const [lang, text] of [
+      ['en-US', 'This request was already sent with different content'],
+      ['pt-BR', 'Esta solicitação já foi enviada com conteúdo diferente'],
+    ] as const) {
+      const reused = await app.call('POST', '/user/chat/message', {
+        token: asha,
+        lang,
+        json: { text: 'Something else entirely', clientId: 'msg-00000001' },
+      });
+      expect([reused.status, reused.body.error, reused.body.msg]).toEqual([409, 'idempotency_key_reused', text]);
+    }
     const withImage = await app.call('POST', '/user/chat/message', {
       token: asha,
       json: { image: png, clientId: 'msg-00000002' },
@@ -320,6 +332,13 @@ describe.each(dbs)('support chat on $dialect', ({ open }) => {
     }
     app.clock.advance(61_000);
     expect((await send(asha, { text: 'later', clientId: 'rate-later-01' })).body.code).toBe(0);
+    // Sent all at once, the limit still holds: the count is taken under the conversation's lock.
+    const burst = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => send(asha, { text: `b${i}`, clientId: `burst-${1000 + i}` })),
+    );
+    expect(burst.filter((answer) => answer.body.code === 0)).toHaveLength(19);
+    expect(burst.filter((answer) => answer.body.error === 'chat_rate_limited')).toHaveLength(6);
+    app.clock.advance(61_000);
 
     // Ravi can't see Asha's image; his own chat is empty; unknown ids on the desk are not found.
     await send(ravi, { text: 'mine', clientId: 'ravi-0000001' });
