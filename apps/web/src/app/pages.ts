@@ -1,5 +1,5 @@
-// Every screen of SPEC §2 at its SPEC path (/pages/<group>/<name>), so deep links survive. Screens
-// with a loader are built; the others show the translated "coming soon" screen inside the shell.
+// Every screen of SPEC §2 at its SPEC path (/pages/<group>/<name>), so deep links survive. Every one is
+// built: each has a loader in builtPages (pages.test.ts fails on a page without one).
 // The title of each page is the i18n key `titles.<group>.<name>`.
 
 import type { QueryClient } from '@tanstack/react-query';

@@ -46,8 +46,6 @@ export const enUS = {
     networkError: 'Network error. Check your connection and try again.',
     loadError: 'This screen could not be loaded.',
     loadErrorHint: 'Check your connection, then try again.',
-    comingSoon: 'Coming soon',
-    comingSoonHint: 'This screen is being built. Everything you see here will be honest and audited.',
     notFound: 'Page not found',
     notFoundHint: 'The address {{path}} does not lead anywhere in Bourse.',
     comingWithMarketData: 'Coming with market data',

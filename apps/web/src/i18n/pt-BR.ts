@@ -47,8 +47,6 @@ export const ptBR: Messages = {
     networkError: 'Erro de rede. Verifique sua conexão e tente novamente.',
     loadError: 'Não foi possível carregar esta tela.',
     loadErrorHint: 'Verifique sua conexão e tente novamente.',
-    comingSoon: 'Em breve',
-    comingSoonHint: 'Esta tela está em construção. Tudo o que você verá aqui será honesto e auditado.',
     notFound: 'Página não encontrada',
     notFoundHint: 'O endereço {{path}} não existe no Bourse.',
     comingWithMarketData: 'Chega com os dados de mercado',

@@ -123,11 +123,6 @@ export const ClockIcon = (p: IconProps) => (
     <path d="M12 7v5l3 2" />
   </Icon>
 );
-export const BuildIcon = (p: IconProps) => (
-  <Icon {...p}>
-    <path d="M14 6l4 4M4 20l9-9M13 5l2-2 6 6-2 2zM11 7l6 6" />
-  </Icon>
-);
 /** An arrow into a tray: installing the app (common/download). */
 export const InstallIcon = (p: IconProps) => (
   <Icon {...p}>

@@ -1,28 +1,10 @@
-// Screens for routes without content yet ("coming soon") and for unknown addresses (not found).
-// Both keep the shell: the navigation bar with its back action and the paper badge.
+// The screen for unknown addresses (not found). It keeps the shell: the navigation bar with its back
+// action and the paper badge.
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { homePath } from '../navigation.ts';
-import { BuildIcon, InfoIcon } from './icons.tsx';
+import { InfoIcon } from './icons.tsx';
 import { Page } from './page.tsx';
-
-export function ComingSoonPage({ titleKey }: { titleKey: string }) {
-  const { t } = useTranslation();
-  return (
-    <Page title={t(titleKey)}>
-      <section className="state-view" data-testid="coming-soon">
-        <span className="state-view__icon">
-          <BuildIcon size={40} />
-        </span>
-        <h2 className="state-view__title">{t('common.comingSoon')}</h2>
-        <p className="state-view__hint">{t('common.comingSoonHint')}</p>
-        <Link className="btn btn--primary" to={homePath} replace>
-          {t('common.goHome')}
-        </Link>
-      </section>
-    </Page>
-  );
-}
 
 export function NotFoundPage() {
   const { t } = useTranslation();
