@@ -467,15 +467,21 @@ describe.each(dbs)('support chat on $dialect', ({ open }) => {
     await expect
       .poll(() => other.got.find((m) => m.op === 'unsubscribed'))
       .toEqual({ op: 'unsubscribed', channels: ['chat'], error: 'session_invalid' });
-    // The desk's session signed out: its channel is dropped at the next message.
+    // The desk's session signed out: its channel is dropped the next time it types (the typist is checked
+    // before anything is forwarded), and the customer's new message reaches no desk.
     expect((await app.call('POST', '/admin/auth/logout', { token: staff.sam })).body.code).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 1_100)); // typing is taken at most once a second
+    deskSocket.ws.send(JSON.stringify({ op: 'typing', channel: `chat-staff:${staff.sam}`, conversationId: id }));
+    await expect
+      .poll(() => deskSocket.got.find((m) => m.op === 'unsubscribed'))
+      .toEqual({ op: 'unsubscribed', channels: ['chat-staff'], error: 'session_invalid' });
+    const deskCount = deskSocket.chat().length;
     await app.call('POST', '/user/chat/message', {
       token: (await app.register('9800000223')).body.data.token,
       json: { text: 'new', clientId: 'ws-msg-00002' },
     });
-    await expect
-      .poll(() => deskSocket.got.find((m) => m.op === 'unsubscribed'))
-      .toEqual({ op: 'unsubscribed', channels: ['chat-staff'], error: 'session_invalid' });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(deskSocket.chat()).toHaveLength(deskCount);
     for (const s of [customer, other, deskSocket]) s.ws.terminate();
   });
 });
