@@ -899,7 +899,11 @@ export class Robots {
     const coinHeld = e.state.balance(account, pair.wallet, base).balance;
     const coin =
       coinHeld > 0n ? coinHeld : e.state.balance(platformOwner(robotClearing(run.id)), 'platform', base).balance;
-    if (coin > 0n) await this.#moveOut(run, pair, base, coin, 0n);
+    if (coin > 0n) {
+      // Every fill folded first: a stock holding takes returned shares at the run's average cost (stocks/holdings.ts).
+      if (pair.market === 'stock') await this.#pnl((await repo.findRun(this.#d.db, run.id)) as repo.RunRow, pair);
+      await this.#moveOut(run, pair, base, coin, 0n);
+    }
     const at = this.#d.clock.now();
     const to = fresh.end_reason === 'period_end' ? 'finished' : 'stopped';
     await repo.moveRun(this.#d.db, run.id, 'stopping', to, at, 'system', { ended_at: at });

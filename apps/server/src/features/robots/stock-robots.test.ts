@@ -283,6 +283,19 @@ describe.each(dbs)('stock robots on $dialect', ({ open }) => {
     expect(clearing(run.id)).toBe(0n);
     expect(clearing(run.id, SHARES)).toBe(0n);
     expect(t.app.engine.state.openOrders(account)).toEqual([]);
+    // The customer's holding takes the returned shares at the run's average cost (its buys), not as free shares.
+    const buys = (d.trades as { side: string; quantity: string; amount: string }[]).filter((x) => x.side === 'buy');
+    const boughtLots = buys.reduce((sum, x) => sum + BigInt(x.quantity), 0n);
+    const boughtCost = buys.reduce((sum, x) => sum + inr(x.amount), 0n);
+    const holding = (
+      (await t.call('GET', '/stock/hold/list', { token: alice.token })).body.data.items as {
+        symbol: string;
+        quantity: string;
+        avgPrice: string;
+      }[]
+    ).find((h) => h.symbol === 'NSE:RELIANCE');
+    expect(holding?.quantity).toBe(String(shares2));
+    expect(Number(holding?.avgPrice)).toBeCloseTo(Number(boughtCost) / 100 / Number(boughtLots), 1);
     const report = await t.app.reconciliation.run('staff');
     expect(report.status, JSON.stringify(report)).toBe('ok');
   });

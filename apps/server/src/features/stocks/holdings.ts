@@ -16,7 +16,7 @@ import { decimalToTicks, type Instrument, tradingDayOf } from '@bourse/market';
 import { formatDecimal } from '@bourse/money';
 import type { TradingEngine } from '../../engine-host/trading-engine.ts';
 import type { MarketData } from '../markets/service.ts';
-import type { AllotmentRow, TradeRow } from './repo.ts';
+import type { AllotmentRow, RobotReturnRow, TradeRow } from './repo.ts';
 import * as repo from './repo.ts';
 import { unlockAtMs } from './settlement-calendar.ts';
 
@@ -44,22 +44,24 @@ export class Holdings {
 
   async list(userId: number, now: number): Promise<HoldingView[]> {
     const owner = String(userId);
-    const [trades, allotments] = await Promise.all([
+    const [trades, allotments, robotReturns] = await Promise.all([
       repo.listUserTrades(this.#db, owner),
       repo.listUserAllotments(this.#db, owner),
+      repo.listUserRobotReturns(this.#db, owner),
     ]);
-    return this.#views(owner, this.#stocks, trades, allotments, now);
+    return this.#views(owner, this.#stocks, trades, allotments, robotReturns, now);
   }
 
   async info(userId: number, instrumentId: string, now: number): Promise<HoldingView | null> {
     const owner = String(userId);
     const instrument = this.#stocks.find((i) => i.id === instrumentId);
     if (!instrument) return null;
-    const [trades, allotments] = await Promise.all([
+    const [trades, allotments, robotReturns] = await Promise.all([
       repo.listUserTradesIn(this.#db, owner, instrumentId),
       repo.listUserAllotments(this.#db, owner),
+      repo.listUserRobotReturns(this.#db, owner),
     ]);
-    return this.#views(owner, [instrument], trades, allotments, now)[0] ?? null;
+    return this.#views(owner, [instrument], trades, allotments, robotReturns, now)[0] ?? null;
   }
 
   /** A holding for each stock the user holds or has traded (trades in id order). */
@@ -68,6 +70,7 @@ export class Holdings {
     stocks: readonly Instrument[],
     trades: TradeRow[],
     allotments: AllotmentRow[],
+    robotReturns: RobotReturnRow[],
     now: number,
   ): HoldingView[] {
     const byInstrument = new Map<string, Flow[]>();
@@ -87,6 +90,15 @@ export class Holdings {
       }
       const lots = BigInt(a.qty) / spec.lotMinor;
       add(spec.id, { side: 'buy', lots, notional: BigInt(a.paid ?? '0'), fee: 0n, at: Number(a.at) });
+    }
+    // Shares a robot run gave back: at the run's average cost of what it still held (its fills, not free).
+    for (const r of robotReturns) {
+      const spec = this.#engine.state.instrument(instrumentIdOfShare(r.asset));
+      if (!spec) continue;
+      const lots = BigInt(r.qty) / spec.lotMinor;
+      const runLots = BigInt(String(r.run_lots));
+      const cost = runLots > 0n ? (BigInt(String(r.run_cost)) * lots) / runLots : 0n;
+      add(spec.id, { side: 'buy', lots, notional: cost, fee: 0n, at: Number(r.at) });
     }
     for (const rows of byInstrument.values()) rows.sort((x, y) => x.at - y.at);
     const out: HoldingView[] = [];

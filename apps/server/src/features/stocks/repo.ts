@@ -124,6 +124,24 @@ export const listUserAllotments = (db: Sql, owner: string) =>
     [owner],
   );
 
+/**
+ * Shares a stock robot's run gave back as shares (still locked until settlement at its end), with the run's
+ * position when it ended (its lots and their average cost, folded by the robots before the move): the
+ * holding takes them at that cost, not as free shares. Reads the robots' table: the cost is theirs.
+ */
+export type RobotReturnRow = { asset: string; qty: string; at: number; run_cost: string; run_lots: string };
+
+export const listUserRobotReturns = (db: Sql, owner: string) =>
+  db.query<RobotReturnRow>(
+    `SELECT d.asset AS asset, d.amount AS qty, d.at AS at, r.pnl_cost AS run_cost, r.pnl_lots AS run_lots
+       FROM ledger_transfers d
+       JOIN robot_runs r ON d.transfer_id = 'robot-out:' || CAST(r.id AS TEXT) || ':' || d.asset || ':credit'
+      WHERE d.credit_owner = $1 AND d.cause = 'wallet_transfer' AND d.asset LIKE 'SHARE:%'
+        AND d.transfer_id LIKE 'robot-out:%'
+      ORDER BY d.seq`,
+    [owner],
+  );
+
 // --- the watchlist ------------------------------------------------------------------------------
 
 export const addWatch = (db: Sql, userId: number, instrumentId: string, now: number) =>
