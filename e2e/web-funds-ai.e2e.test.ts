@@ -3,7 +3,9 @@
 // seeds one over BSE), reads its rule and the realized-history label, subscribes 10,000 INR with the
 // transaction password (held: waiting for the valuation), the test clock moves past the market's
 // close (the valuation converts it), and the fund page shows the units — the same units the server
-// reports. Screenshots: test-results/screens/web-funds-ai-*.png.
+// reports, with its realized NAV drawn as a line chart above the valuations' table. The subscription
+// carries the confirm sheet's idempotency key (body and header alike). Screenshots:
+// test-results/screens/web-funds-ai-*.png.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, customerPage, launchBrowser, registerCustomer, type Server, shot, startServer } from './harness.ts';
@@ -14,8 +16,16 @@ const START = '2026-01-05T04:00:00Z';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const TEXT = {
-  'en-US': { past: 'Realized history: past valuations of this fund, not a forecast.', waiting: 'Waiting' },
-  'pt-BR': { past: 'Histórico realizado: avaliações passadas deste fundo, não uma previsão.', waiting: 'Aguardando' },
+  'en-US': {
+    past: 'Realized history: past valuations of this fund, not a forecast.',
+    waiting: 'Waiting',
+    chart: 'Chart of the fund’s net asset value per unit at its past valuations; realized history only, no forecast.',
+  },
+  'pt-BR': {
+    past: 'Histórico realizado: avaliações passadas deste fundo, não uma previsão.',
+    waiting: 'Aguardando',
+    chart: 'Gráfico do valor da cota do fundo nas suas avaliações passadas; só histórico realizado, sem previsão.',
+  },
 } as const;
 
 let server: Server;
@@ -73,8 +83,13 @@ describe('AI funds in the customer app', () => {
         // Nothing on the page is wider than the phone (the keypad would be off by the overflow).
         await expect(page.evaluate('document.documentElement.scrollWidth')).resolves.toBe(390);
         await shot(page, `web-funds-ai-subscribe-${lang}`);
+        const sent = page.waitForRequest((r) => r.url().endsWith('/stock/ai/buy'));
         await page.getByTestId('fund-subscribe-confirm').click();
         await typePin(page);
+        const request = await sent;
+        const key = request.headers()['idempotency-key'];
+        expect(key).toMatch(/^[\w-]{8,64}$/);
+        expect(request.postData()).toContain(key);
         await page.getByTestId('fund-pending').waitFor();
         await expect(page.getByTestId('fund-pending').textContent()).resolves.toContain(text.waiting);
         await page.locator('.adm-toast-mask').waitFor({ state: 'detached' });
@@ -100,6 +115,13 @@ describe('AI funds in the customer app', () => {
         await page.getByTestId('fund-mine').scrollIntoViewIfNeeded();
         await page.waitForTimeout(300);
         await shot(page, `web-funds-ai-units-${lang}`);
+        // The NAV chart (one valuation in the first run, two in the second) above the table it draws.
+        await page.locator('[data-testid="fund-nav-chart"] canvas').first().waitFor();
+        await expect(page.getByTestId('fund-nav-chart').getAttribute('aria-label')).resolves.toBe(text.chart);
+        await expect(page.getByTestId('fund-history').locator('tbody tr').count()).resolves.toBe(i + 1);
+        await page.locator('.fund-chart').evaluate((node) => node.scrollIntoView({ block: 'start' }));
+        await page.waitForTimeout(300);
+        await shot(page, `web-funds-ai-chart-${lang}`);
 
         await page.goto(`${server.baseUrl}/pages/robot/record`);
         await page.getByTestId('fund-order').first().waitFor();

@@ -115,7 +115,16 @@ export const fundInfoView = fundListItem.extend({
 });
 export type FundInfoView = z.infer<typeof fundInfoView>;
 
-export const fundRedeemBody = z.object({ id: recordId(), units: decimalText(), password: pin() });
+/**
+ * `clientOrderId` (or the Idempotency-Key header, the same value when both are sent): a retry answers the
+ * first order and redeems nothing more; the same key for another fund, side or number of units is refused.
+ */
+export const fundRedeemBody = z.object({
+  id: recordId(),
+  units: decimalText(),
+  password: pin(),
+  clientOrderId: z.string().trim().min(8).max(64).refine(isPlainText, { error: 'field_invalid' }).optional(),
+});
 export type FundRedeemInput = z.input<typeof fundRedeemBody>;
 export const fundOrderResult = z.object({ order: fundOrderView });
 export type FundOrderResult = z.infer<typeof fundOrderResult>;

@@ -1685,6 +1685,18 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 42,
+    // AI funds' idempotency keys (decision 0040, "Keys"): client_key is the clientOrderId / Idempotency-Key
+    // of a subscription or redemption, unique per customer across both sides, so a retried request answers
+    // the first order and holds or redeems nothing twice. Nullable: orders sent without a key have none
+    // (NULLs never collide in a unique index, on either database).
+    name: 'ai funds: idempotency keys of subscriptions and redemptions',
+    sql: () => `
+      ALTER TABLE fund_orders ADD COLUMN client_key TEXT;
+      CREATE UNIQUE INDEX fund_orders_client_key ON fund_orders(user_id, client_key);
+    `,
+  },
 ];
 
 export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {

@@ -24,6 +24,9 @@ export const aiFundsEnUS = {
     navOn: 'NAV {{nav}} on {{day}}',
     pastLabel: 'Realized history: past valuations of this fund, not a forecast.',
     history: 'Past valuations',
+    chartTitle: 'NAV per unit at each past valuation',
+    chartLabel:
+      'Chart of the fund’s net asset value per unit at its past valuations; realized history only, no forecast.',
     historyEmpty: 'The first valuation comes after the market’s next close.',
     day: 'Day',
     equity: 'Net assets',

@@ -24,6 +24,8 @@ export const aiFundsPtBR = {
     navOn: 'Cota {{nav}} em {{day}}',
     pastLabel: 'Histórico realizado: avaliações passadas deste fundo, não uma previsão.',
     history: 'Avaliações passadas',
+    chartTitle: 'Valor da cota em cada avaliação passada',
+    chartLabel: 'Gráfico do valor da cota do fundo nas suas avaliações passadas; só histórico realizado, sem previsão.',
     historyEmpty: 'A primeira avaliação vem após o próximo fechamento do mercado.',
     day: 'Dia',
     equity: 'Patrimônio',

@@ -5,10 +5,11 @@
 // valuation's NAV, waits for cash, and is paid once the following rebalance has sold shares; every money
 // move nets the fund's pass-through account to zero; every rejection answers in both languages with
 // nothing changed; the console can change parameters (second approval) and retire, never set a figure.
+// Keys: a retried or concurrent subscription or redemption with its key holds / redeems once.
 
 import { testDatabases } from '@bourse/db';
 import { parseDecimal } from '@bourse/money';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { totpNow } from '../../platform/totp.ts';
 import { STOCK_GRANTS_ONLY, testApp } from '../../testing.ts';
 import { DEMO_STAFF } from '../demo/seed.ts';
@@ -362,5 +363,131 @@ describe.each(dbs)('AI funds on $dialect', ({ open }) => {
     expect(clearing(id).balance).toBe(0n);
     const again = await db.query<{ status: string }>('SELECT status FROM fund_orders WHERE id = $1', [order.id]);
     expect(again[0]?.status).toBe('done');
+  });
+
+  it('a subscription or redemption retried with its key (or sent twice at once) moves once; another body is refused', {
+    timeout: 60_000,
+  }, async () => {
+    const db = await open();
+    closeDb = () => db.close();
+    t = await testApp(db, { paperGrants: STOCK_GRANTS_ONLY, aiFunds: { demo: true, jobEveryMs: 0 } });
+    const id = (await t.call('POST', '/stock/ai/list')).body.data.items[0]?.id as number;
+    const { token, userId } = await customer('9000000004');
+    const me = String(userId);
+    const before = cash(me).balance;
+    const buy = (json: Record<string, unknown>, opts: { lang?: string; headers?: Record<string, string> } = {}) =>
+      t.call('POST', '/stock/ai/buy', { token, ...opts, json: { kind: 'fund', id, password: PIN, ...json } });
+    const redeem = (json: Record<string, unknown>, opts: { lang?: string; headers?: Record<string, string> } = {}) =>
+      t.call('POST', '/stock/ai/order/redeem', { token, ...opts, json: { id, password: PIN, ...json } });
+    const count = async () => Number((await db.query<{ n: unknown }>('SELECT COUNT(*) AS n FROM fund_orders'))[0]?.n);
+
+    // A retry (the body's key, then the header's) answers the first order and holds nothing more.
+    const first = await buy({ amount: '20000', clientOrderId: 'fund-sub-key-01' });
+    expect(first.body.code, JSON.stringify(first.body)).toBe(0);
+    const subId = first.body.data.order.id as number;
+    expect((await buy({ amount: '20000', clientOrderId: 'fund-sub-key-01' })).body.data.order).toMatchObject({
+      id: subId,
+      status: 'pending',
+    });
+    const byHeader = await buy({ amount: '20000' }, { headers: { 'idempotency-key': 'fund-sub-key-01' } });
+    expect(byHeader.body.data.order.id).toBe(subId);
+    expect(cash(me)).toMatchObject({ balance: before, held: inr('20000') });
+    expect(await count()).toBe(1);
+    // The header and the body must agree.
+    const disagree = await buy(
+      { amount: '20000', clientOrderId: 'fund-sub-key-01' },
+      { headers: { 'idempotency-key': 'fund-sub-key-99' } },
+    );
+    expect(disagree.body).toMatchObject({ code: -1001, fields: { clientOrderId: expect.any(String) } });
+    // The same key with another amount, or for a redemption, is refused in both languages; nothing moves.
+    const REUSED = [
+      'This request was already sent with different content',
+      'Esta solicitação já foi enviada com conteúdo diferente',
+    ] as const;
+    await bothLangs((lang) => buy({ amount: '30000', clientOrderId: 'fund-sub-key-01' }, { lang }), ...REUSED);
+    await bothLangs((lang) => redeem({ units: '1', clientOrderId: 'fund-sub-key-01' }, { lang }), ...REUSED);
+    expect(cash(me)).toMatchObject({ balance: before, held: inr('20000') });
+    expect(await count()).toBe(1);
+
+    // Two identical requests at once: the second waits for the first and answers it.
+    const both = await Promise.all([
+      buy({ amount: '10000', clientOrderId: 'fund-sub-key-02' }),
+      buy({ amount: '10000', clientOrderId: 'fund-sub-key-02' }),
+    ]);
+    expect(both.map((a) => a.body.code)).toEqual([0, 0]);
+    expect(both[0]?.body.data.order.id).toBe(both[1]?.body.data.order.id);
+    expect(cash(me)).toMatchObject({ balance: before, held: inr('30000') });
+    expect(await count()).toBe(2);
+
+    // A subscription whose hold the engine refused: its retry answers that refusal, and nothing is held.
+    const real = t.app.engine.submit.bind(t.app.engine);
+    const spy = vi
+      .spyOn(t.app.engine, 'submit')
+      .mockImplementation(async (command) =>
+        command.type === 'hold_funds' ? { ok: false, code: 'insufficient_balance' } : real(command),
+      );
+    const refused = await buy({ amount: '5000', clientOrderId: 'fund-sub-key-03' });
+    spy.mockRestore();
+    expect(refused.body.msg).toBe('Insufficient balance');
+    await bothLangs(
+      (lang) => buy({ amount: '5000', clientOrderId: 'fund-sub-key-03' }, { lang }),
+      'Insufficient balance',
+      'Saldo insuficiente',
+    );
+    expect(cash(me)).toMatchObject({ balance: before, held: inr('30000') });
+    expect(await db.query('SELECT status FROM fund_orders WHERE client_key = $1', ['fund-sub-key-03'])).toEqual([
+      { status: 'failed' },
+    ]);
+
+    // The valuation converts both at NAV 1 (the fund holds only cash: no rebalance ran while open).
+    await t.advance(8 * 60 * MINUTE); // 17:30 IST: closed
+    await t.app.funds.tick();
+    expect(cash(me)).toMatchObject({ balance: before - inr('30000'), held: 0n });
+    expect(cash(fundAccount(id)).balance).toBe(inr('30000'));
+    // The retry of a converted order answers it as it is now, and moves nothing.
+    expect((await buy({ amount: '20000', clientOrderId: 'fund-sub-key-01' })).body.data.order).toMatchObject({
+      id: subId,
+      status: 'done',
+      units: '20000.0000',
+      nav: '1.000000',
+    });
+    expect(cash(me).balance).toBe(before - inr('30000'));
+
+    // Redemptions: a retry and a concurrent double each ask for their units once.
+    const red = await redeem({ units: '5000', clientOrderId: 'fund-red-key-01' });
+    expect(red.body.code, JSON.stringify(red.body)).toBe(0);
+    const redId = red.body.data.order.id as number;
+    const redRetry = await redeem({ units: '5000' }, { headers: { 'idempotency-key': 'fund-red-key-01' } });
+    expect(redRetry.body.data.order).toMatchObject({ id: redId, side: 'redeem', status: 'pending' });
+    const twice = await Promise.all([
+      redeem({ units: '3000', clientOrderId: 'fund-red-key-02' }),
+      redeem({ units: '3000', clientOrderId: 'fund-red-key-02' }),
+    ]);
+    expect(twice.map((a) => a.body.code)).toEqual([0, 0]);
+    expect(twice[0]?.body.data.order.id).toBe(twice[1]?.body.data.order.id);
+    await bothLangs((lang) => redeem({ units: '3001', clientOrderId: 'fund-red-key-02' }, { lang }), ...REUSED);
+    await bothLangs((lang) => buy({ amount: '3000', clientOrderId: 'fund-red-key-02' }, { lang }), ...REUSED);
+    const info = (await t.call('POST', '/stock/ai/info', { token, json: { kind: 'fund', id } })).body.data;
+    expect(info.pending.map((o: { units: string }) => o.units).sort()).toEqual(['3000.0000', '5000.0000']);
+    expect(await count()).toBe(5);
+
+    // The next valuation pays 8 000 units at NAV 1 from the fund's cash, once; retries after it move nothing.
+    await t.advance(24 * 60 * MINUTE);
+    await t.app.funds.tick();
+    expect(cash(me)).toMatchObject({ balance: before - inr('22000'), held: 0n });
+    expect(cash(fundAccount(id))).toMatchObject({ balance: inr('22000'), held: 0n });
+    expect(clearing(id).balance).toBe(0n);
+    expect((await redeem({ units: '5000', clientOrderId: 'fund-red-key-01' })).body.data.order).toMatchObject({
+      id: redId,
+      status: 'done',
+      amount: '5000.00',
+    });
+    await t.app.funds.tick();
+    expect(cash(me).balance).toBe(before - inr('22000'));
+    const units = await db.query<{ units_minor: unknown }>(
+      'SELECT units_minor FROM fund_units WHERE fund_id = $1 AND user_id = $2',
+      [id, userId],
+    );
+    expect(BigInt(String(units[0]?.units_minor))).toBe(220_000_000n);
   });
 });

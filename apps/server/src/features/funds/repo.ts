@@ -49,6 +49,8 @@ export type OrderRow = {
   amount_minor: bigint | null;
   units_minor: bigint | null;
   valuation_id: number | null;
+  /** The customer's idempotency key (unique per customer), null when sent without one. */
+  client_key: string | null;
   created_at: number;
   valued_at: number | null;
   updated_at: number;
@@ -92,6 +94,7 @@ const order = (r: Record<string, unknown>): OrderRow => ({
   amount_minor: bigOrNull(r.amount_minor),
   units_minor: bigOrNull(r.units_minor),
   valuation_id: numOrNull(r.valuation_id),
+  client_key: r.client_key === null || r.client_key === undefined ? null : String(r.client_key),
   created_at: num(r.created_at),
   valued_at: numOrNull(r.valued_at),
   updated_at: num(r.updated_at),
@@ -287,15 +290,34 @@ export async function insertOrder(
     side: 'subscribe' | 'redeem';
     amount_minor: bigint | null;
     units_minor: bigint | null;
+    client_key: string | null;
   },
   at: number,
 ): Promise<number> {
   const rows = await db.query<{ id: number }>(
-    `INSERT INTO fund_orders (fund_id, user_id, side, status, amount_minor, units_minor, created_at, updated_at)
-     VALUES ($1, $2, $3, 'pending', $4, $5, $6, $6) RETURNING id`,
-    [o.fund_id, o.user_id, o.side, o.amount_minor?.toString() ?? null, o.units_minor?.toString() ?? null, at],
+    `INSERT INTO fund_orders (fund_id, user_id, side, status, amount_minor, units_minor, client_key, created_at,
+       updated_at)
+     VALUES ($1, $2, $3, 'pending', $4, $5, $6, $7, $7) RETURNING id`,
+    [
+      o.fund_id,
+      o.user_id,
+      o.side,
+      o.amount_minor?.toString() ?? null,
+      o.units_minor?.toString() ?? null,
+      o.client_key,
+      at,
+    ],
   );
   return Number(rows[0]?.id);
+}
+
+/** The customer's order sent with this idempotency key (either side, any fund), if any. */
+export async function orderByKey(db: Sql, userId: number, key: string): Promise<OrderRow | undefined> {
+  const rows = await db.query<Record<string, unknown>>(
+    'SELECT * FROM fund_orders WHERE user_id = $1 AND client_key = $2',
+    [userId, key],
+  );
+  return rows[0] ? order(rows[0]) : undefined;
 }
 
 export async function findOrder(db: Sql, id: number): Promise<OrderRow | undefined> {

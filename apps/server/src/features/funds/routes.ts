@@ -17,6 +17,7 @@ import { bearerToken, guard } from '../../http/auth.ts';
 import { done, ok, okEnvelope } from '../../http/envelope.ts';
 import type { Accounts } from '../accounts/service.ts';
 import type { Staff } from '../staff/service.ts';
+import { idempotencyKey } from '../stocks/routes.ts';
 import type { Funds } from './service.ts';
 
 export function fundRoutes(app: FastifyInstance, deps: { funds: Funds; accounts: Accounts; staff: Staff }) {
@@ -33,15 +34,20 @@ export function fundRoutes(app: FastifyInstance, deps: { funds: Funds; accounts:
       schema: {
         tags,
         description:
-          "Asks to redeem `units` of an AI fund (up to the customer's units not already being redeemed). They are paid at the next valuation's NAV, cash rounded down, into the stock wallet from the fund's cash.",
+          "Asks to redeem `units` of an AI fund (up to the customer's units not already being redeemed). They are paid at the next valuation's NAV, cash rounded down, into the stock wallet from the fund's cash. With clientOrderId or the Idempotency-Key header, a retry answers the first order and redeems nothing more (idempotency_key_reused for another fund, side or number of units).",
         body: fundRedeemBody,
         response: { 200: okEnvelope(fundOrderResult) },
       },
     },
     async (req) => {
       const { user } = await signedIn(req);
-      const order = await funds.redeem(user.id, req.body.id, req.body.units, () =>
-        accounts.checkPin(user, 'trade', req.body.password),
+      const key = idempotencyKey(req, req.body.clientOrderId);
+      const order = await funds.redeem(
+        user.id,
+        req.body.id,
+        req.body.units,
+        () => accounts.checkPin(user, 'trade', req.body.password),
+        key,
       );
       return done(req, 'submitted', { order });
     },

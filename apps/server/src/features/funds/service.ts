@@ -354,26 +354,43 @@ export class Funds {
     };
   }
 
-  /** Holds `amount` of the customer's stock-wallet cash now; it becomes units at the next valuation. */
-  async subscribe(userId: number, id: number, amountText: string, checkPin: () => Promise<void>) {
+  /**
+   * Holds `amount` of the customer's stock-wallet cash now; it becomes units at the next valuation. With a
+   * key (clientOrderId / Idempotency-Key), a retry answers the first order and holds nothing more.
+   */
+  async subscribe(userId: number, id: number, amountText: string, checkPin: () => Promise<void>, key?: string) {
     const fund = await this.#visible(id);
-    if (fund.status !== 'approved') throw new AppError('fund_retired');
     const scale = this.#scale(fund.market);
     const parsed = tryParseDecimal(amountText, scale);
     if (!parsed.ok) throw fieldError('amount', 'field_invalid');
-    if (parsed.minor <= 0n) throw fieldError('amount', 'amount_zero');
-    if (parsed.minor < fund.min_minor)
-      throw fieldError('amount', 'fund_amount_below_minimum', () => ({
-        min: `${formatDecimal(fund.min_minor, scale)} ${fund.currency}`,
-      }));
+    // A retry is answered as the first request was, even if the fund retired meanwhile.
+    const earlier = key === undefined ? undefined : await repo.orderByKey(this.#d.db, userId, key);
+    if (!earlier) {
+      if (fund.status !== 'approved') throw new AppError('fund_retired');
+      if (parsed.minor <= 0n) throw fieldError('amount', 'amount_zero');
+      if (parsed.minor < fund.min_minor)
+        throw fieldError('amount', 'fund_amount_below_minimum', () => ({
+          min: `${formatDecimal(fund.min_minor, scale)} ${fund.currency}`,
+        }));
+    }
     await checkPin();
     return this.#serial(async () => {
+      // Looked up again inside the serial section: a concurrent retry waits for the first and answers it.
+      const first = key === undefined ? undefined : await repo.orderByKey(this.#d.db, userId, key);
+      if (first) return this.#replay(first, fund.id, 'subscribe', parsed.minor);
       if (this.#d.engine.state.balance(String(userId), WALLET, fund.currency).available < parsed.minor)
         throw new AppError('insufficient_balance');
       const now = this.#d.clock.now();
       const orderId = await repo.insertOrder(
         this.#d.db,
-        { fund_id: fund.id, user_id: userId, side: 'subscribe', amount_minor: parsed.minor, units_minor: null },
+        {
+          fund_id: fund.id,
+          user_id: userId,
+          side: 'subscribe',
+          amount_minor: parsed.minor,
+          units_minor: null,
+          client_key: key ?? null,
+        },
         now,
       );
       const held = await this.#d.engine.submit({
@@ -394,25 +411,50 @@ export class Funds {
     });
   }
 
-  /** Asks to redeem `units`; they are paid at the next valuation's NAV from the fund's cash. */
-  async redeem(userId: number, id: number, unitsText: string, checkPin: () => Promise<void>) {
+  /**
+   * Asks to redeem `units`; they are paid at the next valuation's NAV from the fund's cash. With a key, a
+   * retry answers the first order and redeems nothing more.
+   */
+  async redeem(userId: number, id: number, unitsText: string, checkPin: () => Promise<void>, key?: string) {
     const fund = await this.#visible(id);
     const parsed = tryParseDecimal(unitsText, 4);
     if (!parsed.ok) throw fieldError('units', 'field_invalid');
     if (parsed.minor <= 0n) throw fieldError('units', 'amount_zero');
     await checkPin();
     return this.#serial(async () => {
+      const first = key === undefined ? undefined : await repo.orderByKey(this.#d.db, userId, key);
+      if (first) return this.#replay(first, fund.id, 'redeem', parsed.minor);
       const free =
         (await repo.unitsOf(this.#d.db, fund.id, userId)) -
         (await repo.pendingRedeemUnits(this.#d.db, fund.id, userId));
       if (parsed.minor > free) throw fieldError('units', 'fund_units_insufficient');
       const orderId = await repo.insertOrder(
         this.#d.db,
-        { fund_id: fund.id, user_id: userId, side: 'redeem', amount_minor: null, units_minor: parsed.minor },
+        {
+          fund_id: fund.id,
+          user_id: userId,
+          side: 'redeem',
+          amount_minor: null,
+          units_minor: parsed.minor,
+          client_key: key ?? null,
+        },
         this.#d.clock.now(),
       );
       return this.#orderView(fund, (await repo.findOrder(this.#d.db, orderId)) as repo.OrderRow);
     });
+  }
+
+  /**
+   * A request retried with its key: the first order as it is now (pending, priced or done), or its refusal
+   * when its cash could not be held. The key sent with another fund, side or figure is refused. A
+   * subscription is compared on its amount, a redemption on its units (the figures the customer sent;
+   * the other one is fixed later, at the valuation).
+   */
+  async #replay(first: repo.OrderRow, fundId: number, side: 'subscribe' | 'redeem', minor: bigint) {
+    const sent = side === 'subscribe' ? first.amount_minor : first.units_minor;
+    if (first.fund_id !== fundId || first.side !== side || sent !== minor) throw new AppError('idempotency_key_reused');
+    if (first.status === 'failed') throw new AppError('insufficient_balance');
+    return this.#orderViewOf(first);
   }
 
   #orderView(fund: repo.FundRow, o: repo.OrderRow, v?: repo.ValuationRow): FundOrderView {

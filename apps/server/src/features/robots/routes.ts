@@ -96,20 +96,24 @@ export function robotRoutes(
       schema: {
         tags,
         description:
-          "Starts a run with `amount` USDT from the spot wallet (between the start-up capital and the single limit), moved into the run's own sub-account. With clientOrderId or the Idempotency-Key header, a retry answers the first result. robot_move_pending: received, the job completes the move. With kind \"fund\": subscribes `amount` of the stock wallet's cash to an AI fund; it is held now and converted to units at the next valuation's NAV (units rounded down).",
+          "Starts a run with `amount` USDT from the spot wallet (between the start-up capital and the single limit), moved into the run's own sub-account. With clientOrderId or the Idempotency-Key header, a retry answers the first result. robot_move_pending: received, the job completes the move. With kind \"fund\": subscribes `amount` of the stock wallet's cash to an AI fund; it is held now and converted to units at the next valuation's NAV (units rounded down); with a key, a retry answers the first order (idempotency_key_reused for another fund or amount).",
         body: aiBuyBody,
         response: { 200: okEnvelope(z.union([aiRunResult, fundOrderResult])) },
       },
     },
     async (req) => {
       const { user } = await signedIn(req);
+      const key = idempotencyKey(req, req.body.clientOrderId);
       if (req.body.kind === 'fund') {
-        const order = await funds.subscribe(user.id, req.body.id, req.body.amount, () =>
-          accounts.checkPin(user, 'trade', req.body.password),
+        const order = await funds.subscribe(
+          user.id,
+          req.body.id,
+          req.body.amount,
+          () => accounts.checkPin(user, 'trade', req.body.password),
+          key,
         );
         return done(req, 'submitted', { order });
       }
-      const key = idempotencyKey(req, req.body.clientOrderId);
       const run = await robots.buy(
         user.id,
         req.body.id,

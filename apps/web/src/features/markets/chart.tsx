@@ -1,8 +1,9 @@
-// The K-line chart (lightweight-charts by TradingView), loaded only on the chart pages through a
-// dynamic import. Candles with SMA 5/10/20 on the main pane and volume in a pane below (SPEC §3:
-// "main SMA, sub VOL"), times in the market's time zone, a crosshair OHLC legend and the TradingView
+// The app's charts (lightweight-charts by TradingView), loaded only on the pages that show one through a
+// dynamic import. The K-line: candles with SMA 5/10/20 on the main pane and volume in a pane below (SPEC
+// §3: "main SMA, sub VOL"), times in the market's time zone, a crosshair OHLC legend. NavChart: an AI
+// fund's realized NAV per unit at its past valuations (decision 0040). Both carry the TradingView
 // attribution logo its licence asks for.
-import type { CandleView } from '@bourse/contract';
+import type { CandleView, FundValuationView } from '@bourse/contract';
 import {
   CandlestickSeries,
   ColorType,
@@ -39,6 +40,29 @@ export interface ChartProps {
 function zoned(locale: string, timeZone: string, options: Intl.DateTimeFormatOptions) {
   const format = new Intl.DateTimeFormat(locale, { timeZone, ...options });
   return (time: Time) => format.format(new Date((time as number) * 1000));
+}
+
+const BORDER = '#e5e6eb';
+
+/** What every chart here shares: white, a light grid, the attribution logo, prices in the locale's digits. */
+function baseOptions(locale: string, digits: number, timeFormatter: (time: Time) => string) {
+  return {
+    autoSize: true,
+    layout: {
+      background: { type: ColorType.Solid, color: '#ffffff' },
+      textColor: '#4e5969',
+      fontSize: 11,
+      attributionLogo: true,
+    },
+    grid: { vertLines: { color: '#f2f3f5' }, horzLines: { color: '#f2f3f5' } },
+    rightPriceScale: { borderColor: BORDER },
+    localization: {
+      locale,
+      timeFormatter,
+      priceFormatter: (price: number) =>
+        new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(price),
+    },
+  } as const;
 }
 
 function candleData(candles: CandleView[]) {
@@ -87,30 +111,17 @@ export default function PriceChart({ candles, seriesKey, digits, locale, timeZon
       hour: '2-digit',
       minute: '2-digit',
     });
+    const base = baseOptions(locale, digits, fullFormat);
     const chart = createChart(node, {
-      autoSize: true,
-      layout: {
-        background: { type: ColorType.Solid, color: '#ffffff' },
-        textColor: '#4e5969',
-        fontSize: 11,
-        attributionLogo: true,
-        panes: { separatorColor: '#e5e6eb', enableResize: false },
-      },
-      grid: { vertLines: { color: '#f2f3f5' }, horzLines: { color: '#f2f3f5' } },
+      ...base,
+      layout: { ...base.layout, panes: { separatorColor: BORDER, enableResize: false } },
       crosshair: { mode: CrosshairMode.Normal },
-      rightPriceScale: { borderColor: '#e5e6eb' },
       timeScale: {
-        borderColor: '#e5e6eb',
+        borderColor: BORDER,
         timeVisible: isIntraday,
         secondsVisible: false,
         tickMarkFormatter: (time: Time, type: TickMarkType) =>
           type === TickMarkType.Time || type === TickMarkType.TimeWithSeconds ? timeFormat(time) : dayFormat(time),
-      },
-      localization: {
-        locale,
-        timeFormatter: (time: Time) => fullFormat(time),
-        priceFormatter: (price: number) =>
-          new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(price),
       },
     });
     const candleSeries = chart.addSeries(CandlestickSeries, {
@@ -199,4 +210,56 @@ export default function PriceChart({ candles, seriesKey, digits, locale, timeZon
   }, [candles, seriesKey]);
 
   return <div ref={container} className="kline-chart__canvas" data-testid="kline-canvas" />;
+}
+
+export interface NavChartProps {
+  /** The fund's past valuations, oldest first (its realized history: the chart draws nothing beyond the last). */
+  history: FundValuationView[];
+  digits: number;
+  locale: string;
+  label: string;
+}
+
+/**
+ * An AI fund's realized NAV per unit, one point per past valuation, on a time axis of trading days (the
+ * valuation's day, shown as a UTC date so no time zone shifts it). The figures are drawn as numbers (the
+ * canvas needs them); the exact values are in the table beside it. Fixed edges: no scrolling past either end.
+ */
+export function NavChart({ history, digits, locale, label }: NavChartProps) {
+  const container = useRef<HTMLDivElement | null>(null);
+  useEffect(() => {
+    const node = container.current;
+    if (!node) return;
+    const dayFormat = zoned(locale, 'UTC', { day: '2-digit', month: 'short' });
+    const fullFormat = zoned(locale, 'UTC', { dateStyle: 'medium' });
+    const chart = createChart(node, {
+      ...baseOptions(locale, digits, fullFormat),
+      handleScroll: false,
+      handleScale: false,
+      timeScale: {
+        borderColor: BORDER,
+        fixLeftEdge: true,
+        fixRightEdge: true,
+        tickMarkFormatter: (time: Time) => dayFormat(time),
+      },
+    });
+    const line = chart.addSeries(LineSeries, {
+      color: '#1565c0',
+      lineWidth: 2,
+      // A short history is a few points: each is marked. A single valuation is its point alone (the library
+      // draws a lone point as a level across the bar's width, which would read as a line into the future).
+      pointMarkersVisible: history.length < 30,
+      lineVisible: history.length > 1,
+      priceLineVisible: false,
+      priceFormat: { type: 'price', precision: digits, minMove: 1 / 10 ** digits },
+    });
+    line.setData(
+      history.map((v) => ({ time: (Date.parse(`${v.day}T00:00:00Z`) / 1000) as UTCTimestamp, value: Number(v.nav) })),
+    );
+    chart.timeScale().fitContent();
+    return () => chart.remove();
+  }, [history, digits, locale]);
+  return (
+    <div ref={container} className="fund-chart__canvas" role="img" aria-label={label} data-testid="fund-nav-chart" />
+  );
 }

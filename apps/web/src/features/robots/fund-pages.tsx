@@ -1,6 +1,6 @@
 // The AI funds in the MF tab (decision 0040), served on the robot pages with `kind=fund`: a fund's card
 // in robot/list, its detail (robot/detail?kind=fund&id=: the rule, holdings now, the realized NAV
-// history labelled as past, the customer's units, subscribe and redeem sheets with the transaction
+// history labelled as past — a line chart of NAV per unit over the valuations above their table —, the customer's units, subscribe and redeem sheets with the transaction
 // password), the customer's fund orders on robot/record, and one order (robot/orderDetail?kind=fund&id=).
 // Nothing here forecasts a return: the only figures are past valuations and current holdings.
 
@@ -16,7 +16,7 @@ import { tryParseDecimal } from '@bourse/money';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Toast } from 'antd-mobile';
 import '../../app/antd-mobile-react-19.ts';
-import { type ReactNode, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { apiPost } from '../../app/api.ts';
@@ -26,6 +26,9 @@ import { PasscodeConfirmSheet } from '../../app/shell/order-entry.tsx';
 import { currentLanguage } from '../../i18n/index.ts';
 import { formatAmount } from '../../lib/market-format.ts';
 import { ErrorState, SkeletonRows } from '../markets/market-ui.tsx';
+
+// The app's chart module (lightweight-charts), loaded only when a fund has valuations to draw.
+const NavChart = lazy(() => import('../markets/chart.tsx').then((m) => ({ default: m.NavChart })));
 
 const keys = {
   info: (id: string) => ['funds', 'info', id] as const,
@@ -162,17 +165,18 @@ function OrderSheet({
           [t('aiFunds.nextValuation'), t('aiFunds.nextValuationValue', { day: tradingDay(info.nextValuationDay) })],
         ]}
         notice={<p className="confirm__notice">{t('aiFunds.disclaimer')}</p>}
-        submit={(password) =>
+        // The key made when the sheet opened: a retry of this confirmation (a lost answer) holds or redeems once.
+        submit={(password, clientOrderId) =>
           side === 'subscribe'
             ? apiPost<FundOrderResult>(
                 '/stock/ai/buy',
-                { kind: 'fund', id: info.id, amount: value, password },
-                { isSilent: true },
+                { kind: 'fund', id: info.id, amount: value, password, clientOrderId },
+                { isSilent: true, idempotencyKey: clientOrderId },
               )
             : apiPost<FundOrderResult>(
                 '/stock/ai/order/redeem',
-                { id: info.id, units: value, password },
-                { isSilent: true },
+                { id: info.id, units: value, password, clientOrderId },
+                { isSilent: true, idempotencyKey: clientOrderId },
               )
         }
         onDone={() => {
@@ -299,24 +303,34 @@ export function FundDetail({ id }: { id: string }) {
       {d.history.length === 0 ? (
         <p className="rbt-hint">{t('aiFunds.historyEmpty')}</p>
       ) : (
-        <table className="fund-table tabular" data-testid="fund-history">
-          <thead>
-            <tr>
-              <th>{t('aiFunds.day')}</th>
-              <th>{t('aiFunds.nav')}</th>
-              <th>{t('aiFunds.equity')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {[...d.history].reverse().map((v) => (
-              <tr key={v.day}>
-                <td>{tradingDay(v.day)}</td>
-                <td>{nav(v.nav)}</td>
-                <td>{money(v.equity, d.currency)}</td>
+        <>
+          <figure className="fund-chart">
+            <figcaption className="rbt-label">{t('aiFunds.chartTitle')}</figcaption>
+            <div className="fund-chart__area">
+              <Suspense fallback={<div className="fund-chart__canvas skeleton-block" />}>
+                <NavChart history={d.history} digits={4} locale={currentLanguage()} label={t('aiFunds.chartLabel')} />
+              </Suspense>
+            </div>
+          </figure>
+          <table className="fund-table tabular" data-testid="fund-history">
+            <thead>
+              <tr>
+                <th>{t('aiFunds.day')}</th>
+                <th>{t('aiFunds.nav')}</th>
+                <th>{t('aiFunds.equity')}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {[...d.history].reverse().map((v) => (
+                <tr key={v.day}>
+                  <td>{tradingDay(v.day)}</td>
+                  <td>{nav(v.nav)}</td>
+                  <td>{money(v.equity, d.currency)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
       )}
       <h2 className="day-head">{t('aiFunds.holdings')}</h2>
       {d.holdings.length === 0 ? (
