@@ -8,6 +8,7 @@ import type { CommandInput, TradingEngine } from './engine-host/trading-engine.t
 import { solveCaptcha } from './features/common/captcha-solver.ts';
 import { PAPER_GRANTS } from './features/wallet/paper-grants.ts';
 import { manualClock } from './platform/clock.ts';
+import { totpNow } from './platform/totp.ts';
 
 export type Reply = {
   status: number;
@@ -89,7 +90,15 @@ export async function testApp(db: Db, overrides: Partial<Config> = {}, clockStar
     await app.blockTrades.run();
     await app.coinOfferings.settleDue();
   };
-  return { app, clock, call, captcha, register, advance, close: () => app.http.close() };
+  /** A staff session, signed in with the TOTP code of the test clock's time. */
+  const staffSignIn = async (username: string, password: string, totpSecret: string): Promise<string> => {
+    const answer = await call('POST', '/admin/auth/login', {
+      json: { username, password, totpCode: totpNow(totpSecret, clock.now()) },
+    });
+    if (answer.body.code !== 0) throw new Error(`staff sign-in failed: ${JSON.stringify(answer.body)}`);
+    return answer.body.data.token as string;
+  };
+  return { app, clock, call, captcha, register, advance, staffSignIn, close: () => app.http.close() };
 }
 
 /**
@@ -128,4 +137,21 @@ export function allotmentSpy(engine: TradingEngine, crash?: { at: number; when: 
     },
   });
   return { engine: spied as TradingEngine, sent };
+}
+
+/** A call refused in each language, its answer naming `en` in en-US and `pt` in pt-BR. */
+export async function refusedInBothLanguages(
+  call: (lang: string) => Promise<{ body: Record<string, unknown> }>,
+  en: string,
+  pt: string,
+): Promise<void> {
+  for (const [lang, text] of [
+    ['en-US', en],
+    ['pt-BR', pt],
+  ] as const) {
+    const answer = await call(lang);
+    if (answer.body.code === 0) throw new Error(`${lang}: not refused: ${JSON.stringify(answer.body)}`);
+    if (!JSON.stringify(answer.body).includes(text))
+      throw new Error(`${lang}: expected "${text}" in ${JSON.stringify(answer.body)}`);
+  }
 }

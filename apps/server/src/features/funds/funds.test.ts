@@ -10,8 +10,7 @@
 import { testDatabases } from '@bourse/db';
 import { parseDecimal } from '@bourse/money';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { totpNow } from '../../platform/totp.ts';
-import { STOCK_GRANTS_ONLY, testApp } from '../../testing.ts';
+import { refusedInBothLanguages, STOCK_GRANTS_ONLY, testApp } from '../../testing.ts';
 import { DEMO_STAFF } from '../demo/seed.ts';
 import { fundAccount, fundClearing } from './service.ts';
 
@@ -29,13 +28,6 @@ describe.each(dbs)('AI funds on $dialect', ({ open }) => {
     await closeDb();
   });
 
-  const signIn = async (username: string, password: string, secret: string) => {
-    const answer = await t.call('POST', '/admin/auth/login', {
-      json: { username, password, totpCode: totpNow(secret, t.clock.now()) },
-    });
-    expect(answer.body.code, JSON.stringify(answer.body)).toBe(0);
-    return answer.body.data.token as string;
-  };
   const customer = async (phone: string) => {
     const token = (await t.register(phone)).body.data.token as string;
     const set = await t.call('POST', '/user/update/tradePassword', {
@@ -49,20 +41,6 @@ describe.each(dbs)('AI funds on $dialect', ({ open }) => {
   const cash = (owner: string) => t.app.engine.state.balance(owner, 'stock', 'INR');
   const clearing = (fundId: number) =>
     t.app.engine.state.balance(`platform:${fundClearing(fundId)}`, 'platform', 'INR');
-  const bothLangs = async (
-    call: (lang: string) => Promise<{ body: Record<string, unknown> }>,
-    en: string,
-    pt: string,
-  ) => {
-    for (const [lang, text] of [
-      ['en-US', en],
-      ['pt-BR', pt],
-    ] as const) {
-      const answer = await call(lang);
-      expect(answer.body.code, JSON.stringify(answer.body)).not.toBe(0);
-      expect(JSON.stringify(answer.body), lang).toContain(text);
-    }
-  };
   const fund = (over: Record<string, unknown> = {}) => ({
     name: 'BSE momentum test',
     rule: 'momentum',
@@ -79,7 +57,7 @@ describe.each(dbs)('AI funds on $dialect', ({ open }) => {
     const db = await open();
     closeDb = () => db.close();
     t = await testApp(db, { paperGrants: STOCK_GRANTS_ONLY });
-    const admin = await signIn(DEMO_STAFF.username, DEMO_STAFF.password, DEMO_STAFF.totpSecret);
+    const admin = await t.staffSignIn(DEMO_STAFF.username, DEMO_STAFF.password, DEMO_STAFF.totpSecret);
     const created = (
       await t.call('POST', '/admin/staff/create', {
         token: admin,
@@ -87,21 +65,21 @@ describe.each(dbs)('AI funds on $dialect', ({ open }) => {
       })
     ).body.data;
     t.clock.advance(30_000);
-    const fiona = await signIn('fiona', created.initialPassword, created.totpSecret);
+    const fiona = await t.staffSignIn('fiona', created.initialPassword, created.totpSecret);
 
     // --- the console: create, a second approver, parameters that do not fit ---
     const made = await t.call('POST', '/admin/funds', { token: admin, json: fund() });
     expect(made.body.data).toMatchObject({ status: 'pending_approval', currency: 'INR', minAmount: '1000.00' });
     const id = made.body.data.id as number;
     expect((await t.call('POST', '/stock/ai/list')).body.data.items).toEqual([]);
-    await bothLangs(
+    await refusedInBothLanguages(
       (lang) =>
         t.call('POST', '/admin/funds/review', { token: admin, lang, json: { id, approve: true, reason: 'mine' } }),
       'A different staff member must approve or reject this fund',
       'Outro membro da equipe deve aprovar ou rejeitar este fundo',
     );
     // A change of a fund that is not offered (this one is still pending) is refused.
-    await bothLangs(
+    await refusedInBothLanguages(
       (lang) => t.call('POST', '/admin/funds', { token: admin, lang, json: fund({ changes: id }) }),
       'Only an offered fund can be changed',
       'Só um fundo oferecido pode ser alterado',
@@ -114,7 +92,7 @@ describe.each(dbs)('AI funds on $dialect', ({ open }) => {
       json: { id, approve: true, reason: 'rule checked' },
     });
     expect(approved.body.data).toMatchObject({ status: 'approved', valuations: 0, last: null });
-    await bothLangs(
+    await refusedInBothLanguages(
       (lang) =>
         t.call('POST', '/admin/funds/review', { token: fiona, lang, json: { id, approve: true, reason: 'again' } }),
       'This fund is not waiting for approval',
@@ -131,13 +109,21 @@ describe.each(dbs)('AI funds on $dialect', ({ open }) => {
     const buy = (json: Record<string, unknown>, lang = 'en-US', who = token) =>
       t.call('POST', '/stock/ai/buy', { token: who, lang, json: { kind: 'fund', id, password: PIN, ...json } });
     const before = cash(String(userId));
-    await bothLangs(
+    await refusedInBothLanguages(
       (lang) => buy({ amount: '999.99' }, lang),
       "The amount is below this fund's minimum subscription of 1000.00 INR",
       'O valor está abaixo da aplicação mínima deste fundo, de 1000.00 INR',
     );
-    await bothLangs((lang) => buy({ amount: '2000000' }, lang), 'Insufficient balance', 'Saldo insuficiente');
-    await bothLangs((lang) => buy({ amount: '5000', id: 999 }, lang), 'Fund not found', 'Fundo não encontrado');
+    await refusedInBothLanguages(
+      (lang) => buy({ amount: '2000000' }, lang),
+      'Insufficient balance',
+      'Saldo insuficiente',
+    );
+    await refusedInBothLanguages(
+      (lang) => buy({ amount: '5000', id: 999 }, lang),
+      'Fund not found',
+      'Fundo não encontrado',
+    );
     // A fund has no "add amount": that call is a robot run's, and a fund's kind is refused there.
     const add = await t.call('POST', '/stock/ai/order/add/amount', {
       token,
@@ -163,7 +149,7 @@ describe.each(dbs)('AI funds on $dialect', ({ open }) => {
     expect((await buy({ amount: '50000' }, 'en-US', other.token)).body.code).toBe(0);
 
     // No units can be redeemed before the valuation.
-    await bothLangs(
+    await refusedInBothLanguages(
       (lang) => t.call('POST', '/stock/ai/order/redeem', { token, lang, json: { id, units: '1', password: PIN } }),
       'You do not hold that many free units of this fund',
       'Você não tem tantas cotas livres deste fundo',
@@ -191,7 +177,7 @@ describe.each(dbs)('AI funds on $dialect', ({ open }) => {
     expect(cash(fundAccount(id)).balance).toBe(inr('150000'));
     expect(clearing(id).balance).toBe(0n);
     // Another customer's order is not found.
-    await bothLangs(
+    await refusedInBothLanguages(
       (lang) =>
         t.call('POST', '/stock/ai/order/details', { token: other.token, lang, json: { kind: 'fund', id: subId } }),
       'Fund order not found',
@@ -221,7 +207,7 @@ describe.each(dbs)('AI funds on $dialect', ({ open }) => {
     const red = await t.call('POST', '/stock/ai/order/redeem', { token, json: { id, units: '40000', password: PIN } });
     expect(red.body.data.order).toMatchObject({ side: 'redeem', status: 'pending', units: '40000.0000', amount: null });
     const redId = red.body.data.order.id as number;
-    await bothLangs(
+    await refusedInBothLanguages(
       (lang) =>
         t.call('POST', '/stock/ai/order/redeem', { token, lang, json: { id, units: '60000.0001', password: PIN } }),
       'You do not hold that many free units of this fund',
@@ -267,9 +253,9 @@ describe.each(dbs)('AI funds on $dialect', ({ open }) => {
 
     // --- the console: a change of parameters needs a second approval; retiring stops subscriptions ---
     // Two days later the staff sign in again (sessions expire).
-    const admin2 = await signIn(DEMO_STAFF.username, DEMO_STAFF.password, DEMO_STAFF.totpSecret);
+    const admin2 = await t.staffSignIn(DEMO_STAFF.username, DEMO_STAFF.password, DEMO_STAFF.totpSecret);
     t.clock.advance(30_000);
-    const fiona2 = await signIn('fiona', created.initialPassword, created.totpSecret);
+    const fiona2 = await t.staffSignIn('fiona', created.initialPassword, created.totpSecret);
     const change = await t.call('POST', '/admin/funds', {
       token: admin2,
       json: fund({ name: 'BSE momentum 4', size: 4, changes: id }),
@@ -283,12 +269,12 @@ describe.each(dbs)('AI funds on $dialect', ({ open }) => {
     expect(changed).toMatchObject({ name: 'BSE momentum 4', size: 4, myUnits: null });
     expect((await t.call('POST', '/stock/ai/list')).body.data.items).toHaveLength(1);
     await t.call('POST', '/admin/funds/retire', { token: fiona2, json: { id, reason: 'closing the fund' } });
-    await bothLangs(
+    await refusedInBothLanguages(
       (lang) => buy({ amount: '5000' }, lang),
       'This fund takes no new subscriptions',
       'Este fundo não aceita novas aplicações',
     );
-    await bothLangs(
+    await refusedInBothLanguages(
       (lang) => t.call('POST', '/admin/funds/retire', { token: fiona2, lang, json: { id, reason: 'again please' } }),
       'Only an approved fund can be retired',
       'Só um fundo aprovado pode ser retirado',
@@ -404,8 +390,14 @@ describe.each(dbs)('AI funds on $dialect', ({ open }) => {
       'This request was already sent with different content',
       'Esta solicitação já foi enviada com conteúdo diferente',
     ] as const;
-    await bothLangs((lang) => buy({ amount: '30000', clientOrderId: 'fund-sub-key-01' }, { lang }), ...REUSED);
-    await bothLangs((lang) => redeem({ units: '1', clientOrderId: 'fund-sub-key-01' }, { lang }), ...REUSED);
+    await refusedInBothLanguages(
+      (lang) => buy({ amount: '30000', clientOrderId: 'fund-sub-key-01' }, { lang }),
+      ...REUSED,
+    );
+    await refusedInBothLanguages(
+      (lang) => redeem({ units: '1', clientOrderId: 'fund-sub-key-01' }, { lang }),
+      ...REUSED,
+    );
     expect(cash(me)).toMatchObject({ balance: before, held: inr('20000') });
     expect(await count()).toBe(1);
 
@@ -429,7 +421,7 @@ describe.each(dbs)('AI funds on $dialect', ({ open }) => {
     const refused = await buy({ amount: '5000', clientOrderId: 'fund-sub-key-03' });
     spy.mockRestore();
     expect(refused.body.msg).toBe('Insufficient balance');
-    await bothLangs(
+    await refusedInBothLanguages(
       (lang) => buy({ amount: '5000', clientOrderId: 'fund-sub-key-03' }, { lang }),
       'Insufficient balance',
       'Saldo insuficiente',
@@ -465,8 +457,14 @@ describe.each(dbs)('AI funds on $dialect', ({ open }) => {
     ]);
     expect(twice.map((a) => a.body.code)).toEqual([0, 0]);
     expect(twice[0]?.body.data.order.id).toBe(twice[1]?.body.data.order.id);
-    await bothLangs((lang) => redeem({ units: '3001', clientOrderId: 'fund-red-key-02' }, { lang }), ...REUSED);
-    await bothLangs((lang) => buy({ amount: '3000', clientOrderId: 'fund-red-key-02' }, { lang }), ...REUSED);
+    await refusedInBothLanguages(
+      (lang) => redeem({ units: '3001', clientOrderId: 'fund-red-key-02' }, { lang }),
+      ...REUSED,
+    );
+    await refusedInBothLanguages(
+      (lang) => buy({ amount: '3000', clientOrderId: 'fund-red-key-02' }, { lang }),
+      ...REUSED,
+    );
     const info = (await t.call('POST', '/stock/ai/info', { token, json: { kind: 'fund', id } })).body.data;
     expect(info.pending.map((o: { units: string }) => o.units).sort()).toEqual(['3000.0000', '5000.0000']);
     expect(await count()).toBe(5);

@@ -827,6 +827,19 @@ export class Robots {
    * only while its exchange is open and only settled shares; shares still locked come back as shares
    * once they settle (the run is stopping until then).
    */
+  /** Cancels every order of the run still on the book (each cancel's id fixed by the order, so a retry is a no-op). */
+  async #cancelAll(runId: number): Promise<void> {
+    const account = robotAccount(runId);
+    for (const order of this.#d.engine.state.openOrders(account)) {
+      await this.#d.engine.submit({
+        type: 'cancel_order',
+        id: `robot-cancel:${runId}:${order.orderId}`,
+        userId: account,
+        orderId: order.orderId,
+      });
+    }
+  }
+
   async #finish(runId: number): Promise<void> {
     for (const row of await repo.pendingCapital(this.#d.db, runId)) await this.#settle(row);
     const run = (await repo.findRun(this.#d.db, runId)) as repo.RunRow;
@@ -834,14 +847,7 @@ export class Robots {
     const e = this.#d.engine;
     const pair = this.#pairOf(run.instrument_id);
     const account = robotAccount(run.id);
-    for (const order of e.state.openOrders(account)) {
-      await e.submit({
-        type: 'cancel_order',
-        id: `robot-cancel:${run.id}:${order.orderId}`,
-        userId: account,
-        orderId: order.orderId,
-      });
-    }
+    await this.#cancelAll(run.id);
     const base = pair.spec.base.code;
     const quote = pair.spec.quote.code;
     if (run.final_minor === null) {
@@ -871,14 +877,7 @@ export class Robots {
       }
       // Nothing of the run may still be on the book when its figures are written: a sale that did not
       // execute at once (an IOC queued by a halt) is cancelled, so no money reaches the sub-account later.
-      for (const order of e.state.openOrders(account)) {
-        await e.submit({
-          type: 'cancel_order',
-          id: `robot-cancel:${run.id}:${order.orderId}`,
-          userId: account,
-          orderId: order.orderId,
-        });
-      }
+      await this.#cancelAll(run.id);
       const final = e.state.balance(account, pair.wallet, quote).balance;
       await repo.saveFinal(
         this.#d.db,

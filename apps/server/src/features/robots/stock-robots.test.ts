@@ -11,8 +11,7 @@ import { testDatabases } from '@bourse/db';
 import { platformOwner } from '@bourse/engine';
 import { parseDecimal, shareAsset } from '@bourse/money';
 import { afterEach, describe, expect, it } from 'vitest';
-import { totpNow } from '../../platform/totp.ts';
-import { STOCK_GRANTS_ONLY, testApp } from '../../testing.ts';
+import { refusedInBothLanguages, STOCK_GRANTS_ONLY, testApp } from '../../testing.ts';
 import { DEMO_STAFF } from '../demo/seed.ts';
 import { robotAccount, robotClearing } from './service.ts';
 
@@ -38,13 +37,6 @@ describe.each(dbs)('stock robots on $dialect', ({ open }) => {
     closeDb = () => db.close();
     t = await testApp(db, { paperGrants: STOCK_GRANTS_ONLY }, clockStartMs);
   };
-  const signIn = async (username: string, password: string, secret: string) => {
-    const answer = await t.call('POST', '/admin/auth/login', {
-      json: { username, password, totpCode: totpNow(secret, t.clock.now()) },
-    });
-    expect(answer.body.code, JSON.stringify(answer.body)).toBe(0);
-    return answer.body.data.token as string;
-  };
   /** A DCA on RELIANCE: 5,000 INR at the start and every hour (while NSE is open). */
   const template = (over: Record<string, unknown> = {}) => ({
     name: 'RELIANCE hourly DCA test',
@@ -58,7 +50,7 @@ describe.each(dbs)('stock robots on $dialect', ({ open }) => {
     ...over,
   });
   const approved = async (over: Record<string, unknown> = {}) => {
-    const admin = await signIn(DEMO_STAFF.username, DEMO_STAFF.password, DEMO_STAFF.totpSecret);
+    const admin = await t.staffSignIn(DEMO_STAFF.username, DEMO_STAFF.password, DEMO_STAFF.totpSecret);
     const made = (
       await t.call('POST', '/admin/staff/create', {
         token: admin,
@@ -66,7 +58,7 @@ describe.each(dbs)('stock robots on $dialect', ({ open }) => {
       })
     ).body.data;
     t.clock.advance(30_000);
-    const fiona = await signIn('fiona', made.initialPassword, made.totpSecret);
+    const fiona = await t.staffSignIn('fiona', made.initialPassword, made.totpSecret);
     const created = await t.call('POST', '/admin/robots/templates', { token: admin, json: template(over) });
     expect(created.body.code, JSON.stringify(created.body)).toBe(0);
     expect(created.body.data).toMatchObject({ status: 'pending_approval', market: 'stock', currency: 'INR' });
@@ -95,20 +87,6 @@ describe.each(dbs)('stock robots on $dialect', ({ open }) => {
     t.call('POST', '/stock/ai/buy', { token, lang, json: { password: PIN, ...json } });
   const details = async (token: string, id: number) =>
     (await t.call('POST', '/stock/ai/order/details', { token, json: { id } })).body.data;
-  const bothLangs = async (
-    call: (lang: string) => Promise<{ body: Record<string, unknown> }>,
-    en: string,
-    pt: string,
-  ) => {
-    for (const [lang, text] of [
-      ['en-US', en],
-      ['pt-BR', pt],
-    ] as const) {
-      const answer = await call(lang);
-      expect(answer.body.code, JSON.stringify(answer.body)).not.toBe(0);
-      expect(JSON.stringify(answer.body), lang).toContain(text);
-    }
-  };
 
   it('trades through the venue in session, idles while closed, stops with a sale of settled shares only', {
     timeout: 60_000,
@@ -136,18 +114,18 @@ describe.each(dbs)('stock robots on $dialect', ({ open }) => {
 
     // --- refusals, in both languages, with nothing moved ---
     const before = stockBal(me).balance;
-    await bothLangs(
+    await refusedInBothLanguages(
       (lang) => buy(alice.token, { id, amount: '9999.95' }, lang),
       "below this robot's start-up capital of 10000.00 INR",
       'abaixo do capital inicial deste robô, de 10000.00 INR',
     );
-    await bothLangs(
+    await refusedInBothLanguages(
       (lang) => buy(alice.token, { id, amount: '1500000.01' }, lang),
       "above the robot's single limit of 1500000.00 INR",
       'acima do limite único do robô, de 1500000.00 INR',
     );
     // 1,200,000 INR is within the limits but more than the stock wallet's 1,000,000.
-    await bothLangs(
+    await refusedInBothLanguages(
       (lang) => buy(alice.token, { id, amount: '1200000' }, lang),
       'Insufficient balance',
       'Saldo insuficiente',
@@ -181,12 +159,12 @@ describe.each(dbs)('stock robots on $dialect', ({ open }) => {
     expect(stockBal(account, SHARES).available).toBe(0n);
 
     // Another customer's run is not found, in both languages.
-    await bothLangs(
+    await refusedInBothLanguages(
       (lang) => t.call('POST', '/stock/ai/order/details', { token: bob.token, lang, json: { id: run.id } }),
       'Robot order not found',
       'Ordem de robô não encontrada',
     );
-    await bothLangs(
+    await refusedInBothLanguages(
       (lang) => t.call('POST', '/stock/ai/order/stop', { token: bob.token, lang, json: { id: run.id, password: PIN } }),
       'Robot order not found',
       'Ordem de robô não encontrada',
@@ -203,7 +181,7 @@ describe.each(dbs)('stock robots on $dialect', ({ open }) => {
     // Tuesday 6 January, 09:15 IST.
     expect(d.run.session.nextOpenMs).toBe(Date.UTC(2026, 0, 6, 3, 45));
     // A stop is a sale at market: refused while the market is closed, with the next open.
-    await bothLangs(
+    await refusedInBothLanguages(
       (lang) =>
         t.call('POST', '/stock/ai/order/stop', { token: alice.token, lang, json: { id: run.id, password: PIN } }),
       "This stock robot's market is closed: it can be stopped while the market is open (next open: Jan 6, 2026",
@@ -217,7 +195,7 @@ describe.each(dbs)('stock robots on $dialect', ({ open }) => {
         lang,
         json: { id: run.id, amount, password: PIN },
       });
-    await bothLangs(
+    await refusedInBothLanguages(
       (lang) => add('1450000.01', lang),
       "above the robot's single limit of 1500000.00 INR",
       'acima do limite único do robô, de 1500000.00 INR',
@@ -260,7 +238,7 @@ describe.each(dbs)('stock robots on $dialect', ({ open }) => {
     expect(stockBal(account, SHARES).balance).toBe(shares2);
     expect(stockBal(me, SHARES).balance).toBe(0n);
     // Stopping again is refused.
-    await bothLangs(
+    await refusedInBothLanguages(
       (lang) =>
         t.call('POST', '/stock/ai/order/stop', { token: alice.token, lang, json: { id: run.id, password: PIN } }),
       'This robot is not running',
