@@ -3,7 +3,7 @@
 // rejects, with a reason. The customer sees an approved adjustment in their funds records and statement.
 // Every action is audited by the server.
 
-import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { PlusOutlined } from '@ant-design/icons';
 import type { AdjustmentView, ProposeAdjustmentInput } from '@bourse/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import {
@@ -16,7 +16,6 @@ import {
   Modal,
   Segmented,
   Select,
-  Table,
   type TableColumnsType,
   Tag,
   Typography,
@@ -27,8 +26,9 @@ import { adminApi, queryClient, queryKeys } from '../../app/api.ts';
 import { useCurrentStaff } from '../../app/current-staff.tsx';
 import { formatDateTime, formatDecimalText } from '../../app/format.ts';
 import { isApiError } from '../../app/request.ts';
-import { PageTitle } from '../../shared/page-title.tsx';
-import { ReasonField, ReasonModal } from '../../shared/reason-modal.tsx';
+import { useDecisionDialog } from '../../shared/decision-dialog.tsx';
+import { DeskHeader, DeskTable } from '../../shared/desk-list.tsx';
+import { ReasonField } from '../../shared/reason-modal.tsx';
 import { SecondApprovalButtons } from '../../shared/second-approval.tsx';
 
 // The contract's proposeAdjustmentBody rules, mirrored for typing-time hints (the server decides).
@@ -147,21 +147,29 @@ function ProposeModal({ open, onClose }: { open: boolean; onClose: () => void })
   );
 }
 
-type Deciding = { item: AdjustmentView; decision: 'approve' | 'reject' };
-
 export default function AdjustmentsPage() {
   const { t, i18n } = useTranslation();
-  const { message } = AntApp.useApp();
   const me = useCurrentStaff();
   const [filter, setFilter] = useState<StatusFilter>('pending');
   const [isProposing, setProposing] = useState(false);
-  const [deciding, setDeciding] = useState<Deciding | null>(null);
-  const [isDialogOpen, setDialogOpen] = useState(false);
   const list = useQuery({
     queryKey: queryKeys.adjustments(filter),
     queryFn: () => adminApi.adjustments({ status: filter }),
   });
   const lang = i18n.language;
+  const decision = useDecisionDialog<AdjustmentView, 'approve' | 'reject'>({
+    ns: 'adjustments',
+    titleParams: (a) => ({ id: a.id }),
+    body: (a, action) =>
+      t(`adjustments.${action}Body`, {
+        amount: `${formatDecimalText(a.amount, lang)} ${a.asset}`,
+        user: a.userId,
+        reason: a.reason,
+      }),
+    done: { approve: 'approved', reject: 'rejected' },
+    send: (a, action, reason) => adminApi.decideAdjustment(a.id, { decision: action, reason }),
+    invalidates: [['adjustments']],
+  });
   const when = (ms: number | null) => (ms === null ? '—' : formatDateTime(new Date(ms).toISOString(), lang));
 
   const columns: TableColumnsType<AdjustmentView> = [
@@ -225,18 +233,14 @@ export default function AdjustmentsPage() {
       width: 210,
       render: (_, a) => {
         if (a.status !== 'pending') return a.transferId ? <Typography.Text code>{a.transferId}</Typography.Text> : '—';
-        const decide = (decision: 'approve' | 'reject') => {
-          setDeciding({ item: a, decision });
-          setDialogOpen(true);
-        };
         return (
           <SecondApprovalButtons
             isMine={a.proposedBy === me.staff.id}
             notYourOwn={t('adjustments.notYourOwn')}
             approveText={t('adjustments.approve')}
             rejectText={t('adjustments.reject')}
-            onApprove={() => decide('approve')}
-            onReject={() => decide('reject')}
+            onApprove={() => decision.open(a, 'approve')}
+            onReject={() => decision.open(a, 'reject')}
             testIdPrefix="adjustment"
             testIdSuffix={a.id}
           />
@@ -247,25 +251,11 @@ export default function AdjustmentsPage() {
 
   return (
     <>
-      <PageTitle
-        title={t('adjustments.title')}
-        extra={
-          <Flex gap={8}>
-            <Button icon={<ReloadOutlined />} onClick={() => void list.refetch()} loading={list.isFetching}>
-              {t('common.refresh')}
-            </Button>
-            <Button
-              type="primary"
-              icon={<PlusOutlined />}
-              onClick={() => setProposing(true)}
-              data-testid="adjustment-new"
-            >
-              {t('adjustments.new')}
-            </Button>
-          </Flex>
-        }
-      />
-      <Typography.Paragraph type="secondary">{t('adjustments.intro')}</Typography.Paragraph>
+      <DeskHeader title={t('adjustments.title')} intro={t('adjustments.intro')} list={list}>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setProposing(true)} data-testid="adjustment-new">
+          {t('adjustments.new')}
+        </Button>
+      </DeskHeader>
       <Segmented<StatusFilter>
         style={{ marginBottom: 16 }}
         value={filter}
@@ -275,47 +265,16 @@ export default function AdjustmentsPage() {
           { value: 'all', label: t('adjustments.all') },
         ]}
       />
-      {list.isError && <Alert type="error" showIcon title={list.error.message} style={{ marginBottom: 16 }} />}
-      <Table<AdjustmentView>
-        rowKey="id"
-        size="middle"
+      <DeskTable<AdjustmentView>
+        list={list}
+        items={list.data?.items ?? []}
         columns={columns}
-        dataSource={list.data?.items ?? []}
-        loading={list.isLoading}
-        pagination={false}
-        scroll={{ x: 1000 }}
-        locale={{ emptyText: t('adjustments.empty') }}
-        data-testid="adjustments-table"
+        scrollX={1000}
+        emptyText={t('adjustments.empty')}
+        testId="adjustments-table"
       />
       <ProposeModal open={isProposing} onClose={() => setProposing(false)} />
-      <ReasonModal
-        open={isDialogOpen}
-        isDanger={deciding?.decision === 'reject'}
-        title={t(deciding?.decision === 'reject' ? 'adjustments.rejectTitle' : 'adjustments.approveTitle', {
-          id: deciding?.item.id ?? '',
-        })}
-        body={
-          deciding && (
-            <Typography.Paragraph>
-              {t(deciding.decision === 'reject' ? 'adjustments.rejectBody' : 'adjustments.approveBody', {
-                amount: `${formatDecimalText(deciding.item.amount, lang)} ${deciding.item.asset}`,
-                user: deciding.item.userId,
-                reason: deciding.item.reason,
-              })}
-            </Typography.Paragraph>
-          )
-        }
-        okText={t(deciding?.decision === 'reject' ? 'adjustments.reject' : 'adjustments.approve')}
-        onCancel={() => setDialogOpen(false)}
-        onConfirm={async (reason) => {
-          if (deciding === null) return;
-          await adminApi.decideAdjustment(deciding.item.id, { decision: deciding.decision, reason });
-          void message.success(t(deciding.decision === 'reject' ? 'adjustments.rejected' : 'adjustments.approved'));
-          setDialogOpen(false);
-          void queryClient.invalidateQueries({ queryKey: ['adjustments'] });
-          void queryClient.invalidateQueries({ queryKey: ['audit'] });
-        }}
-      />
+      {decision.dialog}
     </>
   );
 }

@@ -4,11 +4,10 @@
 // subscriptions; it is still valued and its holders may redeem). The last valuation of each fund is shown
 // read-only: nothing here sets a valuation, a NAV, units or holdings. Every action is audited by the server.
 
-import { EditOutlined, PlusOutlined, ReloadOutlined, StopOutlined } from '@ant-design/icons';
+import { EditOutlined, PlusOutlined, StopOutlined } from '@ant-design/icons';
 import type { FundMarket, FundRule, StaffFundView } from '@bourse/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import {
-  Alert,
   App as AntApp,
   Button,
   Flex,
@@ -17,7 +16,6 @@ import {
   InputNumber,
   Modal,
   Select,
-  Table,
   type TableColumnsType,
   Tag,
   Typography,
@@ -28,8 +26,8 @@ import { adminApi, queryClient, queryKeys } from '../../app/api.ts';
 import { useCurrentStaff } from '../../app/current-staff.tsx';
 import { formatDecimalText } from '../../app/format.ts';
 import { isApiError } from '../../app/request.ts';
-import { PageTitle } from '../../shared/page-title.tsx';
-import { ReasonModal } from '../../shared/reason-modal.tsx';
+import { useDecisionDialog } from '../../shared/decision-dialog.tsx';
+import { DeskHeader, DeskTable } from '../../shared/desk-list.tsx';
 import { SecondApprovalButtons } from '../../shared/second-approval.tsx';
 
 const STATUS_COLOURS = { pending_approval: 'gold', approved: 'green', rejected: 'red', retired: 'default' } as const;
@@ -173,16 +171,29 @@ function CreateModal({
   );
 }
 
-type Deciding = { item: StaffFundView; action: 'approve' | 'reject' | 'retire' };
-
 export default function AiFundsDeskPage() {
   const { t, i18n } = useTranslation();
-  const { message } = AntApp.useApp();
   const me = useCurrentStaff();
   const [creating, setCreating] = useState<{ changing: StaffFundView | null } | null>(null);
-  const [deciding, setDeciding] = useState<Deciding | null>(null);
   const list = useQuery({ queryKey: queryKeys.aiFunds, queryFn: () => adminApi.aiFunds() });
   const num = (v: string) => formatDecimalText(trimZeros(v), i18n.language);
+  const decision = useDecisionDialog<StaffFundView, 'approve' | 'reject' | 'retire'>({
+    ns: 'aiFunds',
+    titleParams: (f) => ({ name: f.name }),
+    body: (f) => (
+      <>
+        {t(`aiFunds.rules.${f.rule}`)} · {f.market} ·{' '}
+        {t('aiFunds.termsLine', { size: f.size, days: f.lookbackDays, min: num(f.minAmount), currency: f.currency })}
+      </>
+    ),
+    done: { approve: 'approved', reject: 'rejected', retire: 'retiredDone' },
+    dangerous: ['reject', 'retire'],
+    send: (f, action, reason) =>
+      action === 'retire'
+        ? adminApi.retireAiFund({ id: f.id, reason })
+        : adminApi.reviewAiFund({ id: f.id, approve: action === 'approve', reason }),
+    invalidates: [queryKeys.aiFunds],
+  });
 
   const columns: TableColumnsType<StaffFundView> = [
     { title: t('aiFunds.id'), dataIndex: 'id', width: 60 },
@@ -239,7 +250,7 @@ export default function AiFundsDeskPage() {
               <Button size="small" icon={<EditOutlined />} onClick={() => setCreating({ changing: f })}>
                 {t('aiFunds.change')}
               </Button>
-              <Button size="small" icon={<StopOutlined />} onClick={() => setDeciding({ item: f, action: 'retire' })}>
+              <Button size="small" icon={<StopOutlined />} onClick={() => decision.open(f, 'retire')}>
                 {t('aiFunds.retire')}
               </Button>
             </Flex>
@@ -251,8 +262,8 @@ export default function AiFundsDeskPage() {
             notYourOwn={t('aiFunds.notYourOwn')}
             approveText={t('aiFunds.approve')}
             rejectText={t('aiFunds.reject')}
-            onApprove={() => setDeciding({ item: f, action: 'approve' })}
-            onReject={() => setDeciding({ item: f, action: 'reject' })}
+            onApprove={() => decision.open(f, 'approve')}
+            onReject={() => decision.open(f, 'reject')}
             testIdPrefix="ai-funds"
             testIdSuffix={f.id}
           />
@@ -263,36 +274,23 @@ export default function AiFundsDeskPage() {
 
   return (
     <>
-      <PageTitle
-        title={t('aiFunds.title')}
-        extra={
-          <Flex gap={8}>
-            <Button icon={<ReloadOutlined />} onClick={() => void list.refetch()} loading={list.isFetching}>
-              {t('common.refresh')}
-            </Button>
-            <Button
-              type="primary"
-              icon={<PlusOutlined />}
-              onClick={() => setCreating({ changing: null })}
-              data-testid="ai-funds-new"
-            >
-              {t('aiFunds.new')}
-            </Button>
-          </Flex>
-        }
-      />
-      <Typography.Paragraph type="secondary">{t('aiFunds.intro')}</Typography.Paragraph>
-      {list.isError && <Alert type="error" showIcon title={list.error.message} style={{ marginBottom: 16 }} />}
-      <Table<StaffFundView>
-        rowKey="id"
-        size="middle"
+      <DeskHeader title={t('aiFunds.title')} intro={t('aiFunds.intro')} list={list}>
+        <Button
+          type="primary"
+          icon={<PlusOutlined />}
+          onClick={() => setCreating({ changing: null })}
+          data-testid="ai-funds-new"
+        >
+          {t('aiFunds.new')}
+        </Button>
+      </DeskHeader>
+      <DeskTable<StaffFundView>
+        list={list}
+        items={list.data?.items ?? []}
         columns={columns}
-        dataSource={list.data?.items ?? []}
-        loading={list.isLoading}
-        pagination={false}
-        scroll={{ x: 1000 }}
-        locale={{ emptyText: t('aiFunds.empty') }}
-        data-testid="ai-funds-table"
+        scrollX={1000}
+        emptyText={t('aiFunds.empty')}
+        testId="ai-funds-table"
       />
       <CreateModal
         key={creating === null ? 'closed' : `open:${creating.changing?.id ?? 'new'}`}
@@ -300,44 +298,7 @@ export default function AiFundsDeskPage() {
         changing={creating?.changing ?? null}
         onClose={() => setCreating(null)}
       />
-      <ReasonModal
-        open={deciding !== null}
-        isDanger={deciding?.action !== 'approve'}
-        title={t(`aiFunds.${deciding?.action ?? 'approve'}Title`, { name: deciding?.item.name ?? '' })}
-        body={
-          deciding && (
-            <Typography.Paragraph>
-              {t(`aiFunds.rules.${deciding.item.rule}`)} · {deciding.item.market} ·{' '}
-              {t('aiFunds.termsLine', {
-                size: deciding.item.size,
-                days: deciding.item.lookbackDays,
-                min: num(deciding.item.minAmount),
-                currency: deciding.item.currency,
-              })}
-            </Typography.Paragraph>
-          )
-        }
-        okText={t(`aiFunds.${deciding?.action ?? 'approve'}`)}
-        onCancel={() => setDeciding(null)}
-        onConfirm={async (reason) => {
-          if (deciding === null) return;
-          const { item, action } = deciding;
-          if (action === 'retire') await adminApi.retireAiFund({ id: item.id, reason });
-          else await adminApi.reviewAiFund({ id: item.id, approve: action === 'approve', reason });
-          void message.success(
-            t(
-              action === 'retire'
-                ? 'aiFunds.retiredDone'
-                : action === 'approve'
-                  ? 'aiFunds.approved'
-                  : 'aiFunds.rejected',
-            ),
-          );
-          setDeciding(null);
-          void queryClient.invalidateQueries({ queryKey: queryKeys.aiFunds });
-          void queryClient.invalidateQueries({ queryKey: ['audit'] });
-        }}
-      />
+      {decision.dialog}
     </>
   );
 }

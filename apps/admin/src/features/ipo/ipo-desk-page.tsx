@@ -4,7 +4,7 @@
 // Nothing here can choose or change allottees: the server draws them from the committed seed. Every
 // action is audited by the server.
 
-import { PlusOutlined, ReloadOutlined, RocketOutlined } from '@ant-design/icons';
+import { PlusOutlined, RocketOutlined } from '@ant-design/icons';
 import type { CreateIpoInput, StaffIpoView } from '@bourse/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import {
@@ -30,8 +30,8 @@ import { adminApi, queryClient, queryKeys } from '../../app/api.ts';
 import { useCurrentStaff } from '../../app/current-staff.tsx';
 import { formatDateTime, formatDecimalText } from '../../app/format.ts';
 import { isApiError } from '../../app/request.ts';
-import { PageTitle } from '../../shared/page-title.tsx';
-import { ReasonModal } from '../../shared/reason-modal.tsx';
+import { useDecisionDialog } from '../../shared/decision-dialog.tsx';
+import { DeskHeader, DeskTable } from '../../shared/desk-list.tsx';
 import { SecondApprovalButtons } from '../../shared/second-approval.tsx';
 
 const STATUS_COLOURS = {
@@ -275,22 +275,24 @@ function IpoDetail({ ipo }: { ipo: StaffIpoView }) {
   );
 }
 
-type Action = { ipo: StaffIpoView; kind: 'approve' | 'reject' | 'list' };
-
 export default function IpoDeskPage() {
   const { t, i18n } = useTranslation();
-  const { message } = AntApp.useApp();
   const me = useCurrentStaff();
   const [isCreating, setCreating] = useState(false);
-  const [action, setAction] = useState<Action | null>(null);
-  const [isDialogOpen, setDialogOpen] = useState(false);
   const list = useQuery({ queryKey: queryKeys.ipos, queryFn: () => adminApi.ipos() });
   const lang = i18n.language;
   const day = (ms: number) => formatDateTime(new Date(ms).toISOString(), lang);
-  const open = (ipo: StaffIpoView, kind: Action['kind']) => {
-    setAction({ ipo, kind });
-    setDialogOpen(true);
-  };
+  const { open, dialog } = useDecisionDialog<StaffIpoView, 'approve' | 'reject' | 'list'>({
+    ns: 'ipo',
+    titleParams: (ipo) => ({ symbol: ipo.symbol }),
+    body: (ipo, kind) => t(`ipo.${kind}Body`, { name: ipo.name }),
+    done: { approve: 'approveDone', reject: 'rejectDone', list: 'listDone' },
+    send: (ipo, kind, reason) =>
+      kind === 'list'
+        ? adminApi.runIpoListing({ id: ipo.id, reason })
+        : adminApi.reviewIpo({ id: ipo.id, approve: kind === 'approve', reason }),
+    invalidates: [queryKeys.ipos],
+  });
 
   const columns: TableColumnsType<StaffIpoView> = [
     {
@@ -370,59 +372,24 @@ export default function IpoDeskPage() {
     },
   ];
 
-  const dialogText = (kind: Action['kind']) => ({
-    title: `ipo.${kind}Title`,
-    body: `ipo.${kind}Body`,
-    ok: `ipo.${kind}`,
-  });
-  const texts = action ? dialogText(action.kind) : null;
   return (
     <>
-      <PageTitle
-        title={t('ipo.title')}
-        extra={
-          <Flex gap={8}>
-            <Button icon={<ReloadOutlined />} onClick={() => void list.refetch()} loading={list.isFetching}>
-              {t('common.refresh')}
-            </Button>
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)} data-testid="ipo-new">
-              {t('ipo.new')}
-            </Button>
-          </Flex>
-        }
-      />
-      <Typography.Paragraph type="secondary">{t('ipo.intro')}</Typography.Paragraph>
-      {list.isError && <Alert type="error" showIcon title={list.error.message} style={{ marginBottom: 16 }} />}
-      <Table<StaffIpoView>
-        rowKey="id"
-        size="middle"
+      <DeskHeader title={t('ipo.title')} intro={t('ipo.intro')} list={list}>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)} data-testid="ipo-new">
+          {t('ipo.new')}
+        </Button>
+      </DeskHeader>
+      <DeskTable<StaffIpoView>
+        list={list}
+        items={list.data?.items ?? []}
         columns={columns}
-        dataSource={list.data?.items ?? []}
-        loading={list.isLoading}
-        pagination={false}
-        scroll={{ x: 900 }}
+        scrollX={900}
         expandable={{ expandedRowRender: (ipo) => <IpoDetail ipo={ipo} /> }}
-        locale={{ emptyText: t('ipo.empty') }}
-        data-testid="ipo-table"
+        emptyText={t('ipo.empty')}
+        testId="ipo-table"
       />
       <CreateModal open={isCreating} onClose={() => setCreating(false)} />
-      <ReasonModal
-        open={isDialogOpen}
-        isDanger={action?.kind === 'reject'}
-        title={texts ? t(texts.title, { symbol: action?.ipo.symbol ?? '' }) : ''}
-        body={texts && <Typography.Paragraph>{t(texts.body, { name: action?.ipo.name ?? '' })}</Typography.Paragraph>}
-        okText={texts ? t(texts.ok) : ''}
-        onCancel={() => setDialogOpen(false)}
-        onConfirm={async (reason) => {
-          if (action === null) return;
-          if (action.kind === 'list') await adminApi.runIpoListing({ id: action.ipo.id, reason });
-          else await adminApi.reviewIpo({ id: action.ipo.id, approve: action.kind === 'approve', reason });
-          void message.success(t(`ipo.${action.kind}Done`));
-          setDialogOpen(false);
-          void queryClient.invalidateQueries({ queryKey: queryKeys.ipos });
-          void queryClient.invalidateQueries({ queryKey: ['audit'] });
-        }}
-      />
+      {dialog}
     </>
   );
 }

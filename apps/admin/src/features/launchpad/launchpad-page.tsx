@@ -4,7 +4,7 @@
 // after the close, its allocation. Nothing here sets who gets what: the server allots pro rata at the close.
 // Every action is audited by the server.
 
-import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { PlusOutlined } from '@ant-design/icons';
 import type { CreateCoinOfferingInput, StaffCoinOfferingView } from '@bourse/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import {
@@ -27,8 +27,9 @@ import { adminApi, queryClient, queryKeys } from '../../app/api.ts';
 import { useCurrentStaff } from '../../app/current-staff.tsx';
 import { formatDateTime, formatDecimalText } from '../../app/format.ts';
 import { isApiError } from '../../app/request.ts';
-import { PageTitle } from '../../shared/page-title.tsx';
-import { ReasonField, ReasonModal } from '../../shared/reason-modal.tsx';
+import { useDecisionDialog } from '../../shared/decision-dialog.tsx';
+import { DeskHeader, DeskTable } from '../../shared/desk-list.tsx';
+import { ReasonField } from '../../shared/reason-modal.tsx';
 import { SecondApprovalButtons } from '../../shared/second-approval.tsx';
 
 const STATUS_COLOURS = {
@@ -245,15 +246,19 @@ function Commitments({ offering }: { offering: StaffCoinOfferingView }) {
   );
 }
 
-type Deciding = { item: StaffCoinOfferingView; decision: 'approve' | 'reject' };
-
 export default function LaunchpadPage() {
   const { t, i18n } = useTranslation();
-  const { message } = AntApp.useApp();
   const me = useCurrentStaff();
   const [isCreating, setCreating] = useState(false);
-  const [deciding, setDeciding] = useState<Deciding | null>(null);
   const list = useQuery({ queryKey: queryKeys.coinOfferings, queryFn: () => adminApi.coinOfferings() });
+  const decision = useDecisionDialog<StaffCoinOfferingView, 'approve' | 'reject'>({
+    ns: 'launchpad',
+    titleParams: (o) => ({ symbol: o.symbol }),
+    body: (o) => o.summary,
+    done: { approve: 'approved', reject: 'rejected' },
+    send: (o, action, reason) => adminApi.decideCoinOffering(o.id, { decision: action, reason }),
+    invalidates: [queryKeys.coinOfferings],
+  });
   const lang = i18n.language;
   const when = (ms: number) => formatDateTime(new Date(ms).toISOString(), lang);
   const num = (v: string) => formatDecimalText(trimZeros(v), lang);
@@ -332,8 +337,8 @@ export default function LaunchpadPage() {
             notYourOwn={t('launchpad.notYourOwn')}
             approveText={t('launchpad.approve')}
             rejectText={t('launchpad.reject')}
-            onApprove={() => setDeciding({ item: o, decision: 'approve' })}
-            onReject={() => setDeciding({ item: o, decision: 'reject' })}
+            onApprove={() => decision.open(o, 'approve')}
+            onReject={() => decision.open(o, 'reject')}
             testIdPrefix="launchpad"
             testIdSuffix={o.id}
           />
@@ -344,57 +349,22 @@ export default function LaunchpadPage() {
 
   return (
     <>
-      <PageTitle
-        title={t('launchpad.title')}
-        extra={
-          <Flex gap={8}>
-            <Button icon={<ReloadOutlined />} onClick={() => void list.refetch()} loading={list.isFetching}>
-              {t('common.refresh')}
-            </Button>
-            <Button
-              type="primary"
-              icon={<PlusOutlined />}
-              onClick={() => setCreating(true)}
-              data-testid="launchpad-new"
-            >
-              {t('launchpad.new')}
-            </Button>
-          </Flex>
-        }
-      />
-      <Typography.Paragraph type="secondary">{t('launchpad.intro')}</Typography.Paragraph>
-      {list.isError && <Alert type="error" showIcon title={list.error.message} style={{ marginBottom: 16 }} />}
-      <Table<StaffCoinOfferingView>
-        rowKey="id"
-        size="middle"
+      <DeskHeader title={t('launchpad.title')} intro={t('launchpad.intro')} list={list}>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)} data-testid="launchpad-new">
+          {t('launchpad.new')}
+        </Button>
+      </DeskHeader>
+      <DeskTable<StaffCoinOfferingView>
+        list={list}
+        items={list.data?.items ?? []}
         columns={columns}
-        dataSource={list.data?.items ?? []}
-        loading={list.isLoading}
-        pagination={false}
-        scroll={{ x: 1100 }}
+        scrollX={1100}
         expandable={{ expandedRowRender: (o) => <Commitments offering={o} /> }}
-        locale={{ emptyText: t('launchpad.empty') }}
-        data-testid="launchpad-table"
+        emptyText={t('launchpad.empty')}
+        testId="launchpad-table"
       />
       <CreateModal open={isCreating} onClose={() => setCreating(false)} />
-      <ReasonModal
-        open={deciding !== null}
-        isDanger={deciding?.decision === 'reject'}
-        title={t(deciding?.decision === 'reject' ? 'launchpad.rejectTitle' : 'launchpad.approveTitle', {
-          symbol: deciding?.item.symbol ?? '',
-        })}
-        body={deciding && <Typography.Paragraph>{deciding.item.summary}</Typography.Paragraph>}
-        okText={t(deciding?.decision === 'reject' ? 'launchpad.reject' : 'launchpad.approve')}
-        onCancel={() => setDeciding(null)}
-        onConfirm={async (reason) => {
-          if (deciding === null) return;
-          await adminApi.decideCoinOffering(deciding.item.id, { decision: deciding.decision, reason });
-          void message.success(t(deciding.decision === 'reject' ? 'launchpad.rejected' : 'launchpad.approved'));
-          setDeciding(null);
-          void queryClient.invalidateQueries({ queryKey: queryKeys.coinOfferings });
-          void queryClient.invalidateQueries({ queryKey: ['audit'] });
-        }}
-      />
+      {decision.dialog}
     </>
   );
 }
