@@ -9,10 +9,16 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDecision } from './decision-queue.tsx';
 import { ReasonModal } from './reason-modal.tsx';
+import { SecondApprovalButtons } from './second-approval.tsx';
 
 export interface DecisionDialogSpec<T, A extends string> {
-  /** The desk's messages: the dialog's title is `${ns}.${action}Title`, its button `${ns}.${action}`. */
+  /**
+   * The desk's messages: the dialog's title is `${ns}.${action}Title`, its button `${ns}.${action}`;
+   * the approve / reject pair says `${ns}.approve`, `${ns}.reject` and `${ns}.notYourOwn`.
+   */
   ns: string;
+  /** The approve / reject pair's test ids are `${testIdPrefix}-approve-${id}` and `…-reject-…`. */
+  testIdPrefix: string;
   /** The title's placeholders for the item. */
   titleParams: (item: T) => Record<string, string | number>;
   /** What the dialog says about the item above the reason field. */
@@ -55,12 +61,18 @@ export async function runDecision<T, A extends string>(
   for (const key of [...spec.invalidates, AUDIT]) effects.invalidate(key);
 }
 
-/** `open(item, action)` asks for a reason for that action; `dialog` is the element to render once. */
-export function useDecisionDialog<T, A extends string>(spec: DecisionDialogSpec<T, A>) {
+/**
+ * `open(item, action)` asks for a reason for that action; `dialog` is the element to render once;
+ * `approvalButtons(item, isMine)` is an item's approve / reject pair, opening the dialog. Besides
+ * approve and reject, a desk may decide `Other` actions (retire, run listing day) with its own buttons.
+ */
+export function useDecisionDialog<T extends { id: number | string }, Other extends string = never>(
+  spec: DecisionDialogSpec<T, 'approve' | 'reject' | Other>,
+) {
   const { t } = useTranslation();
   const { message } = AntApp.useApp();
   const queryClient = useQueryClient();
-  const { deciding, isDialogOpen, decide, close } = useDecision<T, A>();
+  const { deciding, isDialogOpen, decide, close } = useDecision<T, 'approve' | 'reject' | Other>();
   const texts = deciding && decisionTexts(spec, deciding.decision);
   const dialog = (
     <ReasonModal
@@ -80,5 +92,17 @@ export function useDecisionDialog<T, A extends string>(spec: DecisionDialogSpec<
       }}
     />
   );
-  return { open: decide, dialog };
+  const approvalButtons = (item: T, isMine: boolean) => (
+    <SecondApprovalButtons
+      isMine={isMine}
+      notYourOwn={t(`${spec.ns}.notYourOwn`)}
+      approveText={t(`${spec.ns}.approve`)}
+      rejectText={t(`${spec.ns}.reject`)}
+      onApprove={() => decide(item, 'approve')}
+      onReject={() => decide(item, 'reject')}
+      testIdPrefix={spec.testIdPrefix}
+      testIdSuffix={item.id}
+    />
+  );
+  return { open: decide, dialog, approvalButtons };
 }

@@ -1,8 +1,9 @@
 // The frame of the second-approval desks' pages (adjustments, IPO, block trades, launchpad, robots,
-// AI funds): the title with the refresh button before the desk's own buttons, the line saying what
-// the desk is for, and the table of its items with the list's load error above it.
+// AI funds): the title with the refresh button, the desk's own buttons and its "new" button last, the
+// line saying what the desk is for, and the table of its items with the list's load error above it.
+import { PlusOutlined } from '@ant-design/icons';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { Alert, Flex, Table, type TableColumnsType, type TableProps, Typography } from 'antd';
+import { Alert, Button, Flex, Table, type TableColumnsType, type TableProps, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { RefreshButton } from './decision-queue.tsx';
 import { PageTitle } from './page-title.tsx';
@@ -11,12 +12,15 @@ export function DeskHeader({
   title,
   intro,
   list,
+  create,
   children,
 }: {
   title: string;
   intro: string;
   list: UseQueryResult<unknown, Error>;
-  /** The desk's own buttons, after the refresh button. */
+  /** The primary button that starts a new item for a second staff member to decide. */
+  create: { text: string; testId: string; onClick: () => void };
+  /** The desk's other buttons, between the refresh and the new one. */
   children?: ReactNode;
 }) {
   return (
@@ -27,6 +31,9 @@ export function DeskHeader({
           <Flex gap={8}>
             <RefreshButton query={list} />
             {children}
+            <Button type="primary" icon={<PlusOutlined />} onClick={create.onClick} data-testid={create.testId}>
+              {create.text}
+            </Button>
           </Flex>
         }
       />

@@ -3,13 +3,11 @@
 // rejects, with a reason. The customer sees an approved adjustment in their funds records and statement.
 // Every action is audited by the server.
 
-import { PlusOutlined } from '@ant-design/icons';
 import type { AdjustmentView, ProposeAdjustmentInput } from '@bourse/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import {
   Alert,
   App as AntApp,
-  Button,
   Flex,
   Form,
   Input,
@@ -29,7 +27,6 @@ import { isApiError } from '../../app/request.ts';
 import { useDecisionDialog } from '../../shared/decision-dialog.tsx';
 import { DeskHeader, DeskTable } from '../../shared/desk-list.tsx';
 import { ReasonField } from '../../shared/reason-modal.tsx';
-import { SecondApprovalButtons } from '../../shared/second-approval.tsx';
 
 // The contract's proposeAdjustmentBody rules, mirrored for typing-time hints (the server decides).
 const WALLETS = ['stock', 'spot'] as const;
@@ -157,8 +154,9 @@ export default function AdjustmentsPage() {
     queryFn: () => adminApi.adjustments({ status: filter }),
   });
   const lang = i18n.language;
-  const decision = useDecisionDialog<AdjustmentView, 'approve' | 'reject'>({
+  const decision = useDecisionDialog<AdjustmentView>({
     ns: 'adjustments',
+    testIdPrefix: 'adjustment',
     titleParams: (a) => ({ id: a.id }),
     body: (a, action) =>
       t(`adjustments.${action}Body`, {
@@ -233,29 +231,19 @@ export default function AdjustmentsPage() {
       width: 210,
       render: (_, a) => {
         if (a.status !== 'pending') return a.transferId ? <Typography.Text code>{a.transferId}</Typography.Text> : '—';
-        return (
-          <SecondApprovalButtons
-            isMine={a.proposedBy === me.staff.id}
-            notYourOwn={t('adjustments.notYourOwn')}
-            approveText={t('adjustments.approve')}
-            rejectText={t('adjustments.reject')}
-            onApprove={() => decision.open(a, 'approve')}
-            onReject={() => decision.open(a, 'reject')}
-            testIdPrefix="adjustment"
-            testIdSuffix={a.id}
-          />
-        );
+        return decision.approvalButtons(a, a.proposedBy === me.staff.id);
       },
     },
   ];
 
   return (
     <>
-      <DeskHeader title={t('adjustments.title')} intro={t('adjustments.intro')} list={list}>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setProposing(true)} data-testid="adjustment-new">
-          {t('adjustments.new')}
-        </Button>
-      </DeskHeader>
+      <DeskHeader
+        title={t('adjustments.title')}
+        intro={t('adjustments.intro')}
+        list={list}
+        create={{ text: t('adjustments.new'), testId: 'adjustment-new', onClick: () => setProposing(true) }}
+      />
       <Segmented<StatusFilter>
         style={{ marginBottom: 16 }}
         value={filter}

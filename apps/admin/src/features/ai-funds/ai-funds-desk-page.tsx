@@ -4,7 +4,7 @@
 // subscriptions; it is still valued and its holders may redeem). The last valuation of each fund is shown
 // read-only: nothing here sets a valuation, a NAV, units or holdings. Every action is audited by the server.
 
-import { EditOutlined, PlusOutlined, StopOutlined } from '@ant-design/icons';
+import { EditOutlined, StopOutlined } from '@ant-design/icons';
 import type { FundMarket, FundRule, StaffFundView } from '@bourse/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import {
@@ -28,7 +28,6 @@ import { formatDecimalText } from '../../app/format.ts';
 import { isApiError } from '../../app/request.ts';
 import { useDecisionDialog } from '../../shared/decision-dialog.tsx';
 import { DeskHeader, DeskTable } from '../../shared/desk-list.tsx';
-import { SecondApprovalButtons } from '../../shared/second-approval.tsx';
 
 const STATUS_COLOURS = { pending_approval: 'gold', approved: 'green', rejected: 'red', retired: 'default' } as const;
 const DECIMAL = /^\d{1,15}(\.\d{1,2})?$/;
@@ -177,8 +176,9 @@ export default function AiFundsDeskPage() {
   const [creating, setCreating] = useState<{ changing: StaffFundView | null } | null>(null);
   const list = useQuery({ queryKey: queryKeys.aiFunds, queryFn: () => adminApi.aiFunds() });
   const num = (v: string) => formatDecimalText(trimZeros(v), i18n.language);
-  const decision = useDecisionDialog<StaffFundView, 'approve' | 'reject' | 'retire'>({
+  const decision = useDecisionDialog<StaffFundView, 'retire'>({
     ns: 'aiFunds',
+    testIdPrefix: 'ai-funds',
     titleParams: (f) => ({ name: f.name }),
     body: (f) => (
       <>
@@ -256,34 +256,19 @@ export default function AiFundsDeskPage() {
             </Flex>
           );
         if (f.status !== 'pending_approval') return '—';
-        return (
-          <SecondApprovalButtons
-            isMine={f.createdBy === me.staff.id}
-            notYourOwn={t('aiFunds.notYourOwn')}
-            approveText={t('aiFunds.approve')}
-            rejectText={t('aiFunds.reject')}
-            onApprove={() => decision.open(f, 'approve')}
-            onReject={() => decision.open(f, 'reject')}
-            testIdPrefix="ai-funds"
-            testIdSuffix={f.id}
-          />
-        );
+        return decision.approvalButtons(f, f.createdBy === me.staff.id);
       },
     },
   ];
 
   return (
     <>
-      <DeskHeader title={t('aiFunds.title')} intro={t('aiFunds.intro')} list={list}>
-        <Button
-          type="primary"
-          icon={<PlusOutlined />}
-          onClick={() => setCreating({ changing: null })}
-          data-testid="ai-funds-new"
-        >
-          {t('aiFunds.new')}
-        </Button>
-      </DeskHeader>
+      <DeskHeader
+        title={t('aiFunds.title')}
+        intro={t('aiFunds.intro')}
+        list={list}
+        create={{ text: t('aiFunds.new'), testId: 'ai-funds-new', onClick: () => setCreating({ changing: null }) }}
+      />
       <DeskTable<StaffFundView>
         list={list}
         items={list.data?.items ?? []}

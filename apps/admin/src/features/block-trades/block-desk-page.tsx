@@ -4,7 +4,7 @@
 // allotment (read only: the server allots by rule at the window's close), and mark a customer HNI.
 // Every action is audited by the server with the reason given here.
 
-import { PlusOutlined, UserAddOutlined } from '@ant-design/icons';
+import { UserAddOutlined } from '@ant-design/icons';
 import type { StaffBlockBidView, StaffBlockOfferView } from '@bourse/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import {
@@ -30,7 +30,6 @@ import { isApiError } from '../../app/request.ts';
 import { useDecisionDialog } from '../../shared/decision-dialog.tsx';
 import { DeskHeader, DeskTable } from '../../shared/desk-list.tsx';
 import { ReasonField } from '../../shared/reason-modal.tsx';
-import { SecondApprovalButtons } from '../../shared/second-approval.tsx';
 
 const STATUS_COLOURS = { pending_approval: 'gold', published: 'blue', rejected: 'red', settled: 'green' } as const;
 const BID_COLOURS = {
@@ -280,8 +279,9 @@ export default function BlockDeskPage() {
   const lang = i18n.language;
   const when = (ms: number | null) => (ms === null ? '—' : formatDateTime(new Date(ms).toISOString(), lang));
   const money = (v: string, currency: string) => `${formatDecimalText(v, lang)} ${currency}`;
-  const decision = useDecisionDialog<StaffBlockOfferView, 'approve' | 'reject'>({
+  const decision = useDecisionDialog<StaffBlockOfferView>({
     ns: 'blockTrades',
+    testIdPrefix: 'block',
     titleParams: (o) => ({ id: o.id }),
     body: (o) =>
       t('blockTrades.decideBody', {
@@ -388,30 +388,21 @@ export default function BlockDeskPage() {
           </Button>
         );
         if (o.status !== 'pending_approval') return bids;
-        return (
-          <SecondApprovalButtons
-            isMine={o.createdBy === me.staff.id}
-            notYourOwn={t('blockTrades.notYourOwn')}
-            approveText={t('blockTrades.approve')}
-            rejectText={t('blockTrades.reject')}
-            onApprove={() => decision.open(o, 'approve')}
-            onReject={() => decision.open(o, 'reject')}
-            testIdPrefix="block"
-            testIdSuffix={o.id}
-          />
-        );
+        return decision.approvalButtons(o, o.createdBy === me.staff.id);
       },
     },
   ];
 
   return (
     <>
-      <DeskHeader title={t('blockTrades.title')} intro={t('blockTrades.intro')} list={list}>
+      <DeskHeader
+        title={t('blockTrades.title')}
+        intro={t('blockTrades.intro')}
+        list={list}
+        create={{ text: t('blockTrades.new'), testId: 'block-new', onClick: () => setCreating(true) }}
+      >
         <Button icon={<UserAddOutlined />} onClick={() => setMarking(true)}>
           {t('blockTrades.markHni')}
-        </Button>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)} data-testid="block-new">
-          {t('blockTrades.new')}
         </Button>
       </DeskHeader>
       <DeskTable<StaffBlockOfferView>

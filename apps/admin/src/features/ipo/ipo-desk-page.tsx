@@ -4,7 +4,7 @@
 // Nothing here can choose or change allottees: the server draws them from the committed seed. Every
 // action is audited by the server.
 
-import { PlusOutlined, RocketOutlined } from '@ant-design/icons';
+import { RocketOutlined } from '@ant-design/icons';
 import type { CreateIpoInput, StaffIpoView } from '@bourse/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import {
@@ -32,7 +32,6 @@ import { formatDateTime, formatDecimalText } from '../../app/format.ts';
 import { isApiError } from '../../app/request.ts';
 import { useDecisionDialog } from '../../shared/decision-dialog.tsx';
 import { DeskHeader, DeskTable } from '../../shared/desk-list.tsx';
-import { SecondApprovalButtons } from '../../shared/second-approval.tsx';
 
 const STATUS_COLOURS = {
   draft: 'gold',
@@ -282,8 +281,9 @@ export default function IpoDeskPage() {
   const list = useQuery({ queryKey: queryKeys.ipos, queryFn: () => adminApi.ipos() });
   const lang = i18n.language;
   const day = (ms: number) => formatDateTime(new Date(ms).toISOString(), lang);
-  const { open, dialog } = useDecisionDialog<StaffIpoView, 'approve' | 'reject' | 'list'>({
+  const { open, dialog, approvalButtons } = useDecisionDialog<StaffIpoView, 'list'>({
     ns: 'ipo',
+    testIdPrefix: 'ipo',
     titleParams: (ipo) => ({ symbol: ipo.symbol }),
     body: (ipo, kind) => t(`ipo.${kind}Body`, { name: ipo.name }),
     done: { approve: 'approveDone', reject: 'rejectDone', list: 'listDone' },
@@ -343,18 +343,7 @@ export default function IpoDeskPage() {
       width: 220,
       render: (_, i) => {
         if (i.status === 'draft') {
-          return (
-            <SecondApprovalButtons
-              isMine={i.createdBy === me.staff.id}
-              notYourOwn={t('ipo.notYourOwn')}
-              approveText={t('ipo.approve')}
-              rejectText={t('ipo.reject')}
-              onApprove={() => open(i, 'approve')}
-              onReject={() => open(i, 'reject')}
-              testIdPrefix="ipo"
-              testIdSuffix={i.id}
-            />
-          );
+          return approvalButtons(i, i.createdBy === me.staff.id);
         }
         if (i.status === 'allotted')
           return (
@@ -374,11 +363,12 @@ export default function IpoDeskPage() {
 
   return (
     <>
-      <DeskHeader title={t('ipo.title')} intro={t('ipo.intro')} list={list}>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)} data-testid="ipo-new">
-          {t('ipo.new')}
-        </Button>
-      </DeskHeader>
+      <DeskHeader
+        title={t('ipo.title')}
+        intro={t('ipo.intro')}
+        list={list}
+        create={{ text: t('ipo.new'), testId: 'ipo-new', onClick: () => setCreating(true) }}
+      />
       <DeskTable<StaffIpoView>
         list={list}
         items={list.data?.items ?? []}

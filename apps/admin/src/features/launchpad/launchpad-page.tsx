@@ -4,13 +4,11 @@
 // after the close, its allocation. Nothing here sets who gets what: the server allots pro rata at the close.
 // Every action is audited by the server.
 
-import { PlusOutlined } from '@ant-design/icons';
 import type { CreateCoinOfferingInput, StaffCoinOfferingView } from '@bourse/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import {
   Alert,
   App as AntApp,
-  Button,
   Flex,
   Form,
   Input,
@@ -30,7 +28,6 @@ import { isApiError } from '../../app/request.ts';
 import { useDecisionDialog } from '../../shared/decision-dialog.tsx';
 import { DeskHeader, DeskTable } from '../../shared/desk-list.tsx';
 import { ReasonField } from '../../shared/reason-modal.tsx';
-import { SecondApprovalButtons } from '../../shared/second-approval.tsx';
 
 const STATUS_COLOURS = {
   pending_approval: 'gold',
@@ -251,8 +248,9 @@ export default function LaunchpadPage() {
   const me = useCurrentStaff();
   const [isCreating, setCreating] = useState(false);
   const list = useQuery({ queryKey: queryKeys.coinOfferings, queryFn: () => adminApi.coinOfferings() });
-  const decision = useDecisionDialog<StaffCoinOfferingView, 'approve' | 'reject'>({
+  const decision = useDecisionDialog<StaffCoinOfferingView>({
     ns: 'launchpad',
+    testIdPrefix: 'launchpad',
     titleParams: (o) => ({ symbol: o.symbol }),
     body: (o) => o.summary,
     done: { approve: 'approved', reject: 'rejected' },
@@ -331,29 +329,19 @@ export default function LaunchpadPage() {
       width: 210,
       render: (_, o) => {
         if (o.status !== 'pending_approval') return o.pair ?? '—';
-        return (
-          <SecondApprovalButtons
-            isMine={o.createdBy === me.staff.id}
-            notYourOwn={t('launchpad.notYourOwn')}
-            approveText={t('launchpad.approve')}
-            rejectText={t('launchpad.reject')}
-            onApprove={() => decision.open(o, 'approve')}
-            onReject={() => decision.open(o, 'reject')}
-            testIdPrefix="launchpad"
-            testIdSuffix={o.id}
-          />
-        );
+        return decision.approvalButtons(o, o.createdBy === me.staff.id);
       },
     },
   ];
 
   return (
     <>
-      <DeskHeader title={t('launchpad.title')} intro={t('launchpad.intro')} list={list}>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)} data-testid="launchpad-new">
-          {t('launchpad.new')}
-        </Button>
-      </DeskHeader>
+      <DeskHeader
+        title={t('launchpad.title')}
+        intro={t('launchpad.intro')}
+        list={list}
+        create={{ text: t('launchpad.new'), testId: 'launchpad-new', onClick: () => setCreating(true) }}
+      />
       <DeskTable<StaffCoinOfferingView>
         list={list}
         items={list.data?.items ?? []}

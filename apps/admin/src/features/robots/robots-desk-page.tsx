@@ -4,7 +4,7 @@
 // started runs keep their terms). Below, the runs: each customer's sub-account with its figures, which
 // come from its own trades: nothing here can set them. Every action is audited by the server.
 
-import { EditOutlined, PlusOutlined, StopOutlined } from '@ant-design/icons';
+import { EditOutlined, StopOutlined } from '@ant-design/icons';
 import type { CreateRobotTemplateInput, StaffRobotRunView, StaffRobotTemplateView } from '@bourse/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import {
@@ -31,7 +31,6 @@ import { formatDateTime, formatDecimalText } from '../../app/format.ts';
 import { isApiError } from '../../app/request.ts';
 import { useDecisionDialog } from '../../shared/decision-dialog.tsx';
 import { DeskHeader, DeskTable } from '../../shared/desk-list.tsx';
-import { SecondApprovalButtons } from '../../shared/second-approval.tsx';
 
 const STATUS_COLOURS = { pending_approval: 'gold', approved: 'green', rejected: 'red', retired: 'default' } as const;
 const DECIMAL = /^\d{1,15}(\.\d{1,8})?$/;
@@ -387,8 +386,9 @@ export default function RobotsDeskPage() {
   const [creating, setCreating] = useState<{ replacing: StaffRobotTemplateView | null } | null>(null);
   const list = useQuery({ queryKey: queryKeys.robotTemplates, queryFn: () => adminApi.robotTemplates() });
   const lang = i18n.language;
-  const decision = useDecisionDialog<StaffRobotTemplateView, 'approve' | 'reject' | 'retire'>({
+  const decision = useDecisionDialog<StaffRobotTemplateView, 'retire'>({
     ns: 'robots',
+    testIdPrefix: 'robots',
     titleParams: (o) => ({ name: o.name }),
     body: (o) => paramsText(t, o, lang),
     done: { approve: 'approved', reject: 'rejected', retire: 'retiredDone' },
@@ -472,34 +472,19 @@ export default function RobotsDeskPage() {
             </Flex>
           );
         if (o.status !== 'pending_approval') return '—';
-        return (
-          <SecondApprovalButtons
-            isMine={o.createdBy === me.staff.id}
-            notYourOwn={t('robots.notYourOwn')}
-            approveText={t('robots.approve')}
-            rejectText={t('robots.reject')}
-            onApprove={() => decision.open(o, 'approve')}
-            onReject={() => decision.open(o, 'reject')}
-            testIdPrefix="robots"
-            testIdSuffix={o.id}
-          />
-        );
+        return decision.approvalButtons(o, o.createdBy === me.staff.id);
       },
     },
   ];
 
   return (
     <>
-      <DeskHeader title={t('robots.title')} intro={t('robots.intro')} list={list}>
-        <Button
-          type="primary"
-          icon={<PlusOutlined />}
-          onClick={() => setCreating({ replacing: null })}
-          data-testid="robots-new"
-        >
-          {t('robots.new')}
-        </Button>
-      </DeskHeader>
+      <DeskHeader
+        title={t('robots.title')}
+        intro={t('robots.intro')}
+        list={list}
+        create={{ text: t('robots.new'), testId: 'robots-new', onClick: () => setCreating({ replacing: null }) }}
+      />
       <DeskTable<StaffRobotTemplateView>
         list={list}
         items={list.data?.items ?? []}
