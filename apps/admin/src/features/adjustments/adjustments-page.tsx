@@ -5,19 +5,7 @@
 
 import type { AdjustmentView, ProposeAdjustmentInput } from '@bourse/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import {
-  Alert,
-  App as AntApp,
-  Flex,
-  Form,
-  Input,
-  Modal,
-  Segmented,
-  Select,
-  type TableColumnsType,
-  Tag,
-  Typography,
-} from 'antd';
+import { App as AntApp, Flex, Form, Input, Segmented, Select, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminApi, queryClient, queryKeys } from '../../app/api.ts';
@@ -26,6 +14,7 @@ import { formatDateTime, formatDecimalText } from '../../app/format.ts';
 import { isApiError } from '../../app/request.ts';
 import { useDecisionDialog } from '../../shared/decision-dialog.tsx';
 import { DeskHeader, DeskTable } from '../../shared/desk-list.tsx';
+import { FormModal } from '../../shared/form-modal.tsx';
 import { ReasonField } from '../../shared/reason-modal.tsx';
 
 // The contract's proposeAdjustmentBody rules, mirrored for typing-time hints (the server decides).
@@ -72,22 +61,14 @@ function ProposeModal({ open, onClose }: { open: boolean; onClose: () => void })
     },
   });
   return (
-    <Modal
+    <FormModal
       open={open}
       title={t('adjustments.proposeTitle')}
       okText={t('adjustments.propose')}
-      cancelText={t('common.cancel')}
-      okButtonProps={{ loading: propose.isPending, 'data-testid': 'adjustment-propose-submit' }}
-      onOk={() =>
-        void form.validateFields().then(
-          (values) => propose.mutate(values),
-          () => undefined,
-        )
-      }
-      onCancel={onClose}
-      afterClose={() => propose.reset()}
-      destroyOnHidden
-      maskClosable={false}
+      submitTestId="adjustment-propose-submit"
+      form={form}
+      mutation={propose}
+      onClose={onClose}
     >
       <Typography.Paragraph type="secondary">{t('adjustments.proposeHint')}</Typography.Paragraph>
       <Form<ProposeValues>
@@ -139,8 +120,7 @@ function ProposeModal({ open, onClose }: { open: boolean; onClose: () => void })
         </Form.Item>
         <ReasonField />
       </Form>
-      {propose.isError && <Alert type="error" showIcon title={propose.error.message} />}
-    </Modal>
+    </FormModal>
   );
 }
 

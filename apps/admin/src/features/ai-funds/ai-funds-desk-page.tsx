@@ -14,7 +14,6 @@ import {
   Form,
   Input,
   InputNumber,
-  Modal,
   Select,
   type TableColumnsType,
   Tag,
@@ -28,6 +27,7 @@ import { formatDecimalText } from '../../app/format.ts';
 import { isApiError } from '../../app/request.ts';
 import { useDecisionDialog } from '../../shared/decision-dialog.tsx';
 import { DeskHeader, DeskTable } from '../../shared/desk-list.tsx';
+import { FormModal } from '../../shared/form-modal.tsx';
 
 const STATUS_COLOURS = { pending_approval: 'gold', approved: 'green', rejected: 'red', retired: 'default' } as const;
 const DECIMAL = /^\d{1,15}(\.\d{1,2})?$/;
@@ -87,23 +87,15 @@ function CreateModal({
     },
   });
   return (
-    <Modal
+    <FormModal
       open={open}
+      width={600}
       title={changing ? t('aiFunds.changeTitle', { name: changing.name }) : t('aiFunds.createTitle')}
       okText={t('aiFunds.create')}
-      cancelText={t('common.cancel')}
-      okButtonProps={{ loading: create.isPending, 'data-testid': 'ai-funds-create-submit' }}
-      onOk={() =>
-        void form.validateFields().then(
-          (values) => create.mutate(values),
-          () => undefined,
-        )
-      }
-      onCancel={onClose}
-      afterClose={() => create.reset()}
-      destroyOnHidden
-      maskClosable={false}
-      width={600}
+      submitTestId="ai-funds-create-submit"
+      form={form}
+      mutation={create}
+      onClose={onClose}
     >
       <Form<CreateValues>
         form={form}
@@ -166,7 +158,7 @@ function CreateModal({
           <Input.TextArea maxLength={500} rows={2} />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }
 

@@ -29,6 +29,7 @@ import { formatDateTime, formatDecimalText } from '../../app/format.ts';
 import { isApiError } from '../../app/request.ts';
 import { useDecisionDialog } from '../../shared/decision-dialog.tsx';
 import { DeskHeader, DeskTable } from '../../shared/desk-list.tsx';
+import { FormModal } from '../../shared/form-modal.tsx';
 import { ReasonField } from '../../shared/reason-modal.tsx';
 
 const STATUS_COLOURS = { pending_approval: 'gold', published: 'blue', rejected: 'red', settled: 'green' } as const;
@@ -96,22 +97,14 @@ function CreateModal({ open, onClose }: { open: boolean; onClose: () => void }) 
     },
   });
   return (
-    <Modal
+    <FormModal
       open={open}
       title={t('blockTrades.createTitle')}
       okText={t('blockTrades.create')}
-      cancelText={t('common.cancel')}
-      okButtonProps={{ loading: create.isPending, 'data-testid': 'block-create-submit' }}
-      onOk={() =>
-        void form.validateFields().then(
-          (values) => create.mutate(values),
-          () => undefined,
-        )
-      }
-      onCancel={onClose}
-      afterClose={() => create.reset()}
-      destroyOnHidden
-      maskClosable={false}
+      submitTestId="block-create-submit"
+      form={form}
+      mutation={create}
+      onClose={onClose}
     >
       <Typography.Paragraph type="secondary">{t('blockTrades.createHint')}</Typography.Paragraph>
       <Form<CreateValues>
@@ -165,8 +158,7 @@ function CreateModal({ open, onClose }: { open: boolean; onClose: () => void }) 
         </Form.Item>
         <ReasonField />
       </Form>
-      {create.isError && <Alert type="error" showIcon title={create.error.message} />}
-    </Modal>
+    </FormModal>
   );
 }
 
@@ -184,22 +176,13 @@ function HniModal({ open, onClose }: { open: boolean; onClose: () => void }) {
     },
   });
   return (
-    <Modal
+    <FormModal
       open={open}
       title={t('blockTrades.hniTitle')}
       okText={t('blockTrades.markHni')}
-      cancelText={t('common.cancel')}
-      okButtonProps={{ loading: mark.isPending }}
-      onOk={() =>
-        void form.validateFields().then(
-          (values) => mark.mutate(values),
-          () => undefined,
-        )
-      }
-      onCancel={onClose}
-      afterClose={() => mark.reset()}
-      destroyOnHidden
-      maskClosable={false}
+      form={form}
+      mutation={mark}
+      onClose={onClose}
     >
       <Typography.Paragraph type="secondary">{t('blockTrades.hniHint')}</Typography.Paragraph>
       <Form form={form} layout="vertical" requiredMark={false} preserve={false}>
@@ -212,8 +195,7 @@ function HniModal({ open, onClose }: { open: boolean; onClose: () => void }) {
         </Form.Item>
         <ReasonField />
       </Form>
-      {mark.isError && <Alert type="error" showIcon title={mark.error.message} />}
-    </Modal>
+    </FormModal>
   );
 }
 

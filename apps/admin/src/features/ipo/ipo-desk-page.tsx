@@ -8,7 +8,6 @@ import { RocketOutlined } from '@ant-design/icons';
 import type { CreateIpoInput, StaffIpoView } from '@bourse/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import {
-  Alert,
   App as AntApp,
   Button,
   DatePicker,
@@ -17,7 +16,6 @@ import {
   Form,
   Input,
   InputNumber,
-  Modal,
   Select,
   Table,
   type TableColumnsType,
@@ -32,6 +30,7 @@ import { formatDateTime, formatDecimalText } from '../../app/format.ts';
 import { isApiError } from '../../app/request.ts';
 import { useDecisionDialog } from '../../shared/decision-dialog.tsx';
 import { DeskHeader, DeskTable } from '../../shared/desk-list.tsx';
+import { FormModal } from '../../shared/form-modal.tsx';
 
 const STATUS_COLOURS = {
   draft: 'gold',
@@ -99,23 +98,15 @@ function CreateModal({ open, onClose }: { open: boolean; onClose: () => void }) 
     },
   });
   return (
-    <Modal
+    <FormModal
       open={open}
       width={640}
       title={t('ipo.createTitle')}
       okText={t('ipo.create')}
-      cancelText={t('common.cancel')}
-      okButtonProps={{ loading: create.isPending, 'data-testid': 'ipo-create-submit' }}
-      onOk={() =>
-        void form.validateFields().then(
-          (values) => create.mutate(values),
-          () => undefined,
-        )
-      }
-      onCancel={onClose}
-      afterClose={() => create.reset()}
-      destroyOnHidden
-      maskClosable={false}
+      submitTestId="ipo-create-submit"
+      form={form}
+      mutation={create}
+      onClose={onClose}
     >
       <Typography.Paragraph type="secondary">{t('ipo.createHint')}</Typography.Paragraph>
       <Form<CreateValues>
@@ -198,8 +189,7 @@ function CreateModal({ open, onClose }: { open: boolean; onClose: () => void }) 
           <DatePicker.RangePicker style={{ width: '100%' }} data-testid="ipo-dates" />
         </Form.Item>
       </Form>
-      {create.isError && <Alert type="error" showIcon title={create.error.message} />}
-    </Modal>
+    </FormModal>
   );
 }
 

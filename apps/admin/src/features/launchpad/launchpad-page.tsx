@@ -6,19 +6,7 @@
 
 import type { CreateCoinOfferingInput, StaffCoinOfferingView } from '@bourse/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import {
-  Alert,
-  App as AntApp,
-  Flex,
-  Form,
-  Input,
-  InputNumber,
-  Modal,
-  Table,
-  type TableColumnsType,
-  Tag,
-  Typography,
-} from 'antd';
+import { App as AntApp, Flex, Form, Input, InputNumber, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminApi, queryClient, queryKeys } from '../../app/api.ts';
@@ -27,6 +15,7 @@ import { formatDateTime, formatDecimalText } from '../../app/format.ts';
 import { isApiError } from '../../app/request.ts';
 import { useDecisionDialog } from '../../shared/decision-dialog.tsx';
 import { DeskHeader, DeskTable } from '../../shared/desk-list.tsx';
+import { FormModal } from '../../shared/form-modal.tsx';
 import { ReasonField } from '../../shared/reason-modal.tsx';
 
 const STATUS_COLOURS = {
@@ -102,23 +91,15 @@ function CreateModal({ open, onClose }: { open: boolean; onClose: () => void }) 
     message: t('launchpad.decimalRule', { label }),
   });
   return (
-    <Modal
+    <FormModal
       open={open}
+      width={640}
       title={t('launchpad.createTitle')}
       okText={t('launchpad.create')}
-      cancelText={t('common.cancel')}
-      okButtonProps={{ loading: create.isPending, 'data-testid': 'launchpad-create-submit' }}
-      onOk={() =>
-        void form.validateFields().then(
-          (values) => create.mutate(values),
-          () => undefined,
-        )
-      }
-      onCancel={onClose}
-      afterClose={() => create.reset()}
-      destroyOnHidden
-      maskClosable={false}
-      width={640}
+      submitTestId="launchpad-create-submit"
+      form={form}
+      mutation={create}
+      onClose={onClose}
     >
       <Typography.Paragraph type="secondary">{t('launchpad.createHint')}</Typography.Paragraph>
       <Form<CreateValues>
@@ -196,8 +177,7 @@ function CreateModal({ open, onClose }: { open: boolean; onClose: () => void }) 
         </Form.Item>
         <ReasonField />
       </Form>
-      {create.isError && <Alert type="error" showIcon title={create.error.message} />}
-    </Modal>
+    </FormModal>
   );
 }
 

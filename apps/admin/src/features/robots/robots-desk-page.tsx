@@ -8,14 +8,12 @@ import { EditOutlined, StopOutlined } from '@ant-design/icons';
 import type { CreateRobotTemplateInput, StaffRobotRunView, StaffRobotTemplateView } from '@bourse/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import {
-  Alert,
   App as AntApp,
   Button,
   Flex,
   Form,
   Input,
   InputNumber,
-  Modal,
   Segmented,
   Select,
   Table,
@@ -31,6 +29,7 @@ import { formatDateTime, formatDecimalText } from '../../app/format.ts';
 import { isApiError } from '../../app/request.ts';
 import { useDecisionDialog } from '../../shared/decision-dialog.tsx';
 import { DeskHeader, DeskTable } from '../../shared/desk-list.tsx';
+import { FormModal } from '../../shared/form-modal.tsx';
 
 const STATUS_COLOURS = { pending_approval: 'gold', approved: 'green', rejected: 'red', retired: 'default' } as const;
 const DECIMAL = /^\d{1,15}(\.\d{1,8})?$/;
@@ -146,23 +145,15 @@ function CreateModal({
     message: t('robots.decimalRule', { label }),
   });
   return (
-    <Modal
+    <FormModal
       open={open}
+      width={640}
       title={replacing ? t('robots.changeTitle', { name: replacing.name }) : t('robots.createTitle')}
       okText={t('robots.create')}
-      cancelText={t('common.cancel')}
-      okButtonProps={{ loading: create.isPending, 'data-testid': 'robots-create-submit' }}
-      onOk={() =>
-        void form.validateFields().then(
-          (values) => create.mutate(values),
-          () => undefined,
-        )
-      }
-      onCancel={onClose}
-      afterClose={() => create.reset()}
-      destroyOnHidden
-      maskClosable={false}
-      width={640}
+      submitTestId="robots-create-submit"
+      form={form}
+      mutation={create}
+      onClose={onClose}
     >
       <Form<CreateValues>
         form={form}
@@ -291,8 +282,7 @@ function CreateModal({
           <Input.TextArea rows={2} maxLength={500} />
         </Form.Item>
       </Form>
-      {create.isError && <Alert type="error" showIcon title={create.error.message} />}
-    </Modal>
+    </FormModal>
   );
 }
 
