@@ -1,6 +1,8 @@
-import type { QueryKey } from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider, type QueryKey } from '@tanstack/react-query';
+import { createElement, type ReactNode } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { decisionTexts, runDecision } from './decision-dialog.tsx';
+import { type DecisionDialogSpec, decisionTexts, runDecision, useDecisionDialog } from './decision-dialog.tsx';
 
 type Item = { id: number };
 type Action = 'approve' | 'reject' | 'retire';
@@ -72,5 +74,28 @@ describe('the decision dialog', () => {
     const { events, effects } = recorder();
     await expect(runDecision(spec, { id: 7 }, 'approve', 'looks right', effects)).rejects.toBe(refusal);
     expect(events).toEqual([]);
+  });
+
+  it("gives each item the shared approve / reject pair with the desk's test ids, disabled on the staff member's own", () => {
+    let hook: ReturnType<typeof useDecisionDialog<Item, 'retire'>> | null = null;
+    function Probe() {
+      hook = useDecisionDialog<Item, 'retire'>({
+        ...desk(async () => undefined).spec,
+        testIdPrefix: 'robots',
+        titleParams: (item) => ({ id: item.id }),
+        body: () => 'body',
+      } satisfies DecisionDialogSpec<Item, Action>);
+      return null;
+    }
+    renderToStaticMarkup(createElement(QueryClientProvider, { client: new QueryClient() }, createElement(Probe)));
+    if (hook === null) throw new Error('the hook did not run');
+    const { approvalButtons }: { approvalButtons: (item: Item, isMine: boolean) => ReactNode } = hook;
+    const theirs = renderToStaticMarkup(createElement('div', null, approvalButtons({ id: 7 }, false)));
+    expect(theirs).toContain('data-testid="robots-approve-7"');
+    expect(theirs).toContain('data-testid="robots-reject-7"');
+    expect(theirs).toContain('robots.approve');
+    expect(theirs).not.toContain('disabled');
+    const mine = renderToStaticMarkup(createElement('div', null, approvalButtons({ id: 8 }, true)));
+    expect(mine.match(/disabled=""/g)).toHaveLength(2);
   });
 });
