@@ -1,4 +1,4 @@
-// The approve / reject pair of a "second staff member" decision (adjustments, IPO, block and launchpad
+// The approve / reject pair of a "second staff member" decision (adjustments, IPO, block, launchpad, robots, AI funds
 // desks): both buttons are disabled on an item the signed-in staff member created themselves, with a
 // tooltip saying why — the server refuses it too; this only keeps the console from offering it.
 import { CheckOutlined, CloseOutlined } from '@ant-design/icons';

@@ -3,33 +3,19 @@
 // rejects, with a reason. The customer sees an approved adjustment in their funds records and statement.
 // Every action is audited by the server.
 
-import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { AdjustmentView, ProposeAdjustmentInput } from '@bourse/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import {
-  Alert,
-  App as AntApp,
-  Button,
-  Flex,
-  Form,
-  Input,
-  Modal,
-  Segmented,
-  Select,
-  Table,
-  type TableColumnsType,
-  Tag,
-  Typography,
-} from 'antd';
+import { App as AntApp, Flex, Form, Input, Segmented, Select, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminApi, queryClient, queryKeys } from '../../app/api.ts';
 import { useCurrentStaff } from '../../app/current-staff.tsx';
 import { formatDateTime, formatDecimalText } from '../../app/format.ts';
 import { isApiError } from '../../app/request.ts';
-import { PageTitle } from '../../shared/page-title.tsx';
-import { ReasonField, ReasonModal } from '../../shared/reason-modal.tsx';
-import { SecondApprovalButtons } from '../../shared/second-approval.tsx';
+import { useDecisionDialog } from '../../shared/decision-dialog.tsx';
+import { DeskHeader, DeskTable } from '../../shared/desk-list.tsx';
+import { FormModal } from '../../shared/form-modal.tsx';
+import { ReasonField } from '../../shared/reason-modal.tsx';
 
 // The contract's proposeAdjustmentBody rules, mirrored for typing-time hints (the server decides).
 const WALLETS = ['stock', 'spot'] as const;
@@ -75,22 +61,14 @@ function ProposeModal({ open, onClose }: { open: boolean; onClose: () => void })
     },
   });
   return (
-    <Modal
+    <FormModal
       open={open}
       title={t('adjustments.proposeTitle')}
       okText={t('adjustments.propose')}
-      cancelText={t('common.cancel')}
-      okButtonProps={{ loading: propose.isPending, 'data-testid': 'adjustment-propose-submit' }}
-      onOk={() =>
-        void form.validateFields().then(
-          (values) => propose.mutate(values),
-          () => undefined,
-        )
-      }
-      onCancel={onClose}
-      afterClose={() => propose.reset()}
-      destroyOnHidden
-      maskClosable={false}
+      submitTestId="adjustment-propose-submit"
+      form={form}
+      mutation={propose}
+      onClose={onClose}
     >
       <Typography.Paragraph type="secondary">{t('adjustments.proposeHint')}</Typography.Paragraph>
       <Form<ProposeValues>
@@ -142,26 +120,34 @@ function ProposeModal({ open, onClose }: { open: boolean; onClose: () => void })
         </Form.Item>
         <ReasonField />
       </Form>
-      {propose.isError && <Alert type="error" showIcon title={propose.error.message} />}
-    </Modal>
+    </FormModal>
   );
 }
 
-type Deciding = { item: AdjustmentView; decision: 'approve' | 'reject' };
-
 export default function AdjustmentsPage() {
   const { t, i18n } = useTranslation();
-  const { message } = AntApp.useApp();
   const me = useCurrentStaff();
   const [filter, setFilter] = useState<StatusFilter>('pending');
   const [isProposing, setProposing] = useState(false);
-  const [deciding, setDeciding] = useState<Deciding | null>(null);
-  const [isDialogOpen, setDialogOpen] = useState(false);
   const list = useQuery({
     queryKey: queryKeys.adjustments(filter),
     queryFn: () => adminApi.adjustments({ status: filter }),
   });
   const lang = i18n.language;
+  const decision = useDecisionDialog<AdjustmentView>({
+    ns: 'adjustments',
+    testIdPrefix: 'adjustment',
+    titleParams: (a) => ({ id: a.id }),
+    body: (a, action) =>
+      t(`adjustments.${action}Body`, {
+        amount: `${formatDecimalText(a.amount, lang)} ${a.asset}`,
+        user: a.userId,
+        reason: a.reason,
+      }),
+    done: { approve: 'approved', reject: 'rejected' },
+    send: (a, action, reason) => adminApi.decideAdjustment(a.id, { decision: action, reason }),
+    invalidates: [['adjustments']],
+  });
   const when = (ms: number | null) => (ms === null ? '—' : formatDateTime(new Date(ms).toISOString(), lang));
 
   const columns: TableColumnsType<AdjustmentView> = [
@@ -225,47 +211,19 @@ export default function AdjustmentsPage() {
       width: 210,
       render: (_, a) => {
         if (a.status !== 'pending') return a.transferId ? <Typography.Text code>{a.transferId}</Typography.Text> : '—';
-        const decide = (decision: 'approve' | 'reject') => {
-          setDeciding({ item: a, decision });
-          setDialogOpen(true);
-        };
-        return (
-          <SecondApprovalButtons
-            isMine={a.proposedBy === me.staff.id}
-            notYourOwn={t('adjustments.notYourOwn')}
-            approveText={t('adjustments.approve')}
-            rejectText={t('adjustments.reject')}
-            onApprove={() => decide('approve')}
-            onReject={() => decide('reject')}
-            testIdPrefix="adjustment"
-            testIdSuffix={a.id}
-          />
-        );
+        return decision.approvalButtons(a, a.proposedBy === me.staff.id);
       },
     },
   ];
 
   return (
     <>
-      <PageTitle
+      <DeskHeader
         title={t('adjustments.title')}
-        extra={
-          <Flex gap={8}>
-            <Button icon={<ReloadOutlined />} onClick={() => void list.refetch()} loading={list.isFetching}>
-              {t('common.refresh')}
-            </Button>
-            <Button
-              type="primary"
-              icon={<PlusOutlined />}
-              onClick={() => setProposing(true)}
-              data-testid="adjustment-new"
-            >
-              {t('adjustments.new')}
-            </Button>
-          </Flex>
-        }
+        intro={t('adjustments.intro')}
+        list={list}
+        create={{ text: t('adjustments.new'), testId: 'adjustment-new', onClick: () => setProposing(true) }}
       />
-      <Typography.Paragraph type="secondary">{t('adjustments.intro')}</Typography.Paragraph>
       <Segmented<StatusFilter>
         style={{ marginBottom: 16 }}
         value={filter}
@@ -275,47 +233,16 @@ export default function AdjustmentsPage() {
           { value: 'all', label: t('adjustments.all') },
         ]}
       />
-      {list.isError && <Alert type="error" showIcon title={list.error.message} style={{ marginBottom: 16 }} />}
-      <Table<AdjustmentView>
-        rowKey="id"
-        size="middle"
+      <DeskTable<AdjustmentView>
+        list={list}
+        items={list.data?.items ?? []}
         columns={columns}
-        dataSource={list.data?.items ?? []}
-        loading={list.isLoading}
-        pagination={false}
-        scroll={{ x: 1000 }}
-        locale={{ emptyText: t('adjustments.empty') }}
-        data-testid="adjustments-table"
+        scrollX={1000}
+        emptyText={t('adjustments.empty')}
+        testId="adjustments-table"
       />
       <ProposeModal open={isProposing} onClose={() => setProposing(false)} />
-      <ReasonModal
-        open={isDialogOpen}
-        isDanger={deciding?.decision === 'reject'}
-        title={t(deciding?.decision === 'reject' ? 'adjustments.rejectTitle' : 'adjustments.approveTitle', {
-          id: deciding?.item.id ?? '',
-        })}
-        body={
-          deciding && (
-            <Typography.Paragraph>
-              {t(deciding.decision === 'reject' ? 'adjustments.rejectBody' : 'adjustments.approveBody', {
-                amount: `${formatDecimalText(deciding.item.amount, lang)} ${deciding.item.asset}`,
-                user: deciding.item.userId,
-                reason: deciding.item.reason,
-              })}
-            </Typography.Paragraph>
-          )
-        }
-        okText={t(deciding?.decision === 'reject' ? 'adjustments.reject' : 'adjustments.approve')}
-        onCancel={() => setDialogOpen(false)}
-        onConfirm={async (reason) => {
-          if (deciding === null) return;
-          await adminApi.decideAdjustment(deciding.item.id, { decision: deciding.decision, reason });
-          void message.success(t(deciding.decision === 'reject' ? 'adjustments.rejected' : 'adjustments.approved'));
-          setDialogOpen(false);
-          void queryClient.invalidateQueries({ queryKey: ['adjustments'] });
-          void queryClient.invalidateQueries({ queryKey: ['audit'] });
-        }}
-      />
+      {decision.dialog}
     </>
   );
 }

@@ -4,20 +4,17 @@
 // subscriptions; it is still valued and its holders may redeem). The last valuation of each fund is shown
 // read-only: nothing here sets a valuation, a NAV, units or holdings. Every action is audited by the server.
 
-import { EditOutlined, PlusOutlined, ReloadOutlined, StopOutlined } from '@ant-design/icons';
+import { EditOutlined, StopOutlined } from '@ant-design/icons';
 import type { FundMarket, FundRule, StaffFundView } from '@bourse/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import {
-  Alert,
   App as AntApp,
   Button,
   Flex,
   Form,
   Input,
   InputNumber,
-  Modal,
   Select,
-  Table,
   type TableColumnsType,
   Tag,
   Typography,
@@ -28,9 +25,9 @@ import { adminApi, queryClient, queryKeys } from '../../app/api.ts';
 import { useCurrentStaff } from '../../app/current-staff.tsx';
 import { formatDecimalText } from '../../app/format.ts';
 import { isApiError } from '../../app/request.ts';
-import { PageTitle } from '../../shared/page-title.tsx';
-import { ReasonModal } from '../../shared/reason-modal.tsx';
-import { SecondApprovalButtons } from '../../shared/second-approval.tsx';
+import { useDecisionDialog } from '../../shared/decision-dialog.tsx';
+import { DeskHeader, DeskTable } from '../../shared/desk-list.tsx';
+import { FormModal } from '../../shared/form-modal.tsx';
 
 const STATUS_COLOURS = { pending_approval: 'gold', approved: 'green', rejected: 'red', retired: 'default' } as const;
 const DECIMAL = /^\d{1,15}(\.\d{1,2})?$/;
@@ -90,23 +87,15 @@ function CreateModal({
     },
   });
   return (
-    <Modal
+    <FormModal
       open={open}
+      width={600}
       title={changing ? t('aiFunds.changeTitle', { name: changing.name }) : t('aiFunds.createTitle')}
       okText={t('aiFunds.create')}
-      cancelText={t('common.cancel')}
-      okButtonProps={{ loading: create.isPending, 'data-testid': 'ai-funds-create-submit' }}
-      onOk={() =>
-        void form.validateFields().then(
-          (values) => create.mutate(values),
-          () => undefined,
-        )
-      }
-      onCancel={onClose}
-      afterClose={() => create.reset()}
-      destroyOnHidden
-      maskClosable={false}
-      width={600}
+      submitTestId="ai-funds-create-submit"
+      form={form}
+      mutation={create}
+      onClose={onClose}
     >
       <Form<CreateValues>
         form={form}
@@ -169,20 +158,34 @@ function CreateModal({
           <Input.TextArea maxLength={500} rows={2} />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }
 
-type Deciding = { item: StaffFundView; action: 'approve' | 'reject' | 'retire' };
-
 export default function AiFundsDeskPage() {
   const { t, i18n } = useTranslation();
-  const { message } = AntApp.useApp();
   const me = useCurrentStaff();
   const [creating, setCreating] = useState<{ changing: StaffFundView | null } | null>(null);
-  const [deciding, setDeciding] = useState<Deciding | null>(null);
   const list = useQuery({ queryKey: queryKeys.aiFunds, queryFn: () => adminApi.aiFunds() });
   const num = (v: string) => formatDecimalText(trimZeros(v), i18n.language);
+  const decision = useDecisionDialog<StaffFundView, 'retire'>({
+    ns: 'aiFunds',
+    testIdPrefix: 'ai-funds',
+    titleParams: (f) => ({ name: f.name }),
+    body: (f) => (
+      <>
+        {t(`aiFunds.rules.${f.rule}`)} · {f.market} ·{' '}
+        {t('aiFunds.termsLine', { size: f.size, days: f.lookbackDays, min: num(f.minAmount), currency: f.currency })}
+      </>
+    ),
+    done: { approve: 'approved', reject: 'rejected', retire: 'retiredDone' },
+    dangerous: ['reject', 'retire'],
+    send: (f, action, reason) =>
+      action === 'retire'
+        ? adminApi.retireAiFund({ id: f.id, reason })
+        : adminApi.reviewAiFund({ id: f.id, approve: action === 'approve', reason }),
+    invalidates: [queryKeys.aiFunds],
+  });
 
   const columns: TableColumnsType<StaffFundView> = [
     { title: t('aiFunds.id'), dataIndex: 'id', width: 60 },
@@ -239,60 +242,32 @@ export default function AiFundsDeskPage() {
               <Button size="small" icon={<EditOutlined />} onClick={() => setCreating({ changing: f })}>
                 {t('aiFunds.change')}
               </Button>
-              <Button size="small" icon={<StopOutlined />} onClick={() => setDeciding({ item: f, action: 'retire' })}>
+              <Button size="small" icon={<StopOutlined />} onClick={() => decision.open(f, 'retire')}>
                 {t('aiFunds.retire')}
               </Button>
             </Flex>
           );
         if (f.status !== 'pending_approval') return '—';
-        return (
-          <SecondApprovalButtons
-            isMine={f.createdBy === me.staff.id}
-            notYourOwn={t('aiFunds.notYourOwn')}
-            approveText={t('aiFunds.approve')}
-            rejectText={t('aiFunds.reject')}
-            onApprove={() => setDeciding({ item: f, action: 'approve' })}
-            onReject={() => setDeciding({ item: f, action: 'reject' })}
-            testIdPrefix="ai-funds"
-            testIdSuffix={f.id}
-          />
-        );
+        return decision.approvalButtons(f, f.createdBy === me.staff.id);
       },
     },
   ];
 
   return (
     <>
-      <PageTitle
+      <DeskHeader
         title={t('aiFunds.title')}
-        extra={
-          <Flex gap={8}>
-            <Button icon={<ReloadOutlined />} onClick={() => void list.refetch()} loading={list.isFetching}>
-              {t('common.refresh')}
-            </Button>
-            <Button
-              type="primary"
-              icon={<PlusOutlined />}
-              onClick={() => setCreating({ changing: null })}
-              data-testid="ai-funds-new"
-            >
-              {t('aiFunds.new')}
-            </Button>
-          </Flex>
-        }
+        intro={t('aiFunds.intro')}
+        list={list}
+        create={{ text: t('aiFunds.new'), testId: 'ai-funds-new', onClick: () => setCreating({ changing: null }) }}
       />
-      <Typography.Paragraph type="secondary">{t('aiFunds.intro')}</Typography.Paragraph>
-      {list.isError && <Alert type="error" showIcon title={list.error.message} style={{ marginBottom: 16 }} />}
-      <Table<StaffFundView>
-        rowKey="id"
-        size="middle"
+      <DeskTable<StaffFundView>
+        list={list}
+        items={list.data?.items ?? []}
         columns={columns}
-        dataSource={list.data?.items ?? []}
-        loading={list.isLoading}
-        pagination={false}
-        scroll={{ x: 1000 }}
-        locale={{ emptyText: t('aiFunds.empty') }}
-        data-testid="ai-funds-table"
+        scrollX={1000}
+        emptyText={t('aiFunds.empty')}
+        testId="ai-funds-table"
       />
       <CreateModal
         key={creating === null ? 'closed' : `open:${creating.changing?.id ?? 'new'}`}
@@ -300,44 +275,7 @@ export default function AiFundsDeskPage() {
         changing={creating?.changing ?? null}
         onClose={() => setCreating(null)}
       />
-      <ReasonModal
-        open={deciding !== null}
-        isDanger={deciding?.action !== 'approve'}
-        title={t(`aiFunds.${deciding?.action ?? 'approve'}Title`, { name: deciding?.item.name ?? '' })}
-        body={
-          deciding && (
-            <Typography.Paragraph>
-              {t(`aiFunds.rules.${deciding.item.rule}`)} · {deciding.item.market} ·{' '}
-              {t('aiFunds.termsLine', {
-                size: deciding.item.size,
-                days: deciding.item.lookbackDays,
-                min: num(deciding.item.minAmount),
-                currency: deciding.item.currency,
-              })}
-            </Typography.Paragraph>
-          )
-        }
-        okText={t(`aiFunds.${deciding?.action ?? 'approve'}`)}
-        onCancel={() => setDeciding(null)}
-        onConfirm={async (reason) => {
-          if (deciding === null) return;
-          const { item, action } = deciding;
-          if (action === 'retire') await adminApi.retireAiFund({ id: item.id, reason });
-          else await adminApi.reviewAiFund({ id: item.id, approve: action === 'approve', reason });
-          void message.success(
-            t(
-              action === 'retire'
-                ? 'aiFunds.retiredDone'
-                : action === 'approve'
-                  ? 'aiFunds.approved'
-                  : 'aiFunds.rejected',
-            ),
-          );
-          setDeciding(null);
-          void queryClient.invalidateQueries({ queryKey: queryKeys.aiFunds });
-          void queryClient.invalidateQueries({ queryKey: ['audit'] });
-        }}
-      />
+      {decision.dialog}
     </>
   );
 }

@@ -4,7 +4,7 @@
 // allotment (read only: the server allots by rule at the window's close), and mark a customer HNI.
 // Every action is audited by the server with the reason given here.
 
-import { PlusOutlined, ReloadOutlined, UserAddOutlined } from '@ant-design/icons';
+import { UserAddOutlined } from '@ant-design/icons';
 import type { StaffBlockBidView, StaffBlockOfferView } from '@bourse/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import {
@@ -27,9 +27,10 @@ import { adminApi, queryClient, queryKeys } from '../../app/api.ts';
 import { useCurrentStaff } from '../../app/current-staff.tsx';
 import { formatDateTime, formatDecimalText } from '../../app/format.ts';
 import { isApiError } from '../../app/request.ts';
-import { PageTitle } from '../../shared/page-title.tsx';
-import { ReasonField, ReasonModal } from '../../shared/reason-modal.tsx';
-import { SecondApprovalButtons } from '../../shared/second-approval.tsx';
+import { useDecisionDialog } from '../../shared/decision-dialog.tsx';
+import { DeskHeader, DeskTable } from '../../shared/desk-list.tsx';
+import { FormModal } from '../../shared/form-modal.tsx';
+import { ReasonField } from '../../shared/reason-modal.tsx';
 
 const STATUS_COLOURS = { pending_approval: 'gold', published: 'blue', rejected: 'red', settled: 'green' } as const;
 const BID_COLOURS = {
@@ -96,22 +97,14 @@ function CreateModal({ open, onClose }: { open: boolean; onClose: () => void }) 
     },
   });
   return (
-    <Modal
+    <FormModal
       open={open}
       title={t('blockTrades.createTitle')}
       okText={t('blockTrades.create')}
-      cancelText={t('common.cancel')}
-      okButtonProps={{ loading: create.isPending, 'data-testid': 'block-create-submit' }}
-      onOk={() =>
-        void form.validateFields().then(
-          (values) => create.mutate(values),
-          () => undefined,
-        )
-      }
-      onCancel={onClose}
-      afterClose={() => create.reset()}
-      destroyOnHidden
-      maskClosable={false}
+      submitTestId="block-create-submit"
+      form={form}
+      mutation={create}
+      onClose={onClose}
     >
       <Typography.Paragraph type="secondary">{t('blockTrades.createHint')}</Typography.Paragraph>
       <Form<CreateValues>
@@ -165,8 +158,7 @@ function CreateModal({ open, onClose }: { open: boolean; onClose: () => void }) 
         </Form.Item>
         <ReasonField />
       </Form>
-      {create.isError && <Alert type="error" showIcon title={create.error.message} />}
-    </Modal>
+    </FormModal>
   );
 }
 
@@ -184,22 +176,13 @@ function HniModal({ open, onClose }: { open: boolean; onClose: () => void }) {
     },
   });
   return (
-    <Modal
+    <FormModal
       open={open}
       title={t('blockTrades.hniTitle')}
       okText={t('blockTrades.markHni')}
-      cancelText={t('common.cancel')}
-      okButtonProps={{ loading: mark.isPending }}
-      onOk={() =>
-        void form.validateFields().then(
-          (values) => mark.mutate(values),
-          () => undefined,
-        )
-      }
-      onCancel={onClose}
-      afterClose={() => mark.reset()}
-      destroyOnHidden
-      maskClosable={false}
+      form={form}
+      mutation={mark}
+      onClose={onClose}
     >
       <Typography.Paragraph type="secondary">{t('blockTrades.hniHint')}</Typography.Paragraph>
       <Form form={form} layout="vertical" requiredMark={false} preserve={false}>
@@ -212,8 +195,7 @@ function HniModal({ open, onClose }: { open: boolean; onClose: () => void }) {
         </Form.Item>
         <ReasonField />
       </Form>
-      {mark.isError && <Alert type="error" showIcon title={mark.error.message} />}
-    </Modal>
+    </FormModal>
   );
 }
 
@@ -269,21 +251,31 @@ function BidsModal({ offer, onClose }: { offer: StaffBlockOfferView | null; onCl
   );
 }
 
-type Deciding = { item: StaffBlockOfferView; decision: 'approve' | 'reject' };
-
 export default function BlockDeskPage() {
   const { t, i18n } = useTranslation();
-  const { message } = AntApp.useApp();
   const me = useCurrentStaff();
   const [isCreating, setCreating] = useState(false);
   const [isMarking, setMarking] = useState(false);
-  const [deciding, setDeciding] = useState<Deciding | null>(null);
-  const [isDialogOpen, setDialogOpen] = useState(false);
   const [bidsOf, setBidsOf] = useState<StaffBlockOfferView | null>(null);
   const list = useQuery({ queryKey: queryKeys.blockOffers, queryFn: () => adminApi.blockOffers() });
   const lang = i18n.language;
   const when = (ms: number | null) => (ms === null ? '—' : formatDateTime(new Date(ms).toISOString(), lang));
   const money = (v: string, currency: string) => `${formatDecimalText(v, lang)} ${currency}`;
+  const decision = useDecisionDialog<StaffBlockOfferView>({
+    ns: 'blockTrades',
+    testIdPrefix: 'block',
+    titleParams: (o) => ({ id: o.id }),
+    body: (o) =>
+      t('blockTrades.decideBody', {
+        quantity: formatDecimalText(o.quantity, lang),
+        symbol: o.symbol,
+        price: money(o.price, o.currency),
+        seller: o.seller,
+      }),
+    done: { approve: 'approved', reject: 'rejected' },
+    send: (o, action, reason) => adminApi.decideBlockOffer(o.id, { decision: action, reason }),
+    invalidates: [['block-offers']],
+  });
 
   const columns: TableColumnsType<StaffBlockOfferView> = [
     { title: t('blockTrades.id'), dataIndex: 'id', width: 60 },
@@ -378,88 +370,35 @@ export default function BlockDeskPage() {
           </Button>
         );
         if (o.status !== 'pending_approval') return bids;
-        const decide = (decision: 'approve' | 'reject') => {
-          setDeciding({ item: o, decision });
-          setDialogOpen(true);
-        };
-        return (
-          <SecondApprovalButtons
-            isMine={o.createdBy === me.staff.id}
-            notYourOwn={t('blockTrades.notYourOwn')}
-            approveText={t('blockTrades.approve')}
-            rejectText={t('blockTrades.reject')}
-            onApprove={() => decide('approve')}
-            onReject={() => decide('reject')}
-            testIdPrefix="block"
-            testIdSuffix={o.id}
-          />
-        );
+        return decision.approvalButtons(o, o.createdBy === me.staff.id);
       },
     },
   ];
 
   return (
     <>
-      <PageTitle
+      <DeskHeader
         title={t('blockTrades.title')}
-        extra={
-          <Flex gap={8}>
-            <Button icon={<ReloadOutlined />} onClick={() => void list.refetch()} loading={list.isFetching}>
-              {t('common.refresh')}
-            </Button>
-            <Button icon={<UserAddOutlined />} onClick={() => setMarking(true)}>
-              {t('blockTrades.markHni')}
-            </Button>
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)} data-testid="block-new">
-              {t('blockTrades.new')}
-            </Button>
-          </Flex>
-        }
-      />
-      <Typography.Paragraph type="secondary">{t('blockTrades.intro')}</Typography.Paragraph>
-      {list.isError && <Alert type="error" showIcon title={list.error.message} style={{ marginBottom: 16 }} />}
-      <Table<StaffBlockOfferView>
-        rowKey="id"
-        size="middle"
+        intro={t('blockTrades.intro')}
+        list={list}
+        create={{ text: t('blockTrades.new'), testId: 'block-new', onClick: () => setCreating(true) }}
+      >
+        <Button icon={<UserAddOutlined />} onClick={() => setMarking(true)}>
+          {t('blockTrades.markHni')}
+        </Button>
+      </DeskHeader>
+      <DeskTable<StaffBlockOfferView>
+        list={list}
+        items={list.data?.items ?? []}
         columns={columns}
-        dataSource={list.data?.items ?? []}
-        loading={list.isLoading}
-        pagination={false}
-        scroll={{ x: 1370 }}
-        locale={{ emptyText: t('blockTrades.empty') }}
-        data-testid="block-offers-table"
+        scrollX={1370}
+        emptyText={t('blockTrades.empty')}
+        testId="block-offers-table"
       />
       <CreateModal open={isCreating} onClose={() => setCreating(false)} />
       <HniModal open={isMarking} onClose={() => setMarking(false)} />
       <BidsModal offer={bidsOf} onClose={() => setBidsOf(null)} />
-      <ReasonModal
-        open={isDialogOpen}
-        isDanger={deciding?.decision === 'reject'}
-        title={t(deciding?.decision === 'reject' ? 'blockTrades.rejectTitle' : 'blockTrades.approveTitle', {
-          id: deciding?.item.id ?? '',
-        })}
-        body={
-          deciding && (
-            <Typography.Paragraph>
-              {t('blockTrades.decideBody', {
-                quantity: formatDecimalText(deciding.item.quantity, lang),
-                symbol: deciding.item.symbol,
-                price: money(deciding.item.price, deciding.item.currency),
-                seller: deciding.item.seller,
-              })}
-            </Typography.Paragraph>
-          )
-        }
-        okText={t(deciding?.decision === 'reject' ? 'blockTrades.reject' : 'blockTrades.approve')}
-        onCancel={() => setDialogOpen(false)}
-        onConfirm={async (reason) => {
-          if (deciding === null) return;
-          await adminApi.decideBlockOffer(deciding.item.id, { decision: deciding.decision, reason });
-          void message.success(t(deciding.decision === 'reject' ? 'blockTrades.rejected' : 'blockTrades.approved'));
-          setDialogOpen(false);
-          invalidate();
-        }}
-      />
+      {decision.dialog}
     </>
   );
 }

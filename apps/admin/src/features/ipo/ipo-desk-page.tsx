@@ -4,11 +4,10 @@
 // Nothing here can choose or change allottees: the server draws them from the committed seed. Every
 // action is audited by the server.
 
-import { PlusOutlined, ReloadOutlined, RocketOutlined } from '@ant-design/icons';
+import { RocketOutlined } from '@ant-design/icons';
 import type { CreateIpoInput, StaffIpoView } from '@bourse/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import {
-  Alert,
   App as AntApp,
   Button,
   DatePicker,
@@ -17,7 +16,6 @@ import {
   Form,
   Input,
   InputNumber,
-  Modal,
   Select,
   Table,
   type TableColumnsType,
@@ -30,9 +28,9 @@ import { adminApi, queryClient, queryKeys } from '../../app/api.ts';
 import { useCurrentStaff } from '../../app/current-staff.tsx';
 import { formatDateTime, formatDecimalText } from '../../app/format.ts';
 import { isApiError } from '../../app/request.ts';
-import { PageTitle } from '../../shared/page-title.tsx';
-import { ReasonModal } from '../../shared/reason-modal.tsx';
-import { SecondApprovalButtons } from '../../shared/second-approval.tsx';
+import { useDecisionDialog } from '../../shared/decision-dialog.tsx';
+import { DeskHeader, DeskTable } from '../../shared/desk-list.tsx';
+import { FormModal } from '../../shared/form-modal.tsx';
 
 const STATUS_COLOURS = {
   draft: 'gold',
@@ -100,23 +98,15 @@ function CreateModal({ open, onClose }: { open: boolean; onClose: () => void }) 
     },
   });
   return (
-    <Modal
+    <FormModal
       open={open}
       width={640}
       title={t('ipo.createTitle')}
       okText={t('ipo.create')}
-      cancelText={t('common.cancel')}
-      okButtonProps={{ loading: create.isPending, 'data-testid': 'ipo-create-submit' }}
-      onOk={() =>
-        void form.validateFields().then(
-          (values) => create.mutate(values),
-          () => undefined,
-        )
-      }
-      onCancel={onClose}
-      afterClose={() => create.reset()}
-      destroyOnHidden
-      maskClosable={false}
+      submitTestId="ipo-create-submit"
+      form={form}
+      mutation={create}
+      onClose={onClose}
     >
       <Typography.Paragraph type="secondary">{t('ipo.createHint')}</Typography.Paragraph>
       <Form<CreateValues>
@@ -199,8 +189,7 @@ function CreateModal({ open, onClose }: { open: boolean; onClose: () => void }) 
           <DatePicker.RangePicker style={{ width: '100%' }} data-testid="ipo-dates" />
         </Form.Item>
       </Form>
-      {create.isError && <Alert type="error" showIcon title={create.error.message} />}
-    </Modal>
+    </FormModal>
   );
 }
 
@@ -275,22 +264,25 @@ function IpoDetail({ ipo }: { ipo: StaffIpoView }) {
   );
 }
 
-type Action = { ipo: StaffIpoView; kind: 'approve' | 'reject' | 'list' };
-
 export default function IpoDeskPage() {
   const { t, i18n } = useTranslation();
-  const { message } = AntApp.useApp();
   const me = useCurrentStaff();
   const [isCreating, setCreating] = useState(false);
-  const [action, setAction] = useState<Action | null>(null);
-  const [isDialogOpen, setDialogOpen] = useState(false);
   const list = useQuery({ queryKey: queryKeys.ipos, queryFn: () => adminApi.ipos() });
   const lang = i18n.language;
   const day = (ms: number) => formatDateTime(new Date(ms).toISOString(), lang);
-  const open = (ipo: StaffIpoView, kind: Action['kind']) => {
-    setAction({ ipo, kind });
-    setDialogOpen(true);
-  };
+  const { open, dialog, approvalButtons } = useDecisionDialog<StaffIpoView, 'list'>({
+    ns: 'ipo',
+    testIdPrefix: 'ipo',
+    titleParams: (ipo) => ({ symbol: ipo.symbol }),
+    body: (ipo, kind) => t(`ipo.${kind}Body`, { name: ipo.name }),
+    done: { approve: 'approveDone', reject: 'rejectDone', list: 'listDone' },
+    send: (ipo, kind, reason) =>
+      kind === 'list'
+        ? adminApi.runIpoListing({ id: ipo.id, reason })
+        : adminApi.reviewIpo({ id: ipo.id, approve: kind === 'approve', reason }),
+    invalidates: [queryKeys.ipos],
+  });
 
   const columns: TableColumnsType<StaffIpoView> = [
     {
@@ -341,18 +333,7 @@ export default function IpoDeskPage() {
       width: 220,
       render: (_, i) => {
         if (i.status === 'draft') {
-          return (
-            <SecondApprovalButtons
-              isMine={i.createdBy === me.staff.id}
-              notYourOwn={t('ipo.notYourOwn')}
-              approveText={t('ipo.approve')}
-              rejectText={t('ipo.reject')}
-              onApprove={() => open(i, 'approve')}
-              onReject={() => open(i, 'reject')}
-              testIdPrefix="ipo"
-              testIdSuffix={i.id}
-            />
-          );
+          return approvalButtons(i, i.createdBy === me.staff.id);
         }
         if (i.status === 'allotted')
           return (
@@ -370,59 +351,25 @@ export default function IpoDeskPage() {
     },
   ];
 
-  const dialogText = (kind: Action['kind']) => ({
-    title: `ipo.${kind}Title`,
-    body: `ipo.${kind}Body`,
-    ok: `ipo.${kind}`,
-  });
-  const texts = action ? dialogText(action.kind) : null;
   return (
     <>
-      <PageTitle
+      <DeskHeader
         title={t('ipo.title')}
-        extra={
-          <Flex gap={8}>
-            <Button icon={<ReloadOutlined />} onClick={() => void list.refetch()} loading={list.isFetching}>
-              {t('common.refresh')}
-            </Button>
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)} data-testid="ipo-new">
-              {t('ipo.new')}
-            </Button>
-          </Flex>
-        }
+        intro={t('ipo.intro')}
+        list={list}
+        create={{ text: t('ipo.new'), testId: 'ipo-new', onClick: () => setCreating(true) }}
       />
-      <Typography.Paragraph type="secondary">{t('ipo.intro')}</Typography.Paragraph>
-      {list.isError && <Alert type="error" showIcon title={list.error.message} style={{ marginBottom: 16 }} />}
-      <Table<StaffIpoView>
-        rowKey="id"
-        size="middle"
+      <DeskTable<StaffIpoView>
+        list={list}
+        items={list.data?.items ?? []}
         columns={columns}
-        dataSource={list.data?.items ?? []}
-        loading={list.isLoading}
-        pagination={false}
-        scroll={{ x: 900 }}
+        scrollX={900}
         expandable={{ expandedRowRender: (ipo) => <IpoDetail ipo={ipo} /> }}
-        locale={{ emptyText: t('ipo.empty') }}
-        data-testid="ipo-table"
+        emptyText={t('ipo.empty')}
+        testId="ipo-table"
       />
       <CreateModal open={isCreating} onClose={() => setCreating(false)} />
-      <ReasonModal
-        open={isDialogOpen}
-        isDanger={action?.kind === 'reject'}
-        title={texts ? t(texts.title, { symbol: action?.ipo.symbol ?? '' }) : ''}
-        body={texts && <Typography.Paragraph>{t(texts.body, { name: action?.ipo.name ?? '' })}</Typography.Paragraph>}
-        okText={texts ? t(texts.ok) : ''}
-        onCancel={() => setDialogOpen(false)}
-        onConfirm={async (reason) => {
-          if (action === null) return;
-          if (action.kind === 'list') await adminApi.runIpoListing({ id: action.ipo.id, reason });
-          else await adminApi.reviewIpo({ id: action.ipo.id, approve: action.kind === 'approve', reason });
-          void message.success(t(`ipo.${action.kind}Done`));
-          setDialogOpen(false);
-          void queryClient.invalidateQueries({ queryKey: queryKeys.ipos });
-          void queryClient.invalidateQueries({ queryKey: ['audit'] });
-        }}
-      />
+      {dialog}
     </>
   );
 }

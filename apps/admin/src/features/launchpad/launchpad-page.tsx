@@ -4,32 +4,19 @@
 // after the close, its allocation. Nothing here sets who gets what: the server allots pro rata at the close.
 // Every action is audited by the server.
 
-import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { CreateCoinOfferingInput, StaffCoinOfferingView } from '@bourse/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import {
-  Alert,
-  App as AntApp,
-  Button,
-  Flex,
-  Form,
-  Input,
-  InputNumber,
-  Modal,
-  Table,
-  type TableColumnsType,
-  Tag,
-  Typography,
-} from 'antd';
+import { App as AntApp, Flex, Form, Input, InputNumber, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminApi, queryClient, queryKeys } from '../../app/api.ts';
 import { useCurrentStaff } from '../../app/current-staff.tsx';
 import { formatDateTime, formatDecimalText } from '../../app/format.ts';
 import { isApiError } from '../../app/request.ts';
-import { PageTitle } from '../../shared/page-title.tsx';
-import { ReasonField, ReasonModal } from '../../shared/reason-modal.tsx';
-import { SecondApprovalButtons } from '../../shared/second-approval.tsx';
+import { useDecisionDialog } from '../../shared/decision-dialog.tsx';
+import { DeskHeader, DeskTable } from '../../shared/desk-list.tsx';
+import { FormModal } from '../../shared/form-modal.tsx';
+import { ReasonField } from '../../shared/reason-modal.tsx';
 
 const STATUS_COLOURS = {
   pending_approval: 'gold',
@@ -104,23 +91,15 @@ function CreateModal({ open, onClose }: { open: boolean; onClose: () => void }) 
     message: t('launchpad.decimalRule', { label }),
   });
   return (
-    <Modal
+    <FormModal
       open={open}
+      width={640}
       title={t('launchpad.createTitle')}
       okText={t('launchpad.create')}
-      cancelText={t('common.cancel')}
-      okButtonProps={{ loading: create.isPending, 'data-testid': 'launchpad-create-submit' }}
-      onOk={() =>
-        void form.validateFields().then(
-          (values) => create.mutate(values),
-          () => undefined,
-        )
-      }
-      onCancel={onClose}
-      afterClose={() => create.reset()}
-      destroyOnHidden
-      maskClosable={false}
-      width={640}
+      submitTestId="launchpad-create-submit"
+      form={form}
+      mutation={create}
+      onClose={onClose}
     >
       <Typography.Paragraph type="secondary">{t('launchpad.createHint')}</Typography.Paragraph>
       <Form<CreateValues>
@@ -198,8 +177,7 @@ function CreateModal({ open, onClose }: { open: boolean; onClose: () => void }) 
         </Form.Item>
         <ReasonField />
       </Form>
-      {create.isError && <Alert type="error" showIcon title={create.error.message} />}
-    </Modal>
+    </FormModal>
   );
 }
 
@@ -245,15 +223,20 @@ function Commitments({ offering }: { offering: StaffCoinOfferingView }) {
   );
 }
 
-type Deciding = { item: StaffCoinOfferingView; decision: 'approve' | 'reject' };
-
 export default function LaunchpadPage() {
   const { t, i18n } = useTranslation();
-  const { message } = AntApp.useApp();
   const me = useCurrentStaff();
   const [isCreating, setCreating] = useState(false);
-  const [deciding, setDeciding] = useState<Deciding | null>(null);
   const list = useQuery({ queryKey: queryKeys.coinOfferings, queryFn: () => adminApi.coinOfferings() });
+  const decision = useDecisionDialog<StaffCoinOfferingView>({
+    ns: 'launchpad',
+    testIdPrefix: 'launchpad',
+    titleParams: (o) => ({ symbol: o.symbol }),
+    body: (o) => o.summary,
+    done: { approve: 'approved', reject: 'rejected' },
+    send: (o, action, reason) => adminApi.decideCoinOffering(o.id, { decision: action, reason }),
+    invalidates: [queryKeys.coinOfferings],
+  });
   const lang = i18n.language;
   const when = (ms: number) => formatDateTime(new Date(ms).toISOString(), lang);
   const num = (v: string) => formatDecimalText(trimZeros(v), lang);
@@ -326,75 +309,30 @@ export default function LaunchpadPage() {
       width: 210,
       render: (_, o) => {
         if (o.status !== 'pending_approval') return o.pair ?? '—';
-        return (
-          <SecondApprovalButtons
-            isMine={o.createdBy === me.staff.id}
-            notYourOwn={t('launchpad.notYourOwn')}
-            approveText={t('launchpad.approve')}
-            rejectText={t('launchpad.reject')}
-            onApprove={() => setDeciding({ item: o, decision: 'approve' })}
-            onReject={() => setDeciding({ item: o, decision: 'reject' })}
-            testIdPrefix="launchpad"
-            testIdSuffix={o.id}
-          />
-        );
+        return decision.approvalButtons(o, o.createdBy === me.staff.id);
       },
     },
   ];
 
   return (
     <>
-      <PageTitle
+      <DeskHeader
         title={t('launchpad.title')}
-        extra={
-          <Flex gap={8}>
-            <Button icon={<ReloadOutlined />} onClick={() => void list.refetch()} loading={list.isFetching}>
-              {t('common.refresh')}
-            </Button>
-            <Button
-              type="primary"
-              icon={<PlusOutlined />}
-              onClick={() => setCreating(true)}
-              data-testid="launchpad-new"
-            >
-              {t('launchpad.new')}
-            </Button>
-          </Flex>
-        }
+        intro={t('launchpad.intro')}
+        list={list}
+        create={{ text: t('launchpad.new'), testId: 'launchpad-new', onClick: () => setCreating(true) }}
       />
-      <Typography.Paragraph type="secondary">{t('launchpad.intro')}</Typography.Paragraph>
-      {list.isError && <Alert type="error" showIcon title={list.error.message} style={{ marginBottom: 16 }} />}
-      <Table<StaffCoinOfferingView>
-        rowKey="id"
-        size="middle"
+      <DeskTable<StaffCoinOfferingView>
+        list={list}
+        items={list.data?.items ?? []}
         columns={columns}
-        dataSource={list.data?.items ?? []}
-        loading={list.isLoading}
-        pagination={false}
-        scroll={{ x: 1100 }}
+        scrollX={1100}
         expandable={{ expandedRowRender: (o) => <Commitments offering={o} /> }}
-        locale={{ emptyText: t('launchpad.empty') }}
-        data-testid="launchpad-table"
+        emptyText={t('launchpad.empty')}
+        testId="launchpad-table"
       />
       <CreateModal open={isCreating} onClose={() => setCreating(false)} />
-      <ReasonModal
-        open={deciding !== null}
-        isDanger={deciding?.decision === 'reject'}
-        title={t(deciding?.decision === 'reject' ? 'launchpad.rejectTitle' : 'launchpad.approveTitle', {
-          symbol: deciding?.item.symbol ?? '',
-        })}
-        body={deciding && <Typography.Paragraph>{deciding.item.summary}</Typography.Paragraph>}
-        okText={t(deciding?.decision === 'reject' ? 'launchpad.reject' : 'launchpad.approve')}
-        onCancel={() => setDeciding(null)}
-        onConfirm={async (reason) => {
-          if (deciding === null) return;
-          await adminApi.decideCoinOffering(deciding.item.id, { decision: deciding.decision, reason });
-          void message.success(t(deciding.decision === 'reject' ? 'launchpad.rejected' : 'launchpad.approved'));
-          setDeciding(null);
-          void queryClient.invalidateQueries({ queryKey: queryKeys.coinOfferings });
-          void queryClient.invalidateQueries({ queryKey: ['audit'] });
-        }}
-      />
+      {decision.dialog}
     </>
   );
 }

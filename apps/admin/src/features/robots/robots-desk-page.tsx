@@ -4,31 +4,21 @@
 // started runs keep their terms). Below, the runs: each customer's sub-account with its figures, which
 // come from its own trades: nothing here can set them. Every action is audited by the server.
 
-import {
-  CheckOutlined,
-  CloseOutlined,
-  EditOutlined,
-  PlusOutlined,
-  ReloadOutlined,
-  StopOutlined,
-} from '@ant-design/icons';
+import { EditOutlined, StopOutlined } from '@ant-design/icons';
 import type { CreateRobotTemplateInput, StaffRobotRunView, StaffRobotTemplateView } from '@bourse/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import {
-  Alert,
   App as AntApp,
   Button,
   Flex,
   Form,
   Input,
   InputNumber,
-  Modal,
   Segmented,
   Select,
   Table,
   type TableColumnsType,
   Tag,
-  Tooltip,
   Typography,
 } from 'antd';
 import { useState } from 'react';
@@ -37,8 +27,9 @@ import { adminApi, queryClient, queryKeys } from '../../app/api.ts';
 import { useCurrentStaff } from '../../app/current-staff.tsx';
 import { formatDateTime, formatDecimalText } from '../../app/format.ts';
 import { isApiError } from '../../app/request.ts';
-import { PageTitle } from '../../shared/page-title.tsx';
-import { ReasonModal } from '../../shared/reason-modal.tsx';
+import { useDecisionDialog } from '../../shared/decision-dialog.tsx';
+import { DeskHeader, DeskTable } from '../../shared/desk-list.tsx';
+import { FormModal } from '../../shared/form-modal.tsx';
 
 const STATUS_COLOURS = { pending_approval: 'gold', approved: 'green', rejected: 'red', retired: 'default' } as const;
 const DECIMAL = /^\d{1,15}(\.\d{1,8})?$/;
@@ -154,23 +145,15 @@ function CreateModal({
     message: t('robots.decimalRule', { label }),
   });
   return (
-    <Modal
+    <FormModal
       open={open}
+      width={640}
       title={replacing ? t('robots.changeTitle', { name: replacing.name }) : t('robots.createTitle')}
       okText={t('robots.create')}
-      cancelText={t('common.cancel')}
-      okButtonProps={{ loading: create.isPending, 'data-testid': 'robots-create-submit' }}
-      onOk={() =>
-        void form.validateFields().then(
-          (values) => create.mutate(values),
-          () => undefined,
-        )
-      }
-      onCancel={onClose}
-      afterClose={() => create.reset()}
-      destroyOnHidden
-      maskClosable={false}
-      width={640}
+      submitTestId="robots-create-submit"
+      form={form}
+      mutation={create}
+      onClose={onClose}
     >
       <Form<CreateValues>
         form={form}
@@ -299,8 +282,7 @@ function CreateModal({
           <Input.TextArea rows={2} maxLength={500} />
         </Form.Item>
       </Form>
-      {create.isError && <Alert type="error" showIcon title={create.error.message} />}
-    </Modal>
+    </FormModal>
   );
 }
 
@@ -388,16 +370,25 @@ function Runs() {
   );
 }
 
-type Deciding = { item: StaffRobotTemplateView; action: 'approve' | 'reject' | 'retire' };
-
 export default function RobotsDeskPage() {
   const { t, i18n } = useTranslation();
-  const { message } = AntApp.useApp();
   const me = useCurrentStaff();
   const [creating, setCreating] = useState<{ replacing: StaffRobotTemplateView | null } | null>(null);
-  const [deciding, setDeciding] = useState<Deciding | null>(null);
   const list = useQuery({ queryKey: queryKeys.robotTemplates, queryFn: () => adminApi.robotTemplates() });
   const lang = i18n.language;
+  const decision = useDecisionDialog<StaffRobotTemplateView, 'retire'>({
+    ns: 'robots',
+    testIdPrefix: 'robots',
+    titleParams: (o) => ({ name: o.name }),
+    body: (o) => paramsText(t, o, lang),
+    done: { approve: 'approved', reject: 'rejected', retire: 'retiredDone' },
+    dangerous: ['reject', 'retire'],
+    send: (o, action, reason) =>
+      action === 'retire'
+        ? adminApi.retireRobotTemplate({ id: o.id, reason })
+        : adminApi.reviewRobotTemplate({ id: o.id, approve: action === 'approve', reason }),
+    invalidates: [queryKeys.robotTemplates, ['robot-runs']],
+  });
   const num = (v: string) => formatDecimalText(trimZeros(v), lang);
 
   const columns: TableColumnsType<StaffRobotTemplateView> = [
@@ -465,73 +456,32 @@ export default function RobotsDeskPage() {
               <Button size="small" icon={<EditOutlined />} onClick={() => setCreating({ replacing: o })}>
                 {t('robots.change')}
               </Button>
-              <Button size="small" icon={<StopOutlined />} onClick={() => setDeciding({ item: o, action: 'retire' })}>
+              <Button size="small" icon={<StopOutlined />} onClick={() => decision.open(o, 'retire')}>
                 {t('robots.retire')}
               </Button>
             </Flex>
           );
         if (o.status !== 'pending_approval') return '—';
-        const isMine = o.createdBy === me.staff.id;
-        const buttons = (
-          <Flex gap={8}>
-            <Button
-              size="small"
-              danger
-              icon={<CloseOutlined />}
-              disabled={isMine}
-              onClick={() => setDeciding({ item: o, action: 'reject' })}
-            >
-              {t('robots.reject')}
-            </Button>
-            <Button
-              size="small"
-              type="primary"
-              icon={<CheckOutlined />}
-              disabled={isMine}
-              data-testid={`robots-approve-${o.id}`}
-              onClick={() => setDeciding({ item: o, action: 'approve' })}
-            >
-              {t('robots.approve')}
-            </Button>
-          </Flex>
-        );
-        return isMine ? <Tooltip title={t('robots.notYourOwn')}>{buttons}</Tooltip> : buttons;
+        return decision.approvalButtons(o, o.createdBy === me.staff.id);
       },
     },
   ];
 
   return (
     <>
-      <PageTitle
+      <DeskHeader
         title={t('robots.title')}
-        extra={
-          <Flex gap={8}>
-            <Button icon={<ReloadOutlined />} onClick={() => void list.refetch()} loading={list.isFetching}>
-              {t('common.refresh')}
-            </Button>
-            <Button
-              type="primary"
-              icon={<PlusOutlined />}
-              onClick={() => setCreating({ replacing: null })}
-              data-testid="robots-new"
-            >
-              {t('robots.new')}
-            </Button>
-          </Flex>
-        }
+        intro={t('robots.intro')}
+        list={list}
+        create={{ text: t('robots.new'), testId: 'robots-new', onClick: () => setCreating({ replacing: null }) }}
       />
-      <Typography.Paragraph type="secondary">{t('robots.intro')}</Typography.Paragraph>
-      {list.isError && <Alert type="error" showIcon title={list.error.message} style={{ marginBottom: 16 }} />}
-      <Table<StaffRobotTemplateView>
-        rowKey="id"
-        size="middle"
+      <DeskTable<StaffRobotTemplateView>
+        list={list}
+        items={list.data?.items ?? []}
         columns={columns}
-        dataSource={list.data?.items ?? []}
-        loading={list.isLoading}
-        pagination={false}
-        scroll={{ x: 1100 }}
-        locale={{ emptyText: t('robots.empty') }}
-        data-testid="robots-table"
+        scrollX={1100}
+        emptyText={t('robots.empty')}
+        testId="robots-table"
       />
       <Runs />
       <CreateModal
@@ -541,29 +491,7 @@ export default function RobotsDeskPage() {
         replacing={creating?.replacing ?? null}
         onClose={() => setCreating(null)}
       />
-      <ReasonModal
-        open={deciding !== null}
-        isDanger={deciding?.action !== 'approve'}
-        title={t(`robots.${deciding?.action ?? 'approve'}Title`, { name: deciding?.item.name ?? '' })}
-        body={deciding && <Typography.Paragraph>{paramsText(t, deciding.item, lang)}</Typography.Paragraph>}
-        okText={t(`robots.${deciding?.action ?? 'approve'}`)}
-        onCancel={() => setDeciding(null)}
-        onConfirm={async (reason) => {
-          if (deciding === null) return;
-          const { item, action } = deciding;
-          if (action === 'retire') await adminApi.retireRobotTemplate({ id: item.id, reason });
-          else await adminApi.reviewRobotTemplate({ id: item.id, approve: action === 'approve', reason });
-          void message.success(
-            t(
-              action === 'retire' ? 'robots.retiredDone' : action === 'approve' ? 'robots.approved' : 'robots.rejected',
-            ),
-          );
-          setDeciding(null);
-          void queryClient.invalidateQueries({ queryKey: queryKeys.robotTemplates });
-          void queryClient.invalidateQueries({ queryKey: ['robot-runs'] });
-          void queryClient.invalidateQueries({ queryKey: ['audit'] });
-        }}
-      />
+      {decision.dialog}
     </>
   );
 }
