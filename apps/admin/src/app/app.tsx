@@ -40,8 +40,7 @@ const RobotsDeskPage = lazy(() => import('../features/robots/robots-desk-page.ts
 const AiFundsDeskPage = lazy(() => import('../features/ai-funds/ai-funds-desk-page.tsx'));
 const VotesPage = lazy(() => import('../features/votes/votes-page.tsx'));
 const ChatDeskPage = lazy(() => import('../features/support-chat/chat-desk-page.tsx'));
-const ComingSoonPage = lazy(() => import('../features/coming-soon/coming-soon-page.tsx'));
-const NotFoundPage = lazy(() => import('../features/coming-soon/not-found-page.tsx'));
+const NotFoundPage = lazy(() => import('../features/not-found/not-found-page.tsx'));
 
 function LocalizedProviders({ children }: { children: ReactNode }) {
   const { i18n: active } = useTranslation();
@@ -87,13 +86,6 @@ export function App() {
                     <Route path="robots" element={<RobotsDeskPage />} />
                     <Route path="ai-funds" element={<AiFundsDeskPage />} />
                     <Route path="password" element={<ChangePasswordPage />} />
-                    {SECTIONS.filter((section) => !section.ready).map((section) => (
-                      <Route
-                        key={section.key}
-                        path={section.path.slice(1)}
-                        element={<ComingSoonPage section={section.key} />}
-                      />
-                    ))}
                     <Route path="dashboard" element={<Navigate to="/" replace />} />
                     <Route path="*" element={<NotFoundPage />} />
                   </Route>

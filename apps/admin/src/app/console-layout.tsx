@@ -1,5 +1,4 @@
-// The shell around every signed-in page: a side menu built from the role matrix (later features
-// shown disabled, "coming soon"), a header with the paper/live badge, the language and the staff
+// The shell around every signed-in page: a side menu built from the role matrix, a header with the paper/live badge, the language and the staff
 // member's own menu (change password, sign out), and a role check before any page renders.
 import {
   AuditOutlined,
@@ -96,28 +95,11 @@ export function ConsoleLayout() {
     },
   });
 
-  // Built sections first; later ones below, disabled, under a "coming soon" heading.
-  const sections = sectionsFor(staff.role);
-  const menuItems: MenuProps['items'] = sections
-    .filter((section) => section.ready)
-    .map((section) => ({
-      key: section.key,
-      icon: SECTION_ICONS[section.key],
-      label: <Link to={section.path}>{t(`menu.${section.key}`)}</Link>,
-    }));
-  const laterSections = sections.filter((section) => !section.ready);
-  const laterItems: NonNullable<MenuProps['items']> = laterSections.map((section) => ({
+  const menuItems: MenuProps['items'] = sectionsFor(staff.role).map((section) => ({
     key: section.key,
     icon: SECTION_ICONS[section.key],
-    disabled: true,
-    title: `${t(`menu.${section.key}`)} (${t('menu.comingSoon')})`,
-    label: <span data-testid={`menu-soon-${section.key}`}>{t(`menu.${section.key}`)}</span>,
+    label: <Link to={section.path}>{t(`menu.${section.key}`)}</Link>,
   }));
-  if (laterItems.length > 0) {
-    // A collapsed menu has no room for the heading; a divider and the tooltips say it instead.
-    if (collapsed) menuItems.push({ type: 'divider' }, ...laterItems);
-    else menuItems.push({ type: 'group', key: 'coming-soon', label: t('menu.comingSoonGroup'), children: laterItems });
-  }
 
   const accountItems: MenuProps['items'] = [
     { key: 'password', icon: <KeyOutlined />, label: <Link to="/password">{t('account.password')}</Link> },

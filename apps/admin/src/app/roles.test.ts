@@ -77,33 +77,4 @@ describe('role matrix', () => {
     expect(canOpenPath('support', '/audit')).toBe(false);
     expect(canOpenPath('support', '/users/42')).toBe(true);
   });
-
-  it('marks only the built sections as ready', () => {
-    const ready = SECTIONS.filter((section) => section.ready).map((section) => section.key);
-    expect(ready).toEqual([
-      'dashboard',
-      'users',
-      'kyc',
-      'chat',
-      'deposits',
-      'withdrawals',
-      'loans',
-      'reconciliation',
-      'liquidity',
-      'perpetuals',
-      'adjustments',
-      'ipo',
-      'options',
-      'blockTrades',
-      'launchpad',
-      'robots',
-      'aiFunds',
-      'listings',
-      'content',
-      'vip',
-      'votes',
-      'audit',
-      'staff',
-    ]);
-  });
 });

@@ -61,39 +61,38 @@ export function hasPermission(role: StaffRole, permission: Permission): boolean 
   return ROLE_PERMISSIONS[role].includes(permission);
 }
 
-/** A place in the side menu. `ready: false` shows it disabled, labelled "coming soon". */
+/** A place in the side menu. */
 export interface ConsoleSection {
   key: string;
   path: string;
   /** Who sees it; null means every signed-in staff member. */
   permission: Permission | null;
-  ready: boolean;
 }
 
 export const SECTIONS: readonly ConsoleSection[] = [
-  { key: 'dashboard', path: '/', permission: null, ready: true },
-  { key: 'users', path: '/users', permission: 'users.read', ready: true },
-  { key: 'kyc', path: '/kyc', permission: 'kyc.review', ready: true },
-  { key: 'chat', path: '/chat', permission: 'chat.reply', ready: true },
-  { key: 'deposits', path: '/deposits', permission: 'deposits.confirm', ready: true },
-  { key: 'withdrawals', path: '/withdrawals', permission: 'withdrawals.review', ready: true },
-  { key: 'loans', path: '/loans', permission: 'loans.review', ready: true },
-  { key: 'reconciliation', path: '/reconciliation', permission: 'reconciliation.read', ready: true },
-  { key: 'liquidity', path: '/liquidity', permission: 'reconciliation.read', ready: true },
-  { key: 'perpetuals', path: '/perpetuals', permission: 'reconciliation.read', ready: true },
-  { key: 'adjustments', path: '/adjustments', permission: 'adjustments.manage', ready: true },
-  { key: 'ipo', path: '/ipo', permission: 'ipo.manage', ready: true },
-  { key: 'options', path: '/options', permission: 'options.read', ready: true },
-  { key: 'blockTrades', path: '/block-trades', permission: 'listings.manage', ready: true },
-  { key: 'launchpad', path: '/launchpad', permission: 'launchpad.manage', ready: true },
-  { key: 'robots', path: '/robots', permission: 'robots.manage', ready: true },
-  { key: 'aiFunds', path: '/ai-funds', permission: 'funds.manage', ready: true },
-  { key: 'listings', path: '/listings', permission: 'listings.manage', ready: true },
-  { key: 'content', path: '/content', permission: 'content.manage', ready: true },
-  { key: 'vip', path: '/vip', permission: 'vip.manage', ready: true },
-  { key: 'votes', path: '/votes', permission: 'content.manage', ready: true },
-  { key: 'audit', path: '/audit', permission: 'audit.read', ready: true },
-  { key: 'staff', path: '/staff', permission: 'staff.manage', ready: true },
+  { key: 'dashboard', path: '/', permission: null },
+  { key: 'users', path: '/users', permission: 'users.read' },
+  { key: 'kyc', path: '/kyc', permission: 'kyc.review' },
+  { key: 'chat', path: '/chat', permission: 'chat.reply' },
+  { key: 'deposits', path: '/deposits', permission: 'deposits.confirm' },
+  { key: 'withdrawals', path: '/withdrawals', permission: 'withdrawals.review' },
+  { key: 'loans', path: '/loans', permission: 'loans.review' },
+  { key: 'reconciliation', path: '/reconciliation', permission: 'reconciliation.read' },
+  { key: 'liquidity', path: '/liquidity', permission: 'reconciliation.read' },
+  { key: 'perpetuals', path: '/perpetuals', permission: 'reconciliation.read' },
+  { key: 'adjustments', path: '/adjustments', permission: 'adjustments.manage' },
+  { key: 'ipo', path: '/ipo', permission: 'ipo.manage' },
+  { key: 'options', path: '/options', permission: 'options.read' },
+  { key: 'blockTrades', path: '/block-trades', permission: 'listings.manage' },
+  { key: 'launchpad', path: '/launchpad', permission: 'launchpad.manage' },
+  { key: 'robots', path: '/robots', permission: 'robots.manage' },
+  { key: 'aiFunds', path: '/ai-funds', permission: 'funds.manage' },
+  { key: 'listings', path: '/listings', permission: 'listings.manage' },
+  { key: 'content', path: '/content', permission: 'content.manage' },
+  { key: 'vip', path: '/vip', permission: 'vip.manage' },
+  { key: 'votes', path: '/votes', permission: 'content.manage' },
+  { key: 'audit', path: '/audit', permission: 'audit.read' },
+  { key: 'staff', path: '/staff', permission: 'staff.manage' },
 ];
 
 export function sectionsFor(role: StaffRole): ConsoleSection[] {

@@ -54,8 +54,6 @@ export const enUS = {
     votes: 'Sentiment vote',
     audit: 'Audit log',
     staff: 'Staff',
-    comingSoonGroup: 'Coming soon',
-    comingSoon: 'coming soon',
     openMenu: 'Menu',
     adjustments: 'Adjustments',
     launchpad: 'Launchpad',
@@ -879,10 +877,6 @@ export const enUS = {
       rejected: 'rejected',
       closed: 'closed',
     },
-  },
-  comingSoon: {
-    title: 'Coming soon',
-    body: 'This section arrives in a later release.',
   },
   withdrawalDesk: {
     title: 'Withdrawals',

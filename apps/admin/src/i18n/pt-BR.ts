@@ -53,8 +53,6 @@ export const ptBR: Messages = {
     votes: 'Votação de sentimento',
     audit: 'Log de auditoria',
     staff: 'Equipe',
-    comingSoonGroup: 'Em breve',
-    comingSoon: 'em breve',
     openMenu: 'Menu',
     adjustments: 'Ajustes',
     launchpad: 'Launchpad',
@@ -884,10 +882,6 @@ export const ptBR: Messages = {
       rejected: 'rejeitada',
       closed: 'encerrada',
     },
-  },
-  comingSoon: {
-    title: 'Em breve',
-    body: 'Esta seção chega em uma versão futura.',
   },
   withdrawalDesk: {
     title: 'Saques',

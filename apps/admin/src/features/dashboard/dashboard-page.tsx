@@ -10,8 +10,7 @@ export default function DashboardPage() {
   const { t } = useTranslation();
   const { staff, mode } = useCurrentStaff();
   const isPaper = mode === 'paper';
-  const others = sectionsFor(staff.role).filter((section) => section.key !== 'dashboard');
-  const sections = [...others.filter((section) => section.ready), ...others.filter((section) => !section.ready)];
+  const sections = sectionsFor(staff.role).filter((section) => section.key !== 'dashboard');
 
   return (
     <>
@@ -60,18 +59,12 @@ export default function DashboardPage() {
               renderItem={(section) => (
                 <List.Item
                   extra={
-                    section.ready ? (
-                      <Link to={section.path}>
-                        <Button size="small">{t('dashboard.open')}</Button>
-                      </Link>
-                    ) : (
-                      <Tag>{t('menu.comingSoon')}</Tag>
-                    )
+                    <Link to={section.path}>
+                      <Button size="small">{t('dashboard.open')}</Button>
+                    </Link>
                   }
                 >
-                  <Typography.Text type={section.ready ? undefined : 'secondary'}>
-                    {t(`menu.${section.key}`)}
-                  </Typography.Text>
+                  <Typography.Text>{t(`menu.${section.key}`)}</Typography.Text>
                 </List.Item>
               )}
             />
