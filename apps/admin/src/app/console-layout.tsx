@@ -39,7 +39,7 @@ import {
   Tag,
   Typography,
 } from 'antd';
-import { type ReactNode, Suspense, useState } from 'react';
+import { type ReactNode, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { PageLoading } from '../shared/page-loading.tsx';
@@ -48,6 +48,7 @@ import { useCurrentStaff } from './current-staff.tsx';
 import { LanguageSwitch } from './language-switch.tsx';
 import { ModeBadge } from './mode-badge.tsx';
 import { canOpenPath, sectionForPath, sectionsFor } from './roles.ts';
+import { watchScrollRegions } from './scroll-regions.ts';
 
 const SECTION_ICONS: Record<string, ReactNode> = {
   dashboard: <DashboardOutlined />,
@@ -84,6 +85,10 @@ export function ConsoleLayout() {
   const screens = Grid.useBreakpoint();
   const [isCollapsed, setCollapsed] = useState<boolean | null>(null);
   const collapsed = isCollapsed ?? !screens.lg;
+
+  // Wide tables anywhere in the console (dialogs and drawers too) can be scrolled from the keyboard.
+  const scrollLabel = t('common.scrollableTable');
+  useEffect(() => watchScrollRegions(document.body, scrollLabel), [scrollLabel]);
 
   const signOut = useMutation({
     mutationFn: adminApi.logout,
@@ -127,9 +132,15 @@ export function ConsoleLayout() {
         theme="light"
         style={{ borderInlineEnd: '1px solid #f0f0f0' }}
       >
-        <Link to="/" aria-label={t('common.brand')}>
+        {/* Named by what it shows (WCAG 2.5.3): the brand and "Console", or the logo alone when collapsed. */}
+        <Link to="/">
           <Flex align="center" gap={10} style={{ height: 64, paddingInline: collapsed ? 16 : 20 }}>
-            <img src={`${import.meta.env.BASE_URL}favicon.svg`} alt="" width={32} height={32} />
+            <img
+              src={`${import.meta.env.BASE_URL}favicon.svg`}
+              alt={collapsed ? t('common.brand') : ''}
+              width={32}
+              height={32}
+            />
             {!collapsed && (
               <Flex vertical style={{ lineHeight: 1.2 }}>
                 <Typography.Text strong style={{ fontSize: 16 }}>

@@ -5,6 +5,7 @@ export const enUS = {
   common: {
     brand: 'Bourse',
     console: 'Staff console',
+    scrollableTable: 'Table, scrolls with the arrow keys',
     loading: 'Loading…',
     retry: 'Try again',
     cancel: 'Cancel',

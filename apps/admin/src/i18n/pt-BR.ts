@@ -5,6 +5,7 @@ export const ptBR: Messages = {
   common: {
     brand: 'Bourse',
     console: 'Console da equipe',
+    scrollableTable: 'Tabela, role com as setas do teclado',
     loading: 'Carregando…',
     retry: 'Tentar de novo',
     cancel: 'Cancelar',
