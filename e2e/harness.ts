@@ -65,7 +65,11 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error('server did not start within 30 s');
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL'); // not left running after the file gives up on it
+      rmSync(dataDir, { recursive: true, force: true });
+      throw new Error('server did not start within 30 s');
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   return {
