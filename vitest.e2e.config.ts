@@ -15,5 +15,8 @@ export default defineConfig({
     fileParallelism: true,
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // expect.poll's own default (1 s) is shorter than a page takes to react on a loaded machine (a poll
+    // of the spot page's trade list failed at 1 s in a clean-clone run); the tests' own timeouts still bound it.
+    expect: { poll: { timeout: 10_000 } },
   },
 });

@@ -103,8 +103,18 @@ async function signOut(page: Page) {
 /** Confirms the reason dialog that every status change opens. */
 async function confirmWithReason(page: Page, reason: string) {
   await page.getByTestId('reason-input').fill(reason);
-  await page.getByTestId('reason-confirm').click();
-  await page.getByTestId('reason-input').waitFor({ state: 'detached' });
+  // A click landing while the dialog is still opening is lost (seen on a loaded machine): click again
+  // until the dialog goes (a pending request keeps the button busy, so a repeat cannot send twice).
+  for (let attempt = 0; ; attempt++) {
+    if (attempt > 0 && (await page.getByTestId('reason-input').count()) === 0) return;
+    await page.getByTestId('reason-confirm').click();
+    try {
+      await page.getByTestId('reason-input').waitFor({ state: 'detached', timeout: 5_000 });
+      return;
+    } catch (error) {
+      if (attempt >= 4) throw error;
+    }
+  }
 }
 
 /**

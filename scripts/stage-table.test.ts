@@ -21,13 +21,4 @@ describe('stageTable', () => {
     const table = stageTable([{ name: 'lint', seconds: 1, passed: true }]);
     expect(table.split('\n').at(-1)).toBe('total      1.0  passed');
   });
-
-  it('leaves a stage that ran alongside the others out of the total (its time is within theirs)', () => {
-    const table = stageTable([
-      { name: 'browser tests', seconds: 500, passed: true },
-      { name: 'simulation', seconds: 66, passed: true, overlapped: true },
-    ]);
-    expect(table.split('\n').slice(2, 4)).toEqual(['browser tests    500.0  passed', 'simulation        66.0  passed']);
-    expect(table.split('\n').at(-1)).toBe('total            500.0  passed');
-  });
 });

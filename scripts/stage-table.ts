@@ -1,14 +1,12 @@
 // Owns the table `npm test` prints at its end: each stage's name, seconds and outcome, and the total.
-// Must hold: one row per stage in the order they ended, seconds with one decimal, columns aligned; the
-// total is the run's wall time (a stage that ran alongside others is not added again).
+// Must hold: one row per stage in run order, seconds with one decimal, columns aligned.
 // Must not: print the "tests: N passed, N failed" line (scripts/test.ts prints it last, after this).
 
-/** `overlapped`: it ran alongside other stages, so its seconds are within theirs and not added to the total. */
-export type Stage = { name: string; seconds: number; passed: boolean; overlapped?: boolean };
+export type Stage = { name: string; seconds: number; passed: boolean };
 
 /** The stages as an aligned text table with a header and a total row. */
 export function stageTable(stages: readonly Stage[]): string {
-  const total = stages.reduce((sum, stage) => sum + (stage.overlapped ? 0 : stage.seconds), 0);
+  const total = stages.reduce((sum, stage) => sum + stage.seconds, 0);
   type Row = [name: string, seconds: string, result: string];
   const outcome = (passed: boolean) => (passed ? 'passed' : 'failed');
   const header: Row = ['stage', 'seconds', 'result'];

@@ -3,9 +3,6 @@
 // simulation, a build of both front ends, then browser tests in Chromium. Ends with a table of each
 // stage's time and outcome (to see where CI's minutes go), then one line "tests: N passed, N failed"
 // summed over the test runners, which must stay the very last line (CI reads it).
-// The simulation (one core, ~65 s) runs alongside the build and the browser tests, which leave about a
-// core idle (a browser test mostly waits on its server and page: ~20 s of CPU in a 50 s file); its output
-// is held back and printed after them.
 
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -21,15 +18,7 @@ const env = {
 };
 const skipBrowser = process.argv.includes('--no-browser');
 
-type Step = {
-  name: string;
-  cmd: string;
-  args: string[];
-  report?: string;
-  together?: Step[];
-  /** Started without waiting for it; the later steps run meanwhile, and it is awaited at the end. */
-  background?: boolean;
-};
+type Step = { name: string; cmd: string; args: string[]; report?: string; together?: Step[] };
 const vitest = (name: string, config: string, report: string): Step => ({
   name,
   cmd: 'vitest',
@@ -56,10 +45,9 @@ const steps: Step[] = [
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
 if (pkg.scripts.sim)
   steps.push({
-    name: skipBrowser ? 'engine simulation (100,000 commands)' : 'engine simulation (100,000 commands, alongside)',
+    name: 'engine simulation (100,000 commands)',
     cmd: 'npm',
     args: ['run', 'sim', '--', '--seed', '1', '--commands', '100000'],
-    background: !skipBrowser,
   });
 if (!skipBrowser) {
   steps.push(
@@ -89,46 +77,23 @@ async function runTogether(group: readonly Step[]): Promise<number> {
 let passed = 0;
 let failed = 0;
 const failures: string[] = [];
-const stages: { name: string; seconds: number; passed: boolean; overlapped?: boolean }[] = [];
-const record = (step: Step, status: number | null, seconds: number, overlapped = false) => {
-  stages.push({ name: step.name, seconds, passed: status === 0, overlapped });
+const stages: { name: string; seconds: number; passed: boolean }[] = [];
+for (const step of steps) {
+  console.log(`\n=== ${step.name} ===`);
+  const started = performance.now();
+  const run = step.together
+    ? { status: await runTogether(step.together) }
+    : spawnSync(step.cmd, step.args, { cwd: root, env, stdio: 'inherit' });
+  stages.push({ name: step.name, seconds: (performance.now() - started) / 1000, passed: run.status === 0 });
   if (step.report && existsSync(step.report)) {
     const r = JSON.parse(readFileSync(step.report, 'utf8')) as { numPassedTests: number; numFailedTests: number };
     passed += r.numPassedTests;
     failed += r.numFailedTests;
   }
-  if (status !== 0) {
+  if (run.status !== 0) {
     failures.push(step.name);
     if (!step.report) failed += 1;
   } else if (!step.report) passed += 1;
-};
-
-/** A step started in the background: its output held back, its end awaited after the other steps. */
-const inBackground: { step: Step; started: number; done: Promise<{ status: number | null; output: string }> }[] = [];
-for (const step of steps) {
-  const started = performance.now();
-  if (step.background) {
-    console.log(`\n=== ${step.name}: started, its output follows the browser tests ===`);
-    const child = spawn(step.cmd, step.args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    const done = new Promise<{ status: number | null; output: string }>((resolve) =>
-      child.on('close', (status) => resolve({ status, output })),
-    );
-    inBackground.push({ step, started, done });
-    continue;
-  }
-  console.log(`\n=== ${step.name} ===`);
-  const run = step.together
-    ? { status: await runTogether(step.together) }
-    : spawnSync(step.cmd, step.args, { cwd: root, env, stdio: 'inherit' });
-  record(step, run.status, (performance.now() - started) / 1000);
-}
-for (const { step, started, done } of inBackground) {
-  const { status, output } = await done;
-  console.log(`\n=== ${step.name} ===\n${output.trimEnd()}`);
-  record(step, status, (performance.now() - started) / 1000, true);
 }
 console.log(failures.length ? `\nFailed steps: ${failures.join(', ')}` : '\nEvery step passed.');
 console.log(`\n${stageTable(stages)}\n`);
