@@ -1,11 +1,13 @@
 // For API tests: the whole HTTP stack on a fresh database with a manual clock, driven through
 // Fastify's inject (no socket). Helpers speak the wire format the app uses (form bodies, headers).
 
+import type { StaffRole } from '@bourse/contract';
 import type { Db } from '@bourse/db';
 import { buildApp } from './app.ts';
 import { type Config, DEFAULT_RATE_LIMITS, loadConfig } from './config.ts';
 import type { CommandInput, TradingEngine } from './engine-host/trading-engine.ts';
 import { solveCaptcha } from './features/common/captcha-solver.ts';
+import { DEMO_STAFF } from './features/demo/seed.ts';
 import { PAPER_GRANTS } from './features/wallet/paper-grants.ts';
 import { manualClock } from './platform/clock.ts';
 import { totpNow } from './platform/totp.ts';
@@ -98,7 +100,30 @@ export async function testApp(db: Db, overrides: Partial<Config> = {}, clockStar
     if (answer.body.code !== 0) throw new Error(`staff sign-in failed: ${JSON.stringify(answer.body)}`);
     return answer.body.data.token as string;
   };
-  return { app, clock, call, captcha, register, advance, staffSignIn, close: () => app.http.close() };
+  /**
+   * The demo administrator's session and a second staff member's, created by the administrator, for the
+   * two-person rules (the clock moves 30 s on so the newcomer's first code is a fresh one), with the
+   * newcomer's password and TOTP secret to sign in again later.
+   */
+  const adminAndColleague = async (username: string, role: StaffRole, reason: string) => {
+    const admin = await staffSignIn(DEMO_STAFF.username, DEMO_STAFF.password, DEMO_STAFF.totpSecret);
+    const made = await call('POST', '/admin/staff/create', { token: admin, json: { username, role, reason } });
+    if (made.body.code !== 0) throw new Error(`staff create failed: ${JSON.stringify(made.body)}`);
+    clock.advance(30_000);
+    const { initialPassword: password, totpSecret } = made.body.data as { initialPassword: string; totpSecret: string };
+    return { admin, colleague: await staffSignIn(username, password, totpSecret), password, totpSecret };
+  };
+  return {
+    app,
+    clock,
+    call,
+    captcha,
+    register,
+    advance,
+    staffSignIn,
+    adminAndColleague,
+    close: () => app.http.close(),
+  };
 }
 
 /**

@@ -57,15 +57,8 @@ describe.each(dbs)('AI funds on $dialect', ({ open }) => {
     const db = await open();
     closeDb = () => db.close();
     t = await testApp(db, { paperGrants: STOCK_GRANTS_ONLY });
-    const admin = await t.staffSignIn(DEMO_STAFF.username, DEMO_STAFF.password, DEMO_STAFF.totpSecret);
-    const created = (
-      await t.call('POST', '/admin/staff/create', {
-        token: admin,
-        json: { username: 'fiona', role: 'finance', reason: 'second approver for funds' },
-      })
-    ).body.data;
-    t.clock.advance(30_000);
-    const fiona = await t.staffSignIn('fiona', created.initialPassword, created.totpSecret);
+    const second = await t.adminAndColleague('fiona', 'finance', 'second approver for funds');
+    const { admin, colleague: fiona } = second;
 
     // --- the console: create, a second approver, parameters that do not fit ---
     const made = await t.call('POST', '/admin/funds', { token: admin, json: fund() });
@@ -255,7 +248,7 @@ describe.each(dbs)('AI funds on $dialect', ({ open }) => {
     // Two days later the staff sign in again (sessions expire).
     const admin2 = await t.staffSignIn(DEMO_STAFF.username, DEMO_STAFF.password, DEMO_STAFF.totpSecret);
     t.clock.advance(30_000);
-    const fiona2 = await t.staffSignIn('fiona', created.initialPassword, created.totpSecret);
+    const fiona2 = await t.staffSignIn('fiona', second.password, second.totpSecret);
     const change = await t.call('POST', '/admin/funds', {
       token: admin2,
       json: fund({ name: 'BSE momentum 4', size: 4, changes: id }),

@@ -12,7 +12,6 @@ import { platformOwner } from '@bourse/engine';
 import { parseDecimal, shareAsset } from '@bourse/money';
 import { afterEach, describe, expect, it } from 'vitest';
 import { refusedInBothLanguages, STOCK_GRANTS_ONLY, testApp } from '../../testing.ts';
-import { DEMO_STAFF } from '../demo/seed.ts';
 import { robotAccount, robotClearing } from './service.ts';
 
 const dbs = await testDatabases();
@@ -50,15 +49,7 @@ describe.each(dbs)('stock robots on $dialect', ({ open }) => {
     ...over,
   });
   const approved = async (over: Record<string, unknown> = {}) => {
-    const admin = await t.staffSignIn(DEMO_STAFF.username, DEMO_STAFF.password, DEMO_STAFF.totpSecret);
-    const made = (
-      await t.call('POST', '/admin/staff/create', {
-        token: admin,
-        json: { username: 'fiona', role: 'finance', reason: 'second approver for robots' },
-      })
-    ).body.data;
-    t.clock.advance(30_000);
-    const fiona = await t.staffSignIn('fiona', made.initialPassword, made.totpSecret);
+    const { admin, colleague: fiona } = await t.adminAndColleague('fiona', 'finance', 'second approver for robots');
     const created = await t.call('POST', '/admin/robots/templates', { token: admin, json: template(over) });
     expect(created.body.code, JSON.stringify(created.body)).toBe(0);
     expect(created.body.data).toMatchObject({ status: 'pending_approval', market: 'stock', currency: 'INR' });
