@@ -139,13 +139,37 @@ async function createStaff(page: Page, lang: Lang, username: string, reason: str
     .toBeGreaterThan(0);
   await shot(page, `admin-${lang}-6a-staff-create-required`);
   await page.getByTestId('staff-create-username').fill(username);
-  await page.getByTestId('staff-create-role').click();
-  await page.locator('.ant-select-item-option', { hasText: text.supportRole }).first().click();
+  // The role: choose it again until the select shows it (a click on the opening dropdown can be lost too).
+  const role = page.getByTestId('staff-create-role');
+  await expect
+    .poll(
+      async () => {
+        if (!((await role.textContent()) ?? '').includes(text.supportRole)) {
+          await role.click();
+          await page
+            .locator('.ant-select-item-option', { hasText: text.supportRole })
+            .first()
+            .click({ timeout: 5_000 });
+        }
+        return (await role.textContent()) ?? '';
+      },
+      { timeout: 30_000, interval: 500 },
+    )
+    .toContain(text.supportRole);
   await page.getByTestId('reason-input').fill(reason);
   await expect.poll(() => page.getByText(text.reasonRequired).count()).toBe(0);
   await shot(page, `admin-${lang}-6b-staff-create-filled`);
-  await page.getByTestId('staff-create-submit').click();
-  await page.getByTestId('staff-created').waitFor();
+  // Submitted again only while nothing answered (a pending request keeps the button busy: no second one).
+  const created = page.getByTestId('staff-created');
+  await expect
+    .poll(
+      async () => {
+        if ((await created.count()) === 0) await page.getByTestId('staff-create-submit').click({ timeout: 5_000 });
+        return created.count();
+      },
+      { timeout: 30_000, interval: 2_000 },
+    )
+    .toBeGreaterThan(0);
   const password = (await page.getByTestId('staff-created-password').locator('code').textContent()) ?? '';
   const secret = (await page.getByTestId('staff-created-secret').locator('code').textContent()) ?? '';
   expect(password.length).toBeGreaterThanOrEqual(6);
